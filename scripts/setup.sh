@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the build, the tests and the viewer need, only when one is missing,
+# so that a fresh machine (or CI) gets from a clean clone to a build with one command.
+set -euo pipefail
+
+packages=(
+  meson ninja-build pkg-config gcc
+  libcmocka-dev libreadline-dev libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core
+  valgrind tmux xvfb xdotool
+)
+if [[ "${IWARP_SETUP_FUZZ:-0}" == 1 ]]; then
+  packages+=(clang libclang-rt-14-dev)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [[ $(id -u) -ne 0 ]] && sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
