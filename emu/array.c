@@ -1,0 +1,220 @@
+/* The array of cells and its clock. */
+#include "array_internal.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err != NULL && errlen > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+int emu_array_create(emu_array_t **out, const emu_machine_t *m, char *err, size_t errlen)
+{
+    *out = NULL;
+    if (m->width < 1 || m->width > EMU_MAX_DIM || m->height < 1 || m->height > EMU_MAX_DIM)
+        return fail(err, errlen, "array %ux%u: each side must be 1..%u", m->width, m->height, EMU_MAX_DIM);
+    emu_array_t *a = calloc(1, sizeof *a);
+    if (a == NULL)
+        return fail(err, errlen, "out of memory");
+    a->machine = *m;
+    a->ncells = m->width * m->height;
+    a->cells = calloc(a->ncells, sizeof *a->cells);
+    if (a->cells == NULL) {
+        free(a);
+        return fail(err, errlen, "out of memory for %u cells", m->width * m->height);
+    }
+    for (unsigned i = 0; i < a->ncells; i++) {
+        if (emu_cell_init(&a->cells[i], a, i % m->width, i / m->width) != 0) {
+            emu_array_free(a);
+            return fail(err, errlen, "out of memory for cell memories (%u bytes each)", m->mem_bytes);
+        }
+    }
+    *out = a;
+    return 0;
+}
+
+void emu_array_free(emu_array_t *a)
+{
+    if (a == NULL)
+        return;
+    for (unsigned i = 0; i < a->ncells; i++)
+        emu_cell_free(&a->cells[i]);
+    free(a->cells);
+    for (unsigned i = 0; i < a->nprograms; i++) {
+        emu_program_free(a->programs[i]);
+        free(a->programs[i]);
+    }
+    free(a->programs);
+    free(a);
+}
+
+const emu_machine_t *emu_array_machine(const emu_array_t *a) { return &a->machine; }
+
+void emu_array_set_output(emu_array_t *a, emu_output_fn fn, void *user)
+{
+    a->output = fn;
+    a->output_user = user;
+}
+
+const emu_program_t *emu_array_add_program(emu_array_t *a, isa_image_t *image, char *err, size_t errlen)
+{
+    emu_program_t **grown = realloc(a->programs, sizeof *grown * (a->nprograms + 1));
+    if (grown == NULL) {
+        isa_image_free(image);
+        fail(err, errlen, "out of memory");
+        return NULL;
+    }
+    a->programs = grown;
+    emu_program_t *p = malloc(sizeof *p);
+    if (p == NULL) {
+        isa_image_free(image);
+        fail(err, errlen, "out of memory");
+        return NULL;
+    }
+    if (emu_program_init(p, image, &a->machine.timing, err, errlen) != 0) {
+        free(p);
+        return NULL;
+    }
+    a->programs[a->nprograms++] = p;
+    return p;
+}
+
+int emu_array_load(emu_array_t *a, unsigned x, unsigned y, const emu_program_t *prog, const uint32_t *args,
+                   unsigned nargs, char *err, size_t errlen)
+{
+    if (x >= a->machine.width || y >= a->machine.height)
+        return fail(err, errlen, "cell (%u,%u) is outside the %ux%u array", x, y, a->machine.width, a->machine.height);
+    if (nargs > 8)
+        return fail(err, errlen, "at most 8 arguments (a0..a7), not %u", nargs);
+    emu_cell_t *c = emu_array_cell(a, x, y);
+    char inner[200];
+    if (ca_load(&c->ca, prog, inner, sizeof inner) != 0)
+        return fail(err, errlen, "cell (%u,%u): %s", x, y, inner);
+    for (unsigned i = 0; i < nargs; i++)
+        ca_set_arg(&c->ca, i, args[i]);
+    c->ca.s.ready_at = a->clock;
+    return 0;
+}
+
+void emu_array_request_stop(emu_array_t *a) { a->stop_requested = true; }
+
+emu_run_status_t emu_array_run(emu_array_t *a, uint64_t limit)
+{
+    a->stop_requested = false;
+    while (a->clock < limit) {
+        if (a->stop_requested)
+            return EMU_RUN_STOPPED;
+        uint64_t now = a->clock;
+        uint64_t next = UINT64_MAX;
+        bool all_done = true;
+        bool faulted = false;
+        for (unsigned i = 0; i < a->ncells; i++) {
+            emu_cell_t *c = &a->cells[i];
+            uint64_t t = emu_cell_step(c, now);
+            if (t < next)
+                next = t;
+            if (c->ca.s.state == CA_FAULTED)
+                faulted = true;
+            if (c->ca.s.state == CA_RUNNING || c->ca.s.state == CA_WAITING)
+                all_done = false;
+        }
+        if (faulted) {
+            a->clock = now + 1;
+            emu_array_finish(a);
+            return EMU_RUN_FAULT;
+        }
+        if (all_done) {
+            a->clock = now + 1;
+            emu_array_finish(a);
+            return EMU_RUN_DONE;
+        }
+        /* Nothing can change before `next`: skip the idle clocks. */
+        a->clock = next > now + 1 ? (next < limit ? next : limit) : now + 1;
+    }
+    return EMU_RUN_LIMIT;
+}
+
+void emu_array_finish(emu_array_t *a)
+{
+    for (unsigned i = 0; i < a->ncells; i++) {
+        ca_finish(&a->cells[i].ca, a->clock);
+        emu_cell_flush_console(&a->cells[i]);
+    }
+}
+
+uint64_t emu_array_clock(const emu_array_t *a) { return a->clock; }
+
+uint64_t emu_array_cycles(const emu_array_t *a)
+{
+    uint64_t end = 0;
+    for (unsigned i = 0; i < a->ncells; i++) {
+        const ca_t *ca = &a->cells[i].ca;
+        uint64_t t = 0;
+        if (ca->s.state == CA_HALTED)
+            t = ca->s.ready_at;
+        else if (ca->s.state == CA_FAULTED)
+            t = ca->s.halted_at + 1;
+        else if (ca->s.state != CA_IDLE)
+            t = a->clock;
+        if (t > end)
+            end = t;
+    }
+    return end;
+}
+
+unsigned emu_array_width(const emu_array_t *a) { return a->machine.width; }
+unsigned emu_array_height(const emu_array_t *a) { return a->machine.height; }
+
+const ca_t *emu_array_ca(const emu_array_t *a, unsigned x, unsigned y)
+{
+    return &a->cells[(y % a->machine.height) * a->machine.width + (x % a->machine.width)].ca;
+}
+
+bool emu_array_first_fault(const emu_array_t *a, unsigned *x, unsigned *y)
+{
+    const emu_cell_t *first = NULL;
+    for (unsigned i = 0; i < a->ncells; i++) {
+        const emu_cell_t *c = &a->cells[i];
+        if (c->ca.s.state == CA_FAULTED && (first == NULL || c->ca.s.fault.cycle < first->ca.s.fault.cycle))
+            first = c;
+    }
+    if (first == NULL)
+        return false;
+    *x = first->x;
+    *y = first->y;
+    return true;
+}
+
+void emu_format_fault(const emu_array_t *a, unsigned x, unsigned y, char *buf, size_t cap)
+{
+    const ca_t *ca = emu_array_ca(a, x, y);
+    const emu_fault_t *f = &ca->s.fault;
+    char where[160] = "";
+    if (ca->prog != NULL) {
+        const isa_line_t *line = isa_image_line(&ca->prog->image, f->pc);
+        if (line != NULL && line->file < ca->prog->image.nfiles)
+            snprintf(where, sizeof where, " (%s:%u:%u)", ca->prog->image.files[line->file], line->line, line->col);
+    }
+    snprintf(buf, cap, "cell (%u,%u) pc 0x%x%s cycle %llu: %s%s%s", x, y, f->pc, where, (unsigned long long)f->cycle,
+             emu_fault_kind_name(f->kind), f->detail[0] ? ": " : "", f->detail);
+}
+
+const char *emu_run_status_name(emu_run_status_t st)
+{
+    switch (st) {
+    case EMU_RUN_DONE: return "done";
+    case EMU_RUN_FAULT: return "fault";
+    case EMU_RUN_DEADLOCK: return "deadlock";
+    case EMU_RUN_LIMIT: return "limit";
+    case EMU_RUN_STOPPED: return "stopped";
+    }
+    return "?";
+}

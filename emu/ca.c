@@ -1,0 +1,598 @@
+/* The computation agent core: issue rules, operation semantics and commit. */
+#include "ca.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ca_dispatch.h"
+#include "iwarp_config.h"
+
+const char *ca_state_name(ca_state_t st)
+{
+    switch (st) {
+    case CA_IDLE: return "idle";
+    case CA_RUNNING: return "running";
+    case CA_WAITING: return "waiting";
+    case CA_HALTED: return "halted";
+    case CA_FAULTED: return "faulted";
+    }
+    return "?";
+}
+
+const char *ca_stall_cause_name(ca_stall_cause_t c)
+{
+    switch (c) {
+    case CA_STALL_GATE_IN_EMPTY: return "gate_in_empty";
+    case CA_STALL_GATE_OUT_FULL: return "gate_out_full";
+    case CA_STALL_COUNT: break;
+    }
+    return "?";
+}
+
+void ca_init(ca_t *ca, uint8_t *mem, uint32_t mem_bytes, uint32_t mem_guard, ca_port_t port)
+{
+    memset(ca, 0, sizeof *ca);
+    ca->mem = mem;
+    ca->mem_bytes = mem_bytes;
+    ca->mem_guard = mem_guard;
+    ca->port = port;
+    ca->s.state = CA_IDLE;
+}
+
+int ca_mem_read(const ca_t *ca, uint32_t addr, void *buf, uint32_t len)
+{
+    if (addr > ca->mem_bytes || len > ca->mem_bytes - addr)
+        return -1;
+    memcpy(buf, ca->mem + addr, len);
+    return 0;
+}
+
+int ca_mem_write(ca_t *ca, uint32_t addr, const void *buf, uint32_t len)
+{
+    if (addr > ca->mem_bytes || len > ca->mem_bytes - addr)
+        return -1;
+    memcpy(ca->mem + addr, buf, len);
+    return 0;
+}
+
+static bool range_in(uint32_t base, uint64_t len, uint32_t lo, uint32_t hi)
+{
+    return base >= lo && base + len <= hi;
+}
+
+int ca_load(ca_t *ca, const emu_program_t *prog, char *err, size_t errlen)
+{
+    const isa_image_t *img = &prog->image;
+    uint64_t text_bytes = 4ull * img->text_words;
+    uint64_t data_end = (uint64_t)img->data_base + img->data_bytes + img->bss_bytes;
+    if (!range_in(img->text_base, text_bytes, ca->mem_guard, ca->mem_bytes) ||
+        !range_in(img->data_base, data_end - img->data_base, ca->mem_guard, ca->mem_bytes)) {
+        snprintf(err, errlen, "image (text 0x%x+%llu, data 0x%x+%u, bss %u) does not fit memory 0x%x..0x%x",
+                 img->text_base, (unsigned long long)text_bytes, img->data_base, img->data_bytes, img->bss_bytes,
+                 ca->mem_guard, ca->mem_bytes);
+        return -1;
+    }
+    memset(ca->mem, 0, ca->mem_bytes);
+    for (uint32_t i = 0; i < img->text_words; i++) {
+        uint32_t w = img->text[i];
+        uint8_t le[4] = {(uint8_t)w, (uint8_t)(w >> 8), (uint8_t)(w >> 16), (uint8_t)(w >> 24)};
+        memcpy(ca->mem + img->text_base + 4 * i, le, 4);
+    }
+    if (img->data_bytes)
+        memcpy(ca->mem + img->data_base, img->data, img->data_bytes);
+
+    ca->prog = prog;
+    memset(&ca->s, 0, sizeof ca->s);
+    ca->s.pc = img->entry;
+    ca->s.regs[ISA_REG_SP] = ca->mem_bytes & ~7u;
+    ca->s.state = CA_RUNNING;
+    return 0;
+}
+
+void ca_set_arg(ca_t *ca, unsigned i, uint32_t value)
+{
+    if (i < 8)
+        ca->s.regs[ISA_REG_A0 + i] = value;
+}
+
+void ca_finish(ca_t *ca, uint64_t now)
+{
+    if (ca->s.state == CA_WAITING && now > ca->s.wait_since) {
+        ca->s.stats.stall_clocks[ca->s.wait_cause] += now - ca->s.wait_since;
+        ca->s.wait_since = now;
+    }
+}
+
+static void set_fault(ca_t *ca, uint64_t now, emu_fault_kind_t kind, uint32_t pc, uint32_t addr, const char *fmt, ...)
+{
+    ca->s.fault.kind = kind;
+    ca->s.fault.pc = pc;
+    ca->s.fault.cycle = now;
+    ca->s.fault.addr = addr;
+    ca->s.fault.detail[0] = '\0';
+    if (fmt != NULL) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(ca->s.fault.detail, sizeof ca->s.fault.detail, fmt, ap);
+        va_end(ap);
+    }
+    ca->s.state = CA_FAULTED;
+    ca->s.halted_at = now;
+}
+
+/* --- operand helpers --- */
+
+static inline float u2f(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* NaN results are canonical so that runs agree bit for bit on any host. */
+static inline uint32_t f2u(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return isnan(f) ? 0x7fc00000u : u;
+}
+
+static inline double u2d(uint64_t u)
+{
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return d;
+}
+
+static inline uint64_t d2u(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    return isnan(d) ? 0x7ff8000000000000ull : u;
+}
+
+/* Float to int: truncate toward zero, saturate out of range, NaN gives 0 (documented in docs/isa.md). */
+static inline uint32_t sat_to_i32(double v)
+{
+    if (isnan(v))
+        return 0;
+    if (v >= 2147483648.0)
+        return 0x7fffffffu;
+    if (v <= -2147483649.0)
+        return 0x80000000u;
+    return (uint32_t)(int32_t)v;
+}
+
+static inline uint32_t shift_right_arith(uint32_t a, uint32_t n)
+{
+    uint32_t sign = (a & 0x80000000u) ? 0xffffffffu : 0u;
+    if (n >= 32)
+        return sign;
+    if (n == 0)
+        return a;
+    return (a >> n) | (sign << (32 - n));
+}
+
+static inline uint64_t pair(const uint32_t *regs, unsigned r) { return (uint64_t)regs[r + 1] << 32 | regs[r]; }
+
+static inline uint32_t load_le(const uint8_t *p, unsigned size)
+{
+    switch (size) {
+    case 1: return p[0];
+    case 2: return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+    default: return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    }
+}
+
+static inline void store_le(uint8_t *p, unsigned size, uint32_t v)
+{
+    for (unsigned i = 0; i < size; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* Checks an access; on failure records the fault and returns false. */
+static bool check_access(ca_t *ca, uint64_t now, uint32_t pc, uint32_t addr, unsigned size, bool write)
+{
+    if ((addr & (size - 1)) != 0) {
+        set_fault(ca, now, EMU_FAULT_MISALIGNED, pc, addr, "%u-byte %s at 0x%x", size, write ? "store" : "load", addr);
+        return false;
+    }
+    if (addr < ca->mem_guard || addr > ca->mem_bytes - size) {
+        set_fault(ca, now, EMU_FAULT_BAD_ADDRESS, pc, addr, "%s of 0x%x is outside memory 0x%x..0x%x%s",
+                  write ? "store" : "load", addr, ca->mem_guard, ca->mem_bytes,
+                  addr < ca->mem_guard ? " (null page)" : "");
+        return false;
+    }
+    if (write && addr < ca->prog->text_end && addr + size > ca->prog->text_base) {
+        set_fault(ca, now, EMU_FAULT_WRITE_TO_TEXT, pc, addr, "store to 0x%x inside the program text", addr);
+        return false;
+    }
+    return true;
+}
+
+static bool check_target(ca_t *ca, uint64_t now, uint32_t pc, uint32_t target)
+{
+    if (emu_program_bundle(ca->prog, target) != NULL)
+        return true;
+    bool in_text = target >= ca->prog->text_base && target < ca->prog->text_end;
+    set_fault(ca, now, EMU_FAULT_BAD_PC, pc, target, "jump to 0x%x, %s", target,
+              in_text ? "not the start of an instruction" : "outside the program text");
+    return false;
+}
+
+/* Returns the cause of the first gate that blocks, -1 when all are ready, or -2 after an unbound-gate fault. */
+static int gates_blocked(ca_t *ca, uint64_t now, const emu_bundle_t *b)
+{
+    for (unsigned g = 0; g < ISA_NUM_GATES_IN; g++) {
+        if (!(b->gates_in & (1u << g)))
+            continue;
+        ca_gate_status_t st = ca->port.ops->gate_in_status(ca->port.ctx, g);
+        if (st == CA_GATE_UNBOUND) {
+            set_fault(ca, now, EMU_FAULT_UNBOUND_GATE, b->pc, g, "read of gi%u, which is bound to no channel", g);
+            return -2;
+        }
+        if (st == CA_GATE_WAIT) {
+            ca->s.wait_gate = (uint8_t)g;
+            return CA_STALL_GATE_IN_EMPTY;
+        }
+    }
+    for (unsigned g = 0; g < ISA_NUM_GATES_OUT; g++) {
+        if (!(b->gates_out & (1u << g)))
+            continue;
+        ca_gate_status_t st = ca->port.ops->gate_out_status(ca->port.ctx, g);
+        if (st == CA_GATE_UNBOUND) {
+            set_fault(ca, now, EMU_FAULT_UNBOUND_GATE, b->pc, g, "write of go%u, which is bound to no channel", g);
+            return -2;
+        }
+        if (st == CA_GATE_WAIT) {
+            ca->s.wait_gate = (uint8_t)(2 + g);
+            return CA_STALL_GATE_OUT_FULL;
+        }
+    }
+    return -1;
+}
+
+/* A register write held back until every operation of the bundle has read its operands. */
+typedef struct pending_write {
+    uint8_t reg;
+    uint32_t value;
+} pending_write_t;
+
+typedef struct pending_store {
+    uint32_t addr;
+    uint8_t size; /* 0: none */
+    uint64_t value;
+} pending_store_t;
+
+uint64_t ca_step(ca_t *ca, uint64_t now)
+{
+    ca_state_block_t *s = &ca->s;
+    if (s->state != CA_RUNNING && s->state != CA_WAITING)
+        return UINT64_MAX;
+    if (now < s->ready_at)
+        return s->ready_at;
+    s->mem_used = false;
+
+    const emu_program_t *prog = ca->prog;
+    const emu_bundle_t *b = emu_program_bundle(prog, s->pc);
+    if (b == NULL) {
+        set_fault(ca, now, EMU_FAULT_BAD_PC, s->pc, s->pc, "pc 0x%x is %s", s->pc,
+                  s->pc >= prog->text_base && s->pc < prog->text_end ? "not the start of an instruction"
+                                                                   : "outside the program text");
+        return UINT64_MAX;
+    }
+    if (b->flags & EMU_BUNDLE_ILLEGAL) {
+        set_fault(ca, now, EMU_FAULT_ILLEGAL_INSTRUCTION, b->pc, prog->image.text[(b->pc - prog->text_base) / 4],
+                  "%s", isa_error_string((isa_error_t)b->error));
+        return UINT64_MAX;
+    }
+
+    uint32_t *regs = s->regs;
+    if (b->gates_in | b->gates_out) {
+        int cause = gates_blocked(ca, now, b);
+        if (cause == -2)
+            return UINT64_MAX;
+        if (cause >= 0) {
+            if (s->state != CA_WAITING || s->wait_cause != cause) {
+                ca_finish(ca, now);
+                s->wait_since = now;
+                s->wait_cause = (uint8_t)cause;
+                s->state = CA_WAITING;
+            }
+            return now + 1;
+        }
+        if (s->state == CA_WAITING) {
+            s->stats.stall_clocks[s->wait_cause] += now - s->wait_since;
+            s->state = CA_RUNNING;
+        }
+        /* Gate words become the values of gi0/gi1 for this bundle: each gate is read at most once. */
+        for (unsigned g = 0; g < ISA_NUM_GATES_IN; g++)
+            if (b->gates_in & (1u << g)) {
+                regs[ISA_REG_GI0 + g] = ca->port.ops->gate_in_pop(ca->port.ctx, g);
+                s->stats.gate_reads++;
+            }
+    }
+
+    pending_write_t writes[ISA_BUNDLE_MAX_OPS * 3];
+    unsigned nwrites = 0;
+    pending_store_t store = {0, 0, 0};
+    bool cr_write_pending = false;
+    uint32_t cr_write_index = 0, cr_write_value = 0;
+    uint32_t next_pc = b->next_pc;
+    bool halt = false, taken = false;
+    const isa_op_t *ops = &prog->ops[b->first_op];
+
+#define WRITE(r, v) (writes[nwrites].reg = (uint8_t)(r), writes[nwrites].value = (uint32_t)(v), nwrites++)
+#define WRITE_PAIR(r, v64) (WRITE((r), (v64)), WRITE((r) + 1u, (uint64_t)(v64) >> 32))
+#define FAULT(kind, addr, ...)                                                                                       \
+    do {                                                                                                             \
+        set_fault(ca, now, (kind), b->pc, (addr), __VA_ARGS__);                                                      \
+        return UINT64_MAX;                                                                                           \
+    } while (0)
+
+#if CA_USE_JUMP_TABLE
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
+    /* Opcodes without a row never reach dispatch: predecoding rejects them. */
+    static const void *const ca_jump_table[ISA_OPCODE_LIMIT] = {
+#define ISA_OP CA_JUMP_TABLE_ENTRY
+#include "isa.def"
+#undef ISA_OP
+    };
+#pragma GCC diagnostic pop
+#endif
+    for (unsigned i = 0; i < b->count; i++) {
+        const isa_op_t *op = &ops[i];
+        uint32_t a = regs[op->rs1];
+        uint32_t v2 = op->has_ext ? op->ext : regs[op->rs2];
+        CA_DISPATCH(op->opcode)
+        {
+            CA_CASE(NOP) CA_NEXT;
+            CA_CASE(HALT)
+            {
+                halt = true;
+                CA_NEXT;
+            }
+            CA_CASE(TRAP) FAULT(EMU_FAULT_TRAP, op->ext, "trap %u (0x%x)", op->ext, op->ext);
+
+            CA_CASE(ADD) WRITE(op->rd, a + v2); CA_NEXT;
+            CA_CASE(SUB) WRITE(op->rd, a - v2); CA_NEXT;
+            CA_CASE(AND) WRITE(op->rd, a & v2); CA_NEXT;
+            CA_CASE(OR) WRITE(op->rd, a | v2); CA_NEXT;
+            CA_CASE(XOR) WRITE(op->rd, a ^ v2); CA_NEXT;
+            CA_CASE(NOR) WRITE(op->rd, ~(a | v2)); CA_NEXT;
+            CA_CASE(SLL) WRITE(op->rd, v2 >= 32 ? 0u : a << v2); CA_NEXT;
+            CA_CASE(SRL) WRITE(op->rd, v2 >= 32 ? 0u : a >> v2); CA_NEXT;
+            CA_CASE(SRA) WRITE(op->rd, shift_right_arith(a, v2)); CA_NEXT;
+            CA_CASE(SLT) WRITE(op->rd, (int32_t)a < (int32_t)v2); CA_NEXT;
+            CA_CASE(SLTU) WRITE(op->rd, a < v2); CA_NEXT;
+            CA_CASE(SEQ) WRITE(op->rd, a == v2); CA_NEXT;
+            CA_CASE(SNE) WRITE(op->rd, a != v2); CA_NEXT;
+
+            CA_CASE(MUL) WRITE(op->rd, a * v2); CA_NEXT;
+            CA_CASE(MULH) WRITE(op->rd, (uint64_t)((int64_t)(int32_t)a * (int64_t)(int32_t)v2) >> 32); CA_NEXT;
+            CA_CASE(MULHU) WRITE(op->rd, ((uint64_t)a * v2) >> 32); CA_NEXT;
+            CA_CASE(DIV)
+            {
+                if (v2 == 0)
+                    FAULT(EMU_FAULT_DIVIDE_BY_ZERO, 0, "div of %d by zero", (int32_t)a);
+                WRITE(op->rd, (a == 0x80000000u && v2 == 0xffffffffu) ? a : (uint32_t)((int32_t)a / (int32_t)v2));
+                CA_NEXT;
+            }
+            CA_CASE(DIVU)
+            {
+                if (v2 == 0)
+                    FAULT(EMU_FAULT_DIVIDE_BY_ZERO, 0, "divu of %u by zero", a);
+                WRITE(op->rd, a / v2);
+                CA_NEXT;
+            }
+            CA_CASE(REM)
+            {
+                if (v2 == 0)
+                    FAULT(EMU_FAULT_DIVIDE_BY_ZERO, 0, "rem of %d by zero", (int32_t)a);
+                WRITE(op->rd, (a == 0x80000000u && v2 == 0xffffffffu) ? 0u : (uint32_t)((int32_t)a % (int32_t)v2));
+                CA_NEXT;
+            }
+            CA_CASE(REMU)
+            {
+                if (v2 == 0)
+                    FAULT(EMU_FAULT_DIVIDE_BY_ZERO, 0, "remu of %u by zero", a);
+                WRITE(op->rd, a % v2);
+                CA_NEXT;
+            }
+
+            CA_CASE(FADD_S) WRITE(op->rd, f2u(u2f(a) + u2f(v2))); CA_NEXT;
+            CA_CASE(FSUB_S) WRITE(op->rd, f2u(u2f(a) - u2f(v2))); CA_NEXT;
+            CA_CASE(FMUL_S) WRITE(op->rd, f2u(u2f(a) * u2f(v2))); CA_NEXT;
+            CA_CASE(FDIV_S) WRITE(op->rd, f2u(u2f(a) / u2f(v2))); CA_NEXT;
+            CA_CASE(FEQ_S) WRITE(op->rd, u2f(a) == u2f(v2)); CA_NEXT;
+            CA_CASE(FLT_S) WRITE(op->rd, u2f(a) < u2f(v2)); CA_NEXT;
+            CA_CASE(FLE_S) WRITE(op->rd, u2f(a) <= u2f(v2)); CA_NEXT;
+            CA_CASE(FNEG_S) WRITE(op->rd, a ^ 0x80000000u); CA_NEXT;
+            CA_CASE(FABS_S) WRITE(op->rd, a & 0x7fffffffu); CA_NEXT;
+
+            CA_CASE(FADD_D) WRITE_PAIR(op->rd, d2u(u2d(pair(regs, op->rs1)) + u2d(pair(regs, op->rs2)))); CA_NEXT;
+            CA_CASE(FSUB_D) WRITE_PAIR(op->rd, d2u(u2d(pair(regs, op->rs1)) - u2d(pair(regs, op->rs2)))); CA_NEXT;
+            CA_CASE(FMUL_D) WRITE_PAIR(op->rd, d2u(u2d(pair(regs, op->rs1)) * u2d(pair(regs, op->rs2)))); CA_NEXT;
+            CA_CASE(FDIV_D) WRITE_PAIR(op->rd, d2u(u2d(pair(regs, op->rs1)) / u2d(pair(regs, op->rs2)))); CA_NEXT;
+            CA_CASE(FEQ_D) WRITE(op->rd, u2d(pair(regs, op->rs1)) == u2d(pair(regs, op->rs2))); CA_NEXT;
+            CA_CASE(FLT_D) WRITE(op->rd, u2d(pair(regs, op->rs1)) < u2d(pair(regs, op->rs2))); CA_NEXT;
+            CA_CASE(FLE_D) WRITE(op->rd, u2d(pair(regs, op->rs1)) <= u2d(pair(regs, op->rs2))); CA_NEXT;
+            CA_CASE(FNEG_D) WRITE_PAIR(op->rd, pair(regs, op->rs1) ^ 0x8000000000000000ull); CA_NEXT;
+            CA_CASE(FABS_D) WRITE_PAIR(op->rd, pair(regs, op->rs1) & 0x7fffffffffffffffull); CA_NEXT;
+            CA_CASE(FMOV_D) WRITE_PAIR(op->rd, pair(regs, op->rs1)); CA_NEXT;
+
+            CA_CASE(CVT_S_W) WRITE(op->rd, f2u((float)(int32_t)a)); CA_NEXT;
+            CA_CASE(CVT_W_S) WRITE(op->rd, sat_to_i32(u2f(a))); CA_NEXT;
+            CA_CASE(CVT_D_W) WRITE_PAIR(op->rd, d2u((double)(int32_t)a)); CA_NEXT;
+            CA_CASE(CVT_W_D) WRITE(op->rd, sat_to_i32(u2d(pair(regs, op->rs1)))); CA_NEXT;
+            CA_CASE(CVT_D_S) WRITE_PAIR(op->rd, d2u((double)u2f(a))); CA_NEXT;
+            CA_CASE(CVT_S_D) WRITE(op->rd, f2u((float)u2d(pair(regs, op->rs1)))); CA_NEXT;
+
+#define LOAD_CASE(id, size, conv)                                                                                    \
+    CA_CASE(id)                                                                                                      \
+    {                                                                                                                \
+        uint32_t addr = a + v2;                                                                                      \
+        if (!check_access(ca, now, b->pc, addr, (size), false))                                                      \
+            return UINT64_MAX;                                                                                       \
+        uint32_t raw = load_le(ca->mem + addr, (size));                                                              \
+        WRITE(op->rd, conv);                                                                                         \
+        s->stats.mem_reads++;                                                                                        \
+        CA_NEXT;                                                                                                     \
+    }
+            LOAD_CASE(LDW, 4, raw)
+            LOAD_CASE(LDH, 2, (uint32_t)(int32_t)(int16_t)raw)
+            LOAD_CASE(LDHU, 2, raw)
+            LOAD_CASE(LDB, 1, (uint32_t)(int32_t)(int8_t)raw)
+            LOAD_CASE(LDBU, 1, raw)
+#undef LOAD_CASE
+            CA_CASE(LDD)
+            {
+                uint32_t addr = a + v2;
+                if (!check_access(ca, now, b->pc, addr, 8, false))
+                    return UINT64_MAX;
+                WRITE(op->rd, load_le(ca->mem + addr, 4));
+                WRITE(op->rd + 1u, load_le(ca->mem + addr + 4, 4));
+                s->stats.mem_reads += 2;
+                CA_NEXT;
+            }
+#define STORE_CASE(id, size, value)                                                                                  \
+    CA_CASE(id)                                                                                                      \
+    {                                                                                                                \
+        uint32_t addr = a + v2;                                                                                      \
+        if (!check_access(ca, now, b->pc, addr, (size), true))                                                       \
+            return UINT64_MAX;                                                                                       \
+        store = (pending_store_t){addr, (size), (value)};                                                            \
+        s->stats.mem_writes += (size) == 8 ? 2 : 1;                                                                  \
+        CA_NEXT;                                                                                                     \
+    }
+            STORE_CASE(STW, 4, regs[op->rd])
+            STORE_CASE(STH, 2, regs[op->rd])
+            STORE_CASE(STB, 1, regs[op->rd])
+            STORE_CASE(STD, 8, pair(regs, op->rd))
+#undef STORE_CASE
+
+#define BRANCH_CASE(id, cond)                                                                                        \
+    CA_CASE(id)                                                                                                      \
+    {                                                                                                                \
+        uint32_t bv = regs[op->rs2];                                                                                 \
+        (void)bv;                                                                                                    \
+        if (cond) {                                                                                                  \
+            if (!check_target(ca, now, b->pc, op->ext))                                                              \
+                return UINT64_MAX;                                                                                   \
+            next_pc = op->ext;                                                                                       \
+            taken = true;                                                                                            \
+        }                                                                                                            \
+        CA_NEXT;                                                                                                     \
+    }
+            BRANCH_CASE(BEQ, a == bv)
+            BRANCH_CASE(BNE, a != bv)
+            BRANCH_CASE(BLT, (int32_t)a < (int32_t)bv)
+            BRANCH_CASE(BGE, (int32_t)a >= (int32_t)bv)
+            BRANCH_CASE(BLTU, a < bv)
+            BRANCH_CASE(BGEU, a >= bv)
+            BRANCH_CASE(JMP, true)
+#undef BRANCH_CASE
+            CA_CASE(LOOP)
+            {
+                uint32_t count = regs[op->rd] - 1u;
+                WRITE(op->rd, count);
+                if (count != 0) {
+                    if (!check_target(ca, now, b->pc, op->ext))
+                        return UINT64_MAX;
+                    next_pc = op->ext;
+                    taken = true;
+                }
+                CA_NEXT;
+            }
+            CA_CASE(CALL)
+            {
+                if (!check_target(ca, now, b->pc, op->ext))
+                    return UINT64_MAX;
+                WRITE(ISA_REG_LINK, b->next_pc);
+                next_pc = op->ext;
+                taken = true;
+                CA_NEXT;
+            }
+            CA_CASE(JR)
+            {
+                if (!check_target(ca, now, b->pc, a))
+                    return UINT64_MAX;
+                next_pc = a;
+                taken = true;
+                CA_NEXT;
+            }
+            CA_CASE(CALLR)
+            {
+                if (!check_target(ca, now, b->pc, a))
+                    return UINT64_MAX;
+                WRITE(ISA_REG_LINK, b->next_pc);
+                next_pc = a;
+                taken = true;
+                CA_NEXT;
+            }
+
+            CA_CASE(RDCR)
+            {
+                uint32_t value;
+                if (ca->port.ops->cr_read(ca->port.ctx, a + v2, &value) != 0)
+                    FAULT(EMU_FAULT_BAD_CONTROL_REGISTER, a + v2, "read of control register %u", a + v2);
+                WRITE(op->rd, value);
+                s->stats.cr_reads++;
+                CA_NEXT;
+            }
+            CA_CASE(WRCR)
+            {
+                cr_write_pending = true;
+                cr_write_index = a + v2;
+                cr_write_value = regs[op->rd];
+                CA_NEXT;
+            }
+            CA_DEFAULT FAULT(EMU_FAULT_ILLEGAL_INSTRUCTION, op->opcode, "opcode 0x%02x has no handler", op->opcode);
+        }
+    }
+#undef WRITE
+#undef WRITE_PAIR
+#undef FAULT
+
+    /* Commit: only now do the bundle's effects become visible. */
+    if (cr_write_pending) {
+        if (ca->port.ops->cr_write(ca->port.ctx, cr_write_index, cr_write_value) != 0) {
+            set_fault(ca, now, EMU_FAULT_BAD_CONTROL_REGISTER, b->pc, cr_write_index, "write of control register %u",
+                      cr_write_index);
+            return UINT64_MAX;
+        }
+        s->stats.cr_writes++;
+    }
+    for (unsigned i = 0; i < nwrites; i++)
+        regs[writes[i].reg] = writes[i].value;
+    regs[ISA_REG_ZERO] = 0;
+    if (store.size == 8) {
+        store_le(ca->mem + store.addr, 4, (uint32_t)store.value);
+        store_le(ca->mem + store.addr + 4, 4, (uint32_t)(store.value >> 32));
+    } else if (store.size != 0) {
+        store_le(ca->mem + store.addr, store.size, (uint32_t)store.value);
+    }
+    for (unsigned g = 0; g < ISA_NUM_GATES_OUT; g++)
+        if (b->gates_out & (1u << g)) {
+            ca->port.ops->gate_out_push(ca->port.ctx, g, regs[ISA_REG_GO0 + g]);
+            s->stats.gate_writes++;
+        }
+
+    s->mem_used = (b->flags & EMU_BUNDLE_MEM) != 0;
+    s->stats.bundles++;
+    s->stats.ops += b->count;
+    s->stats.busy_clocks += b->clocks;
+    if (taken)
+        s->stats.branches_taken++;
+    s->ready_at = now + b->clocks;
+    if (halt) {
+        s->state = CA_HALTED;
+        s->halted_at = now;
+        return UINT64_MAX;
+    }
+    s->pc = next_pc;
+    return s->ready_at;
+}

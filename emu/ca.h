@@ -1,0 +1,101 @@
+/*
+ * The computation agent: one cell's instruction-level core with exact cycle accounting.
+ *
+ * Timing model (docs/isa.md): a bundle issues when every gate it reads holds a word and every gate it
+ * writes has room; it then occupies the core for isa_bundle_clocks() clocks (its slowest operation).
+ * Waiting for a gate counts as a stall of that cause. There is no cache and no pipeline overlap.
+ */
+#ifndef EMU_CA_H
+#define EMU_CA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fault.h"
+#include "machine.h"
+#include "port.h"
+#include "program.h"
+
+typedef enum ca_state {
+    CA_IDLE,    /* no program loaded */
+    CA_RUNNING, /* executing or about to */
+    CA_WAITING, /* its next bundle waits for a gate */
+    CA_HALTED,
+    CA_FAULTED,
+} ca_state_t;
+
+typedef enum ca_stall_cause {
+    CA_STALL_GATE_IN_EMPTY,
+    CA_STALL_GATE_OUT_FULL,
+    CA_STALL_COUNT
+} ca_stall_cause_t;
+
+typedef struct ca_stats {
+    uint64_t bundles;     /* instructions issued */
+    uint64_t ops;         /* operations issued (a bundle holds one or more) */
+    uint64_t busy_clocks; /* clocks spent executing bundles */
+    uint64_t stall_clocks[CA_STALL_COUNT];
+    uint64_t mem_reads;   /* word accesses; a double counts two */
+    uint64_t mem_writes;
+    uint64_t gate_reads;
+    uint64_t gate_writes;
+    uint64_t cr_reads;
+    uint64_t cr_writes;
+    uint64_t branches_taken;
+} ca_stats_t;
+
+/* Everything that changes as the core runs, in one block so a snapshot is a copy. */
+typedef struct ca_state_block {
+    uint32_t regs[ISA_NUM_REGS];
+    uint32_t pc;
+    ca_state_t state;
+    uint64_t ready_at;    /* first clock at which the next bundle may issue */
+    uint64_t wait_since;  /* clock at which the current gate wait began */
+    uint8_t wait_cause;   /* ca_stall_cause_t of the current wait */
+    uint8_t wait_gate;    /* gate number it waits for (input 0/1, output 2/3) */
+    bool mem_used;        /* the bundle issued this clock used the memory port */
+    uint64_t halted_at;   /* clock of the halt or fault */
+    emu_fault_t fault;
+    ca_stats_t stats;
+} ca_state_block_t;
+
+typedef struct ca {
+    ca_state_block_t s;
+    /* wiring, fixed once loaded */
+    uint8_t *mem;
+    uint32_t mem_bytes;
+    uint32_t mem_guard;
+    const emu_program_t *prog;
+    ca_port_t port;
+} ca_t;
+
+/* Wires a core to its memory and port; the core starts idle. */
+void ca_init(ca_t *ca, uint8_t *mem, uint32_t mem_bytes, uint32_t mem_guard, ca_port_t port);
+
+/* Copies the image's data into memory, clears the bss and registers, sets pc to the entry and sp to
+ * the top of memory. Returns 0, or -1 with a message when the image does not fit. */
+int ca_load(ca_t *ca, const emu_program_t *prog, char *err, size_t errlen);
+
+/* Sets argument register a<i> (r3 + i), before the run starts. */
+void ca_set_arg(ca_t *ca, unsigned i, uint32_t value);
+
+/* Closes the books at the end of a run: a wait still open at `now` is added to the stall counts. */
+void ca_finish(ca_t *ca, uint64_t now);
+
+/* Advances the core to clock `now` (called with strictly increasing clocks). Issues at most one bundle.
+ * Returns the next clock at which calling again can change anything: ready_at after an issue, now + 1
+ * while waiting for a gate, UINT64_MAX once halted or faulted. */
+uint64_t ca_step(ca_t *ca, uint64_t now);
+
+/* Reads of the architectural state for tools; the 64-bit form joins an even/odd pair. */
+static inline uint32_t ca_reg(const ca_t *ca, unsigned r) { return ca->s.regs[r & 127u]; }
+static inline bool ca_done(const ca_t *ca) { return ca->s.state == CA_HALTED || ca->s.state == CA_FAULTED; }
+
+const char *ca_state_name(ca_state_t st);
+const char *ca_stall_cause_name(ca_stall_cause_t c);
+
+/* Memory helpers used by the core, the loader and the tools. Return 0, or -1 when out of range. */
+int ca_mem_read(const ca_t *ca, uint32_t addr, void *buf, uint32_t len);
+int ca_mem_write(ca_t *ca, uint32_t addr, const void *buf, uint32_t len);
+
+#endif

@@ -1,0 +1,84 @@
+/*
+ * The emulator's public API: what the tools (run, bench, debug, view) use. Nothing outside emu/ reaches
+ * into a cell's internals except through these calls and the read-only structs they return.
+ */
+#ifndef EMU_EMU_H
+#define EMU_EMU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ca.h"
+#include "fault.h"
+#include "machine.h"
+#include "program.h"
+
+typedef struct emu_array emu_array_t;
+
+typedef enum emu_run_status {
+    EMU_RUN_DONE,     /* every loaded cell halted */
+    EMU_RUN_FAULT,    /* a cell faulted; emu_array_first_fault says which */
+    EMU_RUN_DEADLOCK, /* nothing moved for deadlock_clocks while some cell waited */
+    EMU_RUN_LIMIT,    /* the clock limit was reached */
+    EMU_RUN_STOPPED,  /* emu_array_request_stop was called */
+} emu_run_status_t;
+
+/* Cell-level control registers (the communication agent's start at EMU_CR_COA_BASE; docs/isa.md). */
+#define EMU_CELL_CRS(X)                                                                                            \
+    X(CELL_X, 0x00, "x coordinate of this cell (read-only)")                                                     \
+    X(CELL_Y, 0x01, "y coordinate of this cell (read-only)")                                                     \
+    X(ARRAY_W, 0x02, "array width (read-only)")                                                                  \
+    X(ARRAY_H, 0x03, "array height (read-only)")                                                                 \
+    X(CLOCK_LO, 0x04, "current clock, low word (read-only)")                                                     \
+    X(CLOCK_HI, 0x05, "current clock, high word (read-only)")                                                    \
+    X(MEM_BYTES, 0x06, "memory size in bytes (read-only)")                                                       \
+    X(CELL_ID, 0x07, "y * width + x (read-only)")                                                                \
+    X(DEBUG_PUTC, 0x10, "write: append a character to the cell's console output")                                \
+    X(DEBUG_PUTI, 0x11, "write: append a signed decimal number to the console output")                           \
+    X(DEBUG_PUTX, 0x12, "write: append 0x-prefixed hex to the console output")
+
+enum emu_cell_cr {
+#define X(id, num, doc) EMU_CR_##id = (num),
+    EMU_CELL_CRS(X)
+#undef X
+        EMU_CR_COA_BASE = 0x100,
+};
+
+/* Called with each complete line (or the remainder at the end) a cell writes to its console. */
+typedef void (*emu_output_fn)(void *user, unsigned x, unsigned y, const char *text);
+
+int emu_array_create(emu_array_t **out, const emu_machine_t *m, char *err, size_t errlen);
+void emu_array_free(emu_array_t *a);
+
+const emu_machine_t *emu_array_machine(const emu_array_t *a);
+void emu_array_set_output(emu_array_t *a, emu_output_fn fn, void *user);
+
+/* Predecodes an image for this array's timing; the array owns the program and frees it. Returns the
+ * program (shared by every cell it is loaded on) or NULL with a message. Takes ownership of *image. */
+const emu_program_t *emu_array_add_program(emu_array_t *a, isa_image_t *image, char *err, size_t errlen);
+
+/* Loads a program on cell (x, y) with up to 8 argument words in a0..a7. */
+int emu_array_load(emu_array_t *a, unsigned x, unsigned y, const emu_program_t *prog, const uint32_t *args,
+                   unsigned nargs, char *err, size_t errlen);
+
+/* Runs until a stop condition or until the clock reaches `limit` (exclusive). */
+emu_run_status_t emu_array_run(emu_array_t *a, uint64_t limit);
+void emu_array_request_stop(emu_array_t *a);
+
+uint64_t emu_array_clock(const emu_array_t *a);
+/* The clock at which the last cell finished its last bundle (the run's length in cycles). */
+uint64_t emu_array_cycles(const emu_array_t *a);
+unsigned emu_array_width(const emu_array_t *a);
+unsigned emu_array_height(const emu_array_t *a);
+const ca_t *emu_array_ca(const emu_array_t *a, unsigned x, unsigned y);
+/* The first cell to fault in this run, or false. */
+bool emu_array_first_fault(const emu_array_t *a, unsigned *x, unsigned *y);
+
+/* One line naming cell, PC, source line, cycle and reason, e.g.
+ * "cell (0,0) pc 0x1010 (prog.s:12:5) cycle 37: misaligned address: 4-byte load at 0x1003". */
+void emu_format_fault(const emu_array_t *a, unsigned x, unsigned y, char *buf, size_t cap);
+
+const char *emu_run_status_name(emu_run_status_t st);
+
+#endif

@@ -1,0 +1,174 @@
+/* Machine description: defaults, `key = value` parsing and printing, all from one table of keys. */
+#include "machine.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { KEY_U32, KEY_UINT, KEY_U64 } key_type_t;
+
+typedef struct machine_key {
+    const char *name;
+    key_type_t type;
+    size_t offset;
+    uint64_t min, max;
+} machine_key_t;
+
+#define KEY(name, type, field, min, max) {name, type, offsetof(emu_machine_t, field), min, max}
+static const machine_key_t keys[] = {
+    KEY("mem_bytes", KEY_U32, mem_bytes, 4096, 1u << 30),
+    KEY("mem_guard", KEY_U32, mem_guard, 0, 1u << 20),
+    KEY("text_base", KEY_U32, text_base, 0, 1u << 30),
+    KEY("width", KEY_UINT, width, 1, EMU_MAX_DIM),
+    KEY("height", KEY_UINT, height, 1, EMU_MAX_DIM),
+    KEY("channels", KEY_UINT, channels, 4, 64),
+    KEY("queue_depth", KEY_UINT, queue_depth, 1, 1024),
+    KEY("link_clocks", KEY_UINT, link_clocks, 1, 64),
+    KEY("hop_latency", KEY_UINT, hop_latency, 1, 64),
+    KEY("setup_clocks", KEY_UINT, setup_clocks, 0, 64),
+    KEY("spools", KEY_UINT, spools, 1, 32),
+    KEY("deadlock_clocks", KEY_U64, deadlock_clocks, 1, UINT64_MAX),
+};
+#undef KEY
+
+void emu_machine_defaults(emu_machine_t *m)
+{
+    memset(m, 0, sizeof *m);
+    isa_timing_defaults(&m->timing);
+    m->mem_bytes = 512u * 1024u; /* DESIGN.md default: 512 KB per cell */
+    m->mem_guard = 0x1000;
+    m->text_base = 0x1000;
+    m->width = 8; /* the 64-cell iWarp of seed 004 */
+    m->height = 8;
+    m->channels = 20;   /* seed 004, 4.1.2: 20 logical channels per cell */
+    m->queue_depth = 8; /* DESIGN.md default, no source */
+    m->link_clocks = 2; /* seed 004: 40 MB/s per link = one 32-bit word per 2 clocks at 20 MHz */
+    m->hop_latency = 2; /* DESIGN.md default, no source */
+    m->setup_clocks = 4; /* DESIGN.md: pathway set-up 4-5 clocks per hop, no source */
+    m->spools = 8;      /* DESIGN.md default, no source */
+    m->deadlock_clocks = 100000;
+}
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err != NULL && errlen > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    if (*s == '-' || *s == '\0')
+        return -1;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno != 0)
+        return -1;
+    /* Accept size suffixes, since memory sizes read better as 512K. */
+    if (*end == 'K' || *end == 'k')
+        v <<= 10, end++;
+    else if (*end == 'M' || *end == 'm')
+        v <<= 20, end++;
+    if (*end != '\0')
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int emu_machine_set(emu_machine_t *m, const char *key, const char *value, char *err, size_t errlen)
+{
+    uint64_t v;
+    if (strncmp(key, "timing.", 7) == 0) {
+        int t = isa_timing_lookup(key + 7);
+        if (t < 0)
+            return fail(err, errlen, "unknown timing class '%s'", key + 7);
+        if (parse_u64(value, &v) != 0 || v < 1 || v > 1000)
+            return fail(err, errlen, "%s wants clocks from 1 to 1000, not '%s'", key, value);
+        m->timing.clocks[t] = (uint16_t)v;
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        const machine_key_t *k = &keys[i];
+        if (strcmp(k->name, key) != 0)
+            continue;
+        if (parse_u64(value, &v) != 0 || v < k->min || v > k->max)
+            return fail(err, errlen, "%s wants a number from %llu to %llu, not '%s'", key, (unsigned long long)k->min,
+                        (unsigned long long)k->max, value);
+        char *field = (char *)m + k->offset;
+        switch (k->type) {
+        case KEY_U32: *(uint32_t *)(void *)field = (uint32_t)v; break;
+        case KEY_UINT: *(unsigned *)(void *)field = (unsigned)v; break;
+        case KEY_U64: *(uint64_t *)(void *)field = v; break;
+        }
+        return 0;
+    }
+    return fail(err, errlen, "unknown machine key '%s'", key);
+}
+
+static char *trim(char *s, char **end_out)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    char *e = s + strlen(s);
+    while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
+        e--;
+    *e = '\0';
+    if (end_out != NULL)
+        *end_out = e;
+    return s;
+}
+
+int emu_machine_load(emu_machine_t *m, const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return fail(err, errlen, "%s: %s", path, strerror(errno));
+    char line[512];
+    unsigned lineno = 0;
+    int rc = 0;
+    while (rc == 0 && fgets(line, sizeof line, f) != NULL) {
+        lineno++;
+        char *hash = strchr(line, '#');
+        if (hash != NULL)
+            *hash = '\0';
+        char *start = trim(line, NULL);
+        if (*start == '\0')
+            continue;
+        char *eq = strchr(start, '=');
+        if (eq == NULL) {
+            rc = fail(err, errlen, "%s:%u:%d: expected 'key = value'", path, lineno, (int)(start - line) + 1);
+            break;
+        }
+        *eq = '\0';
+        char *key = trim(start, NULL);
+        char *value = trim(eq + 1, NULL);
+        char inner[200];
+        if (emu_machine_set(m, key, value, inner, sizeof inner) != 0)
+            rc = fail(err, errlen, "%s:%u:%d: %s", path, lineno, (int)(key - line) + 1, inner);
+    }
+    fclose(f);
+    return rc;
+}
+
+void emu_machine_print(const emu_machine_t *m, FILE *out)
+{
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        const machine_key_t *k = &keys[i];
+        const char *field = (const char *)m + k->offset;
+        unsigned long long v = 0;
+        switch (k->type) {
+        case KEY_U32: v = *(const uint32_t *)(const void *)field; break;
+        case KEY_UINT: v = *(const unsigned *)(const void *)field; break;
+        case KEY_U64: v = *(const uint64_t *)(const void *)field; break;
+        }
+        fprintf(out, "%s = %llu\n", k->name, v);
+    }
+    for (unsigned t = 0; t < ISA_T_COUNT; t++)
+        fprintf(out, "timing.%s = %u\n", isa_timing_key((isa_timing_class_t)t), m->timing.clocks[t]);
+}

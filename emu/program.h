@@ -1,0 +1,56 @@
+/*
+ * A program predecoded once from an image and shared by every cell that runs it: each bundle's
+ * operations, clocks, gate use and successor, so the core never decodes while it runs.
+ */
+#ifndef EMU_PROGRAM_H
+#define EMU_PROGRAM_H
+
+#include <stdint.h>
+
+#include "image.h"
+#include "isa.h"
+
+enum {
+    EMU_BUNDLE_ILLEGAL = 1u << 0, /* did not decode: executing it faults */
+    EMU_BUNDLE_MEM = 1u << 1,     /* uses the memory port this clock */
+    EMU_BUNDLE_SIMPLE = 1u << 2,  /* one operation, no gates: no staging needed */
+};
+
+typedef struct emu_bundle {
+    uint32_t pc;
+    uint32_t next_pc;
+    uint32_t first_op; /* index into emu_program_t.ops */
+    uint16_t clocks;
+    uint8_t count;
+    uint8_t gates_in;  /* bit g set: reads input gate g */
+    uint8_t gates_out; /* bit g set: writes output gate g */
+    uint8_t flags;
+    uint8_t error; /* isa_error_t when EMU_BUNDLE_ILLEGAL */
+} emu_bundle_t;
+
+typedef struct emu_program {
+    isa_image_t image;      /* owned */
+    uint32_t text_base;
+    uint32_t text_end;      /* byte address after the text */
+    int32_t *bundle_at;     /* per text word: index of the bundle starting there, or -1 */
+    emu_bundle_t *bundles;
+    uint32_t nbundles;
+    isa_op_t *ops;
+    uint32_t nops;
+} emu_program_t;
+
+/* Takes ownership of *image (it is zeroed). Returns 0, or -1 with a message. */
+int emu_program_init(emu_program_t *p, isa_image_t *image, const isa_timing_t *timing, char *err, size_t errlen);
+void emu_program_free(emu_program_t *p);
+
+/* The bundle starting at pc, or NULL when pc is not the start of an instruction in the text. */
+static inline const emu_bundle_t *emu_program_bundle(const emu_program_t *p, uint32_t pc)
+{
+    uint32_t off = pc - p->text_base;
+    if (pc < p->text_base || pc >= p->text_end || (off & 3u) != 0)
+        return 0;
+    int32_t i = p->bundle_at[off >> 2];
+    return i < 0 ? 0 : &p->bundles[i];
+}
+
+#endif
