@@ -1,0 +1,89 @@
+/* iwarp bench: the benchmark suite. Each bench prints a table and, with --json, one record per case. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "commands.h"
+
+static const bench_t benches[] = {
+    {"speed", bench_speed, "emulated instructions and cell-clocks per host second"},
+};
+enum { NBENCHES = sizeof benches / sizeof benches[0] };
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: iwarp bench [--json] [--quick] [--out DIR] [BENCH...]\n"
+                 "Runs the named benches (default: all) and prints their report.\n"
+                 "  --json      one JSON document with a record per measured case, on stdout\n"
+                 "  --quick     smaller runs (for tests and a first look)\n"
+                 "  --out DIR   where plots and tables are written (default: out/bench)\n"
+                 "benches:\n");
+    for (unsigned i = 0; i < NBENCHES; i++)
+        fprintf(out, "  %-10s %s\n", benches[i].name, benches[i].summary);
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    enum { OPT_JSON = 256, OPT_QUICK, OPT_OUT, OPT_HELP };
+    static const struct option longopts[] = {
+        {"json", no_argument, NULL, OPT_JSON},
+        {"quick", no_argument, NULL, OPT_QUICK},
+        {"out", required_argument, NULL, OPT_OUT},
+        {"help", no_argument, NULL, OPT_HELP},
+        {NULL, 0, NULL, 0},
+    };
+    bench_context_t ctx = {.out_dir = "out/bench"};
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_JSON: ctx.json = true; break;
+        case OPT_QUICK: ctx.quick = true; break;
+        case OPT_OUT: ctx.out_dir = optarg; break;
+        case OPT_HELP:
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    bool selected[NBENCHES];
+    for (unsigned i = 0; i < NBENCHES; i++)
+        selected[i] = optind == argc;
+    for (int k = optind; k < argc; k++) {
+        unsigned i = 0;
+        while (i < NBENCHES && strcmp(benches[i].name, argv[k]) != 0)
+            i++;
+        if (i == NBENCHES) {
+            fprintf(stderr, "iwarp bench: no bench named '%s'\n", argv[k]);
+            usage(stderr);
+            return 2;
+        }
+        selected[i] = true;
+    }
+
+    json_writer_t j;
+    ctx.jw = &j;
+    if (ctx.json) {
+        json_init(&j, stdout, true);
+        json_begin_object(&j, NULL);
+        json_begin_array(&j, "records");
+    }
+    int rc = 0;
+    for (unsigned i = 0; i < NBENCHES; i++) {
+        if (!selected[i])
+            continue;
+        if (!ctx.json)
+            printf("== %s: %s ==\n", benches[i].name, benches[i].summary);
+        if (benches[i].run(&ctx) != 0)
+            rc = 1;
+        if (!ctx.json)
+            printf("\n");
+    }
+    if (ctx.json) {
+        json_end_array(&j);
+        json_end_object(&j);
+        json_finish(&j);
+    }
+    return rc;
+}

@@ -1,0 +1,227 @@
+/* iwarp run: load a program on an array, run it to the end, report cycles and statistics. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "commands.h"
+#include "emu.h"
+#include "json.h"
+#include "program_load.h"
+#include "run_report.h"
+
+enum { MAX_LIST = 64 };
+
+typedef struct run_options {
+    const char *file;
+    const char *machine_file;
+    const char *sets[MAX_LIST];
+    unsigned nsets;
+    const char *defines[MAX_LIST];
+    unsigned ndefines;
+    const char *includes[MAX_LIST];
+    unsigned nincludes;
+    uint32_t args[8];
+    unsigned nargs;
+    unsigned width, height;
+    uint64_t max_cycles;
+    bool json;
+    bool quiet;
+} run_options_t;
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: iwarp run [options] PROGRAM.s|PROGRAM.img\n"
+            "Runs the program on every cell of the array until all cells halt, one faults, or the limit.\n"
+            "  --array WxH         array size (default 1x1 for a single program)\n"
+            "  --args A,B,...      values for a0..a7 (decimal or 0x hex)\n"
+            "  --machine FILE      machine description (docs/machine.md)\n"
+            "  --set KEY=VALUE     override one machine key (repeatable)\n"
+            "  -D NAME=VALUE       assembler define (repeatable)\n"
+            "  -I DIR              assembler include folder (repeatable)\n"
+            "  --max-cycles N      stop after N clocks (default 1000000000)\n"
+            "  --json              machine-readable report on stdout\n"
+            "  --quiet             no report, only the exit status\n"
+            "Exit status: 0 when every cell halted, 1 on a fault, deadlock or limit, 2 on bad usage or input.\n");
+}
+
+static int parse_array(const char *s, unsigned *w, unsigned *h)
+{
+    char *end;
+    unsigned long x = strtoul(s, &end, 10);
+    if (*end != 'x' && *end != 'X')
+        return -1;
+    unsigned long y = strtoul(end + 1, &end, 10);
+    if (*end != '\0' || x < 1 || y < 1 || x > EMU_MAX_DIM || y > EMU_MAX_DIM)
+        return -1;
+    *w = (unsigned)x;
+    *h = (unsigned)y;
+    return 0;
+}
+
+static int parse_args(const char *s, run_options_t *o)
+{
+    char *copy = strdup(s), *save = NULL;
+    int rc = 0;
+    o->nargs = 0;
+    for (char *tok = strtok_r(copy, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+        char *end;
+        long long v = strtoll(tok, &end, 0);
+        if (*end != '\0' || o->nargs == 8 || v < -2147483648LL || v > 4294967295LL) {
+            rc = -1;
+            break;
+        }
+        o->args[o->nargs++] = (uint32_t)v;
+    }
+    free(copy);
+    return rc;
+}
+
+static int parse_options(int argc, char **argv, run_options_t *o)
+{
+    enum { OPT_ARRAY = 256, OPT_ARGS, OPT_MACHINE, OPT_SET, OPT_MAX, OPT_JSON, OPT_QUIET, OPT_HELP };
+    static const struct option longopts[] = {
+        {"array", required_argument, NULL, OPT_ARRAY},   {"args", required_argument, NULL, OPT_ARGS},
+        {"machine", required_argument, NULL, OPT_MACHINE}, {"set", required_argument, NULL, OPT_SET},
+        {"max-cycles", required_argument, NULL, OPT_MAX}, {"json", no_argument, NULL, OPT_JSON},
+        {"quiet", no_argument, NULL, OPT_QUIET},         {"help", no_argument, NULL, OPT_HELP},
+        {NULL, 0, NULL, 0},
+    };
+    memset(o, 0, sizeof *o);
+    o->width = o->height = 1;
+    o->max_cycles = 1000000000ull;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, "D:I:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_ARRAY:
+            if (parse_array(optarg, &o->width, &o->height) != 0) {
+                fprintf(stderr, "iwarp run: --array wants WxH with sides 1..%u, not '%s'\n", EMU_MAX_DIM, optarg);
+                return -1;
+            }
+            break;
+        case OPT_ARGS:
+            if (parse_args(optarg, o) != 0) {
+                fprintf(stderr, "iwarp run: --args wants up to 8 comma-separated 32-bit numbers, not '%s'\n", optarg);
+                return -1;
+            }
+            break;
+        case OPT_MACHINE: o->machine_file = optarg; break;
+        case OPT_SET:
+        case 'D':
+        case 'I': {
+            const char **list = c == OPT_SET ? o->sets : c == 'D' ? o->defines : o->includes;
+            unsigned *n = c == OPT_SET ? &o->nsets : c == 'D' ? &o->ndefines : &o->nincludes;
+            if (*n == MAX_LIST) {
+                fprintf(stderr, "iwarp run: too many -%c/--set options\n", c < 256 ? c : 's');
+                return -1;
+            }
+            list[(*n)++] = optarg;
+            break;
+        }
+        case OPT_MAX: {
+            char *end;
+            o->max_cycles = strtoull(optarg, &end, 0);
+            if (*end != '\0' || o->max_cycles == 0) {
+                fprintf(stderr, "iwarp run: --max-cycles wants a positive number, not '%s'\n", optarg);
+                return -1;
+            }
+            break;
+        }
+        case OPT_JSON: o->json = true; break;
+        case OPT_QUIET: o->quiet = true; break;
+        case OPT_HELP:
+        case 'h': usage(stdout); exit(0);
+        default: return -1;
+        }
+    }
+    if (optind != argc - 1) {
+        usage(stderr);
+        return -1;
+    }
+    o->file = argv[optind];
+    return 0;
+}
+
+static void print_output(void *user, unsigned x, unsigned y, const char *text)
+{
+    FILE *out = user;
+    fprintf(out, "[%u,%u] %s\n", x, y, text);
+}
+
+int cmd_run(int argc, char **argv)
+{
+    run_options_t o;
+    if (parse_options(argc, argv, &o) != 0)
+        return 2;
+
+    char err[512];
+    emu_machine_t m;
+    emu_machine_defaults(&m);
+    if (o.machine_file != NULL && emu_machine_load(&m, o.machine_file, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
+    m.width = o.width;
+    m.height = o.height;
+    for (unsigned i = 0; i < o.nsets; i++) {
+        char key[128];
+        const char *eq = strchr(o.sets[i], '=');
+        if (eq == NULL || (size_t)(eq - o.sets[i]) >= sizeof key) {
+            fprintf(stderr, "iwarp run: --set wants KEY=VALUE, not '%s'\n", o.sets[i]);
+            return 2;
+        }
+        memcpy(key, o.sets[i], (size_t)(eq - o.sets[i]));
+        key[eq - o.sets[i]] = '\0';
+        if (emu_machine_set(&m, key, eq + 1, err, sizeof err) != 0) {
+            fprintf(stderr, "iwarp run: --set %s: %s\n", o.sets[i], err);
+            return 2;
+        }
+    }
+
+    program_source_t src = {o.defines, o.ndefines, o.includes, o.nincludes};
+    isa_image_t image;
+    if (program_load(o.file, &src, &image) != 0)
+        return 2;
+
+    emu_array_t *a;
+    if (emu_array_create(&a, &m, err, sizeof err) != 0) {
+        fprintf(stderr, "iwarp run: %s\n", err);
+        isa_image_free(&image);
+        return 2;
+    }
+    emu_array_set_output(a, print_output, o.json ? stderr : stdout);
+    const emu_program_t *prog = emu_array_add_program(a, &image, err, sizeof err);
+    int rc = prog != NULL ? 0 : -1;
+    for (unsigned y = 0; rc == 0 && y < m.height; y++)
+        for (unsigned x = 0; rc == 0 && x < m.width; x++)
+            rc = emu_array_load(a, x, y, prog, o.args, o.nargs, err, sizeof err);
+    if (rc != 0) {
+        fprintf(stderr, "%s: %s\n", o.file, err);
+        emu_array_free(a);
+        return 2;
+    }
+
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    emu_run_status_t st = emu_array_run(a, o.max_cycles);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double host_seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+
+    run_report_t rep = {.program = o.file, .array = a, .status = st, .host_seconds = host_seconds};
+    if (o.json)
+        run_report_json(&rep, stdout);
+    else if (!o.quiet)
+        run_report_text(&rep, stdout);
+    if (st == EMU_RUN_FAULT && o.quiet) {
+        unsigned fx, fy;
+        if (emu_array_first_fault(a, &fx, &fy)) {
+            emu_format_fault(a, fx, fy, err, sizeof err);
+            fprintf(stderr, "%s\n", err);
+        }
+    }
+    emu_array_free(a);
+    return st == EMU_RUN_DONE ? 0 : 1;
+}

@@ -1,0 +1,32 @@
+/* A small streaming JSON writer: keeps track of commas and nesting so callers only name values. */
+#ifndef TOOLS_JSON_H
+#define TOOLS_JSON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum { JSON_MAX_DEPTH = 32 };
+
+typedef struct json_writer {
+    FILE *out;
+    unsigned depth;
+    bool need_comma[JSON_MAX_DEPTH];
+    bool pretty;
+} json_writer_t;
+
+void json_init(json_writer_t *j, FILE *out, bool pretty);
+void json_begin_object(json_writer_t *j, const char *key); /* key NULL inside arrays and at top level */
+void json_end_object(json_writer_t *j);
+void json_begin_array(json_writer_t *j, const char *key);
+void json_end_array(json_writer_t *j);
+void json_string(json_writer_t *j, const char *key, const char *value);
+void json_u64(json_writer_t *j, const char *key, uint64_t value);
+void json_i64(json_writer_t *j, const char *key, int64_t value);
+void json_double(json_writer_t *j, const char *key, double value); /* non-finite values become null */
+void json_bool(json_writer_t *j, const char *key, bool value);
+void json_null(json_writer_t *j, const char *key);
+/* Ends the document with a newline. */
+void json_finish(json_writer_t *j);
+
+#endif

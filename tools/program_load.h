@@ -1,0 +1,26 @@
+/* Turning a path into an image: assembly sources are assembled, images are read. Shared by run, bench,
+ * debug and view so they all accept the same kinds of files with the same include path. */
+#ifndef TOOLS_PROGRAM_LOAD_H
+#define TOOLS_PROGRAM_LOAD_H
+
+#include <stddef.h>
+
+#include "image.h"
+
+typedef struct program_source {
+    const char *const *defines; /* "NAME=value" for the assembler */
+    size_t ndefines;
+    const char *const *include_dirs; /* searched before the built-in runtime/ and programs/ folders */
+    size_t ninclude_dirs;
+} program_source_t;
+
+/* The folder holding runtime/ and programs/: $IWARP_ROOT, else the source tree the binary was built from. */
+const char *iwarp_root(void);
+
+/* Fills buf with iwarp_root()/rel; returns buf. */
+char *iwarp_path(char *buf, size_t cap, const char *rel);
+
+/* Loads `path` (.img: read; anything else: assembled). Diagnostics go to stderr. Returns 0 or -1. */
+int program_load(const char *path, const program_source_t *src, isa_image_t *out);
+
+#endif

@@ -1,0 +1,138 @@
+#include "run_report.h"
+
+#include <string.h>
+
+#include "json.h"
+
+void run_report_totals(const emu_array_t *a, ca_stats_t *sum)
+{
+    memset(sum, 0, sizeof *sum);
+    for (unsigned y = 0; y < emu_array_height(a); y++)
+        for (unsigned x = 0; x < emu_array_width(a); x++) {
+            const ca_stats_t *s = &emu_array_ca(a, x, y)->s.stats;
+            sum->bundles += s->bundles;
+            sum->ops += s->ops;
+            sum->busy_clocks += s->busy_clocks;
+            for (unsigned c = 0; c < CA_STALL_COUNT; c++)
+                sum->stall_clocks[c] += s->stall_clocks[c];
+            sum->mem_reads += s->mem_reads;
+            sum->mem_writes += s->mem_writes;
+            sum->gate_reads += s->gate_reads;
+            sum->gate_writes += s->gate_writes;
+            sum->cr_reads += s->cr_reads;
+            sum->cr_writes += s->cr_writes;
+            sum->branches_taken += s->branches_taken;
+        }
+}
+
+static const char *status_text(emu_run_status_t st)
+{
+    switch (st) {
+    case EMU_RUN_DONE: return "done (every cell halted)";
+    case EMU_RUN_FAULT: return "fault";
+    case EMU_RUN_DEADLOCK: return "deadlock";
+    case EMU_RUN_LIMIT: return "stopped at the cycle limit";
+    case EMU_RUN_STOPPED: return "stopped";
+    }
+    return "?";
+}
+
+static void stats_row(FILE *out, const char *label, const char *state, const char *a0, const ca_stats_t *s)
+{
+    fprintf(out, "%-8s %-8s %-10s %10llu %10llu %10llu %10llu %10llu %9llu %9llu\n", label, state, a0,
+            (unsigned long long)s->bundles, (unsigned long long)s->ops, (unsigned long long)s->busy_clocks,
+            (unsigned long long)s->stall_clocks[CA_STALL_GATE_IN_EMPTY],
+            (unsigned long long)s->stall_clocks[CA_STALL_GATE_OUT_FULL], (unsigned long long)s->mem_reads,
+            (unsigned long long)s->mem_writes);
+}
+
+void run_report_text(const run_report_t *r, FILE *out)
+{
+    const emu_array_t *a = r->array;
+    unsigned w = emu_array_width(a), h = emu_array_height(a);
+    uint64_t cycles = emu_array_cycles(a);
+    fprintf(out, "program  %s on %ux%u\n", r->program, w, h);
+    fprintf(out, "status   %s\n", status_text(r->status));
+    fprintf(out, "cycles   %llu (%.2f us at 20 MHz)\n", (unsigned long long)cycles, (double)cycles / 20.0);
+    unsigned fx, fy;
+    if (emu_array_first_fault(a, &fx, &fy)) {
+        char line[400];
+        emu_format_fault(a, fx, fy, line, sizeof line);
+        fprintf(out, "fault    %s\n", line);
+    }
+    fprintf(out, "\n%-8s %-8s %-10s %10s %10s %10s %10s %10s %9s %9s\n", "cell", "state", "a0", "instr", "ops", "busy",
+            "stall:gi", "stall:go", "mem:rd", "mem:wr");
+    if (w * h <= RUN_REPORT_MAX_CELL_ROWS) {
+        for (unsigned y = 0; y < h; y++)
+            for (unsigned x = 0; x < w; x++) {
+                const ca_t *ca = emu_array_ca(a, x, y);
+                char label[16], a0[16];
+                snprintf(label, sizeof label, "(%u,%u)", x, y);
+                snprintf(a0, sizeof a0, "0x%x", ca_reg(ca, ISA_REG_A0));
+                stats_row(out, label, ca_state_name(ca->s.state), a0, &ca->s.stats);
+            }
+    }
+    ca_stats_t sum;
+    run_report_totals(a, &sum);
+    stats_row(out, "total", "", "", &sum);
+    if (r->host_seconds > 0)
+        fprintf(out, "\nhost     %.3f s, %.3g emulated instructions/s, %.3g cell-clocks/s\n", r->host_seconds,
+                (double)sum.bundles / r->host_seconds, (double)cycles * w * h / r->host_seconds);
+}
+
+void run_report_json(const run_report_t *r, FILE *out)
+{
+    const emu_array_t *a = r->array;
+    json_writer_t j;
+    json_init(&j, out, true);
+    json_begin_object(&j, NULL);
+    json_string(&j, "program", r->program);
+    json_u64(&j, "width", emu_array_width(a));
+    json_u64(&j, "height", emu_array_height(a));
+    json_string(&j, "status", emu_run_status_name(r->status));
+    json_u64(&j, "cycles", emu_array_cycles(a));
+    json_double(&j, "host_seconds", r->host_seconds);
+    unsigned fx, fy;
+    if (emu_array_first_fault(a, &fx, &fy)) {
+        char line[400];
+        const ca_t *ca = emu_array_ca(a, fx, fy);
+        emu_format_fault(a, fx, fy, line, sizeof line);
+        json_begin_object(&j, "fault");
+        json_u64(&j, "x", fx);
+        json_u64(&j, "y", fy);
+        json_u64(&j, "pc", ca->s.fault.pc);
+        json_u64(&j, "cycle", ca->s.fault.cycle);
+        json_string(&j, "kind", emu_fault_kind_name(ca->s.fault.kind));
+        json_string(&j, "message", line);
+        json_end_object(&j);
+    }
+    json_begin_array(&j, "cells");
+    for (unsigned y = 0; y < emu_array_height(a); y++)
+        for (unsigned x = 0; x < emu_array_width(a); x++) {
+            const ca_t *ca = emu_array_ca(a, x, y);
+            const ca_stats_t *s = &ca->s.stats;
+            json_begin_object(&j, NULL);
+            json_u64(&j, "x", x);
+            json_u64(&j, "y", y);
+            json_string(&j, "state", ca_state_name(ca->s.state));
+            json_u64(&j, "a0", ca_reg(ca, ISA_REG_A0));
+            json_u64(&j, "instructions", s->bundles);
+            json_u64(&j, "ops", s->ops);
+            json_u64(&j, "busy_clocks", s->busy_clocks);
+            json_begin_object(&j, "stall_clocks");
+            for (unsigned c = 0; c < CA_STALL_COUNT; c++)
+                json_u64(&j, ca_stall_cause_name((ca_stall_cause_t)c), s->stall_clocks[c]);
+            json_end_object(&j);
+            json_u64(&j, "mem_reads", s->mem_reads);
+            json_u64(&j, "mem_writes", s->mem_writes);
+            json_u64(&j, "gate_reads", s->gate_reads);
+            json_u64(&j, "gate_writes", s->gate_writes);
+            json_u64(&j, "cr_reads", s->cr_reads);
+            json_u64(&j, "cr_writes", s->cr_writes);
+            json_u64(&j, "branches_taken", s->branches_taken);
+            json_end_object(&j);
+        }
+    json_end_array(&j);
+    json_end_object(&j);
+    json_finish(&j);
+}

@@ -1,0 +1,24 @@
+/* The report of a finished run, as a table for people and as JSON for machines. */
+#ifndef TOOLS_RUN_REPORT_H
+#define TOOLS_RUN_REPORT_H
+
+#include <stdio.h>
+
+#include "emu.h"
+
+typedef struct run_report {
+    const char *program;
+    const emu_array_t *array;
+    emu_run_status_t status;
+    double host_seconds;
+} run_report_t;
+
+enum { RUN_REPORT_MAX_CELL_ROWS = 16 }; /* larger arrays print totals only */
+
+void run_report_text(const run_report_t *r, FILE *out);
+void run_report_json(const run_report_t *r, FILE *out);
+
+/* Sum of every cell's CA statistics. */
+void run_report_totals(const emu_array_t *a, ca_stats_t *sum);
+
+#endif
