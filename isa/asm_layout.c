@@ -82,10 +82,8 @@ static bool fixup_value(asm_t *as, const asm_fixup_t *f, uint64_t *out)
                   (long long)hi);
         return false;
     }
-    if (f->kind == FX_TARGET && (v & 3) != 0) {
-        asm_error(as, f->expr->loc, "branch target 0x%llx is not a multiple of 4", (unsigned long long)(uint32_t)v);
-        return false;
-    }
+    if (f->kind == FX_TARGET && (v & 3) != 0) /* legal to encode, so the disassembler's output must assemble */
+        asm_warning(as, f->expr->loc, "branch target 0x%llx is not a multiple of 4", (unsigned long long)(uint32_t)v);
     *out = (uint64_t)v;
     return true;
 }

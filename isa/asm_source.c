@@ -258,14 +258,28 @@ static void cond_directive(asm_t *as, const asm_line_t *line, const char *word)
     }
 }
 
-/* The first word of a line, for the directives that work on whole lines. */
-static size_t first_word(const asm_line_t *line, char *buf, size_t cap)
+/* The first word of a line after any labels, for the directives that work on whole lines; *at is
+ * where it starts. */
+static size_t first_word(const asm_line_t *line, char *buf, size_t cap, size_t *at)
 {
-    size_t i = 0, n = 0;
-    while (i < line->len && (line->text[i] == ' ' || line->text[i] == '\t'))
-        i++;
-    while (i < line->len && asm_is_ident_char((unsigned char)line->text[i]) && n + 1 < cap)
-        buf[n++] = line->text[i++];
+    const char *t = line->text;
+    size_t i = 0, n;
+    for (;;) {
+        while (i < line->len && (t[i] == ' ' || t[i] == '\t'))
+            i++;
+        size_t j = i;
+        while (j < line->len && asm_is_ident_char((unsigned char)t[j]))
+            j++;
+        size_t k = j;
+        while (k < line->len && (t[k] == ' ' || t[k] == '\t'))
+            k++;
+        if (j == i || k >= line->len || t[k] != ':')
+            break;
+        i = k + 1;
+    }
+    *at = i;
+    for (n = 0; i < line->len && asm_is_ident_char((unsigned char)line->text[i]) && n + 1 < cap; n++)
+        buf[n] = line->text[i++];
     buf[n] = '\0';
     return n;
 }
@@ -276,28 +290,48 @@ static bool is_cond_word(const char *w)
            strcmp(w, ".elseif") == 0 || strcmp(w, ".endif") == 0;
 }
 
+static bool is_block_word(const char *w)
+{
+    return is_cond_word(w) || strcmp(w, ".macro") == 0 || strcmp(w, ".rept") == 0 || strcmp(w, ".endm") == 0 ||
+           strcmp(w, ".endr") == 0;
+}
+
 static void handle_line(asm_t *as, const asm_line_t *line)
 {
     char word[16];
-    first_word(line, word, sizeof word);
+    size_t at;
+    first_word(line, word, sizeof word, &at);
     if (as->collect.mode != COLLECT_NONE) {
         asm_collect_line(as, line, word);
         return;
     }
-    if (is_cond_word(word)) {
-        cond_directive(as, line, word);
+    if (!is_block_word(word)) {
+        if (!asm_cond_skipping(as))
+            asm_process_line(as, line);
         return;
     }
-    if (asm_cond_skipping(as))
+    /* Labels before a block directive ("table: .rept 4") are defined first when the line is active. */
+    asm_line_t rest = *line;
+    if (at > 0) {
+        rest.text += at;
+        rest.len -= at;
+        rest.loc.col += (uint32_t)at;
+        if (!asm_cond_skipping(as)) {
+            asm_line_t labels = *line;
+            labels.len = at;
+            asm_process_line(as, &labels);
+        }
+    }
+    if (is_cond_word(word))
+        cond_directive(as, &rest, word);
+    else if (asm_cond_skipping(as))
         return;
-    if (strcmp(word, ".macro") == 0)
-        asm_start_macro(as, line);
+    else if (strcmp(word, ".macro") == 0)
+        asm_start_macro(as, &rest);
     else if (strcmp(word, ".rept") == 0)
-        asm_start_rept(as, line);
-    else if (strcmp(word, ".endm") == 0 || strcmp(word, ".endr") == 0)
-        asm_error(as, line->loc, "%s without %s", word, word[4] == 'm' ? ".macro" : ".rept");
+        asm_start_rept(as, &rest);
     else
-        asm_process_line(as, line);
+        asm_error(as, rest.loc, "%s without %s", word, word[4] == 'm' ? ".macro" : ".rept");
 }
 
 void asm_run(asm_t *as)
