@@ -33,10 +33,15 @@ int emu_array_create(emu_array_t **out, const emu_machine_t *m, char *err, size_
     }
     for (unsigned i = 0; i < a->ncells; i++) {
         if (emu_cell_init(&a->cells[i], a, i % m->width, i / m->width) != 0) {
+            a->ncells = i + 1;
             emu_array_free(a);
-            return fail(err, errlen, "out of memory for cell memories (%u bytes each)", m->mem_bytes);
+            return fail(err, errlen, "out of memory for cells (%u bytes of memory each, %u channels of %u words)",
+                        m->mem_bytes, m->channels, m->queue_depth);
         }
     }
+    for (unsigned i = 0; i < a->ncells; i++)
+        emu_cell_wire(a, &a->cells[i]);
+    a->nthreads = 1;
     *out = a;
     return 0;
 }
@@ -101,49 +106,96 @@ int emu_array_load(emu_array_t *a, unsigned x, unsigned y, const emu_program_t *
     for (unsigned i = 0; i < nargs; i++)
         ca_set_arg(&c->ca, i, args[i]);
     c->ca.s.ready_at = a->clock;
+    c->progress_at = a->clock;
+    a->last_progress = a->clock;
     return 0;
 }
 
 void emu_array_request_stop(emu_array_t *a) { a->stop_requested = true; }
 
-emu_run_status_t emu_array_run(emu_array_t *a, uint64_t limit)
+/* The same decision on every thread, from the same summary and the same clock state. Returns true when
+ * the run stops, with the reason in *st. */
+bool emu_clock_decide(emu_run_clock_t *rc, const emu_machine_t *m, const emu_step_summary_t *sum, uint64_t limit,
+                      emu_run_status_t *st)
 {
-    a->stop_requested = false;
-    while (a->clock < limit) {
-        if (a->stop_requested)
-            return EMU_RUN_STOPPED;
-        uint64_t now = a->clock;
-        uint64_t next = UINT64_MAX;
-        bool all_done = true;
-        bool faulted = false;
-        for (unsigned i = 0; i < a->ncells; i++) {
-            emu_cell_t *c = &a->cells[i];
-            uint64_t t = emu_cell_step(c, now);
-            if (t < next)
-                next = t;
-            if (c->ca.s.state == CA_FAULTED)
-                faulted = true;
-            if (c->ca.s.state == CA_RUNNING || c->ca.s.state == CA_WAITING)
-                all_done = false;
-        }
-        if (faulted) {
-            a->clock = now + 1;
-            emu_array_finish(a);
-            return EMU_RUN_FAULT;
-        }
-        if (all_done) {
-            a->clock = now + 1;
-            emu_array_finish(a);
-            return EMU_RUN_DONE;
-        }
-        /* Nothing can change before `next`: skip the idle clocks. */
-        a->clock = next > now + 1 ? (next < limit ? next : limit) : now + 1;
+    uint64_t now = rc->clock;
+    if (sum->progress_at > rc->last_progress)
+        rc->last_progress = sum->progress_at;
+    if (sum->stop) {
+        *st = EMU_RUN_STOPPED; /* before the clock ran: it runs when the array goes on */
+        return true;
     }
-    return EMU_RUN_LIMIT;
+    if (sum->faulted) {
+        *st = EMU_RUN_FAULT;
+    } else if (!sum->running) {
+        *st = EMU_RUN_DONE;
+    } else if (sum->waiting && now - rc->last_progress >= m->deadlock_clocks) {
+        *st = EMU_RUN_DEADLOCK;
+    } else {
+        /* Nothing can change before sum->next: skip the idle clocks. */
+        uint64_t next = sum->next > now + 1 ? sum->next : now + 1;
+        if (sum->waiting && next > rc->last_progress + m->deadlock_clocks)
+            next = rc->last_progress + m->deadlock_clocks;
+        rc->clock = next < limit ? next : limit;
+        if (rc->clock < limit)
+            return false;
+        *st = EMU_RUN_LIMIT;
+        return true;
+    }
+    rc->clock = now + 1;
+    return true;
 }
 
-void emu_array_finish(emu_array_t *a)
+void emu_array_step_cells(emu_array_t *a, unsigned first, unsigned last, uint64_t now, emu_step_summary_t *sum)
 {
+    for (unsigned i = first; i < last; i++)
+        emu_cell_step(&a->cells[i], now, sum);
+}
+
+void emu_summary_merge(emu_step_summary_t *into, const emu_step_summary_t *s)
+{
+    if (s->next < into->next)
+        into->next = s->next;
+    if (s->progress_at > into->progress_at)
+        into->progress_at = s->progress_at;
+    into->faulted |= s->faulted;
+    into->running |= s->running;
+    into->waiting |= s->waiting;
+    into->stop |= s->stop;
+}
+
+emu_run_status_t emu_array_run_serial(emu_array_t *a, uint64_t limit)
+{
+    emu_run_clock_t rc = {a->clock, a->last_progress};
+    emu_run_status_t st;
+    for (;;) {
+        emu_step_summary_t sum = {.next = UINT64_MAX, .stop = a->stop_requested};
+        if (!sum.stop)
+            emu_array_step_cells(a, 0, a->ncells, rc.clock, &sum);
+        if (emu_clock_decide(&rc, &a->machine, &sum, limit, &st))
+            break;
+    }
+    a->clock = rc.clock;
+    a->last_progress = rc.last_progress;
+    return st;
+}
+
+emu_run_status_t emu_array_run(emu_array_t *a, uint64_t limit)
+{
+    if (a->clock >= limit)
+        return EMU_RUN_LIMIT;
+    emu_run_status_t st = a->nthreads > 1 && a->ncells > 1 ? emu_array_run_threads(a, limit)
+                                                           : emu_array_run_serial(a, limit);
+    a->stop_requested = false;
+    if (st != EMU_RUN_STOPPED)
+        emu_array_finish(a, st);
+    return st;
+}
+
+void emu_array_finish(emu_array_t *a, emu_run_status_t st)
+{
+    if (st == EMU_RUN_DEADLOCK)
+        emu_deadlock_report(a);
     for (unsigned i = 0; i < a->ncells; i++) {
         ca_finish(&a->cells[i].ca, a->clock);
         emu_cell_flush_console(&a->cells[i]);
@@ -172,6 +224,15 @@ uint64_t emu_array_cycles(const emu_array_t *a)
 
 unsigned emu_array_width(const emu_array_t *a) { return a->machine.width; }
 unsigned emu_array_height(const emu_array_t *a) { return a->machine.height; }
+
+const coa_t *emu_array_coa(const emu_array_t *a, unsigned x, unsigned y)
+{
+    return &a->cells[(y % a->machine.height) * a->machine.width + (x % a->machine.width)].coa;
+}
+
+void emu_array_set_threads(emu_array_t *a, unsigned n) { a->nthreads = n < 1 ? 1 : n; }
+unsigned emu_array_threads(const emu_array_t *a) { return a->nthreads; }
+const char *emu_array_deadlock(const emu_array_t *a) { return a->deadlock; }
 
 const ca_t *emu_array_ca(const emu_array_t *a, unsigned x, unsigned y)
 {

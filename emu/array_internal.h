@@ -2,6 +2,7 @@
 #ifndef EMU_ARRAY_INTERNAL_H
 #define EMU_ARRAY_INTERNAL_H
 
+#include "coa.h"
 #include "emu.h"
 
 enum { EMU_CONSOLE_LINE = 256 };
@@ -11,10 +12,30 @@ typedef struct emu_cell {
     emu_array_t *array;
     uint8_t *mem;
     ca_t ca;
-    uint64_t now; /* clock of the step in progress, for control-register reads */
+    coa_t coa;
+    coa_line_t out[COA_NUM_DIRS]; /* the links leaving this cell; the neighbours read them */
+    uint64_t now;                 /* clock of the step in progress, for control-register reads */
+    uint64_t moved_seen;          /* coa.moved when the CA last found its gate blocked */
+    uint64_t progress_at;         /* last clock at which the CA issued or a word moved here */
     char console[EMU_CONSOLE_LINE];
     unsigned console_len;
 } emu_cell_t;
+
+/* What one clock of a group of cells tells the array. */
+typedef struct emu_step_summary {
+    uint64_t next;          /* earliest clock at which any of them can change */
+    uint64_t progress_at;   /* latest clock with progress */
+    bool faulted;
+    bool running;           /* some CA not yet halted or faulted */
+    bool waiting;           /* some CA blocked on a gate */
+    bool stop;              /* a stop was requested before this clock ran */
+} emu_step_summary_t;
+
+/* The clock state every thread keeps a copy of, changed only by emu_clock_decide. */
+typedef struct emu_run_clock {
+    uint64_t clock;
+    uint64_t last_progress;
+} emu_run_clock_t;
 
 struct emu_array {
     emu_machine_t machine;
@@ -23,7 +44,10 @@ struct emu_array {
     emu_program_t **programs;
     unsigned nprograms;
     uint64_t clock;
-    bool stop_requested;
+    uint64_t last_progress; /* last clock at which any cell progressed (deadlock detection) */
+    unsigned nthreads;
+    volatile bool stop_requested;
+    char deadlock[1024];    /* the wait cycle found when the run stopped on a deadlock */
     emu_output_fn output;
     void *output_user;
 };
@@ -35,10 +59,22 @@ static inline emu_cell_t *emu_array_cell(emu_array_t *a, unsigned x, unsigned y)
 
 int emu_cell_init(emu_cell_t *c, emu_array_t *a, unsigned x, unsigned y);
 void emu_cell_free(emu_cell_t *c);
-/* One clock of the cell; returns the next clock at which it can change anything. */
-uint64_t emu_cell_step(emu_cell_t *c, uint64_t now);
+/* One clock of the cell, folded into the summary. */
+void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum);
+/* Wires the links of every cell to its torus neighbours. */
+void emu_cell_wire(emu_array_t *a, emu_cell_t *c);
 /* Sends what is left in a cell's console buffer. */
 void emu_cell_flush_console(emu_cell_t *c);
-void emu_array_finish(emu_array_t *a);
+void emu_array_finish(emu_array_t *a, emu_run_status_t st);
+/* One clock of cells [first, last), folded into *sum. */
+void emu_array_step_cells(emu_array_t *a, unsigned first, unsigned last, uint64_t now, emu_step_summary_t *sum);
+void emu_summary_merge(emu_step_summary_t *into, const emu_step_summary_t *s);
+/* After a clock: advances rc to the next clock that matters, or returns true with why the run stops. */
+bool emu_clock_decide(emu_run_clock_t *rc, const emu_machine_t *m, const emu_step_summary_t *sum, uint64_t limit,
+                      emu_run_status_t *st);
+emu_run_status_t emu_array_run_threads(emu_array_t *a, uint64_t limit);
+emu_run_status_t emu_array_run_serial(emu_array_t *a, uint64_t limit);
+/* Finds the cycle of waiting cells and channels, writes it to a->deadlock and faults the cells on it. */
+void emu_deadlock_report(emu_array_t *a);
 
 #endif

@@ -88,6 +88,7 @@ int ca_load(ca_t *ca, const emu_program_t *prog, char *err, size_t errlen)
     ca->s.pc = img->entry;
     ca->s.regs[ISA_REG_SP] = ca->mem_bytes & ~7u;
     ca->s.state = CA_RUNNING;
+    ca->s.mem_port_at = UINT64_MAX;
     return 0;
 }
 
@@ -103,6 +104,17 @@ void ca_finish(ca_t *ca, uint64_t now)
         ca->s.stats.stall_clocks[ca->s.wait_cause] += now - ca->s.wait_since;
         ca->s.wait_since = now;
     }
+}
+
+static void set_fault(ca_t *ca, uint64_t now, emu_fault_kind_t kind, uint32_t pc, uint32_t addr, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+void ca_raise_fault(ca_t *ca, uint64_t now, emu_fault_kind_t kind, uint32_t addr, const char *detail)
+{
+    if (ca_done(ca))
+        return;
+    ca_finish(ca, now);
+    set_fault(ca, now, kind, ca->s.pc, addr, "%s", detail);
 }
 
 static void set_fault(ca_t *ca, uint64_t now, emu_fault_kind_t kind, uint32_t pc, uint32_t addr, const char *fmt, ...)
@@ -273,7 +285,6 @@ uint64_t ca_step(ca_t *ca, uint64_t now)
         return UINT64_MAX;
     if (now < s->ready_at)
         return s->ready_at;
-    s->mem_used = false;
 
     const emu_program_t *prog = ca->prog;
     const emu_bundle_t *b = emu_program_bundle(prog, s->pc);
@@ -581,7 +592,8 @@ uint64_t ca_step(ca_t *ca, uint64_t now)
             s->stats.gate_writes++;
         }
 
-    s->mem_used = (b->flags & EMU_BUNDLE_MEM) != 0;
+    if (b->flags & EMU_BUNDLE_MEM)
+        s->mem_port_at = now;
     s->stats.bundles++;
     s->stats.ops += b->count;
     s->stats.busy_clocks += b->clocks;

@@ -53,7 +53,7 @@ typedef struct ca_state_block {
     uint64_t wait_since;  /* clock at which the current gate wait began */
     uint8_t wait_cause;   /* ca_stall_cause_t of the current wait */
     uint8_t wait_gate;    /* gate number it waits for (input 0/1, output 2/3) */
-    bool mem_used;        /* the bundle issued this clock used the memory port */
+    uint64_t mem_port_at; /* clock at which the CA last took the memory port */
     uint64_t halted_at;   /* clock of the halt or fault */
     emu_fault_t fault;
     ca_stats_t stats;
@@ -78,6 +78,9 @@ int ca_load(ca_t *ca, const emu_program_t *prog, char *err, size_t errlen);
 
 /* Sets argument register a<i> (r3 + i), before the run starts. */
 void ca_set_arg(ca_t *ca, unsigned i, uint32_t value);
+
+/* Stops the core with a fault found outside it (its communication agent, the deadlock detector). */
+void ca_raise_fault(ca_t *ca, uint64_t now, emu_fault_kind_t kind, uint32_t addr, const char *detail);
 
 /* Closes the books at the end of a run: a wait still open at `now` is added to the stall counts. */
 void ca_finish(ca_t *ca, uint64_t now);

@@ -1,4 +1,4 @@
-/* A cell: memory, computation agent and the port that joins it to the rest of the cell. */
+/* A cell: memory, computation agent, communication agent, and the port that joins the two agents. */
 #include "array_internal.h"
 
 #include <inttypes.h>
@@ -31,6 +31,8 @@ static int cell_cr_read(void *ctx, uint32_t index, uint32_t *value)
 {
     emu_cell_t *c = ctx;
     const emu_machine_t *m = &c->array->machine;
+    if (index >= EMU_CR_COA_BASE)
+        return coa_cr_read(&c->coa, index, value, c->now);
     switch (index) {
     case EMU_CR_CELL_X: *value = c->x; return 0;
     case EMU_CR_CELL_Y: *value = c->y; return 0;
@@ -48,6 +50,8 @@ static int cell_cr_write(void *ctx, uint32_t index, uint32_t value)
 {
     emu_cell_t *c = ctx;
     char buf[16];
+    if (index >= EMU_CR_COA_BASE)
+        return coa_cr_write(&c->coa, index, value, c->now);
     switch (index) {
     case EMU_CR_DEBUG_PUTC:
         buf[0] = (char)value;
@@ -66,14 +70,37 @@ static int cell_cr_write(void *ctx, uint32_t index, uint32_t value)
     }
 }
 
-static ca_gate_status_t cell_gate_status(void *ctx, unsigned gate) { return CA_GATE_UNBOUND; }
-static uint32_t cell_gate_pop(void *ctx, unsigned gate) { return 0; }
-static void cell_gate_push(void *ctx, unsigned gate, uint32_t word) {}
+static ca_gate_status_t gate_status(int coa_status)
+{
+    return coa_status == 0 ? CA_GATE_READY : coa_status == 1 ? CA_GATE_WAIT : CA_GATE_UNBOUND;
+}
+
+static ca_gate_status_t cell_gate_in_status(void *ctx, unsigned g)
+{
+    return gate_status(coa_gate_in_status(&((emu_cell_t *)ctx)->coa, g));
+}
+
+static ca_gate_status_t cell_gate_out_status(void *ctx, unsigned g)
+{
+    return gate_status(coa_gate_out_status(&((emu_cell_t *)ctx)->coa, g));
+}
+
+static uint32_t cell_gate_pop(void *ctx, unsigned g)
+{
+    emu_cell_t *c = ctx;
+    return coa_gate_in_pop(&c->coa, g, c->now);
+}
+
+static void cell_gate_push(void *ctx, unsigned g, uint32_t word)
+{
+    emu_cell_t *c = ctx;
+    coa_gate_out_push(&c->coa, g, word, c->now);
+}
 
 static const ca_port_ops_t cell_port_ops = {
-    .gate_in_status = cell_gate_status,
+    .gate_in_status = cell_gate_in_status,
     .gate_in_pop = cell_gate_pop,
-    .gate_out_status = cell_gate_status,
+    .gate_out_status = cell_gate_out_status,
     .gate_out_push = cell_gate_push,
     .cr_read = cell_cr_read,
     .cr_write = cell_cr_write,
@@ -81,25 +108,98 @@ static const ca_port_ops_t cell_port_ops = {
 
 int emu_cell_init(emu_cell_t *c, emu_array_t *a, unsigned x, unsigned y)
 {
+    const emu_machine_t *m = &a->machine;
     memset(c, 0, sizeof *c);
     c->x = x;
     c->y = y;
     c->array = a;
-    c->mem = calloc(1, a->machine.mem_bytes);
+    c->mem = calloc(1, m->mem_bytes);
     if (c->mem == NULL)
         return -1;
-    ca_init(&c->ca, c->mem, a->machine.mem_bytes, a->machine.mem_guard, (ca_port_t){&cell_port_ops, c});
+    ca_init(&c->ca, c->mem, m->mem_bytes, m->mem_guard, (ca_port_t){&cell_port_ops, c});
+    coa_config_t cfg = {
+        .channels = m->channels,
+        .queue_depth = m->queue_depth,
+        .link_clocks = m->link_clocks,
+        .hop_latency = m->hop_latency,
+        .setup_clocks = m->setup_clocks,
+        .spools = m->spools,
+        .x = x,
+        .y = y,
+        .width = m->width,
+        .height = m->height,
+    };
+    if (coa_init(&c->coa, &cfg, c->mem, m->mem_bytes, m->mem_guard) != 0)
+        return -1;
+    for (unsigned d = 0; d < COA_NUM_DIRS; d++)
+        if (coa_line_init(&c->out[d], m->hop_latency, m->channels) != 0)
+            return -1;
     return 0;
+}
+
+void emu_cell_wire(emu_array_t *a, emu_cell_t *c)
+{
+    unsigned w = a->machine.width, h = a->machine.height;
+    static const int dx[COA_NUM_DIRS] = {1, -1, 0, 0}, dy[COA_NUM_DIRS] = {0, 0, 1, -1};
+    for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
+        unsigned nx = (c->x + w + (unsigned)(dx[d] + (int)w)) % w;
+        unsigned ny = (c->y + h + (unsigned)(dy[d] + (int)h)) % h;
+        emu_cell_t *n = emu_array_cell(a, nx, ny);
+        c->coa.out[d] = &c->out[d];
+        n->coa.in[coa_dir_opposite((coa_dir_t)d)] = &c->out[d];
+    }
 }
 
 void emu_cell_free(emu_cell_t *c)
 {
+    coa_free(&c->coa);
+    for (unsigned d = 0; d < COA_NUM_DIRS; d++)
+        coa_line_free(&c->out[d]);
     free(c->mem);
     c->mem = NULL;
 }
 
-uint64_t emu_cell_step(emu_cell_t *c, uint64_t now)
+void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
 {
     c->now = now;
-    return ca_step(&c->ca, now);
+    uint64_t moved_before = c->coa.moved;
+    coa_deliver(&c->coa, now);
+
+    ca_t *ca = &c->ca;
+    uint64_t next_ca = UINT64_MAX;
+    if (ca->s.state == CA_RUNNING || ca->s.state == CA_WAITING) {
+        /* A CA blocked on a gate can only go on once a word has moved in this cell. */
+        if (ca->s.state == CA_WAITING && c->coa.moved == c->moved_seen) {
+            next_ca = UINT64_MAX;
+        } else {
+            uint64_t issued_before = ca->s.stats.bundles;
+            next_ca = ca_step(ca, now);
+            if (ca->s.stats.bundles != issued_before)
+                c->progress_at = now;
+            if (ca->s.state == CA_WAITING)
+                c->moved_seen = c->coa.moved;
+        }
+    }
+    bool coa_busy = coa_active(&c->coa);
+    if (coa_busy)
+        coa_after_ca(&c->coa, now, ca->s.mem_port_at == now);
+    if (c->coa.moved != moved_before)
+        c->progress_at = now;
+    if (c->coa.fault.raised && !ca_done(ca)) {
+        ca_raise_fault(ca, now, EMU_FAULT_NETWORK, c->coa.fault.addr, c->coa.fault.detail);
+        c->coa.fault.raised = false;
+    }
+
+    /* A waiting CA needs no clock of its own: whatever wakes it arrives over a link, and the sender keeps
+     * the clock ticking until then (coa_sending), since every clock that runs steps every cell. */
+    uint64_t next = ca->s.state == CA_WAITING ? UINT64_MAX : next_ca;
+    if (coa_busy || coa_active(&c->coa) || coa_sending(&c->coa, now))
+        next = now + 1;
+    if (next < sum->next)
+        sum->next = next;
+    if (c->progress_at > sum->progress_at)
+        sum->progress_at = c->progress_at;
+    sum->faulted |= ca->s.state == CA_FAULTED;
+    sum->running |= ca->s.state == CA_RUNNING || ca->s.state == CA_WAITING;
+    sum->waiting |= ca->s.state == CA_WAITING;
 }

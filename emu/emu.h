@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "ca.h"
+#include "coa.h"
 #include "fault.h"
 #include "machine.h"
 #include "program.h"
@@ -72,6 +73,12 @@ uint64_t emu_array_cycles(const emu_array_t *a);
 unsigned emu_array_width(const emu_array_t *a);
 unsigned emu_array_height(const emu_array_t *a);
 const ca_t *emu_array_ca(const emu_array_t *a, unsigned x, unsigned y);
+const coa_t *emu_array_coa(const emu_array_t *a, unsigned x, unsigned y);
+/* Host threads used by emu_array_run (1 by default). Results do not depend on it. */
+void emu_array_set_threads(emu_array_t *a, unsigned n);
+unsigned emu_array_threads(const emu_array_t *a);
+/* After EMU_RUN_DEADLOCK: the cycle of waiting cells and channels, one step per line. */
+const char *emu_array_deadlock(const emu_array_t *a);
 /* The first cell to fault in this run, or false. */
 bool emu_array_first_fault(const emu_array_t *a, unsigned *x, unsigned *y);
 

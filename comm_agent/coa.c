@@ -1,0 +1,137 @@
+/* The communication agent: set-up, the parts of a clock, and the gates the computation agent uses. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "coa_internal.h"
+
+const char *coa_dir_name(coa_dir_t d)
+{
+    static const char *const names[COA_NUM_DIRS] = {"+X", "-X", "+Y", "-Y"};
+    return d < COA_NUM_DIRS ? names[d] : "?";
+}
+
+/* The default reservation, the same on every cell so that each cell knows its neighbours' (docs/network.md):
+ * channels 0-7 are the local pool; 8-15 are pool 0, two per travel direction; 16-19 pool 1, one each. */
+static void default_pools(coa_t *c)
+{
+    memset(c->link_pool, 0, sizeof c->link_pool);
+    if (c->cfg.channels < 20) {
+        c->local_pool = c->cfg.channels >= 64 ? ~0ull : coa_bit(c->cfg.channels) - 1u;
+    } else {
+        c->local_pool = 0xffu;
+        for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
+            c->link_pool[d][0] = coa_bit(8 + 2 * d) | coa_bit(9 + 2 * d);
+            c->link_pool[d][1] = coa_bit(16 + d);
+        }
+    }
+    for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
+        c->remote_free[d] = 0;
+        for (unsigned p = 0; p < COA_NUM_POOLS; p++)
+            c->remote_free[d] |= c->link_pool[d][p];
+    }
+}
+
+void coa_reset(coa_t *c)
+{
+    for (unsigned i = 0; i < COA_MAX_CHANNELS; i++) {
+        memset(&c->lc[i], 0, sizeof c->lc[i]);
+        c->lc[i].travel_dir = COA_NONE;
+        c->lc[i].moved_at = UINT64_MAX;
+    }
+    for (unsigned s = 0; s < COA_MAX_SPOOLS; s++) {
+        memset(&c->spool[s], 0, sizeof c->spool[s]);
+        c->spool[s].lc = COA_NONE;
+    }
+    memset(c->gate_in_lc, COA_NONE, sizeof c->gate_in_lc);
+    memset(c->gate_out_lc, COA_NONE, sizeof c->gate_out_lc);
+    c->tag_next = 0;
+    c->asleep = false;
+    c->loading = false;
+    c->narrivals = 0;
+    c->busy_lc = 0;
+    c->spools_active = 0;
+    c->out_pending_until = 0;
+    c->moved = 0;
+    memset(c->link_free_at, 0, sizeof c->link_free_at);
+    memset(c->rr, 0, sizeof c->rr);
+    memset(c->link_last_lc, COA_NONE, sizeof c->link_last_lc);
+    memset(c->link_stats, 0, sizeof c->link_stats);
+    c->spool_rr = 0;
+    memset(&c->fault, 0, sizeof c->fault);
+    default_pools(c);
+}
+
+int coa_init(coa_t *c, const coa_config_t *cfg, uint8_t *mem, uint32_t mem_bytes, uint32_t mem_guard)
+{
+    memset(c, 0, sizeof *c);
+    if (cfg->channels == 0 || cfg->channels > COA_MAX_CHANNELS || cfg->spools > COA_MAX_SPOOLS ||
+        cfg->queue_depth == 0 || cfg->queue_depth > 0xffff || cfg->hop_latency == 0)
+        return -1;
+    c->cfg = *cfg;
+    c->qdata = calloc((size_t)cfg->channels * cfg->queue_depth, sizeof *c->qdata);
+    c->qtag = calloc((size_t)cfg->channels * cfg->queue_depth, sizeof *c->qtag);
+    if (c->qdata == NULL || c->qtag == NULL) {
+        coa_free(c);
+        return -1;
+    }
+    c->mem = mem;
+    c->mem_bytes = mem_bytes;
+    c->mem_guard = mem_guard;
+    coa_reset(c);
+    return 0;
+}
+
+void coa_free(coa_t *c)
+{
+    free(c->qdata);
+    free(c->qtag);
+    c->qdata = NULL;
+    c->qtag = NULL;
+}
+
+void coa_deliver(coa_t *c, uint64_t now) { coa_links_deliver(c, now); }
+
+void coa_after_ca(coa_t *c, uint64_t now, bool mem_used)
+{
+    coa_spools(c, now, mem_used);
+    if (!c->asleep) {
+        coa_headers(c, now);
+        coa_links_schedule(c, now);
+    }
+    coa_account_waits(c, now);
+}
+
+bool coa_quiescent(const coa_t *c) { return !coa_active(c); }
+
+int coa_gate_in_status(const coa_t *c, unsigned g)
+{
+    unsigned lc = c->gate_in_lc[g];
+    if (lc == COA_NONE)
+        return 2;
+    if (lc == COA_EXPECT)
+        return 1;
+    /* A tagged word at the head is the trailer: the agent consumes it, the program never reads it. */
+    return c->lc[lc].count == 0 || coa_lc_head_tagged(c, lc) ? 1 : 0;
+}
+
+uint32_t coa_gate_in_pop(coa_t *c, unsigned g, uint64_t now) { return coa_lc_pop(c, c->gate_in_lc[g], NULL, now); }
+
+int coa_gate_out_status(const coa_t *c, unsigned g)
+{
+    unsigned lc = c->gate_out_lc[g];
+    if (lc == COA_NONE)
+        return 2;
+    const coa_lc_t *l = &c->lc[lc];
+    return l->count >= c->cfg.queue_depth || l->state == COA_LC_DRAINING ? 1 : 0;
+}
+
+void coa_gate_out_push(coa_t *c, unsigned g, uint32_t word, uint64_t now)
+{
+    unsigned lc = c->gate_out_lc[g];
+    bool tag = (c->tag_next >> g & 1u) != 0;
+    c->tag_next &= (uint8_t)~(1u << g);
+    coa_lc_push(c, lc, word, tag, now);
+    /* Writing the trailer ends the program's use of the pathway. */
+    if (tag && coa_word_kind(word) == COA_WORD_KIND_TRAILER)
+        c->gate_out_lc[g] = COA_NONE;
+}

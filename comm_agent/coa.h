@@ -1,0 +1,258 @@
+/*
+ * One cell's communication agent (CoA): logical channels with their queues, four outgoing links with
+ * round-robin schedulers, street-sign pathway set-up, gates, spools and the control registers
+ * (docs/network.md).
+ *
+ * The agent touches nothing outside its cell but its link lines: a directed link between neighbours is a
+ * delay line that the sender writes `hop_latency` clocks ahead and the receiver reads at the current clock.
+ * Since the latency is at least one clock, cells can be stepped in any order, or in parallel, within a
+ * clock and the result is the same.
+ *
+ * A clock of a cell runs: coa_deliver (arrivals), then the computation agent (gates, control registers),
+ * then coa_after_ca (spools, headers, links).
+ */
+#ifndef COA_COA_H
+#define COA_COA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "word.h"
+
+enum {
+    COA_MAX_CHANNELS = 64,
+    COA_MAX_SPOOLS = 32,
+    COA_NUM_GATES = 2,
+    COA_NONE = 0xff,
+    COA_EXPECT = 0xfe, /* gate_in_lc: waiting for a pathway to end at this gate */
+    COA_CR_BASE = 0x100,
+};
+
+/* Where a channel's words go (its route) or come from (its source). Encoded in control registers as
+ * kind << 12 | dir << 8 | index. */
+typedef enum coa_end_kind {
+    COA_END_NONE = 0,
+    COA_END_LINK = 1,  /* route: to channel `index` of the neighbour in `dir`; source: from that neighbour's channel */
+    COA_END_GATE = 2,  /* route: input gate `index`; source: output gate `index` */
+    COA_END_SPOOL = 3, /* route: receiving spool `index`; source: sending spool `index` */
+    COA_END_QUEUE = 4, /* route: arrived, waiting in the arrival queue for the program to bind it */
+} coa_end_kind_t;
+
+typedef struct coa_end {
+    uint8_t kind;
+    uint8_t dir;
+    uint8_t index;
+} coa_end_t;
+
+typedef enum coa_lc_state {
+    COA_LC_FREE = 0,
+    COA_LC_HEADER = 1,   /* allocated; the next word must be a street sign */
+    COA_LC_ROUTED = 2,   /* words flow to its route */
+    COA_LC_ARRIVED = 3,  /* the pathway ended here; waiting in the arrival queue */
+    COA_LC_DRAINING = 4, /* the trailer left; waiting for the last credits before it is free */
+} coa_lc_state_t;
+
+/* Why a channel holding words did not move one in a clock (counted per clock, see coa_lc_stats_t). */
+typedef enum coa_wait {
+    COA_WAIT_NONE = 0,
+    COA_WAIT_NO_DATA,      /* routed but empty */
+    COA_WAIT_NO_SPACE,     /* no credit: the downstream queue is full */
+    COA_WAIT_LOST_TURN,    /* the link served another channel (or is busy with a word) */
+    COA_WAIT_NO_CHANNEL,   /* a header waits for a free channel in its pool */
+    COA_WAIT_SETUP,        /* a header is being decoded */
+    COA_WAIT_RECEIVER,     /* at the sink: the gate or spool is not taking words */
+    COA_WAIT_ASLEEP,       /* the agent sleeps */
+    COA_WAIT_COUNT
+} coa_wait_t;
+
+typedef struct coa_lc_stats {
+    uint64_t words_in;
+    uint64_t words_out;
+    uint64_t occupancy_sum; /* sum over clocks of the queue length: mean = sum / clocks */
+    uint32_t occupancy_max;
+    uint64_t wait_clocks[COA_WAIT_COUNT];
+    uint64_t pathways; /* headers that set this channel up */
+} coa_lc_stats_t;
+
+typedef struct coa_lc {
+    uint8_t state;
+    coa_end_t route;
+    coa_end_t source;
+    uint8_t travel_dir;  /* direction the pathway is heading (straight on), COA_NONE before the first turn */
+    uint8_t pool;        /* pool for the next dynamically allocated hop */
+    bool owned_by_link;  /* allocated by the upstream neighbour: freeing it sends FREE upstream */
+    bool open_pending;   /* the next word sent carries the set-up of the neighbour's channel */
+    bool trailer_sent;
+    uint16_t credits;    /* room in the downstream queue (route LINK) */
+    uint16_t head, count;
+    uint64_t setup_done; /* clock at which the header at the head has been decoded */
+    bool setup_started;
+    uint8_t last_wait;   /* coa_wait_t of the last clock, for tools */
+    uint64_t moved_at;   /* clock of the last word that left it */
+    uint64_t stats_since; /* time-weighted statistics are settled up to here */
+    coa_lc_stats_t stats;
+} coa_lc_t;
+
+typedef enum coa_spool_mode {
+    COA_SPOOL_IDLE = 0,
+    COA_SPOOL_SEND = 1,    /* memory -> channel */
+    COA_SPOOL_RECEIVE = 2, /* channel -> memory */
+} coa_spool_mode_t;
+
+enum {
+    COA_SPOOL_DONE = 1u << 0,    /* finished (count reached 0, or ended by a trailer) */
+    COA_SPOOL_TRAILER = 1u << 1, /* a receive ended at a trailer before its count */
+};
+
+typedef struct coa_spool {
+    uint8_t mode;
+    uint8_t lc;
+    uint8_t status;
+    uint32_t addr;
+    int32_t stride;
+    uint32_t count;     /* words left */
+    uint32_t tag_head;  /* send: this many leading words go tagged */
+    uint32_t tag_tail;  /* send: this many trailing words go tagged */
+    uint32_t index;     /* words moved in the current transfer */
+    uint64_t words;     /* moved in total, for statistics */
+} coa_spool_t;
+
+/* What crosses a link in one slot: at most one word, plus control messages going the other way
+ * for channels of the receiving cell. */
+typedef struct coa_flit {
+    uint32_t word;
+    uint8_t tag;
+    uint8_t dst_lc;  /* channel at the receiving cell */
+    uint8_t src_lc;  /* channel at the sending cell (for credits) */
+    uint8_t open;    /* first word of a dynamic pathway: the receiver sets the channel up */
+    uint8_t pool;
+    uint8_t travel_dir;
+} coa_flit_t;
+
+typedef enum coa_ctrl_kind {
+    COA_CTRL_CREDIT = 1, /* one word left channel `lc` of the sender's downstream: credit for the receiver's lc */
+    COA_CTRL_FREE = 2,   /* the sender's channel `lc`, which the receiver allocated, is free again */
+} coa_ctrl_kind_t;
+
+typedef struct coa_ctrl {
+    uint8_t kind;
+    uint8_t lc;
+} coa_ctrl_t;
+
+typedef struct coa_slot {
+    bool has_flit;
+    coa_flit_t flit;
+    uint16_t nctrl;
+    coa_ctrl_t *ctrl; /* capacity: 2 * channels */
+} coa_slot_t;
+
+/* A directed link: the sender writes slot (t + latency) % nslots, the receiver reads slot t % nslots
+ * (nslots is a power of two larger than the latency). */
+typedef struct coa_line {
+    unsigned nslots;
+    coa_slot_t *slots;
+} coa_line_t;
+
+typedef struct coa_link_stats {
+    uint64_t words;
+    uint64_t busy_clocks;
+} coa_link_stats_t;
+
+typedef struct coa_config {
+    unsigned channels;
+    unsigned queue_depth;
+    unsigned link_clocks;
+    unsigned hop_latency;
+    unsigned setup_clocks;
+    unsigned spools;
+    unsigned x, y, width, height;
+} coa_config_t;
+
+typedef struct coa_fault {
+    bool raised;
+    uint32_t addr;
+    char detail[96];
+} coa_fault_t;
+
+typedef struct coa {
+    coa_config_t cfg;
+    coa_lc_t lc[COA_MAX_CHANNELS];
+    uint32_t *qdata; /* channels * queue_depth words */
+    uint8_t *qtag;
+    coa_spool_t spool[COA_MAX_SPOOLS];
+    uint8_t gate_in_lc[COA_NUM_GATES];
+    uint8_t gate_out_lc[COA_NUM_GATES];
+    uint8_t tag_next; /* bit g: the next word written to go<g> is tagged */
+    bool asleep;
+    /* pattern loader */
+    bool loading;
+    uint32_t load_addr, load_left, load_index;
+    uint32_t load_entry[4];
+    /* arrival queue of channels, oldest first */
+    uint8_t arrivals[COA_MAX_CHANNELS];
+    unsigned narrivals;
+    /* dynamic allocation */
+    uint64_t local_pool;                    /* channels ALLOC may hand out */
+    uint64_t link_pool[COA_NUM_DIRS][COA_NUM_POOLS]; /* neighbour's channels this cell may take, per pool */
+    uint64_t remote_free[COA_NUM_DIRS];     /* of those, the ones free as far as this cell knows */
+    /* links */
+    coa_line_t *out[COA_NUM_DIRS]; /* written by this cell */
+    coa_line_t *in[COA_NUM_DIRS];  /* written by the neighbour in that direction */
+    uint64_t link_free_at[COA_NUM_DIRS];
+    uint8_t rr[COA_NUM_DIRS];
+    uint8_t link_last_lc[COA_NUM_DIRS];
+    coa_link_stats_t link_stats[COA_NUM_DIRS];
+    uint8_t spool_rr;
+    /* memory shared with the computation agent */
+    uint8_t *mem;
+    uint32_t mem_bytes;
+    uint32_t mem_guard;
+    /* activity */
+    uint64_t moved;      /* words moved in total (deadlock detection watches it) */
+    uint64_t busy_lc;    /* mask of channels holding words */
+    uint32_t spools_active; /* mask of spools not idle */
+    uint64_t out_pending_until; /* a word or message sent on a link arrives by this clock */
+    coa_fault_t fault;
+} coa_t;
+
+int coa_init(coa_t *c, const coa_config_t *cfg, uint8_t *mem, uint32_t mem_bytes, uint32_t mem_guard);
+void coa_free(coa_t *c);
+/* Back to the state after reset: every channel free and empty, spools idle, gates unbound. */
+void coa_reset(coa_t *c);
+
+int coa_line_init(coa_line_t *l, unsigned latency, unsigned channels);
+void coa_line_free(coa_line_t *l);
+
+/* The three parts of a clock (see the top of this file). mem_used: the CA took the memory port. */
+void coa_deliver(coa_t *c, uint64_t now);
+void coa_after_ca(coa_t *c, uint64_t now, bool mem_used);
+/* Whether anything can happen without a new arrival or a CA action (lets the array skip idle clocks). */
+static inline bool coa_active(const coa_t *c) { return c->busy_lc != 0 || c->loading || c->spools_active != 0; }
+/* Whether something this agent sent is still on its way to a neighbour. */
+static inline bool coa_sending(const coa_t *c, uint64_t now) { return c->out_pending_until > now; }
+
+/* The computation agent's side (see emu/port.h). Status: 0 ready, 1 wait, 2 unbound. */
+int coa_gate_in_status(const coa_t *c, unsigned g);
+uint32_t coa_gate_in_pop(coa_t *c, unsigned g, uint64_t now);
+int coa_gate_out_status(const coa_t *c, unsigned g);
+void coa_gate_out_push(coa_t *c, unsigned g, uint32_t word, uint64_t now);
+int coa_cr_read(coa_t *c, uint32_t index, uint32_t *value, uint64_t now);
+int coa_cr_write(coa_t *c, uint32_t index, uint32_t value, uint64_t now);
+
+/* Encodings used by the control registers. */
+static inline uint32_t coa_end_encode(coa_end_t e) { return (uint32_t)e.kind << 12 | (uint32_t)(e.dir & 15u) << 8 | e.index; }
+static inline coa_end_t coa_end_decode(uint32_t v)
+{
+    return (coa_end_t){(uint8_t)(v >> 12 & 15u), (uint8_t)(v >> 8 & 15u), (uint8_t)(v & 0xffu)};
+}
+
+/* Why channel lc waits right now (for tools). */
+coa_wait_t coa_lc_wait(const coa_t *c, unsigned lc, uint64_t now);
+const char *coa_wait_name(coa_wait_t w);
+const char *coa_lc_state_name(coa_lc_state_t s);
+/* Word at position i of a channel's queue (0 = head). */
+uint32_t coa_lc_peek(const coa_t *c, unsigned lc, unsigned i, bool *tag);
+/* Nothing queued anywhere and no spool running. */
+bool coa_quiescent(const coa_t *c);
+
+#endif

@@ -1,0 +1,220 @@
+/* Logical channels: their queues, credits back upstream, release, and the per-channel statistics. */
+#include <stdarg.h>
+#include <string.h>
+
+#include "coa_internal.h"
+
+void coa_raise(coa_t *c, uint32_t addr, const char *fmt, ...)
+{
+    if (c->fault.raised)
+        return;
+    c->fault.raised = true;
+    c->fault.addr = addr;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->fault.detail, sizeof c->fault.detail, fmt, ap);
+    va_end(ap);
+}
+
+/* Time-weighted occupancy and the "no data" time of routed channels are settled at every change. */
+void coa_lc_note_state(coa_t *c, unsigned lc, uint64_t now)
+{
+    coa_lc_t *l = &c->lc[lc];
+    uint64_t dt = now - l->stats_since;
+    if (dt > 0) {
+        l->stats.occupancy_sum += (uint64_t)l->count * dt;
+        if (l->count == 0 && l->state == COA_LC_ROUTED)
+            l->stats.wait_clocks[COA_WAIT_NO_DATA] += dt;
+    }
+    l->stats_since = now;
+}
+
+void coa_lc_push(coa_t *c, unsigned lc, uint32_t word, bool tag, uint64_t now)
+{
+    coa_lc_t *l = &c->lc[lc];
+    unsigned depth = c->cfg.queue_depth;
+    unsigned at = l->head + l->count;
+    if (at >= depth)
+        at -= depth;
+    coa_lc_note_state(c, lc, now);
+    c->qdata[lc * depth + at] = word;
+    c->qtag[lc * depth + at] = tag ? 1 : 0;
+    l->count++;
+    if (l->count > l->stats.occupancy_max)
+        l->stats.occupancy_max = l->count;
+    l->stats.words_in++;
+    c->busy_lc |= coa_bit(lc);
+    c->moved++;
+}
+
+uint32_t coa_lc_pop(coa_t *c, unsigned lc, bool *tag, uint64_t now)
+{
+    coa_lc_t *l = &c->lc[lc];
+    unsigned depth = c->cfg.queue_depth;
+    coa_lc_note_state(c, lc, now);
+    uint32_t w = c->qdata[lc * depth + l->head];
+    if (tag != NULL)
+        *tag = c->qtag[lc * depth + l->head] != 0;
+    l->head = (uint16_t)(l->head + 1u == depth ? 0u : l->head + 1u);
+    l->count--;
+    if (l->count == 0)
+        c->busy_lc &= ~coa_bit(lc);
+    l->stats.words_out++;
+    l->moved_at = now;
+    c->moved++;
+    if (l->source.kind == COA_END_LINK)
+        coa_send_ctrl(c, (coa_dir_t)l->source.dir, COA_CTRL_CREDIT, l->source.index, now);
+    return w;
+}
+
+void coa_lc_set_route(coa_t *c, unsigned lc, coa_end_t route, uint64_t now)
+{
+    coa_lc_t *l = &c->lc[lc];
+    coa_lc_note_state(c, lc, now);
+    if (l->route.kind == COA_END_GATE && l->route.index < COA_NUM_GATES && c->gate_in_lc[l->route.index] == lc)
+        c->gate_in_lc[l->route.index] = COA_NONE;
+    if (l->route.kind == COA_END_SPOOL && l->route.index < c->cfg.spools && c->spool[l->route.index].lc == lc &&
+        c->spool[l->route.index].mode == COA_SPOOL_RECEIVE)
+        c->spool[l->route.index].lc = COA_NONE;
+    l->route = route;
+    if (route.kind == COA_END_GATE && route.index < COA_NUM_GATES)
+        c->gate_in_lc[route.index] = (uint8_t)lc;
+    if (route.kind == COA_END_LINK)
+        l->credits = (uint16_t)c->cfg.queue_depth;
+}
+
+void coa_lc_set_source(coa_t *c, unsigned lc, coa_end_t source)
+{
+    coa_lc_t *l = &c->lc[lc];
+    if (l->source.kind == COA_END_GATE && l->source.index < COA_NUM_GATES && c->gate_out_lc[l->source.index] == lc)
+        c->gate_out_lc[l->source.index] = COA_NONE;
+    l->source = source;
+    if (source.kind == COA_END_GATE && source.index < COA_NUM_GATES)
+        c->gate_out_lc[source.index] = (uint8_t)lc;
+}
+
+static void unbind(coa_t *c, unsigned lc, uint64_t now)
+{
+    coa_lc_set_route(c, lc, (coa_end_t){COA_END_NONE, 0, 0}, now);
+    coa_lc_set_source(c, lc, (coa_end_t){COA_END_NONE, 0, 0});
+    for (unsigned s = 0; s < c->cfg.spools; s++)
+        if (c->spool[s].lc == lc && c->spool[s].mode != COA_SPOOL_IDLE) {
+            coa_spool_set_mode(c, s, COA_SPOOL_IDLE);
+            c->spool[s].status |= COA_SPOOL_DONE;
+        }
+    for (unsigned i = 0; i < c->narrivals; i++)
+        if (c->arrivals[i] == lc) {
+            memmove(&c->arrivals[i], &c->arrivals[i + 1], c->narrivals - i - 1);
+            c->narrivals--;
+            break;
+        }
+}
+
+void coa_lc_release(coa_t *c, unsigned lc, uint64_t now)
+{
+    coa_lc_t *l = &c->lc[lc];
+    if (l->owned_by_link && l->source.kind == COA_END_LINK)
+        coa_send_ctrl(c, (coa_dir_t)l->source.dir, COA_CTRL_FREE, lc, now);
+    unbind(c, lc, now);
+    coa_lc_note_state(c, lc, now);
+    l->state = COA_LC_FREE;
+    l->owned_by_link = false;
+    l->trailer_sent = false;
+    l->open_pending = false;
+    l->setup_started = false;
+    l->credits = 0;
+    l->travel_dir = COA_NONE;
+    l->pool = 0;
+}
+
+void coa_lc_clear(coa_t *c, unsigned lc, uint64_t now)
+{
+    coa_lc_t *l = &c->lc[lc];
+    coa_lc_note_state(c, lc, now);
+    l->head = 0;
+    l->count = 0;
+    c->busy_lc &= ~coa_bit(lc);
+    unbind(c, lc, now);
+    l->state = COA_LC_FREE;
+    l->owned_by_link = false;
+    l->trailer_sent = false;
+    l->open_pending = false;
+    l->setup_started = false;
+    l->credits = 0;
+    l->travel_dir = COA_NONE;
+    l->pool = 0;
+}
+
+coa_wait_t coa_lc_wait(const coa_t *c, unsigned lc, uint64_t now)
+{
+    const coa_lc_t *l = &c->lc[lc];
+    if (l->state == COA_LC_FREE || l->state == COA_LC_DRAINING)
+        return COA_WAIT_NONE;
+    if (l->count == 0)
+        return l->state == COA_LC_ROUTED || l->state == COA_LC_HEADER ? COA_WAIT_NO_DATA : COA_WAIT_NONE;
+    if (c->asleep)
+        return COA_WAIT_ASLEEP;
+    if (l->state == COA_LC_HEADER)
+        return l->setup_started && now < l->setup_done ? COA_WAIT_SETUP : COA_WAIT_NO_CHANNEL;
+    if (l->state == COA_LC_ARRIVED)
+        return COA_WAIT_RECEIVER;
+    switch (l->route.kind) {
+    case COA_END_LINK:
+        if (l->credits == 0)
+            return COA_WAIT_NO_SPACE;
+        if (l->moved_at == now || (c->link_free_at[l->route.dir] > now && c->link_last_lc[l->route.dir] == lc))
+            return COA_WAIT_NONE;
+        return COA_WAIT_LOST_TURN;
+    case COA_END_GATE:
+    case COA_END_SPOOL:
+    case COA_END_QUEUE: return l->moved_at == now ? COA_WAIT_NONE : COA_WAIT_RECEIVER;
+    default: return COA_WAIT_NONE;
+    }
+}
+
+/* Per clock, only for the channels holding words: why each did not move one. */
+void coa_account_waits(coa_t *c, uint64_t now)
+{
+    for (uint64_t m = c->busy_lc; m != 0; m &= m - 1) {
+        unsigned lc = (unsigned)__builtin_ctzll(m);
+        coa_wait_t w = coa_lc_wait(c, lc, now);
+        c->lc[lc].last_wait = (uint8_t)w;
+        if (w != COA_WAIT_NONE)
+            c->lc[lc].stats.wait_clocks[w]++;
+    }
+}
+
+uint32_t coa_lc_peek(const coa_t *c, unsigned lc, unsigned i, bool *tag)
+{
+    const coa_lc_t *l = &c->lc[lc];
+    unsigned depth = c->cfg.queue_depth;
+    if (i >= l->count) {
+        if (tag != NULL)
+            *tag = false;
+        return 0;
+    }
+    unsigned at = (l->head + i) % depth;
+    if (tag != NULL)
+        *tag = c->qtag[lc * depth + at] != 0;
+    return c->qdata[lc * depth + at];
+}
+
+const char *coa_wait_name(coa_wait_t w)
+{
+    static const char *const names[COA_WAIT_COUNT] = {
+        "none", "no_data", "no_space", "lost_turn", "no_channel", "setup", "receiver", "asleep",
+    };
+    return w < COA_WAIT_COUNT ? names[w] : "?";
+}
+
+const char *coa_lc_state_name(coa_lc_state_t s)
+{
+    switch (s) {
+    case COA_LC_FREE: return "free";
+    case COA_LC_HEADER: return "header";
+    case COA_LC_ROUTED: return "routed";
+    case COA_LC_ARRIVED: return "arrived";
+    case COA_LC_DRAINING: return "draining";
+    }
+    return "?";
+}

@@ -1,0 +1,141 @@
+/* Street-sign routing: decoding the header words at the head of channels, allocating the next hop, and
+ * consuming trailers where pathways end. */
+#include "coa_internal.h"
+
+static bool names_this_cell(const coa_t *c, const coa_sign_t *s) { return s->x == c->cfg.x && s->y == c->cfg.y; }
+
+/* The channel's pathway ends here: bind it to its sink. */
+static void sink(coa_t *c, unsigned lc, const coa_sign_t *s, uint64_t now)
+{
+    coa_lc_t *l = &c->lc[lc];
+    coa_lc_note_state(c, lc, now);
+    switch (s->action) {
+    case COA_SIGN_GATE:
+        if (s->sink >= COA_NUM_GATES) {
+            coa_raise(c, lc, "street sign on channel %u ends at gate %u, which does not exist", lc, s->sink);
+            return;
+        }
+        if (c->gate_in_lc[s->sink] != COA_NONE && c->gate_in_lc[s->sink] != COA_EXPECT) {
+            coa_raise(c, lc, "street sign on channel %u ends at gi%u, which is bound to channel %u", lc, s->sink,
+                      c->gate_in_lc[s->sink]);
+            return;
+        }
+        l->state = COA_LC_ROUTED;
+        coa_lc_set_route(c, lc, (coa_end_t){COA_END_GATE, 0, (uint8_t)s->sink}, now);
+        break;
+    case COA_SIGN_SPOOL:
+        if (s->sink >= c->cfg.spools) {
+            coa_raise(c, lc, "street sign on channel %u ends at spool %u, which does not exist", lc, s->sink);
+            return;
+        }
+        l->state = COA_LC_ROUTED;
+        coa_lc_set_route(c, lc, (coa_end_t){COA_END_SPOOL, 0, (uint8_t)s->sink}, now);
+        c->spool[s->sink].lc = (uint8_t)lc;
+        break;
+    default:
+        l->state = COA_LC_ARRIVED;
+        coa_lc_set_route(c, lc, (coa_end_t){COA_END_QUEUE, 0, 0}, now);
+        c->arrivals[c->narrivals++] = (uint8_t)lc;
+        break;
+    }
+}
+
+/* Takes a channel of the neighbour in the travel direction from this channel's pool. */
+static bool extend(coa_t *c, unsigned lc, uint64_t now)
+{
+    coa_lc_t *l = &c->lc[lc];
+    unsigned d = l->travel_dir;
+    if (d >= COA_NUM_DIRS) {
+        coa_raise(c, lc, "the header on channel %u names no direction at its source (the first sign must turn)", lc);
+        return false;
+    }
+    if (c->out[d] == NULL) {
+        coa_raise(c, lc, "the header on channel %u heads %s, where this cell has no link", lc,
+                  coa_dir_name((coa_dir_t)d));
+        return false;
+    }
+    uint64_t avail = c->link_pool[d][l->pool] & c->remote_free[d];
+    if (avail == 0)
+        return false; /* waits until a FREE comes back from the neighbour */
+    unsigned next = (unsigned)__builtin_ctzll(avail);
+    c->remote_free[d] &= ~coa_bit(next);
+    coa_lc_note_state(c, lc, now);
+    l->state = COA_LC_ROUTED;
+    coa_lc_set_route(c, lc, (coa_end_t){COA_END_LINK, (uint8_t)d, (uint8_t)next}, now);
+    l->open_pending = true;
+    return true;
+}
+
+static void header_step(coa_t *c, unsigned lc, uint64_t now)
+{
+    coa_lc_t *l = &c->lc[lc];
+    if (!coa_lc_head_tagged(c, lc)) {
+        coa_raise(c, lc, "data word 0x%x on channel %u, whose pathway has no route yet (missing street sign)",
+                  coa_lc_head(c, lc), lc);
+        return;
+    }
+    coa_sign_t s;
+    uint32_t w = coa_lc_head(c, lc);
+    if (!coa_sign_decode(w, &s)) {
+        coa_raise(c, lc, "tagged word 0x%x on channel %u is not a street sign", w, lc);
+        return;
+    }
+    if (!l->setup_started) {
+        l->setup_started = true;
+        l->setup_done = now + c->cfg.setup_clocks;
+    }
+    if (now < l->setup_done)
+        return;
+    if (!names_this_cell(c, &s)) {
+        if (extend(c, lc, now))
+            l->setup_started = false;
+        return;
+    }
+    coa_lc_pop(c, lc, NULL, now);
+    l->setup_started = false;
+    if (s.set_pool)
+        l->pool = (uint8_t)s.pool;
+    if (s.action <= COA_SIGN_MY)
+        l->travel_dir = (uint8_t)s.action;
+    else
+        sink(c, lc, &s, now);
+}
+
+/* A trailer at the head of a channel that ends here: the pathway is over. */
+static void sink_tagged(coa_t *c, unsigned lc, uint64_t now)
+{
+    uint32_t w = coa_lc_head(c, lc);
+    if (coa_word_kind(w) != COA_WORD_KIND_TRAILER) {
+        coa_raise(c, lc, "tagged word 0x%x reached the end of the pathway on channel %u (expected a trailer)", w, lc);
+        return;
+    }
+    coa_lc_t *l = &c->lc[lc];
+    if (l->route.kind == COA_END_SPOOL && l->route.index < c->cfg.spools) {
+        coa_spool_t *sp = &c->spool[l->route.index];
+        if (sp->mode == COA_SPOOL_RECEIVE && sp->lc == lc) {
+            coa_spool_set_mode(c, (unsigned)(sp - c->spool), COA_SPOOL_IDLE);
+            sp->status |= COA_SPOOL_DONE | (sp->count > 0 ? COA_SPOOL_TRAILER : 0);
+        }
+    }
+    coa_lc_pop(c, lc, NULL, now);
+    if (l->count != 0) {
+        coa_raise(c, lc, "words follow the trailer on channel %u", lc);
+        return;
+    }
+    coa_lc_release(c, lc, now);
+}
+
+void coa_headers(coa_t *c, uint64_t now)
+{
+    for (uint64_t m = c->busy_lc; m != 0; m &= m - 1) {
+        unsigned lc = (unsigned)__builtin_ctzll(m);
+        coa_lc_t *l = &c->lc[lc];
+        if (l->state == COA_LC_HEADER)
+            header_step(c, lc, now);
+        else if (l->state == COA_LC_ROUTED && l->route.kind != COA_END_LINK && l->count > 0 &&
+                 coa_lc_head_tagged(c, lc))
+            sink_tagged(c, lc, now);
+        else if (l->state == COA_LC_ARRIVED && l->count > 0 && coa_lc_head_tagged(c, lc))
+            sink_tagged(c, lc, now); /* an empty message: header and trailer only */
+    }
+}

@@ -1,0 +1,169 @@
+/* Physical links: delay lines, arrivals, and the round-robin scheduler of each outgoing link. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "coa_internal.h"
+
+int coa_line_init(coa_line_t *l, unsigned latency, unsigned channels)
+{
+    memset(l, 0, sizeof *l);
+    /* A power of two above the latency, so the slot of a clock is a mask, not a division. */
+    l->nslots = 2;
+    while (l->nslots <= latency)
+        l->nslots *= 2;
+    l->slots = calloc(l->nslots, sizeof *l->slots);
+    if (l->slots == NULL)
+        return -1;
+    for (unsigned i = 0; i < l->nslots; i++) {
+        l->slots[i].ctrl = calloc(2u * channels + 4u, sizeof *l->slots[i].ctrl);
+        if (l->slots[i].ctrl == NULL) {
+            coa_line_free(l);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void coa_line_free(coa_line_t *l)
+{
+    if (l->slots != NULL)
+        for (unsigned i = 0; i < l->nslots; i++)
+            free(l->slots[i].ctrl);
+    free(l->slots);
+    memset(l, 0, sizeof *l);
+}
+
+static coa_slot_t *out_slot(coa_t *c, coa_dir_t dir, uint64_t now)
+{
+    coa_line_t *line = c->out[dir];
+    c->out_pending_until = now + c->cfg.hop_latency;
+    return &line->slots[(now + c->cfg.hop_latency) & (line->nslots - 1u)];
+}
+
+void coa_send_ctrl(coa_t *c, coa_dir_t dir, coa_ctrl_kind_t kind, unsigned lc, uint64_t now)
+{
+    if (c->out[dir] == NULL)
+        return;
+    coa_slot_t *s = out_slot(c, dir, now);
+    /* Capacity is two messages per channel: a channel pops at most one word and frees at most once a clock. */
+    s->ctrl[s->nctrl++] = (coa_ctrl_t){(uint8_t)kind, (uint8_t)lc};
+}
+
+static void deliver_flit(coa_t *c, coa_dir_t from, const coa_flit_t *f, uint64_t now)
+{
+    unsigned lc = f->dst_lc;
+    if (lc >= c->cfg.channels) {
+        coa_raise(c, lc, "a word from %s arrived for channel %u, which does not exist", coa_dir_name(from), lc);
+        return;
+    }
+    coa_lc_t *l = &c->lc[lc];
+    if (f->open) {
+        if (l->state != COA_LC_FREE || l->count != 0) {
+            coa_raise(c, lc, "a pathway from %s opened channel %u, which is in use (%s)", coa_dir_name(from), lc,
+                      coa_lc_state_name((coa_lc_state_t)l->state));
+            return;
+        }
+        coa_lc_note_state(c, lc, now);
+        l->state = COA_LC_HEADER;
+        coa_lc_set_source(c, lc, (coa_end_t){COA_END_LINK, (uint8_t)from, f->src_lc});
+        l->travel_dir = f->travel_dir;
+        l->pool = f->pool;
+        l->owned_by_link = true;
+        l->setup_started = false;
+        l->stats.pathways++;
+    }
+    if (l->count >= c->cfg.queue_depth) {
+        coa_raise(c, lc, "channel %u overflowed: a word arrived from %s with no room (credit error)", lc,
+                  coa_dir_name(from));
+        return;
+    }
+    coa_lc_push(c, lc, f->word, f->tag != 0, now);
+}
+
+static void deliver_ctrl(coa_t *c, coa_dir_t from, const coa_ctrl_t *m, uint64_t now)
+{
+    switch (m->kind) {
+    case COA_CTRL_CREDIT: {
+        coa_lc_t *l = &c->lc[m->lc];
+        if (l->credits < c->cfg.queue_depth)
+            l->credits++;
+        if (l->state == COA_LC_DRAINING && l->credits == c->cfg.queue_depth)
+            coa_lc_release(c, m->lc, now);
+        break;
+    }
+    case COA_CTRL_FREE: c->remote_free[from] |= coa_bit(m->lc); break;
+    default: break;
+    }
+}
+
+void coa_links_deliver(coa_t *c, uint64_t now)
+{
+    for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
+        coa_line_t *line = c->in[d];
+        if (line == NULL)
+            continue;
+        coa_slot_t *s = &line->slots[now & (line->nslots - 1u)];
+        if (s->has_flit) {
+            deliver_flit(c, (coa_dir_t)d, &s->flit, now);
+            s->has_flit = false;
+        }
+        for (unsigned i = 0; i < s->nctrl; i++)
+            deliver_ctrl(c, (coa_dir_t)d, &s->ctrl[i], now);
+        s->nctrl = 0;
+    }
+}
+
+/* Channels that could send on link d now: routed there, holding a word, with room downstream. */
+static uint64_t eligible(const coa_t *c, unsigned d)
+{
+    uint64_t mask = 0;
+    for (uint64_t m = c->busy_lc; m != 0; m &= m - 1) {
+        unsigned lc = (unsigned)__builtin_ctzll(m);
+        const coa_lc_t *l = &c->lc[lc];
+        if (l->state == COA_LC_ROUTED && l->route.kind == COA_END_LINK && l->route.dir == d && l->credits > 0)
+            mask |= coa_bit(lc);
+    }
+    return mask;
+}
+
+void coa_links_schedule(coa_t *c, uint64_t now)
+{
+    for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
+        if (c->out[d] == NULL || now < c->link_free_at[d])
+            continue;
+        uint64_t mask = eligible(c, d);
+        if (mask == 0)
+            continue;
+        /* Round robin: the first eligible channel after the one served last. */
+        int lc = coa_next_bit(mask, (unsigned)c->rr[d] + 1u);
+        coa_lc_t *l = &c->lc[lc];
+        bool tag;
+        uint32_t w = coa_lc_pop(c, (unsigned)lc, &tag, now);
+        coa_slot_t *s = out_slot(c, (coa_dir_t)d, now);
+        s->has_flit = true;
+        s->flit = (coa_flit_t){
+            .word = w,
+            .tag = tag,
+            .dst_lc = l->route.index,
+            .src_lc = (uint8_t)lc,
+            .open = l->open_pending,
+            .pool = l->pool,
+            .travel_dir = l->travel_dir,
+        };
+        l->open_pending = false;
+        l->credits--;
+        c->rr[d] = (uint8_t)lc;
+        c->link_last_lc[d] = (uint8_t)lc;
+        c->link_free_at[d] = now + c->cfg.link_clocks;
+        c->link_stats[d].words++;
+        c->link_stats[d].busy_clocks += c->cfg.link_clocks;
+        if (tag && coa_word_kind(w) == COA_WORD_KIND_TRAILER) {
+            /* The channel is free once the credits of every word it sent are back. */
+            l->trailer_sent = true;
+            coa_lc_note_state(c, (unsigned)lc, now);
+            l->state = COA_LC_DRAINING;
+            if (l->credits == c->cfg.queue_depth)
+                coa_lc_release(c, (unsigned)lc, now);
+        }
+    }
+}

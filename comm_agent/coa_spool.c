@@ -1,0 +1,136 @@
+/*
+ * Spools (background DMA between memory and a channel) and the forwarding-pattern loader.
+ *
+ * Memory rule (docs/network.md): the cell's memory performs one word access per clock. A CA memory
+ * operation takes the port on the clock it issues (so a CA doing nothing but loads leaves every other
+ * clock free); the pattern loader, then the spools in round-robin order, take the clocks the CA leaves.
+ * With the CA computing, a cell therefore sustains one spool in and one spool out at full link rate.
+ */
+#include <string.h>
+
+#include "coa_internal.h"
+
+bool coa_mem_ok(const coa_t *c, uint32_t addr)
+{
+    return (addr & 3u) == 0 && addr >= c->mem_guard && addr <= c->mem_bytes - 4u;
+}
+
+static uint32_t mem_read(const coa_t *c, uint32_t addr)
+{
+    const uint8_t *p = c->mem + addr;
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void mem_write(coa_t *c, uint32_t addr, uint32_t w)
+{
+    uint8_t *p = c->mem + addr;
+    p[0] = (uint8_t)w;
+    p[1] = (uint8_t)(w >> 8);
+    p[2] = (uint8_t)(w >> 16);
+    p[3] = (uint8_t)(w >> 24);
+}
+
+/* One pattern entry: {channel, route, source, pool}; the channel is reset and set up with no header. */
+static void load_entry(coa_t *c, const uint32_t e[4], uint64_t now)
+{
+    unsigned lc = e[0];
+    if (lc >= c->cfg.channels) {
+        coa_raise(c, lc, "forwarding pattern names channel %u, which does not exist", lc);
+        return;
+    }
+    if (c->lc[lc].count != 0) {
+        coa_raise(c, lc, "forwarding pattern rewrites channel %u while it holds %u words", lc, c->lc[lc].count);
+        return;
+    }
+    coa_lc_clear(c, lc, now);
+    coa_end_t route = coa_end_decode(e[1]), source = coa_end_decode(e[2]);
+    coa_lc_t *l = &c->lc[lc];
+    l->state = route.kind == COA_END_NONE && source.kind == COA_END_NONE ? COA_LC_FREE : COA_LC_ROUTED;
+    l->pool = (uint8_t)(e[3] & 3u);
+    coa_lc_set_route(c, lc, route, now);
+    coa_lc_set_source(c, lc, source);
+    if (route.kind == COA_END_SPOOL && route.index < c->cfg.spools)
+        c->spool[route.index].lc = (uint8_t)lc;
+}
+
+/* Returns true when it used the memory port this clock. */
+static bool loader_step(coa_t *c, uint64_t now)
+{
+    if (!c->loading)
+        return false;
+    if (!coa_mem_ok(c, c->load_addr)) {
+        coa_raise(c, c->load_addr, "forwarding pattern read at 0x%x is outside memory or misaligned", c->load_addr);
+        c->loading = false;
+        return true;
+    }
+    uint32_t w = mem_read(c, c->load_addr);
+    c->load_addr += 4;
+    if (c->load_index == UINT32_MAX) { /* the count word */
+        c->load_left = w;
+        c->load_index = 0;
+        if (w > c->cfg.channels * 4u) {
+            coa_raise(c, w, "forwarding pattern of %u entries is longer than possible", w);
+            c->loading = false;
+        }
+        c->loading = c->loading && w > 0;
+        return true;
+    }
+    c->load_entry[c->load_index++] = w;
+    if (c->load_index == 4) {
+        load_entry(c, c->load_entry, now);
+        c->load_index = 0;
+        if (--c->load_left == 0)
+            c->loading = false;
+    }
+    return true;
+}
+
+static bool spool_step(coa_t *c, unsigned s, uint64_t now)
+{
+    coa_spool_t *sp = &c->spool[s];
+    if (sp->lc >= c->cfg.channels)
+        return false; /* a receive waiting for its pathway */
+    coa_lc_t *l = &c->lc[sp->lc];
+    if (sp->mode == COA_SPOOL_SEND) {
+        if (l->count >= c->cfg.queue_depth || l->state == COA_LC_FREE || l->state == COA_LC_DRAINING)
+            return false;
+        if (!coa_mem_ok(c, sp->addr)) {
+            coa_raise(c, sp->addr, "spool %u reads 0x%x, outside memory or misaligned", s, sp->addr);
+            coa_spool_set_mode(c, (unsigned)(sp - c->spool), COA_SPOOL_IDLE);
+            return true;
+        }
+        bool tag = sp->index < sp->tag_head || sp->count <= sp->tag_tail;
+        coa_lc_push(c, sp->lc, mem_read(c, sp->addr), tag, now);
+    } else {
+        if (l->count == 0 || coa_lc_head_tagged(c, sp->lc) || l->route.kind != COA_END_SPOOL)
+            return false;
+        if (!coa_mem_ok(c, sp->addr)) {
+            coa_raise(c, sp->addr, "spool %u writes 0x%x, outside memory or misaligned", s, sp->addr);
+            coa_spool_set_mode(c, (unsigned)(sp - c->spool), COA_SPOOL_IDLE);
+            return true;
+        }
+        mem_write(c, sp->addr, coa_lc_pop(c, sp->lc, NULL, now));
+    }
+    sp->addr += (uint32_t)sp->stride;
+    sp->index++;
+    sp->words++;
+    if (--sp->count == 0) {
+        coa_spool_set_mode(c, (unsigned)(sp - c->spool), COA_SPOOL_IDLE);
+        sp->status |= COA_SPOOL_DONE;
+    }
+    return true;
+}
+
+void coa_spools(coa_t *c, uint64_t now, bool mem_used)
+{
+    if (mem_used || loader_step(c, now) || c->asleep)
+        return;
+    unsigned n = c->cfg.spools;
+    for (unsigned k = 1; k <= n; k++) {
+        unsigned s = (c->spool_rr + k) % n;
+        if (c->spool[s].mode != COA_SPOOL_IDLE && spool_step(c, s, now)) {
+            c->spool_rr = (uint8_t)s;
+            return;
+        }
+    }
+}

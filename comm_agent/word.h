@@ -1,0 +1,87 @@
+/*
+ * Network words. Every word on a logical channel is 32 data bits plus a tag bit. Untagged words are data;
+ * tagged words steer the communication agents (docs/network.md):
+ *
+ *  street sign (tag = 1)
+ *   31    28 27     23 22     18 17    15 14    12 11  10  9   8          0
+ *  +--------+---------+---------+--------+--------+------+---+------------+
+ *  |  0x1   |    x    |    y    | action |  sink  | pool | P |  0         |
+ *  +--------+---------+---------+--------+--------+------+---+------------+
+ *   action 0..3: turn (or start) towards +X, -X, +Y, -Y; 4: end at input gate `sink`;
+ *   5: end at spool `sink`; 6: end in the arrival queue. P = 1: the following hops take channels from `pool`.
+ *   A sign is consumed by the cell it names; every other cell passes the header straight on.
+ *
+ *  trailer (tag = 1)
+ *   31    28 27                                                               0
+ *  +--------+------------------------------------------------------------------+
+ *  |  0x2   |  free for software (the message layer puts a sequence number)     |
+ *  +--------+------------------------------------------------------------------+
+ *   Travels behind the data and frees each channel as it leaves it.
+ */
+#ifndef COA_WORD_H
+#define COA_WORD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef enum coa_dir {
+    COA_DIR_PX = 0, /* +X: to (x + 1, y) */
+    COA_DIR_MX = 1, /* -X */
+    COA_DIR_PY = 2, /* +Y: to (x, y + 1) */
+    COA_DIR_MY = 3, /* -Y */
+    COA_NUM_DIRS = 4,
+} coa_dir_t;
+
+static inline coa_dir_t coa_dir_opposite(coa_dir_t d) { return (coa_dir_t)(d ^ 1u); }
+const char *coa_dir_name(coa_dir_t d);
+
+enum {
+    COA_WORD_KIND_SIGN = 0x1,
+    COA_WORD_KIND_TRAILER = 0x2,
+    COA_NUM_POOLS = 4,
+};
+
+typedef enum coa_sign_action {
+    COA_SIGN_PX = 0,
+    COA_SIGN_MX = 1,
+    COA_SIGN_PY = 2,
+    COA_SIGN_MY = 3,
+    COA_SIGN_GATE = 4,
+    COA_SIGN_SPOOL = 5,
+    COA_SIGN_QUEUE = 6,
+} coa_sign_action_t;
+
+typedef struct coa_sign {
+    unsigned x, y;
+    coa_sign_action_t action;
+    unsigned sink;     /* gate or spool number for the sink actions */
+    bool set_pool;     /* the following hops use `pool` */
+    unsigned pool;
+} coa_sign_t;
+
+static inline unsigned coa_word_kind(uint32_t w) { return w >> 28; }
+
+static inline uint32_t coa_sign_encode(const coa_sign_t *s)
+{
+    return (uint32_t)COA_WORD_KIND_SIGN << 28 | (uint32_t)(s->x & 31u) << 23 | (uint32_t)(s->y & 31u) << 18 |
+           (uint32_t)(s->action & 7u) << 15 | (uint32_t)(s->sink & 7u) << 12 | (uint32_t)(s->pool & 3u) << 10 |
+           (uint32_t)(s->set_pool ? 1u : 0u) << 9;
+}
+
+/* Returns false when the word is not a well-formed sign. */
+static inline bool coa_sign_decode(uint32_t w, coa_sign_t *s)
+{
+    if (coa_word_kind(w) != COA_WORD_KIND_SIGN || (w & 0x1ffu) != 0)
+        return false;
+    s->x = w >> 23 & 31u;
+    s->y = w >> 18 & 31u;
+    s->action = (coa_sign_action_t)(w >> 15 & 7u);
+    s->sink = w >> 12 & 7u;
+    s->pool = w >> 10 & 3u;
+    s->set_pool = (w >> 9 & 1u) != 0;
+    return s->action <= COA_SIGN_QUEUE;
+}
+
+static inline uint32_t coa_trailer_encode(uint32_t user) { return (uint32_t)COA_WORD_KIND_TRAILER << 28 | (user & 0x0fffffffu); }
+
+#endif

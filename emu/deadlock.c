@@ -1,0 +1,165 @@
+/*
+ * Explaining a deadlock: from each blocked computation agent, follow what it waits for (a gate's channel,
+ * that channel's upstream or downstream neighbour, a free channel of a pool, another agent) until a node
+ * repeats. The repeated part is the cycle of waiting cells and channels that the report prints.
+ */
+#include <stdarg.h>
+#include <string.h>
+
+#include "array_internal.h"
+
+enum { MAX_CHAIN = 256 };
+
+typedef struct wait_node {
+    bool is_ca;
+    unsigned cell;
+    unsigned lc;
+    char why[160];
+} wait_node_t;
+
+static unsigned neighbour(const emu_array_t *a, unsigned cell, unsigned dir)
+{
+    unsigned w = a->machine.width, h = a->machine.height;
+    unsigned x = cell % w, y = cell / w;
+    switch (dir) {
+    case COA_DIR_PX: x = (x + 1) % w; break;
+    case COA_DIR_MX: x = (x + w - 1) % w; break;
+    case COA_DIR_PY: y = (y + 1) % h; break;
+    default: y = (y + h - 1) % h; break;
+    }
+    return y * w + x;
+}
+
+static void say(wait_node_t *n, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(wait_node_t *n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(n->why, sizeof n->why, fmt, ap);
+    va_end(ap);
+}
+
+/* Fills in why `n` waits and returns what it waits for; false at a dead end. */
+static bool step(const emu_array_t *a, wait_node_t *n, wait_node_t *next)
+{
+    const emu_cell_t *c = &a->cells[n->cell];
+    const coa_t *coa = &c->coa;
+    memset(next, 0, sizeof *next);
+    next->cell = n->cell;
+    if (n->is_ca) {
+        unsigned g = c->ca.s.wait_gate;
+        if (c->ca.s.state != CA_WAITING) {
+            say(n, "CA of (%u,%u) is %s", c->x, c->y, ca_state_name(c->ca.s.state));
+            return false;
+        }
+        unsigned lc = g < 2 ? coa->gate_in_lc[g] : coa->gate_out_lc[g - 2];
+        say(n, "CA of (%u,%u) at pc 0x%x waits %s %s%u (channel %u %s)", c->x, c->y, c->ca.s.pc,
+            g < 2 ? "for a word on" : "for room on", g < 2 ? "gi" : "go", g % 2, lc, g < 2 ? "empty" : "full");
+        if (lc == COA_EXPECT) {
+            say(n, "CA of (%u,%u) at pc 0x%x waits on gi%u for a pathway that has not arrived", c->x, c->y,
+                c->ca.s.pc, g);
+            return false;
+        }
+        if (lc == COA_NONE)
+            return false;
+        next->lc = lc;
+        return true;
+    }
+    const coa_lc_t *l = &coa->lc[n->lc];
+    if (l->count == 0) {
+        switch (l->source.kind) {
+        case COA_END_LINK: {
+            unsigned up = neighbour(a, n->cell, l->source.dir);
+            say(n, "(%u,%u) channel %u is empty, fed by (%u,%u) channel %u", c->x, c->y, n->lc, up % a->machine.width,
+                up / a->machine.width, l->source.index);
+            next->cell = up;
+            next->lc = l->source.index;
+            return true;
+        }
+        case COA_END_GATE:
+            say(n, "(%u,%u) channel %u is empty, fed by go%u of its CA", c->x, c->y, n->lc, l->source.index);
+            next->is_ca = true;
+            return true;
+        default: say(n, "(%u,%u) channel %u is empty and has no source", c->x, c->y, n->lc); return false;
+        }
+    }
+    if (l->state == COA_LC_HEADER && l->travel_dir < COA_NUM_DIRS) {
+        unsigned down = neighbour(a, n->cell, l->travel_dir);
+        uint64_t pool = coa->link_pool[l->travel_dir][l->pool];
+        say(n, "(%u,%u) channel %u holds a header waiting for a free pool-%u channel at (%u,%u)", c->x, c->y, n->lc,
+            l->pool, down % a->machine.width, down / a->machine.width);
+        if (pool == 0)
+            return false;
+        next->cell = down;
+        next->lc = (unsigned)__builtin_ctzll(pool);
+        return true;
+    }
+    switch (l->route.kind) {
+    case COA_END_LINK: {
+        unsigned down = neighbour(a, n->cell, l->route.dir);
+        say(n, "(%u,%u) channel %u holds %u words, no room at (%u,%u) channel %u", c->x, c->y, n->lc, l->count,
+            down % a->machine.width, down / a->machine.width, l->route.index);
+        next->cell = down;
+        next->lc = l->route.index;
+        return true;
+    }
+    case COA_END_GATE:
+        say(n, "(%u,%u) channel %u holds %u words for gi%u, which its CA does not read", c->x, c->y, n->lc, l->count,
+            l->route.index);
+        next->is_ca = true;
+        return true;
+    default:
+        say(n, "(%u,%u) channel %u holds %u words (%s)", c->x, c->y, n->lc, l->count,
+            coa_wait_name(coa_lc_wait(coa, n->lc, a->clock)));
+        return false;
+    }
+}
+
+static bool same(const wait_node_t *x, const wait_node_t *y)
+{
+    return x->is_ca == y->is_ca && x->cell == y->cell && (x->is_ca || x->lc == y->lc);
+}
+
+static void append(char *buf, size_t cap, const char *text)
+{
+    size_t n = strlen(buf);
+    if (n + 1 < cap)
+        snprintf(buf + n, cap - n, "%s", text);
+}
+
+void emu_deadlock_report(emu_array_t *a)
+{
+    static const wait_node_t empty;
+    wait_node_t chain[MAX_CHAIN];
+    a->deadlock[0] = '\0';
+    for (unsigned i = 0; i < a->ncells; i++) {
+        if (a->cells[i].ca.s.state != CA_WAITING)
+            continue;
+        unsigned n = 0;
+        chain[0] = empty;
+        chain[0].is_ca = true;
+        chain[0].cell = i;
+        int cycle_at = -1;
+        while (n + 1 < MAX_CHAIN) {
+            if (!step(a, &chain[n], &chain[n + 1]))
+                break;
+            n++;
+            for (unsigned k = 0; k < n && cycle_at < 0; k++)
+                if (same(&chain[k], &chain[n]))
+                    cycle_at = (int)k;
+            if (cycle_at >= 0)
+                break;
+        }
+        if (cycle_at < 0 && a->deadlock[0] != '\0')
+            continue; /* keep the first chain unless this one closes a cycle */
+        a->deadlock[0] = '\0';
+        append(a->deadlock, sizeof a->deadlock, cycle_at >= 0 ? "wait cycle:\n" : "wait chain (no cycle found):\n");
+        for (unsigned k = cycle_at >= 0 ? (unsigned)cycle_at : 0; k < n + (cycle_at < 0); k++) {
+            append(a->deadlock, sizeof a->deadlock, "  ");
+            append(a->deadlock, sizeof a->deadlock, chain[k].why);
+            append(a->deadlock, sizeof a->deadlock, "\n");
+        }
+        if (cycle_at >= 0)
+            return;
+    }
+}
