@@ -77,6 +77,9 @@ const coa_t *emu_array_coa(const emu_array_t *a, unsigned x, unsigned y);
 /* Host threads used by emu_array_run (1 by default). Results do not depend on it. */
 void emu_array_set_threads(emu_array_t *a, unsigned n);
 unsigned emu_array_threads(const emu_array_t *a);
+/* A hash of every cell's architectural state (registers, channels, spools, optionally memory) and,
+ * optionally, of all statistics. Equal runs give equal hashes whatever the thread count. */
+uint64_t emu_array_hash(const emu_array_t *a, bool with_memory, bool with_stats);
 /* After EMU_RUN_DEADLOCK: the cycle of waiting cells and channels, one step per line. */
 const char *emu_array_deadlock(const emu_array_t *a);
 /* The first cell to fault in this run, or false. */

@@ -45,7 +45,7 @@ void emu_machine_defaults(emu_machine_t *m)
     m->queue_depth = 8; /* DESIGN.md default, no source */
     m->link_clocks = 2; /* seed 004: 40 MB/s per link = one 32-bit word per 2 clocks at 20 MHz */
     m->hop_latency = 2; /* DESIGN.md default, no source */
-    m->setup_clocks = 4; /* DESIGN.md: pathway set-up 4-5 clocks per hop, no source */
+    m->setup_clocks = 2; /* with hop_latency, a header takes 4 clocks per hop (DESIGN.md: 4-5), no source */
     m->spools = 8;      /* DESIGN.md default, no source */
     m->deadlock_clocks = 100000;
 }
