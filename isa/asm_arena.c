@@ -47,14 +47,27 @@ char *asm_strndup(asm_t *as, const char *s, size_t n)
 
 char *asm_strdup(asm_t *as, const char *s) { return asm_strndup(as, s, strlen(s)); }
 
+char *asm_malloc_strdup(asm_t *as, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = malloc(n);
+    if (p == NULL)
+        asm_out_of_memory(as);
+    memcpy(p, s, n);
+    return p;
+}
+
 char *asm_printf(asm_t *as, const char *fmt, ...)
 {
+    char small[256];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
     if (n < 0)
-        n = 0;
+        return asm_strdup(as, "");
+    if ((size_t)n < sizeof small)
+        return asm_strndup(as, small, (size_t)n);
     char *p = asm_alloc(as, (size_t)n + 1);
     va_start(ap, fmt);
     vsnprintf(p, (size_t)n + 1, fmt, ap);

@@ -19,16 +19,6 @@ asm_loc_t asm_loc_outer(asm_loc_t loc)
     return loc;
 }
 
-static char *dup_malloc(asm_t *as, const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = malloc(n);
-    if (p == NULL)
-        asm_out_of_memory(as);
-    memcpy(p, s, n);
-    return p;
-}
-
 /* The same message at the same place is said once (a .rept body repeats its errors otherwise). */
 static bool already_said(const asm_result_t *r, const char *file, asm_loc_t loc, const char *msg)
 {
@@ -39,6 +29,8 @@ static bool already_said(const asm_result_t *r, const char *file, asm_loc_t loc,
     }
     return false;
 }
+
+static void add_diag(asm_t *as, asm_loc_t loc, bool is_error, const char *fmt, va_list ap) ASM_PRINTF(4, 0);
 
 static void add_diag(asm_t *as, asm_loc_t loc, bool is_error, const char *fmt, va_list ap)
 {
@@ -63,9 +55,9 @@ static void add_diag(asm_t *as, asm_loc_t loc, bool is_error, const char *fmt, v
     asm_reserve(as, (void **)&r->diags, &as->diag_cap, r->ndiags + 1, sizeof *r->diags);
     asm_diag_t *d = &r->diags[r->ndiags];
     *d = (asm_diag_t){.line = loc.line, .col = loc.col, .is_error = is_error};
-    d->file = dup_malloc(as, file);
+    d->file = asm_malloc_strdup(as, file);
     r->ndiags++;
-    d->msg = dup_malloc(as, msg);
+    d->msg = asm_malloc_strdup(as, msg);
     if (!is_error)
         return;
     if (++r->nerrors >= ASM_MAX_ERRORS && !as->stop) {
@@ -73,9 +65,9 @@ static void add_diag(asm_t *as, asm_loc_t loc, bool is_error, const char *fmt, v
         asm_reserve(as, (void **)&r->diags, &as->diag_cap, r->ndiags + 1, sizeof *r->diags);
         d = &r->diags[r->ndiags];
         *d = (asm_diag_t){.line = loc.line, .col = loc.col, .is_error = true};
-        d->file = dup_malloc(as, file);
+        d->file = asm_malloc_strdup(as, file);
         r->ndiags++;
-        d->msg = dup_malloc(as, "too many errors, stopping");
+        d->msg = asm_malloc_strdup(as, "too many errors, stopping");
         r->nerrors++;
     }
 }

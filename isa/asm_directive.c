@@ -15,17 +15,7 @@ static bool next_item(asm_cursor_t *c, asm_cursor_t *item)
     if (asm_at_end(c))
         return false;
     *item = *c;
-    int depth = 0;
-    while (!asm_at_end(c)) {
-        const asm_tok_t *t = asm_cur(c);
-        if (t->kind == TK_PUNCT && t->punct == '(')
-            depth++;
-        else if (t->kind == TK_PUNCT && t->punct == ')')
-            depth--;
-        else if (depth <= 0 && asm_tok_punct(t, ','))
-            break;
-        c->i++;
-    }
+    asm_skip_to_comma(c);
     item->end = c->i;
     if (!asm_at_end(c))
         c->i++;
@@ -76,29 +66,23 @@ static void d_equ(asm_t *as, asm_cursor_t *c, const char *name, asm_loc_t at)
         asm_define_equ(as, t->text, t->len, e, strcmp(name, ".set") == 0, asm_tok_loc(c, t));
 }
 
-static void d_int_data(asm_t *as, asm_cursor_t *c, const char *name, asm_loc_t at)
+static void d_data(asm_t *as, asm_cursor_t *c, const char *name, asm_loc_t at)
 {
+    static const struct {
+        const char *name;
+        asm_fixup_kind_t kind;
+    } kinds[] = {{".word", FX_WORD}, {".half", FX_HALF}, {".byte", FX_BYTE}, {".float", FX_FLOAT}, {".double", FX_DOUBLE}};
+    asm_fixup_kind_t kind = FX_WORD;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strcmp(name, kinds[i].name) == 0)
+            kind = kinds[i].kind;
     if (!not_in_bss(as, name, at) || !need_args(c, name, at))
         return;
-    asm_fixup_kind_t kind = strcmp(name, ".byte") == 0 ? FX_BYTE : strcmp(name, ".half") == 0 ? FX_HALF : FX_WORD;
     asm_cursor_t item;
     while (next_item(c, &item)) {
         as->dot_offset = asm_section_size(as, as->cur);
-        const asm_expr_t *e = asm_parse_expr_all(&item);
-        if (e != NULL && !asm_emit_fixup(as, kind, e, at))
-            return;
-    }
-}
-
-static void d_float_data(asm_t *as, asm_cursor_t *c, const char *name, asm_loc_t at)
-{
-    if (!not_in_bss(as, name, at) || !need_args(c, name, at))
-        return;
-    asm_fixup_kind_t kind = strcmp(name, ".float") == 0 ? FX_FLOAT : FX_DOUBLE;
-    asm_cursor_t item;
-    while (next_item(c, &item)) {
-        as->dot_offset = asm_section_size(as, as->cur);
-        const asm_expr_t *e = asm_parse_float(&item);
+        bool is_float = kind == FX_FLOAT || kind == FX_DOUBLE;
+        const asm_expr_t *e = is_float ? asm_parse_float(&item) : asm_parse_expr_all(&item);
         if (e != NULL && !asm_emit_fixup(as, kind, e, at))
             return;
     }
@@ -152,7 +136,7 @@ static void d_space(asm_t *as, asm_cursor_t *c, const char *name, asm_loc_t at)
         asm_error(as, at, ".space in .bss cannot have a fill byte (.bss is zero-filled)");
         return;
     }
-    if (!asm_emit(as, NULL, (size_t)n, at) || fill == 0)
+    if (!asm_emit(as, NULL, (size_t)n, at) || fill == 0 || n == 0)
         return;
     asm_section_t *s = &as->sec[as->cur];
     memset(s->bytes + s->size - (size_t)n, (int)(fill & 0xff), (size_t)n);
@@ -267,8 +251,8 @@ static const struct {
     directive_fn fn;
 } directives[] = {
     {".text", d_section},    {".data", d_section},     {".bss", d_section},       {".equ", d_equ},
-    {".set", d_equ},         {".word", d_int_data},   {".half", d_int_data},     {".byte", d_int_data},
-    {".float", d_float_data}, {".double", d_float_data}, {".space", d_space},     {".align", d_align},
+    {".set", d_equ},         {".word", d_data},   {".half", d_data},     {".byte", d_data},
+    {".float", d_data}, {".double", d_data}, {".space", d_space},     {".align", d_align},
     {".ascii", d_string},    {".asciz", d_string},    {".global", d_global},     {".globl", d_global},
     {".entry", d_entry},     {".textbase", d_textbase}, {".include", d_include}, {".error", d_message},
     {".warning", d_message}, {".macro", d_misplaced}, {".endm", d_misplaced},    {".rept", d_misplaced},

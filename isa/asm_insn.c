@@ -78,17 +78,7 @@ static size_t split_operands(asm_cursor_t *c, operand_t *out, size_t max, bool *
     *too_many = false;
     while (!asm_at_end(c)) {
         size_t s = c->i;
-        int depth = 0;
-        while (!asm_at_end(c)) {
-            const asm_tok_t *t = asm_cur(c);
-            if (t->kind == TK_PUNCT && (t->punct == '(' || t->punct == '['))
-                depth++;
-            else if (t->kind == TK_PUNCT && (t->punct == ')' || t->punct == ']'))
-                depth--;
-            else if (depth <= 0 && asm_tok_punct(t, ','))
-                break;
-            c->i++;
-        }
+        asm_skip_to_comma(c);
         if (n == max) {
             *too_many = true;
             return n;

@@ -44,6 +44,8 @@ void *asm_alloc(asm_t *as, size_t n); /* zeroed; never NULL (longjmps on exhaust
 char *asm_strndup(asm_t *as, const char *s, size_t n);
 char *asm_strdup(asm_t *as, const char *s);
 char *asm_printf(asm_t *as, const char *fmt, ...) ASM_PRINTF(2, 3);
+/* A malloc'd copy, for what outlives the run (diagnostics, the image). */
+char *asm_malloc_strdup(asm_t *as, const char *s);
 void asm_arena_free(asm_arena_t *a);
 /* Makes room for need elements in a malloc'd array that the asm_t frees (register it in asm_free_state). */
 void asm_reserve(asm_t *as, void **ptr, size_t *cap, size_t need, size_t elem);
@@ -131,6 +133,8 @@ bool asm_at_end(const asm_cursor_t *c);
 asm_loc_t asm_cur_loc(const asm_cursor_t *c);
 asm_loc_t asm_tok_loc(const asm_cursor_t *c, const asm_tok_t *t);
 bool asm_accept_punct(asm_cursor_t *c, int p);
+/* Moves to the next ',' outside parentheses and brackets, or to the end. */
+void asm_skip_to_comma(asm_cursor_t *c);
 /* Reports "expected ... before/at X" unless the cursor is at the end; returns false if not. */
 bool asm_expect_end(asm_cursor_t *c, const char *what);
 

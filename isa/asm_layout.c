@@ -16,6 +16,8 @@ uint32_t asm_section_size(const asm_t *as, asm_section_id_t s) { return (uint32_
 bool asm_emit(asm_t *as, const void *p, size_t n, asm_loc_t loc)
 {
     asm_section_t *sec = &as->sec[as->cur];
+    if (n == 0)
+        return true;
     if (n > ASM_MAX_SECTION_BYTES - sec->size) {
         asm_error(as, loc, "%s would grow past %u bytes", asm_section_name(as->cur), (unsigned)ASM_MAX_SECTION_BYTES);
         return false;
@@ -139,16 +141,6 @@ static uint32_t find_entry(asm_t *as)
     return as->text_base;
 }
 
-static char *dup_or_die(asm_t *as, const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = malloc(n);
-    if (p == NULL)
-        asm_out_of_memory(as);
-    memcpy(p, s, n);
-    return p;
-}
-
 static void *calloc_or_die(asm_t *as, size_t n, size_t size)
 {
     void *p = calloc(n ? n : 1, size);
@@ -171,7 +163,7 @@ static void fill_symbols(asm_t *as, isa_image_t *img)
         isa_symbol_kind_t kind = ISA_SYM_ABS;
         if (s->kind == SYM_LABEL)
             kind = s->section == SEC_TEXT ? ISA_SYM_TEXT : ISA_SYM_DATA;
-        img->syms[img->nsyms].name = dup_or_die(as, s->name);
+        img->syms[img->nsyms].name = asm_malloc_strdup(as, s->name);
         img->syms[img->nsyms].value = (uint32_t)v.v;
         img->syms[img->nsyms].kind = kind;
         img->nsyms++;
@@ -200,7 +192,7 @@ static void fill_image(asm_t *as, isa_image_t *img)
 
     img->files = calloc_or_die(as, as->nfiles, sizeof *img->files);
     for (size_t i = 0; i < as->nfiles; i++) {
-        img->files[i] = dup_or_die(as, as->files[i].name);
+        img->files[i] = asm_malloc_strdup(as, as->files[i].name);
         img->nfiles++;
     }
     img->lines = calloc_or_die(as, as->nlines, sizeof *img->lines);

@@ -370,3 +370,18 @@ bool asm_expect_end(asm_cursor_t *c, const char *what)
     asm_error(c->as, asm_cur_loc(c), "unexpected %s after %s", asm_tok_describe(c->as, asm_cur(c)), what);
     return false;
 }
+
+void asm_skip_to_comma(asm_cursor_t *c)
+{
+    int depth = 0;
+    while (!asm_at_end(c)) {
+        const asm_tok_t *t = asm_cur(c);
+        if (t->kind == TK_PUNCT && (t->punct == '(' || t->punct == '['))
+            depth++;
+        else if (t->kind == TK_PUNCT && (t->punct == ')' || t->punct == ']'))
+            depth--;
+        else if (depth <= 0 && asm_tok_punct(t, ','))
+            return;
+        c->i++;
+    }
+}

@@ -172,17 +172,7 @@ static bool parse_args(asm_t *as, const asm_macro_t *m, asm_cursor_t *c, char **
     size_t pos = 0;
     while (!asm_at_end(c)) {
         size_t from = c->i;
-        int depth = 0;
-        while (!asm_at_end(c)) {
-            const asm_tok_t *t = asm_cur(c);
-            if (t->kind == TK_PUNCT && (t->punct == '(' || t->punct == '['))
-                depth++;
-            else if (t->kind == TK_PUNCT && (t->punct == ')' || t->punct == ']'))
-                depth--;
-            else if (depth <= 0 && asm_tok_punct(t, ','))
-                break;
-            c->i++;
-        }
+        asm_skip_to_comma(c);
         const asm_tok_t *first = &c->t[from];
         asm_loc_t at = asm_tok_loc(c, first);
         size_t key = m->nparams;

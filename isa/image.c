@@ -60,6 +60,8 @@ int isa_image_write(const isa_image_t *img, FILE *out)
     return rc ? -1 : 0;
 }
 
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
     if (err != NULL && errlen > 0) {

@@ -7,7 +7,8 @@
  *   <!-- error: 1:5: 'add' takes 3 operands -->
  *
  * "LINE:COL: TEXT" means a diagnostic starting "example.s:LINE:COL: error: TEXT". Each block is assembled
- * on its own as example.s; IWARP_DOCS_DIR (from meson) names the folder. */
+ * on its own as example.s, with runtime/ as an include directory (-I) so that examples may include the
+ * runtime's headers; IWARP_DOCS_DIR and IWARP_RUNTIME_DIR come from meson. */
 #include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,8 +21,8 @@
 
 #include "asm_test_util.h"
 
-#ifndef IWARP_DOCS_DIR
-#error "IWARP_DOCS_DIR must name the docs folder"
+#if !defined(IWARP_DOCS_DIR) || !defined(IWARP_RUNTIME_DIR)
+#error "IWARP_DOCS_DIR and IWARP_RUNTIME_DIR must name the docs and runtime folders"
 #endif
 
 static char *read_all(const char *path)
@@ -66,8 +67,13 @@ static bool expected_error(const char *after, char *want, size_t cap)
 static void check_block(const char *file, unsigned line, const char *code, size_t len, const char *after, bool error,
                         counts_t *c)
 {
+    static const char *const includes[] = {IWARP_RUNTIME_DIR};
+    asm_options_t o;
+    asm_options_init(&o);
+    o.include_dirs = includes;
+    o.ninclude_dirs = 1;
     asm_result_t r;
-    int rc = asm_assemble_string("example.s", code, len, NULL, &r);
+    int rc = asm_assemble_string("example.s", code, len, &o, &r);
     char want[512];
     bool ok;
     if (!error) {

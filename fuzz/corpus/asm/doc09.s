@@ -1,0 +1,1 @@
+        { add r3, gi0, r4 ; sub r5, gi0, r6 }
