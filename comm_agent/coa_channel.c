@@ -155,7 +155,7 @@ coa_wait_t coa_lc_wait(const coa_t *c, unsigned lc, uint64_t now)
     if (c->asleep)
         return COA_WAIT_ASLEEP;
     if (l->state == COA_LC_HEADER)
-        return l->setup_started && now < l->setup_done ? COA_WAIT_SETUP : COA_WAIT_NO_CHANNEL;
+        return !l->setup_started || now < l->setup_done ? COA_WAIT_SETUP : COA_WAIT_NO_CHANNEL;
     if (l->state == COA_LC_ARRIVED)
         return COA_WAIT_RECEIVER;
     switch (l->route.kind) {

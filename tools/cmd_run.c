@@ -9,6 +9,7 @@
 #include "emu.h"
 #include "json.h"
 #include "program_load.h"
+#include "run_desc.h"
 #include "run_report.h"
 
 enum { MAX_LIST = 64 };
@@ -25,7 +26,10 @@ typedef struct run_options {
     uint32_t args[8];
     unsigned nargs;
     unsigned width, height;
+    bool array_given;
+    unsigned threads;
     uint64_t max_cycles;
+    bool max_given;
     bool json;
     bool quiet;
 } run_options_t;
@@ -33,9 +37,11 @@ typedef struct run_options {
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: iwarp run [options] PROGRAM.s|PROGRAM.img\n"
-            "Runs the program on every cell of the array until all cells halt, one faults, or the limit.\n"
+            "usage: iwarp run [options] PROGRAM.s|PROGRAM.img|DESCRIPTION.run\n"
+            "Runs a program on every cell of the array, or what a run description (docs/run.md) says, until\n"
+            "all cells halt, one faults, the network deadlocks, or the cycle limit.\n"
             "  --array WxH         array size (default 1x1 for a single program)\n"
+            "  --threads N         host threads (results do not depend on it)\n"
             "  --args A,B,...      values for a0..a7 (decimal or 0x hex)\n"
             "  --machine FILE      machine description (docs/machine.md)\n"
             "  --set KEY=VALUE     override one machine key (repeatable)\n"
@@ -81,12 +87,13 @@ static int parse_args(const char *s, run_options_t *o)
 
 static int parse_options(int argc, char **argv, run_options_t *o)
 {
-    enum { OPT_ARRAY = 256, OPT_ARGS, OPT_MACHINE, OPT_SET, OPT_MAX, OPT_JSON, OPT_QUIET, OPT_HELP };
+    enum { OPT_ARRAY = 256, OPT_ARGS, OPT_MACHINE, OPT_SET, OPT_MAX, OPT_JSON, OPT_QUIET, OPT_HELP, OPT_THREADS };
     static const struct option longopts[] = {
         {"array", required_argument, NULL, OPT_ARRAY},   {"args", required_argument, NULL, OPT_ARGS},
         {"machine", required_argument, NULL, OPT_MACHINE}, {"set", required_argument, NULL, OPT_SET},
         {"max-cycles", required_argument, NULL, OPT_MAX}, {"json", no_argument, NULL, OPT_JSON},
         {"quiet", no_argument, NULL, OPT_QUIET},         {"help", no_argument, NULL, OPT_HELP},
+        {"threads", required_argument, NULL, OPT_THREADS},
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
@@ -101,7 +108,18 @@ static int parse_options(int argc, char **argv, run_options_t *o)
                 fprintf(stderr, "iwarp run: --array wants WxH with sides 1..%u, not '%s'\n", EMU_MAX_DIM, optarg);
                 return -1;
             }
+            o->array_given = true;
             break;
+        case OPT_THREADS: {
+            char *end;
+            unsigned long n = strtoul(optarg, &end, 10);
+            if (*end != '\0' || n < 1 || n > 256) {
+                fprintf(stderr, "iwarp run: --threads wants 1..256, not '%s'\n", optarg);
+                return -1;
+            }
+            o->threads = (unsigned)n;
+            break;
+        }
         case OPT_ARGS:
             if (parse_args(optarg, o) != 0) {
                 fprintf(stderr, "iwarp run: --args wants up to 8 comma-separated 32-bit numbers, not '%s'\n", optarg);
@@ -128,6 +146,7 @@ static int parse_options(int argc, char **argv, run_options_t *o)
                 fprintf(stderr, "iwarp run: --max-cycles wants a positive number, not '%s'\n", optarg);
                 return -1;
             }
+            o->max_given = true;
             break;
         }
         case OPT_JSON: o->json = true; break;
@@ -151,62 +170,86 @@ static void print_output(void *user, unsigned x, unsigned y, const char *text)
     fprintf(out, "[%u,%u] %s\n", x, y, text);
 }
 
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* Machine file, then --set options, over the defaults. */
+static int machine_from_options(const run_options_t *o, emu_machine_t *m)
+{
+    char err[512];
+    emu_machine_defaults(m);
+    if (o->machine_file != NULL && emu_machine_load(m, o->machine_file, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        return -1;
+    }
+    for (unsigned i = 0; i < o->nsets; i++) {
+        char key[128];
+        const char *eq = strchr(o->sets[i], '=');
+        if (eq == NULL || (size_t)(eq - o->sets[i]) >= sizeof key) {
+            fprintf(stderr, "iwarp run: --set wants KEY=VALUE, not '%s'\n", o->sets[i]);
+            return -1;
+        }
+        memcpy(key, o->sets[i], (size_t)(eq - o->sets[i]));
+        key[eq - o->sets[i]] = '\0';
+        if (emu_machine_set(m, key, eq + 1, err, sizeof err) != 0) {
+            fprintf(stderr, "iwarp run: --set %s: %s\n", o->sets[i], err);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
     run_options_t o;
     if (parse_options(argc, argv, &o) != 0)
         return 2;
-
-    char err[512];
     emu_machine_t m;
-    emu_machine_defaults(&m);
-    if (o.machine_file != NULL && emu_machine_load(&m, o.machine_file, err, sizeof err) != 0) {
-        fprintf(stderr, "%s\n", err);
+    if (machine_from_options(&o, &m) != 0)
         return 2;
-    }
-    m.width = o.width;
-    m.height = o.height;
-    for (unsigned i = 0; i < o.nsets; i++) {
-        char key[128];
-        const char *eq = strchr(o.sets[i], '=');
-        if (eq == NULL || (size_t)(eq - o.sets[i]) >= sizeof key) {
-            fprintf(stderr, "iwarp run: --set wants KEY=VALUE, not '%s'\n", o.sets[i]);
-            return 2;
-        }
-        memcpy(key, o.sets[i], (size_t)(eq - o.sets[i]));
-        key[eq - o.sets[i]] = '\0';
-        if (emu_machine_set(&m, key, eq + 1, err, sizeof err) != 0) {
-            fprintf(stderr, "iwarp run: --set %s: %s\n", o.sets[i], err);
-            return 2;
-        }
-    }
 
-    program_source_t src = {o.defines, o.ndefines, o.includes, o.nincludes};
-    isa_image_t image;
-    if (program_load(o.file, &src, &image) != 0)
-        return 2;
+    run_desc_t desc;
+    if (ends_with(o.file, ".run")) {
+        if (o.nargs > 0) {
+            fprintf(stderr, "iwarp run: --args does not go with a run description (its 'cells' lines give them)\n");
+            return 2;
+        }
+        if (run_desc_parse_file(o.file, &m, &desc, stderr) != 0) {
+            run_desc_free(&desc);
+            return 2;
+        }
+        if (o.array_given) {
+            fprintf(stderr, "iwarp run: --array does not go with a run description (its 'array' line gives it)\n");
+            run_desc_free(&desc);
+            return 2;
+        }
+    } else {
+        m.width = o.width;
+        m.height = o.height;
+        if (run_desc_single(&desc, o.file, &m, o.args, o.nargs) != 0) {
+            fprintf(stderr, "iwarp run: out of memory\n");
+            run_desc_free(&desc);
+            return 2;
+        }
+    }
+    if (o.threads)
+        desc.threads = o.threads;
+    if (o.max_given)
+        desc.max_cycles = o.max_cycles;
 
     emu_array_t *a;
-    if (emu_array_create(&a, &m, err, sizeof err) != 0) {
-        fprintf(stderr, "iwarp run: %s\n", err);
-        isa_image_free(&image);
+    if (run_desc_build(&desc, o.defines, o.ndefines, o.includes, o.nincludes, &a) != 0) {
+        run_desc_free(&desc);
         return 2;
     }
     emu_array_set_output(a, print_output, o.json ? stderr : stdout);
-    const emu_program_t *prog = emu_array_add_program(a, &image, err, sizeof err);
-    int rc = prog != NULL ? 0 : -1;
-    for (unsigned y = 0; rc == 0 && y < m.height; y++)
-        for (unsigned x = 0; rc == 0 && x < m.width; x++)
-            rc = emu_array_load(a, x, y, prog, o.args, o.nargs, err, sizeof err);
-    if (rc != 0) {
-        fprintf(stderr, "%s: %s\n", o.file, err);
-        emu_array_free(a);
-        return 2;
-    }
 
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    emu_run_status_t st = emu_array_run(a, o.max_cycles);
+    emu_run_status_t st = emu_array_run(a, desc.max_cycles);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double host_seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
 
@@ -215,13 +258,9 @@ int cmd_run(int argc, char **argv)
         run_report_json(&rep, stdout);
     else if (!o.quiet)
         run_report_text(&rep, stdout);
-    if (st == EMU_RUN_FAULT && o.quiet) {
-        unsigned fx, fy;
-        if (emu_array_first_fault(a, &fx, &fy)) {
-            emu_format_fault(a, fx, fy, err, sizeof err);
-            fprintf(stderr, "%s\n", err);
-        }
-    }
+    if (o.quiet && st != EMU_RUN_DONE)
+        run_report_problem(&rep, stderr);
     emu_array_free(a);
+    run_desc_free(&desc);
     return st == EMU_RUN_DONE ? 0 : 1;
 }

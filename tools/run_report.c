@@ -46,6 +46,80 @@ static void stats_row(FILE *out, const char *label, const char *state, const cha
             (unsigned long long)s->mem_writes);
 }
 
+void run_report_problem(const run_report_t *r, FILE *out)
+{
+    unsigned fx, fy;
+    if (emu_array_first_fault(r->array, &fx, &fy)) {
+        char line[400];
+        emu_format_fault(r->array, fx, fy, line, sizeof line);
+        fprintf(out, "fault    %s\n", line);
+    }
+    if (r->status == EMU_RUN_DEADLOCK)
+        fprintf(out, "deadlock %s", emu_array_deadlock(r->array));
+}
+
+/* Totals over every link of the array, and the busiest link. */
+typedef struct link_summary {
+    uint64_t words, busy;
+    uint64_t max_busy;
+    unsigned max_x, max_y, max_dir;
+} link_summary_t;
+
+static void link_summary(const emu_array_t *a, link_summary_t *ls)
+{
+    memset(ls, 0, sizeof *ls);
+    for (unsigned y = 0; y < emu_array_height(a); y++)
+        for (unsigned x = 0; x < emu_array_width(a); x++) {
+            const coa_t *c = emu_array_coa(a, x, y);
+            for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
+                ls->words += c->link_stats[d].words;
+                ls->busy += c->link_stats[d].busy_clocks;
+                if (c->link_stats[d].busy_clocks > ls->max_busy) {
+                    ls->max_busy = c->link_stats[d].busy_clocks;
+                    ls->max_x = x;
+                    ls->max_y = y;
+                    ls->max_dir = d;
+                }
+            }
+        }
+}
+
+static void network_text(const run_report_t *r, FILE *out, uint64_t cycles)
+{
+    const emu_array_t *a = r->array;
+    link_summary_t ls;
+    link_summary(a, &ls);
+    if (ls.words == 0)
+        return;
+    double links = 4.0 * emu_array_width(a) * emu_array_height(a);
+    fprintf(out, "\nnetwork  %llu words over links, mean link utilization %.1f%%, busiest (%u,%u) %s at %.1f%%\n",
+            (unsigned long long)ls.words, cycles ? 100.0 * (double)ls.busy / (links * (double)cycles) : 0.0, ls.max_x,
+            ls.max_y, coa_dir_name((coa_dir_t)ls.max_dir), cycles ? 100.0 * (double)ls.max_busy / (double)cycles : 0.0);
+    if (emu_array_width(a) * emu_array_height(a) > RUN_REPORT_MAX_CELL_ROWS)
+        return;
+    fprintf(out, "%-8s %-4s %5s %10s %10s %9s %9s %9s %9s %9s %9s\n", "cell", "ch", "paths", "words", "mean occ",
+            "max occ", "no_data", "no_space", "lost_turn", "no_chan", "receiver");
+    for (unsigned y = 0; y < emu_array_height(a); y++)
+        for (unsigned x = 0; x < emu_array_width(a); x++) {
+            const coa_t *c = emu_array_coa(a, x, y);
+            for (unsigned i = 0; i < c->cfg.channels; i++) {
+                const coa_lc_stats_t *st = &c->lc[i].stats;
+                if (st->words_in == 0 && st->pathways == 0)
+                    continue;
+                char label[32];
+                snprintf(label, sizeof label, "(%u,%u)", x, y);
+                fprintf(out, "%-8s %-4u %5llu %10llu %10.2f %9u %9llu %9llu %9llu %9llu %9llu\n", label, i,
+                        (unsigned long long)st->pathways, (unsigned long long)st->words_out,
+                        cycles ? (double)st->occupancy_sum / (double)cycles : 0.0, st->occupancy_max,
+                        (unsigned long long)st->wait_clocks[COA_WAIT_NO_DATA],
+                        (unsigned long long)st->wait_clocks[COA_WAIT_NO_SPACE],
+                        (unsigned long long)st->wait_clocks[COA_WAIT_LOST_TURN],
+                        (unsigned long long)st->wait_clocks[COA_WAIT_NO_CHANNEL],
+                        (unsigned long long)st->wait_clocks[COA_WAIT_RECEIVER]);
+            }
+        }
+}
+
 void run_report_text(const run_report_t *r, FILE *out)
 {
     const emu_array_t *a = r->array;
@@ -54,12 +128,7 @@ void run_report_text(const run_report_t *r, FILE *out)
     fprintf(out, "program  %s on %ux%u\n", r->program, w, h);
     fprintf(out, "status   %s\n", status_text(r->status));
     fprintf(out, "cycles   %llu (%.2f us at 20 MHz)\n", (unsigned long long)cycles, (double)cycles / 20.0);
-    unsigned fx, fy;
-    if (emu_array_first_fault(a, &fx, &fy)) {
-        char line[400];
-        emu_format_fault(a, fx, fy, line, sizeof line);
-        fprintf(out, "fault    %s\n", line);
-    }
+    run_report_problem(r, out);
     fprintf(out, "\n%-8s %-8s %-10s %10s %10s %10s %10s %10s %9s %9s\n", "cell", "state", "a0", "instr", "ops", "busy",
             "stall:gi", "stall:go", "mem:rd", "mem:wr");
     if (w * h <= RUN_REPORT_MAX_CELL_ROWS) {
@@ -75,6 +144,7 @@ void run_report_text(const run_report_t *r, FILE *out)
     ca_stats_t sum;
     run_report_totals(a, &sum);
     stats_row(out, "total", "", "", &sum);
+    network_text(r, out, cycles);
     if (r->host_seconds > 0)
         fprintf(out, "\nhost     %.3f s, %.3g emulated instructions/s, %.3g cell-clocks/s\n", r->host_seconds,
                 (double)sum.bundles / r->host_seconds, (double)cycles * w * h / r->host_seconds);
@@ -106,6 +176,12 @@ void run_report_json(const run_report_t *r, FILE *out)
         json_string(&j, "message", line);
         json_end_object(&j);
     }
+    if (r->status == EMU_RUN_DEADLOCK)
+        json_string(&j, "deadlock", emu_array_deadlock(a));
+    link_summary_t ls;
+    link_summary(a, &ls);
+    json_u64(&j, "link_words", ls.words);
+    json_u64(&j, "link_busy_clocks", ls.busy);
     json_begin_array(&j, "cells");
     for (unsigned y = 0; y < emu_array_height(a); y++)
         for (unsigned x = 0; x < emu_array_width(a); x++) {
@@ -130,6 +206,39 @@ void run_report_json(const run_report_t *r, FILE *out)
             json_u64(&j, "cr_reads", s->cr_reads);
             json_u64(&j, "cr_writes", s->cr_writes);
             json_u64(&j, "branches_taken", s->branches_taken);
+            const coa_t *c = emu_array_coa(a, x, y);
+            json_begin_array(&j, "links");
+            for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
+                json_begin_object(&j, NULL);
+                json_string(&j, "dir", coa_dir_name((coa_dir_t)d));
+                json_u64(&j, "words", c->link_stats[d].words);
+                json_u64(&j, "busy_clocks", c->link_stats[d].busy_clocks);
+                json_double(&j, "utilization", emu_array_cycles(a) ? (double)c->link_stats[d].busy_clocks /
+                                                                           (double)emu_array_cycles(a)
+                                                                     : 0.0);
+                json_end_object(&j);
+            }
+            json_end_array(&j);
+            json_begin_array(&j, "channels");
+            for (unsigned i = 0; i < c->cfg.channels; i++) {
+                const coa_lc_stats_t *st = &c->lc[i].stats;
+                if (st->words_in == 0 && st->pathways == 0)
+                    continue;
+                json_begin_object(&j, NULL);
+                json_u64(&j, "channel", i);
+                json_u64(&j, "pathways", st->pathways);
+                json_u64(&j, "words_in", st->words_in);
+                json_u64(&j, "words_out", st->words_out);
+                json_double(&j, "occupancy_mean",
+                            emu_array_cycles(a) ? (double)st->occupancy_sum / (double)emu_array_cycles(a) : 0.0);
+                json_u64(&j, "occupancy_max", st->occupancy_max);
+                json_begin_object(&j, "wait_clocks");
+                for (unsigned k = 1; k < COA_WAIT_COUNT; k++)
+                    json_u64(&j, coa_wait_name((coa_wait_t)k), st->wait_clocks[k]);
+                json_end_object(&j);
+                json_end_object(&j);
+            }
+            json_end_array(&j);
             json_end_object(&j);
         }
     json_end_array(&j);

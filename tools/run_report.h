@@ -18,6 +18,9 @@ enum { RUN_REPORT_MAX_CELL_ROWS = 16 }; /* larger arrays print totals only */
 void run_report_text(const run_report_t *r, FILE *out);
 void run_report_json(const run_report_t *r, FILE *out);
 
+/* The fault or deadlock that ended the run, if any, in a few lines. */
+void run_report_problem(const run_report_t *r, FILE *out);
+
 /* Sum of every cell's CA statistics. */
 void run_report_totals(const emu_array_t *a, ca_stats_t *sum);
 

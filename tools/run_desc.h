@@ -1,0 +1,76 @@
+/*
+ * Run descriptions (docs/run.md): which program runs on which cells with which arguments, on which array.
+ * `iwarp run`, `iwarp debug` and `iwarp view` all accept them, so they share this parser and loader.
+ */
+#ifndef TOOLS_RUN_DESC_H
+#define TOOLS_RUN_DESC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "emu.h"
+
+enum { RUN_DESC_MAX_ARGS = 8, RUN_DESC_MAX_LIST = 64 };
+
+typedef enum run_arg_kind {
+    RUN_ARG_NUMBER,
+    RUN_ARG_X,  /* the cell's x */
+    RUN_ARG_Y,  /* the cell's y */
+    RUN_ARG_ID, /* y * width + x */
+    RUN_ARG_W,  /* array width */
+    RUN_ARG_H,  /* array height */
+} run_arg_kind_t;
+
+typedef struct run_arg {
+    run_arg_kind_t kind;
+    uint32_t value;
+} run_arg_t;
+
+typedef struct run_program {
+    char *name;
+    char *path; /* resolved against the description's folder */
+} run_program_t;
+
+/* Cells x0..x1, y0..y1 (inclusive) run program `program` with `args`. Later rules win. */
+typedef struct run_rule {
+    unsigned x0, x1, y0, y1;
+    unsigned program;
+    run_arg_t args[RUN_DESC_MAX_ARGS];
+    unsigned nargs;
+    unsigned line;
+} run_rule_t;
+
+typedef struct run_desc {
+    char *path;
+    emu_machine_t machine;
+    char *defines[RUN_DESC_MAX_LIST];
+    size_t ndefines;
+    char *includes[RUN_DESC_MAX_LIST];
+    size_t nincludes;
+    run_program_t *programs;
+    unsigned nprograms;
+    run_rule_t *rules;
+    unsigned nrules;
+    uint64_t max_cycles;
+    unsigned threads;
+} run_desc_t;
+
+/* Parses a description over `base` machine settings. Errors: "file:line:col: message", every one of the
+ * file (up to a limit) to `errors`. Returns 0 or -1. */
+int run_desc_parse_file(const char *path, const emu_machine_t *base, run_desc_t *out, FILE *errors);
+/* The same from text in memory (name is used in messages and for relative paths). */
+int run_desc_parse_string(const char *name, const char *text, size_t len, const emu_machine_t *base, run_desc_t *out,
+                          FILE *errors);
+void run_desc_free(run_desc_t *d);
+
+/* A description for one program on every cell of the machine's array (what `iwarp run prog.s` means). */
+int run_desc_single(run_desc_t *d, const char *program_path, const emu_machine_t *m, const uint32_t *args,
+                    unsigned nargs);
+
+/* Creates the array, assembles or reads every program once, and loads each cell. Messages to stderr.
+ * extra_defines/includes come from the command line and go before the description's own. */
+int run_desc_build(const run_desc_t *d, const char *const *extra_defines, size_t nextra_defines,
+                   const char *const *extra_includes, size_t nextra_includes, emu_array_t **out);
+
+#endif
