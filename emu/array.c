@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
     if (err != NULL && errlen > 0) {

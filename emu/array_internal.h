@@ -5,7 +5,7 @@
 #include "coa.h"
 #include "emu.h"
 
-enum { EMU_CONSOLE_LINE = 256 };
+enum { EMU_CONSOLE_LINE = 4096 }; /* longer console lines are split */
 
 typedef struct emu_cell {
     unsigned x, y;

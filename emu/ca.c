@@ -333,6 +333,7 @@ uint64_t ca_step(ca_t *ca, uint64_t now)
     uint32_t cr_write_index = 0, cr_write_value = 0;
     uint32_t next_pc = b->next_pc;
     bool halt = false, taken = false;
+    unsigned mem_reads = 0, mem_writes = 0, cr_reads = 0; /* counted only if the bundle commits */
     const isa_op_t *ops = &prog->ops[b->first_op];
 
 #define WRITE(r, v) (writes[nwrites].reg = (uint8_t)(r), writes[nwrites].value = (uint32_t)(v), nwrites++)
@@ -450,7 +451,7 @@ uint64_t ca_step(ca_t *ca, uint64_t now)
             return UINT64_MAX;                                                                                       \
         uint32_t raw = load_le(ca->mem + addr, (size));                                                              \
         WRITE(op->rd, conv);                                                                                         \
-        s->stats.mem_reads++;                                                                                        \
+        mem_reads++;                                                                                                 \
         CA_NEXT;                                                                                                     \
     }
             LOAD_CASE(LDW, 4, raw)
@@ -466,7 +467,7 @@ uint64_t ca_step(ca_t *ca, uint64_t now)
                     return UINT64_MAX;
                 WRITE(op->rd, load_le(ca->mem + addr, 4));
                 WRITE(op->rd + 1u, load_le(ca->mem + addr + 4, 4));
-                s->stats.mem_reads += 2;
+                mem_reads += 2;
                 CA_NEXT;
             }
 #define STORE_CASE(id, size, value)                                                                                  \
@@ -476,7 +477,7 @@ uint64_t ca_step(ca_t *ca, uint64_t now)
         if (!check_access(ca, now, b->pc, addr, (size), true))                                                       \
             return UINT64_MAX;                                                                                       \
         store = (pending_store_t){addr, (size), (value)};                                                            \
-        s->stats.mem_writes += (size) == 8 ? 2 : 1;                                                                  \
+        mem_writes += (size) == 8 ? 2 : 1;                                                                           \
         CA_NEXT;                                                                                                     \
     }
             STORE_CASE(STW, 4, regs[op->rd])
@@ -551,7 +552,7 @@ uint64_t ca_step(ca_t *ca, uint64_t now)
                 if (ca->port.ops->cr_read(ca->port.ctx, a + v2, &value) != 0)
                     FAULT(EMU_FAULT_BAD_CONTROL_REGISTER, a + v2, "read of control register %u", a + v2);
                 WRITE(op->rd, value);
-                s->stats.cr_reads++;
+                cr_reads++;
                 CA_NEXT;
             }
             CA_CASE(WRCR)
@@ -594,6 +595,9 @@ uint64_t ca_step(ca_t *ca, uint64_t now)
 
     if (b->flags & EMU_BUNDLE_MEM)
         s->mem_port_at = now;
+    s->stats.mem_reads += mem_reads;
+    s->stats.mem_writes += mem_writes;
+    s->stats.cr_reads += cr_reads;
     s->stats.bundles++;
     s->stats.ops += b->count;
     s->stats.busy_clocks += b->clocks;

@@ -5,26 +5,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void console_line(emu_cell_t *c)
+{
+    c->console[c->console_len] = '\0';
+    if (c->array->output != NULL)
+        c->array->output(c->array->output_user, c->x, c->y, c->console);
+    c->console_len = 0;
+}
+
+/* Whole lines go to the host, empty ones included; only a line longer than EMU_CONSOLE_LINE is split. */
 static void console_put(emu_cell_t *c, const char *text)
 {
     for (; *text; text++) {
-        if (*text == '\n' || c->console_len + 1 >= EMU_CONSOLE_LINE) {
-            emu_cell_flush_console(c);
-            if (*text == '\n')
-                continue;
+        if (*text == '\n') {
+            console_line(c);
+            continue;
         }
+        if (c->console_len + 1 >= EMU_CONSOLE_LINE)
+            console_line(c);
         c->console[c->console_len++] = *text;
     }
 }
 
 void emu_cell_flush_console(emu_cell_t *c)
 {
-    if (c->console_len == 0)
-        return;
-    c->console[c->console_len] = '\0';
-    if (c->array->output != NULL)
-        c->array->output(c->array->output_user, c->x, c->y, c->console);
-    c->console_len = 0;
+    if (c->console_len > 0)
+        console_line(c);
 }
 
 static int cell_cr_read(void *ctx, uint32_t index, uint32_t *value)

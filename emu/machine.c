@@ -50,6 +50,7 @@ void emu_machine_defaults(emu_machine_t *m)
     m->deadlock_clocks = 100000;
 }
 
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
     if (err != NULL && errlen > 0) {

@@ -12,12 +12,27 @@ typedef struct speed_result {
     double seconds; /* best of the runs */
 } speed_result_t;
 
-static int run_compute(bench_context_t *ctx, speed_result_t *res)
+typedef struct speed_case {
+    const char *name;
+    const char *program;
+    unsigned width, height;
+    unsigned threads;
+    uint32_t arg, quick_arg;
+} speed_case_t;
+
+static const speed_case_t cases[] = {
+    {"compute 1x1", "programs/bench/compute.s", 1, 1, 1, 4000, 200},
+    {"stream 8x8", "programs/bench/stream.s", 8, 8, 1, 40000, 2000},
+    {"stream 8x8", "programs/bench/stream.s", 8, 8, 2, 40000, 2000},
+};
+
+static int run_case(const bench_context_t *ctx, const speed_case_t *sc, speed_result_t *res)
 {
     emu_machine_t m;
     emu_machine_defaults(&m);
-    m.width = m.height = 1;
-    uint32_t outer = ctx->quick ? 200 : 4000;
+    m.width = sc->width;
+    m.height = sc->height;
+    uint32_t arg = ctx->quick ? sc->quick_arg : sc->arg;
     res->seconds = 1e30;
     for (unsigned run = 0; run < SPEED_RUNS; run++) {
         char err[256];
@@ -26,10 +41,16 @@ static int run_compute(bench_context_t *ctx, speed_result_t *res)
             fprintf(stderr, "bench speed: %s\n", err);
             return -1;
         }
-        const emu_program_t *p = bench_program(a, "programs/bench/compute.s", NULL, 0);
-        if (p == NULL || emu_array_load(a, 0, 0, p, &outer, 1, err, sizeof err) != 0) {
-            if (p != NULL)
-                fprintf(stderr, "bench speed: %s\n", err);
+        emu_array_set_threads(a, sc->threads);
+        const emu_program_t *p = bench_program(a, sc->program, NULL, 0);
+        int rc = p != NULL ? 0 : -1;
+        for (unsigned y = 0; rc == 0 && y < m.height; y++)
+            for (unsigned x = 0; rc == 0 && x < m.width; x++)
+                if (emu_array_load(a, x, y, p, &arg, 1, err, sizeof err) != 0) {
+                    fprintf(stderr, "bench speed: %s\n", err);
+                    rc = -1;
+                }
+        if (rc != 0) {
             emu_array_free(a);
             return -1;
         }
@@ -37,12 +58,15 @@ static int run_compute(bench_context_t *ctx, speed_result_t *res)
         emu_run_status_t st = emu_array_run(a, UINT64_MAX);
         double dt = bench_now() - t0;
         if (st != EMU_RUN_DONE) {
-            fprintf(stderr, "bench speed: compute program ended with status %s\n", emu_run_status_name(st));
+            fprintf(stderr, "bench speed: %s ended with status %s\n", sc->program, emu_run_status_name(st));
             emu_array_free(a);
             return -1;
         }
         res->cycles = emu_array_cycles(a);
-        res->instructions = emu_array_ca(a, 0, 0)->s.stats.bundles;
+        res->instructions = 0;
+        for (unsigned y = 0; y < m.height; y++)
+            for (unsigned x = 0; x < m.width; x++)
+                res->instructions += emu_array_ca(a, x, y)->s.stats.bundles;
         if (dt < res->seconds)
             res->seconds = dt;
         emu_array_free(a);
@@ -52,26 +76,31 @@ static int run_compute(bench_context_t *ctx, speed_result_t *res)
 
 int bench_speed(bench_context_t *ctx)
 {
-    speed_result_t r;
-    if (run_compute(ctx, &r) != 0)
-        return -1;
-    double ips = (double)r.instructions / r.seconds;
-    double cps = (double)r.cycles / r.seconds;
-    if (ctx->json) {
-        bench_record_begin(ctx, "speed", "compute 1x1");
-        json_u64(ctx->jw, "cells", 1);
-        json_u64(ctx->jw, "threads", 1);
-        json_u64(ctx->jw, "emulated_cycles", r.cycles);
-        json_u64(ctx->jw, "emulated_instructions", r.instructions);
-        json_double(ctx->jw, "host_seconds", r.seconds);
-        json_double(ctx->jw, "instructions_per_second", ips);
-        json_double(ctx->jw, "cell_clocks_per_second", cps);
-        json_end_object(ctx->jw);
-    } else {
-        printf("%-22s %8s %14s %14s %10s %16s %16s\n", "case", "threads", "cycles", "instructions", "host s",
-               "instr/s", "cell-clocks/s");
-        printf("%-22s %8u %14llu %14llu %10.3f %16.4g %16.4g\n", "compute 1x1", 1u, (unsigned long long)r.cycles,
-               (unsigned long long)r.instructions, r.seconds, ips, cps);
+    if (!ctx->json)
+        printf("%-14s %7s %8s %12s %14s %9s %12s %14s\n", "case", "cells", "threads", "cycles", "instructions",
+               "host s", "instr/s", "cell-clocks/s");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const speed_case_t *sc = &cases[i];
+        speed_result_t r;
+        if (run_case(ctx, sc, &r) != 0)
+            return -1;
+        unsigned cells = sc->width * sc->height;
+        double ips = (double)r.instructions / r.seconds;
+        double cps = (double)r.cycles * cells / r.seconds;
+        if (ctx->json) {
+            bench_record_begin(ctx, "speed", sc->name);
+            json_u64(ctx->jw, "cells", cells);
+            json_u64(ctx->jw, "threads", sc->threads);
+            json_u64(ctx->jw, "emulated_cycles", r.cycles);
+            json_u64(ctx->jw, "emulated_instructions", r.instructions);
+            json_double(ctx->jw, "host_seconds", r.seconds);
+            json_double(ctx->jw, "instructions_per_second", ips);
+            json_double(ctx->jw, "cell_clocks_per_second", cps);
+            json_end_object(ctx->jw);
+        } else {
+            printf("%-14s %7u %8u %12llu %14llu %9.3f %12.4g %14.4g\n", sc->name, cells, sc->threads,
+                   (unsigned long long)r.cycles, (unsigned long long)r.instructions, r.seconds, ips, cps);
+        }
     }
     return 0;
 }
