@@ -20,12 +20,12 @@
 
 enum {
     ASM_DEFAULT_TEXT_BASE = 0x1000,
-    ASM_MAX_ERRORS = 100,                /* the assembler stops after this many errors */
-    ASM_DEFAULT_MAX_LINES = 1000000,     /* source lines read, macro and .rept expansions included */
+    ASM_MAX_ERRORS = 100,            /* the assembler stops after this many errors */
+    ASM_DEFAULT_MAX_LINES = 1000000, /* source lines read, macro and .rept expansions included */
 };
 
 typedef struct asm_diag {
-    char *file;   /* as opened ("<command line>" for -D) */
+    char *file;    /* as opened ("<command line>" for -D) */
     unsigned line; /* 1-based; 0 when the message is about the whole file */
     unsigned col;  /* 1-based byte column; 0 when unknown */
     bool is_error; /* else a warning */
@@ -37,8 +37,8 @@ typedef struct asm_options {
     size_t ninclude_dirs;
     const char *const *defines; /* "NAME=value" or "NAME" (= 1), like .equ before the first line */
     size_t ndefines;
-    uint32_t text_base;   /* ASM_DEFAULT_TEXT_BASE unless changed */
-    uint32_t max_lines;   /* bound on lines processed (runaway macros); 0 = ASM_DEFAULT_MAX_LINES */
+    uint32_t text_base; /* ASM_DEFAULT_TEXT_BASE unless changed */
+    uint32_t max_lines; /* bound on lines processed (runaway macros); 0 = ASM_DEFAULT_MAX_LINES */
 } asm_options_t;
 
 typedef struct asm_result {

@@ -7,7 +7,10 @@
 
 enum { ARENA_BLOCK = 64 * 1024 };
 
-_Noreturn void asm_out_of_memory(asm_t *as) { longjmp(as->oom, 1); }
+_Noreturn void asm_out_of_memory(asm_t *as)
+{
+    longjmp(as->oom, 1);
+}
 
 void *asm_alloc(asm_t *as, size_t n)
 {
@@ -45,7 +48,10 @@ char *asm_strndup(asm_t *as, const char *s, size_t n)
     return p;
 }
 
-char *asm_strdup(asm_t *as, const char *s) { return asm_strndup(as, s, strlen(s)); }
+char *asm_strdup(asm_t *as, const char *s)
+{
+    return asm_strndup(as, s, strlen(s));
+}
 
 char *asm_malloc_strdup(asm_t *as, const char *s)
 {

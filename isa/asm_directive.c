@@ -71,7 +71,8 @@ static void d_data(asm_t *as, asm_cursor_t *c, const char *name, asm_loc_t at)
     static const struct {
         const char *name;
         asm_fixup_kind_t kind;
-    } kinds[] = {{".word", FX_WORD}, {".half", FX_HALF}, {".byte", FX_BYTE}, {".float", FX_FLOAT}, {".double", FX_DOUBLE}};
+    } kinds[] = {
+        {".word", FX_WORD}, {".half", FX_HALF}, {".byte", FX_BYTE}, {".float", FX_FLOAT}, {".double", FX_DOUBLE}};
     asm_fixup_kind_t kind = FX_WORD;
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
         if (strcmp(name, kinds[i].name) == 0)
@@ -165,7 +166,8 @@ static void d_global(asm_t *as, asm_cursor_t *c, const char *name, asm_loc_t at)
         return;
     while (next_item(c, &item)) {
         if (asm_cur(&item)->kind != TK_IDENT) {
-            asm_error(as, asm_cur_loc(&item), "%s takes symbol names, not %s", name, asm_tok_describe(as, asm_cur(&item)));
+            asm_error(as, asm_cur_loc(&item), "%s takes symbol names, not %s", name,
+                      asm_tok_describe(as, asm_cur(&item)));
             continue;
         }
         item.i++;
@@ -250,14 +252,14 @@ static const struct {
     const char *name;
     directive_fn fn;
 } directives[] = {
-    {".text", d_section},    {".data", d_section},     {".bss", d_section},       {".equ", d_equ},
-    {".set", d_equ},         {".word", d_data},   {".half", d_data},     {".byte", d_data},
-    {".float", d_data}, {".double", d_data}, {".space", d_space},     {".align", d_align},
-    {".ascii", d_string},    {".asciz", d_string},    {".global", d_global},     {".globl", d_global},
-    {".entry", d_entry},     {".textbase", d_textbase}, {".include", d_include}, {".error", d_message},
-    {".warning", d_message}, {".macro", d_misplaced}, {".endm", d_misplaced},    {".rept", d_misplaced},
-    {".endr", d_misplaced},  {".if", d_misplaced},    {".ifdef", d_misplaced},   {".ifndef", d_misplaced},
-    {".elseif", d_misplaced}, {".else", d_misplaced},  {".endif", d_misplaced},
+    {".text", d_section},     {".data", d_section},      {".bss", d_section},     {".equ", d_equ},
+    {".set", d_equ},          {".word", d_data},         {".half", d_data},       {".byte", d_data},
+    {".float", d_data},       {".double", d_data},       {".space", d_space},     {".align", d_align},
+    {".ascii", d_string},     {".asciz", d_string},      {".global", d_global},   {".globl", d_global},
+    {".entry", d_entry},      {".textbase", d_textbase}, {".include", d_include}, {".error", d_message},
+    {".warning", d_message},  {".macro", d_misplaced},   {".endm", d_misplaced},  {".rept", d_misplaced},
+    {".endr", d_misplaced},   {".if", d_misplaced},      {".ifdef", d_misplaced}, {".ifndef", d_misplaced},
+    {".elseif", d_misplaced}, {".else", d_misplaced},    {".endif", d_misplaced},
 };
 enum { NDIRECTIVES = sizeof directives / sizeof directives[0] };
 
@@ -269,7 +271,10 @@ static int find_directive(const char *name, size_t len)
     return -1;
 }
 
-bool asm_is_directive(const char *name, size_t len) { return find_directive(name, len) >= 0; }
+bool asm_is_directive(const char *name, size_t len)
+{
+    return find_directive(name, len) >= 0;
+}
 
 const char *asm_suggest_directive(const char *name, size_t len)
 {

@@ -7,7 +7,10 @@
 
 #include "asm_internal.h"
 
-bool asm_fits32(int64_t v) { return v >= INT32_MIN && v <= (int64_t)UINT32_MAX; }
+bool asm_fits32(int64_t v)
+{
+    return v >= INT32_MIN && v <= (int64_t)UINT32_MAX;
+}
 
 static asm_expr_t *node(asm_cursor_t *c, asm_expr_kind_t kind, const asm_tok_t *at)
 {
@@ -158,7 +161,10 @@ static const asm_expr_t *parse_binary(asm_cursor_t *c, int min_prec)
     return lhs;
 }
 
-const asm_expr_t *asm_parse_expr(asm_cursor_t *c) { return parse_binary(c, 1); }
+const asm_expr_t *asm_parse_expr(asm_cursor_t *c)
+{
+    return parse_binary(c, 1);
+}
 
 const asm_expr_t *asm_parse_expr_all(asm_cursor_t *c)
 {
@@ -168,7 +174,10 @@ const asm_expr_t *asm_parse_expr_all(asm_cursor_t *c)
     return e;
 }
 
-static bool is_float_word(const asm_tok_t *t) { return asm_tok_is(t, "inf") || asm_tok_is(t, "nan"); }
+static bool is_float_word(const asm_tok_t *t)
+{
+    return asm_tok_is(t, "inf") || asm_tok_is(t, "nan");
+}
 
 const asm_expr_t *asm_parse_float(asm_cursor_t *c)
 {
@@ -227,7 +236,8 @@ static bool eval_symbol(eval_ctx_t *x, const asm_expr_t *e, asm_value_t *out)
     asm_sym_t *s = e->sym;
     if (s->kind == SYM_UNDEF) {
         if (s->name[0] >= '0' && s->name[0] <= '9')
-            asm_error(as, e->loc, "local label %.*s is not defined after this point", (int)strcspn(s->name, "\x02"), s->name);
+            asm_error(as, e->loc, "local label %.*s is not defined after this point", (int)strcspn(s->name, "\x02"),
+                      s->name);
         else if (x->final)
             asm_error(as, e->loc, "undefined symbol '%s'", s->name);
         else
@@ -413,56 +423,55 @@ static bool float_literal(asm_t *as, const asm_expr_t *e, bool single, double *d
     return true;
 }
 
-bool asm_eval_float32(asm_t *as, const asm_expr_t *e, uint32_t *bits)
+/* The bits of a float operand as a single (single = true) or a double. */
+static bool eval_float(asm_t *as, const asm_expr_t *e, bool single, uint64_t *bits)
 {
     int64_t v;
     float f = 0;
     double d = 0;
     switch (e->kind) {
     case EX_BITS:
+        if (!single) {
+            asm_error(as, e->loc, "%%bits gives a 32-bit pattern; .double takes a float value");
+            return false;
+        }
         if (!eval_int_operand(as, e->a, &v))
             return false;
         *bits = (uint32_t)v;
         return true;
     case EX_FLOAT:
         if (strcmp(e->ftext, "nan") == 0) {
-            *bits = e->op == '-' ? 0xffc00000u : 0x7fc00000u;
+            uint64_t quiet = single ? 0x7fc00000u : 0x7ff8000000000000u;
+            uint64_t sign = single ? 0x80000000u : 0x8000000000000000u;
+            *bits = e->op == '-' ? quiet | sign : quiet;
             return true;
         }
-        if (!float_literal(as, e, true, &d, &f))
+        if (!float_literal(as, e, single, &d, &f))
             return false;
         break;
     default:
         if (!eval_int_operand(as, e, &v))
             return false;
         f = (float)v;
-        break;
-    }
-    memcpy(bits, &f, 4);
-    return true;
-}
-
-bool asm_eval_float64(asm_t *as, const asm_expr_t *e, uint64_t *bits)
-{
-    int64_t v;
-    float f = 0;
-    double d = 0;
-    switch (e->kind) {
-    case EX_BITS: asm_error(as, e->loc, "%%bits gives a 32-bit pattern; .double takes a float value"); return false;
-    case EX_FLOAT:
-        if (strcmp(e->ftext, "nan") == 0) {
-            *bits = e->op == '-' ? 0xfff8000000000000u : 0x7ff8000000000000u;
-            return true;
-        }
-        if (!float_literal(as, e, false, &d, &f))
-            return false;
-        break;
-    default:
-        if (!eval_int_operand(as, e, &v))
-            return false;
         d = (double)v;
         break;
     }
-    memcpy(bits, &d, 8);
+    uint32_t b32;
+    memcpy(&b32, &f, 4);
+    if (single)
+        *bits = b32;
+    else
+        memcpy(bits, &d, 8);
     return true;
 }
+
+bool asm_eval_float32(asm_t *as, const asm_expr_t *e, uint32_t *bits)
+{
+    uint64_t b;
+    if (!eval_float(as, e, true, &b))
+        return false;
+    *bits = (uint32_t)b;
+    return true;
+}
+
+bool asm_eval_float64(asm_t *as, const asm_expr_t *e, uint64_t *bits) { return eval_float(as, e, false, bits); }

@@ -23,12 +23,18 @@ typedef struct pseudo {
 } pseudo_t;
 
 static const pseudo_t pseudos[] = {
-    {"mov", "or", "rr", "01z", "rd, rs"},       {"li", "or", "re", "0z1", "rd, value"},
-    {"la", "or", "re", "0z1", "rd, symbol"},    {"not", "nor", "rr", "01z", "rd, rs"},
-    {"neg", "sub", "rr", "0z1", "rd, rs"},      {"ret", "jr", "", "l", ""},
-    {"b", "jmp", "e", "0", "target"},           {"beqz", "beq", "re", "0z1", "rs, target"},
-    {"bnez", "bne", "re", "0z1", "rs, target"}, {"bgt", "blt", "rre", "102", "rs1, rs2, target"},
-    {"ble", "bge", "rre", "102", "rs1, rs2, target"}, {"bgtu", "bltu", "rre", "102", "rs1, rs2, target"},
+    {"mov", "or", "rr", "01z", "rd, rs"},
+    {"li", "or", "re", "0z1", "rd, value"},
+    {"la", "or", "re", "0z1", "rd, symbol"},
+    {"not", "nor", "rr", "01z", "rd, rs"},
+    {"neg", "sub", "rr", "0z1", "rd, rs"},
+    {"ret", "jr", "", "l", ""},
+    {"b", "jmp", "e", "0", "target"},
+    {"beqz", "beq", "re", "0z1", "rs, target"},
+    {"bnez", "bne", "re", "0z1", "rs, target"},
+    {"bgt", "blt", "rre", "102", "rs1, rs2, target"},
+    {"ble", "bge", "rre", "102", "rs1, rs2, target"},
+    {"bgtu", "bltu", "rre", "102", "rs1, rs2, target"},
     {"bleu", "bgeu", "rre", "102", "rs1, rs2, target"},
 };
 enum { NPSEUDOS = sizeof pseudos / sizeof pseudos[0] };
@@ -41,7 +47,10 @@ static const pseudo_t *find_pseudo(const char *name, size_t len)
     return NULL;
 }
 
-bool asm_is_pseudo(const char *name, size_t len) { return find_pseudo(name, len) != NULL; }
+bool asm_is_pseudo(const char *name, size_t len)
+{
+    return find_pseudo(name, len) != NULL;
+}
 
 const char *asm_suggest_op(const char *name, size_t len)
 {
@@ -254,8 +263,8 @@ static bool bind_rrx(binder_t *b, const operand_t *o)
 static bool bind(binder_t *b, const operand_t *o, size_t n)
 {
     static const size_t counts[ISA_FMT_COUNT] = {
-        [ISA_FMT_NONE] = 0, [ISA_FMT_RRX] = 3, [ISA_FMT_RR] = 2, [ISA_FMT_LD] = 2, [ISA_FMT_ST] = 2,
-        [ISA_FMT_BR] = 3,   [ISA_FMT_LOOP] = 2, [ISA_FMT_J] = 1, [ISA_FMT_JR] = 1, [ISA_FMT_TRAP] = 1,
+        [ISA_FMT_NONE] = 0, [ISA_FMT_RRX] = 3,  [ISA_FMT_RR] = 2, [ISA_FMT_LD] = 2, [ISA_FMT_ST] = 2,
+        [ISA_FMT_BR] = 3,   [ISA_FMT_LOOP] = 2, [ISA_FMT_J] = 1,  [ISA_FMT_JR] = 1, [ISA_FMT_TRAP] = 1,
     };
     const isa_op_info_t *info = b->info;
     isa_op_t *op = &b->p->op;
@@ -337,7 +346,8 @@ bool asm_parse_op(asm_t *as, asm_cursor_t *c, asm_pending_op_t *p)
     int opc = isa_opcode_by_mnemonic(ps != NULL ? ps->real : mn->text, ps != NULL ? strlen(ps->real) : mn->len);
     if (opc < 0) {
         const char *hint = asm_suggest_op(mn->text, mn->len);
-        asm_error(as, p->loc, "unknown operation '%s'%s", name, hint ? asm_printf(as, " (did you mean '%s'?)", hint) : "");
+        asm_error(as, p->loc, "unknown operation '%s'%s", name,
+                  hint ? asm_printf(as, " (did you mean '%s'?)", hint) : "");
         return false;
     }
     if (too_many) {

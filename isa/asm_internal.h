@@ -49,8 +49,7 @@ char *asm_malloc_strdup(asm_t *as, const char *s);
 void asm_arena_free(asm_arena_t *a);
 /* Makes room for need elements in a malloc'd array that the asm_t frees (register it in asm_free_state). */
 void asm_reserve(asm_t *as, void **ptr, size_t *cap, size_t need, size_t elem);
-#define ASM_PUSH(as, arr, n, cap) \
-    (asm_reserve((as), (void **)&(arr), &(cap), (n) + 1, sizeof *(arr)), &(arr)[(n)++])
+#define ASM_PUSH(as, arr, n, cap) (asm_reserve((as), (void **)&(arr), &(cap), (n) + 1, sizeof *(arr)), &(arr)[(n)++])
 _Noreturn void asm_out_of_memory(asm_t *as);
 
 /* ---- source positions and diagnostics ---- */
@@ -87,7 +86,7 @@ typedef enum asm_tok_kind {
     TK_STRING, /* decoded into str/slen */
     TK_LOCAL,  /* 1b / 1f: ival is the label number, dir is 'b' or 'f' */
     TK_PUNCT,
-    TK_FUNC,   /* %name */
+    TK_FUNC, /* %name */
 } asm_tok_kind_t;
 
 enum { P_SHL = 256, P_SHR, P_LE, P_GE, P_EQ, P_NE, P_ANDAND, P_OROR };
@@ -151,11 +150,11 @@ typedef struct asm_sym {
     char *name;
     uint32_t hash;
     asm_sym_kind_t kind;
-    bool exported;        /* false for numeric local labels */
-    uint8_t eval_state;   /* EQU: 0 not evaluated, 1 being evaluated, 2 value known */
+    bool exported;            /* false for numeric local labels */
+    uint8_t eval_state;       /* EQU: 0 not evaluated, 1 being evaluated, 2 value known */
     asm_section_id_t section; /* of value: SEC_ABS or the section a label (or a relative .equ) is in */
-    int64_t value;        /* LABEL: offset in section; EQU/SET: value (relative to section start if not ABS) */
-    const asm_expr_t *expr; /* EQU definition */
+    int64_t value;            /* LABEL: offset in section; EQU/SET: value (relative to section start if not ABS) */
+    const asm_expr_t *expr;   /* EQU definition */
     asm_loc_t def;
 } asm_sym_t;
 
@@ -184,11 +183,11 @@ typedef enum asm_expr_kind { EX_NUM, EX_SYM, EX_FLOAT, EX_BITS, EX_UNARY, EX_BIN
 
 struct asm_expr {
     asm_expr_kind_t kind;
-    int op;                    /* EX_UNARY: '-', '~', '!'; EX_BINARY: operator; EX_FLOAT: '-' when negated */
-    asm_section_id_t section;  /* EX_NUM: a position in a section (from '.') or SEC_ABS */
+    int op;                   /* EX_UNARY: '-', '~', '!'; EX_BINARY: operator; EX_FLOAT: '-' when negated */
+    asm_section_id_t section; /* EX_NUM: a position in a section (from '.') or SEC_ABS */
     int64_t num;
     asm_sym_t *sym;
-    const char *ftext;         /* EX_FLOAT: "1.5", "inf", "nan" */
+    const char *ftext; /* EX_FLOAT: "1.5", "inf", "nan" */
     const asm_expr_t *a, *b;
     asm_loc_t loc;
 };
@@ -296,7 +295,7 @@ typedef struct asm_source {
     uint64_t reps_left;
     const asm_macro_t *macro; /* set for an expansion: lines are substituted */
     char **args;
-    unsigned long counter;    /* \@ */
+    unsigned long counter; /* \@ */
     const asm_expansion_t *exp;
     size_t cond_base; /* depth of the conditional stack when pushed */
 } asm_source_t;
@@ -379,7 +378,7 @@ struct asm_state {
     asm_section_id_t dot_section; /* '.' of the statement being parsed */
     uint32_t dot_offset;
     uint32_t text_base;
-    bool text_base_fixed; /* something was placed in .text: .textbase comes too late */
+    bool text_base_fixed;     /* something was placed in .text: .textbase comes too late */
     uint32_t base[SEC_COUNT]; /* final section addresses (second pass) */
     bool final_layout;
 

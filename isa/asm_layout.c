@@ -11,7 +11,10 @@ const char *asm_section_name(asm_section_id_t s)
     return s < SEC_COUNT ? names[s] : "?";
 }
 
-uint32_t asm_section_size(const asm_t *as, asm_section_id_t s) { return (uint32_t)as->sec[s].size; }
+uint32_t asm_section_size(const asm_t *as, asm_section_id_t s)
+{
+    return (uint32_t)as->sec[s].size;
+}
 
 bool asm_emit(asm_t *as, const void *p, size_t n, asm_loc_t loc)
 {

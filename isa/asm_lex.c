@@ -4,11 +4,20 @@
 
 #include "asm_internal.h"
 
-bool asm_is_ident_start(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '.' || c == '$'; }
+bool asm_is_ident_start(int c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '.' || c == '$';
+}
 
-bool asm_is_ident_char(int c) { return asm_is_ident_start(c) || (c >= '0' && c <= '9'); }
+bool asm_is_ident_char(int c)
+{
+    return asm_is_ident_start(c) || (c >= '0' && c <= '9');
+}
 
-static bool is_digit(int c) { return c >= '0' && c <= '9'; }
+static bool is_digit(int c)
+{
+    return c >= '0' && c <= '9';
+}
 
 static int digit_value(int c)
 {
@@ -28,7 +37,10 @@ typedef struct lexer {
     size_t n, i;
 } lexer_t;
 
-static int peek_at(const lexer_t *lx, size_t k) { return lx->i + k < lx->n ? (unsigned char)lx->s[lx->i + k] : -1; }
+static int peek_at(const lexer_t *lx, size_t k)
+{
+    return lx->i + k < lx->n ? (unsigned char)lx->s[lx->i + k] : -1;
+}
 
 static asm_loc_t loc_at(const lexer_t *lx, size_t off)
 {
@@ -329,7 +341,10 @@ bool asm_tok_is(const asm_tok_t *t, const char *ident)
     return t->kind == TK_IDENT && strlen(ident) == t->len && memcmp(t->text, ident, t->len) == 0;
 }
 
-bool asm_tok_punct(const asm_tok_t *t, int p) { return t->kind == TK_PUNCT && t->punct == p; }
+bool asm_tok_punct(const asm_tok_t *t, int p)
+{
+    return t->kind == TK_PUNCT && t->punct == p;
+}
 
 const char *asm_tok_describe(asm_t *as, const asm_tok_t *t)
 {
@@ -341,9 +356,15 @@ const char *asm_tok_describe(asm_t *as, const asm_tok_t *t)
     return asm_printf(as, "'%.*s'", n, t->text);
 }
 
-const asm_tok_t *asm_cur(const asm_cursor_t *c) { return &c->t[c->i < c->end ? c->i : c->end]; }
+const asm_tok_t *asm_cur(const asm_cursor_t *c)
+{
+    return &c->t[c->i < c->end ? c->i : c->end];
+}
 
-bool asm_at_end(const asm_cursor_t *c) { return c->i >= c->end; }
+bool asm_at_end(const asm_cursor_t *c)
+{
+    return c->i >= c->end;
+}
 
 asm_loc_t asm_tok_loc(const asm_cursor_t *c, const asm_tok_t *t)
 {
@@ -352,7 +373,10 @@ asm_loc_t asm_tok_loc(const asm_cursor_t *c, const asm_tok_t *t)
     return l;
 }
 
-asm_loc_t asm_cur_loc(const asm_cursor_t *c) { return asm_tok_loc(c, asm_cur(c)); }
+asm_loc_t asm_cur_loc(const asm_cursor_t *c)
+{
+    return asm_tok_loc(c, asm_cur(c));
+}
 
 bool asm_accept_punct(asm_cursor_t *c, int p)
 {

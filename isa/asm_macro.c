@@ -229,7 +229,10 @@ void asm_call_macro(asm_t *as, const asm_macro_t *m, asm_cursor_t *c, asm_loc_t 
     as->macro_depth++;
 }
 
-static bool is_param_char(int c) { return asm_is_ident_char(c) && c != '.'; }
+static bool is_param_char(int c)
+{
+    return asm_is_ident_char(c) && c != '.';
+}
 
 char *asm_macro_substitute(asm_t *as, const asm_source_t *s, const asm_line_t *line, size_t *len)
 {

@@ -190,7 +190,10 @@ static void pop_source(asm_t *as)
     as->nsrcs--;
 }
 
-bool asm_cond_skipping(const asm_t *as) { return as->nconds > 0 && as->conds[as->nconds - 1].state != COND_ACTIVE; }
+bool asm_cond_skipping(const asm_t *as)
+{
+    return as->nconds > 0 && as->conds[as->nconds - 1].state != COND_ACTIVE;
+}
 
 /* The condition of .if/.ifdef/.ifndef/.elseif; -1 after an error. */
 static int eval_condition(asm_t *as, const asm_line_t *line, const char *word)

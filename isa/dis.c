@@ -30,8 +30,8 @@ static void sb_printf(strbuf_t *sb, const char *fmt, ...)
 bool dis_symbol_name_ok(const char *name)
 {
     size_t n = strlen(name);
-    if (n == 0 || n > 255 || name[0] == '.' || !((name[0] >= 'a' && name[0] <= 'z') || (name[0] >= 'A' && name[0] <= 'Z') ||
-                                                 name[0] == '_' || name[0] == '$'))
+    if (n == 0 || n > 255 || name[0] == '.' ||
+        !((name[0] >= 'a' && name[0] <= 'z') || (name[0] >= 'A' && name[0] <= 'Z') || name[0] == '_' || name[0] == '$'))
         return false;
     for (size_t i = 1; i < n; i++) {
         char c = name[i];

@@ -28,7 +28,10 @@ static int cmp_label(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
-static uint32_t align16(uint64_t v) { return (uint32_t)((v + 15) & ~(uint64_t)15); }
+static uint32_t align16(uint64_t v)
+{
+    return (uint32_t)((v + 15) & ~(uint64_t)15);
+}
 
 static bool usable(const isa_image_t *img, size_t i, unsigned flags)
 {
@@ -56,7 +59,8 @@ static void place_symbols(listing_t *l)
         } else if (s->kind == ISA_SYM_DATA && v >= img->data_base && v <= l->data_end) {
             lab.at = (uint32_t)(v - img->data_base);
             l->data[l->ndata++] = lab;
-        } else if (s->kind == ISA_SYM_DATA && l->bss_size && v >= l->bss_base && v <= (uint64_t)l->bss_base + l->bss_size) {
+        } else if (s->kind == ISA_SYM_DATA && l->bss_size && v >= l->bss_base &&
+                   v <= (uint64_t)l->bss_base + l->bss_size) {
             lab.at = (uint32_t)(v - l->bss_base);
             l->bss[l->nbss++] = lab;
         } else {
@@ -208,7 +212,7 @@ int dis_image(const isa_image_t *img, FILE *out, unsigned flags)
     }
     header(&l);
     place_symbols(&l);
-    const char *entry = (flags & DIS_NO_SYMBOLS) ? NULL : NULL;
+    const char *entry = NULL;
     for (size_t i = 0; i < l.ntext && entry == NULL; i++)
         if (img->text_base + 4 * l.text[i].at == img->entry)
             entry = l.text[i].name;

@@ -9,14 +9,15 @@
 
 static void asm_usage(FILE *out)
 {
-    fprintf(out, "usage: iwarp asm [-o out.img] [-I dir]... [-D NAME[=value]]... [--text-base ADDR] file.s...\n"
-                 "\n"
-                 "Assembles the files as if they were one (labels are shared) into an image.\n"
-                 "  -o FILE            output image (default: the first file with .img in place of .s)\n"
-                 "  -I DIR             search DIR for .include files, after the including file's directory\n"
-                 "  -D NAME[=value]    define NAME like .equ (value defaults to 1)\n"
-                 "  --text-base ADDR   address of .text (default 0x%x)\n"
-                 "Diagnostics go to stderr as file:line:col: error: message. Exit status: 0 ok, 1 errors, 2 usage.\n",
+    fprintf(out,
+            "usage: iwarp asm [-o out.img] [-I dir]... [-D NAME[=value]]... [--text-base ADDR] file.s...\n"
+            "\n"
+            "Assembles the files as if they were one (labels are shared) into an image.\n"
+            "  -o FILE            output image (default: the first file with .img in place of .s)\n"
+            "  -I DIR             search DIR for .include files, after the including file's directory\n"
+            "  -D NAME[=value]    define NAME like .equ (value defaults to 1)\n"
+            "  --text-base ADDR   address of .text (default 0x%x)\n"
+            "Diagnostics go to stderr as file:line:col: error: message. Exit status: 0 ok, 1 errors, 2 usage.\n",
             ASM_DEFAULT_TEXT_BASE);
 }
 

@@ -1,11 +1,11 @@
 #include "asm_test_util.h"
 
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -66,8 +66,7 @@ bool t_same_image(const isa_image_t *a, const isa_image_t *b)
 {
     return a->entry == b->entry && a->text_base == b->text_base && a->text_words == b->text_words &&
            a->data_base == b->data_base && a->data_bytes == b->data_bytes && a->bss_bytes == b->bss_bytes &&
-           memcmp(a->text, b->text, 4 * (size_t)a->text_words) == 0 &&
-           memcmp(a->data, b->data, a->data_bytes) == 0;
+           memcmp(a->text, b->text, 4 * (size_t)a->text_words) == 0 && memcmp(a->data, b->data, a->data_bytes) == 0;
 }
 
 void t_roundtrip(const char *src)

@@ -27,7 +27,7 @@ static const error_case_t cases[] = {
     {"    add r1, r2, r3, r4, r5\n", "t.s:1:5: error: too many operands for 'add'"},
     {"    fadd.d r2, r4, 1.5\n", "t.s:1:20: error: 'fadd.d' takes no immediate: operand 3 must be a register pair"},
     {"    fadd.d r3, r4, r6\n", "t.s:1:12: error: 'fadd.d' takes a register pair here: the first register must be "
-                               "even, not r3"},
+                                "even, not r3"},
     {"    fmov.d r2, gi0\n", "t.s:1:16: error: 'fmov.d' takes a register pair here, and a pair cannot be a gate (gi0)"},
     {"    ldd r5, [r2]\n", "t.s:1:9: error: 'ldd' takes a register pair here: the first register must be even, not r5"},
     {"    add gi0, r1, r2\n", "t.s:1:9: error: gi0 is an input gate and cannot be written"},
@@ -94,7 +94,8 @@ static const error_case_t cases[] = {
     {"    .byte -129\n", "t.s:1:11: error: value -129 out of range for .byte (-128 to 255)"},
     {"    .half 65536\n", "t.s:1:11: error: value 65536 out of range for .half (-32768 to 65535)"},
     {"    .float 1e39\n", "t.s:1:12: error: float literal 1e39 out of range"},
-    {"    .bss\n    .word 1\n", "t.s:2:5: error: .word cannot be in .bss (it is zero-filled and not stored; use .space)"},
+    {"    .bss\n    .word 1\n",
+     "t.s:2:5: error: .word cannot be in .bss (it is zero-filled and not stored; use .space)"},
     {"    .bss\n    .space 4, 1\n", "t.s:2:5: error: .space in .bss cannot have a fill byte"},
     {"    .data\n    nop\n", "t.s:2:5: error: operations belong in .text, not .data"},
     {"    .byte 1\n    nop\n", "t.s:2:5: error: operation at .text offset 1, which is not a multiple of 4"},
@@ -121,14 +122,17 @@ static const error_case_t cases[] = {
     {"    .rept 2\n    nop\n", "t.s:1:5: error: unterminated .rept (missing .endr)"},
     {"    .endm\n", "t.s:1:5: error: .endm without .macro"},
     {"    .rept -1\n    .endr\n", "t.s:1:11: error: .rept count -1 out of range"},
-    {"    .macro m a\n    .endm\n    .macro m b\n    .endm\n", "t.s:3:12: error: macro 'm' is already defined (at t.s:1:12)"},
+    {"    .macro m a\n    .endm\n    .macro m b\n    .endm\n",
+     "t.s:3:12: error: macro 'm' is already defined (at t.s:1:12)"},
     {"    .macro m a\n    .endm\n    m\n", "t.s:3:5: error: macro 'm' needs a value for parameter 'a'"},
     {"    .macro m a\n    .endm\n    m 1, 2\n", "t.s:3:10: error: too many arguments for macro 'm' (it takes 1)"},
     {"    .macro m a\n    add r1, r2, \\a\n    .endm\n    m 1+\n",
      "t.s:2:19: error: expected an expression before end of line (in macro 'm' called at t.s:4:5)"},
-    {"    .macro m\n    m\n    .endm\n    m\n", "t.s:2:5: error: macro calls nested more than 64 deep (does 'm' call itself?)"},
+    {"    .macro m\n    m\n    .endm\n    m\n",
+     "t.s:2:5: error: macro calls nested more than 64 deep (does 'm' call itself?)"},
     {"    .macro inner\n    bogus\n    .endm\n    .macro outer\n    inner\n    .endm\n    outer\n",
-     "t.s:2:5: error: unknown operation 'bogus' (in macro 'inner' called at t.s:5:5, from macro 'outer' called at t.s:7:5)"},
+     "t.s:2:5: error: unknown operation 'bogus' (in macro 'inner' called at t.s:5:5, from macro 'outer' called at "
+     "t.s:7:5)"},
     {"    .include \"no_such_file.s\"\n", "t.s:1:5: error: cannot find include file 'no_such_file.s'"},
     {"    .include no_quotes\n", "t.s:1:5: error: .include needs a file name in double quotes"},
 };
@@ -217,8 +221,8 @@ static void errors_in_included_files_name_that_file(void **state)
 
     snprintf(path, sizeof path, "%s/self.s", dir);
     assert_int_equal(asm_assemble_files(paths, 1, NULL, &r), -1);
-    snprintf(want, sizeof want, "%s/self.s:1:5: error: .include nested more than 32 deep (does 'self.s' include itself?)",
-             dir);
+    snprintf(want, sizeof want,
+             "%s/self.s:1:5: error: .include nested more than 32 deep (does 'self.s' include itself?)", dir);
     t_expect_diag(&r, want, "");
     asm_result_free(&r);
 

@@ -254,9 +254,9 @@ static void float_text_round_trips_bit_exactly(void **state)
     uint32_t s = 12345;
     for (unsigned i = 0; i < 3000; i++) {
         s = s * 1664525u + 1013904223u;
-        uint32_t bits = i < 8 ? (uint32_t[]){0, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u, 0x7fc00001u,
-                                             1, 0x7f7fffffu}[i]
-                              : s;
+        uint32_t bits =
+            i < 8 ? (uint32_t[]){0, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u, 0x7fc00001u, 1, 0x7f7fffffu}[i]
+                  : s;
         char text[48], src[96];
         dis_float_text(bits, text, sizeof text);
         snprintf(src, sizeof src, "fmul.s r1, r2, %s\n", text);
@@ -281,8 +281,8 @@ static void data_directives_lay_out_little_endian(void **state)
     t_assemble_ok(".data\nb: .byte 1, -1, 255\nh: .half 0x1234, -2\n.align 4\nw: .word 0x11223344\n"
                   "s: .ascii \"a#b\", \"c\"\nz: .asciz \"\\x41\\n\"\n.space 3, 0x7f\n.float 2.0\n",
                   &r);
-    static const uint8_t want[] = {1,    0xff, 0xff, 0x34, 0x12, 0xfe, 0xff, 0,    0x44, 0x33, 0x22, 0x11, 'a',
-                                   '#',  'b',  'c',  0x41, '\n', 0,    0x7f, 0x7f, 0x7f, 0,    0,    0,    0x40};
+    static const uint8_t want[] = {1,   0xff, 0xff, 0x34, 0x12, 0xfe, 0xff, 0,    0x44, 0x33, 0x22, 0x11, 'a',
+                                   '#', 'b',  'c',  0x41, '\n', 0,    0x7f, 0x7f, 0x7f, 0,    0,    0,    0x40};
     assert_int_equal(r.image.data_bytes, sizeof want);
     assert_memory_equal(r.image.data, want, sizeof want);
     assert_int_equal(isa_image_symbol(&r.image, "w")->value, r.image.data_base + 8);
@@ -294,13 +294,20 @@ static void pseudo_instructions_expand_to_one_real_operation(void **state)
 {
     (void)state;
     static const char *const pairs[][2] = {
-        {"mov r3, r4", "or r3, r4, r0"},       {"li r3, 0x12345", "or r3, r0, 0x12345"},
-        {"la a0, x", "or r3, r0, x"},          {"not r3, r4", "nor r3, r4, r0"},
-        {"neg r3, r4", "sub r3, r0, r4"},      {"ret", "jr r1"},
-        {"b x", "jmp x"},                      {"beqz r5, x", "beq r5, r0, x"},
-        {"bnez r5, x", "bne r5, r0, x"},       {"bgt r5, r6, x", "blt r6, r5, x"},
-        {"ble r5, r6, x", "bge r6, r5, x"},    {"bgtu r5, r6, x", "bltu r6, r5, x"},
-        {"bleu r5, r6, x", "bgeu r6, r5, x"},  {"{ mov r7, r8 ; li r9, 1 }", "{ or r7, r8, r0 ; or r9, r0, 1 }"},
+        {"mov r3, r4", "or r3, r4, r0"},
+        {"li r3, 0x12345", "or r3, r0, 0x12345"},
+        {"la a0, x", "or r3, r0, x"},
+        {"not r3, r4", "nor r3, r4, r0"},
+        {"neg r3, r4", "sub r3, r0, r4"},
+        {"ret", "jr r1"},
+        {"b x", "jmp x"},
+        {"beqz r5, x", "beq r5, r0, x"},
+        {"bnez r5, x", "bne r5, r0, x"},
+        {"bgt r5, r6, x", "blt r6, r5, x"},
+        {"ble r5, r6, x", "bge r6, r5, x"},
+        {"bgtu r5, r6, x", "bltu r6, r5, x"},
+        {"bleu r5, r6, x", "bgeu r6, r5, x"},
+        {"{ mov r7, r8 ; li r9, 1 }", "{ or r7, r8, r0 ; or r9, r0, 1 }"},
     };
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
         char a[128], b[128];
