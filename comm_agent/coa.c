@@ -49,6 +49,9 @@ void coa_reset(coa_t *c)
     c->loading = false;
     c->narrivals = 0;
     c->busy_lc = 0;
+    c->tagged_lc = 0;
+    c->header_lc = 0;
+    memset(c->link_lc, 0, sizeof c->link_lc);
     c->spools_active = 0;
     c->out_pending_until = 0;
     c->moved = 0;

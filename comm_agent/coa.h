@@ -85,6 +85,7 @@ typedef struct coa_lc {
     bool trailer_sent;
     uint16_t credits;    /* room in the downstream queue (route LINK) */
     uint16_t head, count;
+    uint16_t ntagged;    /* tagged words in the queue */
     uint64_t setup_done; /* clock at which the header at the head has been decoded */
     bool setup_started;
     uint8_t last_wait;   /* coa_wait_t of the last clock, for tools */
@@ -210,6 +211,9 @@ typedef struct coa {
     /* activity */
     uint64_t moved;      /* words moved in total (deadlock detection watches it) */
     uint64_t busy_lc;    /* mask of channels holding words */
+    uint64_t tagged_lc;  /* channels holding a tagged word */
+    uint64_t header_lc;  /* channels in state header */
+    uint64_t link_lc[COA_NUM_DIRS]; /* channels routed to each outgoing link */
     uint32_t spools_active; /* mask of spools not idle */
     uint64_t out_pending_until; /* a word or message sent on a link arrives by this clock */
     coa_fault_t fault;

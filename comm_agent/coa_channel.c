@@ -29,6 +29,16 @@ void coa_lc_note_state(coa_t *c, unsigned lc, uint64_t now)
     l->stats_since = now;
 }
 
+void coa_lc_set_state(coa_t *c, unsigned lc, coa_lc_state_t st, uint64_t now)
+{
+    coa_lc_note_state(c, lc, now);
+    c->lc[lc].state = (uint8_t)st;
+    if (st == COA_LC_HEADER)
+        c->header_lc |= coa_bit(lc);
+    else
+        c->header_lc &= ~coa_bit(lc);
+}
+
 void coa_lc_push(coa_t *c, unsigned lc, uint32_t word, bool tag, uint64_t now)
 {
     coa_lc_t *l = &c->lc[lc];
@@ -40,6 +50,10 @@ void coa_lc_push(coa_t *c, unsigned lc, uint32_t word, bool tag, uint64_t now)
     c->qdata[lc * depth + at] = word;
     c->qtag[lc * depth + at] = tag ? 1 : 0;
     l->count++;
+    if (tag) {
+        l->ntagged++;
+        c->tagged_lc |= coa_bit(lc);
+    }
     if (l->count > l->stats.occupancy_max)
         l->stats.occupancy_max = l->count;
     l->stats.words_in++;
@@ -53,8 +67,11 @@ uint32_t coa_lc_pop(coa_t *c, unsigned lc, bool *tag, uint64_t now)
     unsigned depth = c->cfg.queue_depth;
     coa_lc_note_state(c, lc, now);
     uint32_t w = c->qdata[lc * depth + l->head];
+    bool tagged = c->qtag[lc * depth + l->head] != 0;
     if (tag != NULL)
-        *tag = c->qtag[lc * depth + l->head] != 0;
+        *tag = tagged;
+    if (tagged && --l->ntagged == 0)
+        c->tagged_lc &= ~coa_bit(lc);
     l->head = (uint16_t)(l->head + 1u == depth ? 0u : l->head + 1u);
     l->count--;
     if (l->count == 0)
@@ -76,7 +93,11 @@ void coa_lc_set_route(coa_t *c, unsigned lc, coa_end_t route, uint64_t now)
     if (l->route.kind == COA_END_SPOOL && l->route.index < c->cfg.spools && c->spool[l->route.index].lc == lc &&
         c->spool[l->route.index].mode == COA_SPOOL_RECEIVE)
         c->spool[l->route.index].lc = COA_NONE;
+    if (l->route.kind == COA_END_LINK)
+        c->link_lc[l->route.dir] &= ~coa_bit(lc);
     l->route = route;
+    if (route.kind == COA_END_LINK)
+        c->link_lc[route.dir] |= coa_bit(lc);
     if (route.kind == COA_END_GATE && route.index < COA_NUM_GATES)
         c->gate_in_lc[route.index] = (uint8_t)lc;
     if (route.kind == COA_END_LINK)
@@ -116,8 +137,7 @@ void coa_lc_release(coa_t *c, unsigned lc, uint64_t now)
     if (l->owned_by_link && l->source.kind == COA_END_LINK)
         coa_send_ctrl(c, (coa_dir_t)l->source.dir, COA_CTRL_FREE, lc, now);
     unbind(c, lc, now);
-    coa_lc_note_state(c, lc, now);
-    l->state = COA_LC_FREE;
+    coa_lc_set_state(c, lc, COA_LC_FREE, now);
     l->owned_by_link = false;
     l->trailer_sent = false;
     l->open_pending = false;
@@ -133,9 +153,11 @@ void coa_lc_clear(coa_t *c, unsigned lc, uint64_t now)
     coa_lc_note_state(c, lc, now);
     l->head = 0;
     l->count = 0;
+    l->ntagged = 0;
     c->busy_lc &= ~coa_bit(lc);
+    c->tagged_lc &= ~coa_bit(lc);
     unbind(c, lc, now);
-    l->state = COA_LC_FREE;
+    coa_lc_set_state(c, lc, COA_LC_FREE, now);
     l->owned_by_link = false;
     l->trailer_sent = false;
     l->open_pending = false;
@@ -177,7 +199,7 @@ void coa_account_waits(coa_t *c, uint64_t now)
 {
     for (uint64_t m = c->busy_lc; m != 0; m &= m - 1) {
         unsigned lc = (unsigned)__builtin_ctzll(m);
-        coa_wait_t w = coa_lc_wait(c, lc, now);
+        coa_wait_t w = c->lc[lc].moved_at == now ? COA_WAIT_NONE : coa_lc_wait(c, lc, now);
         c->lc[lc].last_wait = (uint8_t)w;
         if (w != COA_WAIT_NONE)
             c->lc[lc].stats.wait_clocks[w]++;

@@ -19,8 +19,7 @@ static int alloc_local(coa_t *c, uint64_t now)
     for (uint64_t m = c->local_pool & channel_mask(c); m != 0; m &= m - 1) {
         unsigned lc = (unsigned)__builtin_ctzll(m);
         if (c->lc[lc].state == COA_LC_FREE && c->lc[lc].count == 0) {
-            coa_lc_note_state(c, lc, now);
-            c->lc[lc].state = COA_LC_HEADER;
+            coa_lc_set_state(c, lc, COA_LC_HEADER, now);
             c->lc[lc].stats.pathways++;
             return (int)lc;
         }
@@ -57,8 +56,7 @@ static int lc_write(coa_t *c, unsigned lc, unsigned f, uint32_t v, uint64_t now)
         coa_end_t e = coa_end_decode(v);
         if (e.kind > COA_END_QUEUE || (e.kind == COA_END_LINK && (e.dir >= COA_NUM_DIRS || e.index >= c->cfg.channels)))
             return -1;
-        coa_lc_note_state(c, lc, now);
-        l->state = e.kind == COA_END_NONE ? COA_LC_HEADER : COA_LC_ROUTED;
+        coa_lc_set_state(c, lc, e.kind == COA_END_NONE ? COA_LC_HEADER : COA_LC_ROUTED, now);
         coa_lc_set_route(c, lc, e, now);
         return 0;
     }
@@ -66,10 +64,8 @@ static int lc_write(coa_t *c, unsigned lc, unsigned f, uint32_t v, uint64_t now)
         coa_end_t e = coa_end_decode(v);
         if (e.kind > COA_END_SPOOL || (e.kind == COA_END_LINK && e.dir >= COA_NUM_DIRS))
             return -1;
-        if (l->state == COA_LC_FREE) {
-            coa_lc_note_state(c, lc, now);
-            l->state = COA_LC_HEADER;
-        }
+        if (l->state == COA_LC_FREE)
+            coa_lc_set_state(c, lc, COA_LC_HEADER, now);
         coa_lc_set_source(c, lc, e);
         return 0;
     }
@@ -123,11 +119,11 @@ static int spool_write(coa_t *c, unsigned s, unsigned f, uint32_t v, uint64_t no
             coa_lc_t *l = &c->lc[sp->lc];
             if (v == COA_SPOOL_SEND) {
                 if (l->state == COA_LC_FREE)
-                    l->state = COA_LC_HEADER;
+                    coa_lc_set_state(c, sp->lc, COA_LC_HEADER, now);
                 coa_lc_set_source(c, sp->lc, (coa_end_t){COA_END_SPOOL, 0, (uint8_t)s});
             } else if (l->route.kind != COA_END_SPOOL || l->route.index != s) {
                 /* Receiving from an arrived or routed channel: point its route at this spool. */
-                l->state = COA_LC_ROUTED;
+                coa_lc_set_state(c, sp->lc, COA_LC_ROUTED, now);
                 coa_lc_set_route(c, sp->lc, (coa_end_t){COA_END_SPOOL, 0, (uint8_t)s}, now);
                 for (unsigned i = 0; i < c->narrivals; i++)
                     if (c->arrivals[i] == sp->lc) {
@@ -248,7 +244,7 @@ static int bind_gate_in(coa_t *c, unsigned g, uint32_t v, uint64_t now)
                 break;
             }
     }
-    l->state = COA_LC_ROUTED;
+    coa_lc_set_state(c, v, COA_LC_ROUTED, now);
     coa_lc_set_route(c, v, (coa_end_t){COA_END_GATE, 0, (uint8_t)g}, now);
     return 0;
 }
@@ -267,10 +263,8 @@ static int bind_gate_out(coa_t *c, unsigned g, uint32_t v, uint64_t now)
     if (old != COA_NONE && old != v)
         coa_lc_set_source(c, old, (coa_end_t){COA_END_NONE, 0, 0});
     coa_lc_t *l = &c->lc[v];
-    if (l->state == COA_LC_FREE) {
-        coa_lc_note_state(c, v, now);
-        l->state = COA_LC_HEADER;
-    }
+    if (l->state == COA_LC_FREE)
+        coa_lc_set_state(c, v, COA_LC_HEADER, now);
     coa_lc_set_source(c, v, (coa_end_t){COA_END_GATE, 0, (uint8_t)g});
     return 0;
 }

@@ -7,8 +7,6 @@ static bool names_this_cell(const coa_t *c, const coa_sign_t *s) { return s->x =
 /* The channel's pathway ends here: bind it to its sink. */
 static void sink(coa_t *c, unsigned lc, const coa_sign_t *s, uint64_t now)
 {
-    coa_lc_t *l = &c->lc[lc];
-    coa_lc_note_state(c, lc, now);
     switch (s->action) {
     case COA_SIGN_GATE:
         if (s->sink >= COA_NUM_GATES) {
@@ -20,7 +18,7 @@ static void sink(coa_t *c, unsigned lc, const coa_sign_t *s, uint64_t now)
                       c->gate_in_lc[s->sink]);
             return;
         }
-        l->state = COA_LC_ROUTED;
+        coa_lc_set_state(c, lc, COA_LC_ROUTED, now);
         coa_lc_set_route(c, lc, (coa_end_t){COA_END_GATE, 0, (uint8_t)s->sink}, now);
         break;
     case COA_SIGN_SPOOL:
@@ -28,12 +26,12 @@ static void sink(coa_t *c, unsigned lc, const coa_sign_t *s, uint64_t now)
             coa_raise(c, lc, "street sign on channel %u ends at spool %u, which does not exist", lc, s->sink);
             return;
         }
-        l->state = COA_LC_ROUTED;
+        coa_lc_set_state(c, lc, COA_LC_ROUTED, now);
         coa_lc_set_route(c, lc, (coa_end_t){COA_END_SPOOL, 0, (uint8_t)s->sink}, now);
         c->spool[s->sink].lc = (uint8_t)lc;
         break;
     default:
-        l->state = COA_LC_ARRIVED;
+        coa_lc_set_state(c, lc, COA_LC_ARRIVED, now);
         coa_lc_set_route(c, lc, (coa_end_t){COA_END_QUEUE, 0, 0}, now);
         c->arrivals[c->narrivals++] = (uint8_t)lc;
         break;
@@ -59,8 +57,7 @@ static bool extend(coa_t *c, unsigned lc, uint64_t now)
         return false; /* waits until a FREE comes back from the neighbour */
     unsigned next = (unsigned)__builtin_ctzll(avail);
     c->remote_free[d] &= ~coa_bit(next);
-    coa_lc_note_state(c, lc, now);
-    l->state = COA_LC_ROUTED;
+    coa_lc_set_state(c, lc, COA_LC_ROUTED, now);
     coa_lc_set_route(c, lc, (coa_end_t){COA_END_LINK, (uint8_t)d, (uint8_t)next}, now);
     l->open_pending = true;
     return true;
@@ -127,7 +124,9 @@ static void sink_tagged(coa_t *c, unsigned lc, uint64_t now)
 
 void coa_headers(coa_t *c, uint64_t now)
 {
-    for (uint64_t m = c->busy_lc; m != 0; m &= m - 1) {
+    /* Only channels with a header to decode, or a tagged word that may be a trailer at a sink. */
+    uint64_t links = c->link_lc[0] | c->link_lc[1] | c->link_lc[2] | c->link_lc[3];
+    for (uint64_t m = c->busy_lc & (c->header_lc | (c->tagged_lc & ~links)); m != 0; m &= m - 1) {
         unsigned lc = (unsigned)__builtin_ctzll(m);
         coa_lc_t *l = &c->lc[lc];
         if (l->state == COA_LC_HEADER)

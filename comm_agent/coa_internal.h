@@ -37,6 +37,8 @@ void coa_lc_clear(coa_t *c, unsigned lc, uint64_t now);
 void coa_lc_set_route(coa_t *c, unsigned lc, coa_end_t route, uint64_t now);
 void coa_lc_set_source(coa_t *c, unsigned lc, coa_end_t source);
 void coa_lc_note_state(coa_t *c, unsigned lc, uint64_t now); /* settles the time-weighted statistics */
+/* Every state change goes through here: it settles the statistics and keeps header_lc in step. */
+void coa_lc_set_state(coa_t *c, unsigned lc, coa_lc_state_t st, uint64_t now);
 void coa_raise(coa_t *c, uint32_t addr, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void coa_account_waits(coa_t *c, uint64_t now);
 

@@ -63,8 +63,7 @@ static void deliver_flit(coa_t *c, coa_dir_t from, const coa_flit_t *f, uint64_t
                       coa_lc_state_name((coa_lc_state_t)l->state));
             return;
         }
-        coa_lc_note_state(c, lc, now);
-        l->state = COA_LC_HEADER;
+        coa_lc_set_state(c, lc, COA_LC_HEADER, now);
         coa_lc_set_source(c, lc, (coa_end_t){COA_END_LINK, (uint8_t)from, f->src_lc});
         l->travel_dir = f->travel_dir;
         l->pool = f->pool;
@@ -117,7 +116,7 @@ void coa_links_deliver(coa_t *c, uint64_t now)
 static uint64_t eligible(const coa_t *c, unsigned d)
 {
     uint64_t mask = 0;
-    for (uint64_t m = c->busy_lc; m != 0; m &= m - 1) {
+    for (uint64_t m = c->busy_lc & c->link_lc[d]; m != 0; m &= m - 1) {
         unsigned lc = (unsigned)__builtin_ctzll(m);
         const coa_lc_t *l = &c->lc[lc];
         if (l->state == COA_LC_ROUTED && l->route.kind == COA_END_LINK && l->route.dir == d && l->credits > 0)
@@ -160,8 +159,7 @@ void coa_links_schedule(coa_t *c, uint64_t now)
         if (tag && coa_word_kind(w) == COA_WORD_KIND_TRAILER) {
             /* The channel is free once the credits of every word it sent are back. */
             l->trailer_sent = true;
-            coa_lc_note_state(c, (unsigned)lc, now);
-            l->state = COA_LC_DRAINING;
+            coa_lc_set_state(c, (unsigned)lc, COA_LC_DRAINING, now);
             if (l->credits == c->cfg.queue_depth)
                 coa_lc_release(c, (unsigned)lc, now);
         }

@@ -45,7 +45,8 @@ static void load_entry(coa_t *c, const uint32_t e[4], uint64_t now)
     coa_lc_clear(c, lc, now);
     coa_end_t route = coa_end_decode(e[1]), source = coa_end_decode(e[2]);
     coa_lc_t *l = &c->lc[lc];
-    l->state = route.kind == COA_END_NONE && source.kind == COA_END_NONE ? COA_LC_FREE : COA_LC_ROUTED;
+    coa_lc_set_state(c, lc, route.kind == COA_END_NONE && source.kind == COA_END_NONE ? COA_LC_FREE : COA_LC_ROUTED,
+                     now);
     l->pool = (uint8_t)(e[3] & 3u);
     coa_lc_set_route(c, lc, route, now);
     coa_lc_set_source(c, lc, source);
@@ -125,12 +126,14 @@ void coa_spools(coa_t *c, uint64_t now, bool mem_used)
 {
     if (mem_used || loader_step(c, now) || c->asleep)
         return;
-    unsigned n = c->cfg.spools;
-    for (unsigned k = 1; k <= n; k++) {
-        unsigned s = (c->spool_rr + k) % n;
-        if (c->spool[s].mode != COA_SPOOL_IDLE && spool_step(c, s, now)) {
+    /* Round robin over the active spools, starting after the one served last. */
+    uint64_t active = c->spools_active;
+    while (active != 0) {
+        int s = coa_next_bit(active, (unsigned)c->spool_rr + 1u);
+        if (spool_step(c, (unsigned)s, now)) {
             c->spool_rr = (uint8_t)s;
             return;
         }
+        active &= ~coa_bit((unsigned)s);
     }
 }
