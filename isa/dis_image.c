@@ -28,28 +28,74 @@ static int cmp_label(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
+/* Stable merge sort of symbol indices by name, so equal names keep their order (the first one wins). */
+static void merge_sort(const isa_image_t *img, size_t *idx, size_t *tmp, size_t n)
+{
+    if (n < 2)
+        return;
+    size_t h = n / 2;
+    merge_sort(img, idx, tmp, h);
+    merge_sort(img, idx + h, tmp, n - h);
+    size_t i = 0, j = h, k = 0;
+    while (i < h && j < n)
+        tmp[k++] = strcmp(img->syms[idx[j]].name, img->syms[idx[i]].name) < 0 ? idx[j++] : idx[i++];
+    while (i < h)
+        tmp[k++] = idx[i++];
+    while (j < n)
+        tmp[k++] = idx[j++];
+    memcpy(idx, tmp, n * sizeof *idx);
+}
+
+static bool sort_by_name(const isa_image_t *img, size_t *idx, size_t n)
+{
+    size_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    if (tmp == NULL)
+        return false;
+    merge_sort(img, idx, tmp, n);
+    free(tmp);
+    return true;
+}
+
 static uint32_t align16(uint64_t v)
 {
     return (uint32_t)((v + 15) & ~(uint64_t)15);
 }
 
-static bool usable(const isa_image_t *img, size_t i, unsigned flags)
+/* Marks the symbols a listing can define: printable names, the first symbol of each name (sorting
+ * the indices by name keeps this fast for images with many symbols). */
+static bool *usable_symbols(const isa_image_t *img, unsigned flags)
 {
-    if (flags & DIS_NO_SYMBOLS || !dis_symbol_name_ok(img->syms[i].name))
-        return false;
-    for (size_t j = 0; j < i; j++)
-        if (strcmp(img->syms[j].name, img->syms[i].name) == 0)
-            return false;
-    return true;
+    size_t n = img->nsyms;
+    bool *ok = calloc(n ? n : 1, sizeof *ok);
+    size_t *idx = malloc((n ? n : 1) * sizeof *idx);
+    if (ok == NULL || idx == NULL) {
+        free(ok);
+        free(idx);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        idx[i] = i;
+    if (!(flags & DIS_NO_SYMBOLS)) {
+        if (!sort_by_name(img, idx, n)) {
+            free(ok);
+            free(idx);
+            return NULL;
+        }
+        for (size_t k = 0; k < n; k++)
+            ok[idx[k]] = (k == 0 || strcmp(img->syms[idx[k - 1]].name, img->syms[idx[k]].name) != 0) &&
+                         dis_symbol_name_ok(img->syms[idx[k]].name);
+    }
+    free(idx);
+    return ok;
 }
 
 /* Sorts each symbol into a section it can be a label of, or writes it as NAME = value. */
-static void place_symbols(listing_t *l)
+static void place_symbols(listing_t *l, const bool *ok)
 {
     const isa_image_t *img = l->img;
     for (size_t i = 0; i < img->nsyms; i++) {
         const isa_symbol_t *s = &img->syms[i];
-        if (!usable(img, i, l->flags))
+        if (!ok[i])
             continue;
         uint64_t v = s->value;
         label_t lab = {0, s->name};
@@ -204,14 +250,17 @@ int dis_image(const isa_image_t *img, FILE *out, unsigned flags)
     l.text = malloc(n * sizeof *l.text);
     l.data = malloc(n * sizeof *l.data);
     l.bss = malloc(n * sizeof *l.bss);
-    if (l.text == NULL || l.data == NULL || l.bss == NULL) {
+    bool *ok = usable_symbols(img, flags);
+    if (l.text == NULL || l.data == NULL || l.bss == NULL || ok == NULL) {
         free(l.text);
         free(l.data);
         free(l.bss);
+        free(ok);
         return -1;
     }
     header(&l);
-    place_symbols(&l);
+    place_symbols(&l, ok);
+    free(ok);
     const char *entry = NULL;
     for (size_t i = 0; i < l.ntext && entry == NULL; i++)
         if (img->text_base + 4 * l.text[i].at == img->entry)
