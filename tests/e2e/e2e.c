@@ -1,0 +1,150 @@
+#include "e2e.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "iwarp_config.h"
+
+static void collect(void *user, unsigned x, unsigned y, const char *text)
+{
+    e2e_run_t *r = user;
+    size_t need = strlen(text) + 32;
+    char *grown = realloc(r->console, r->console_len + need);
+    assert_non_null(grown);
+    r->console = grown;
+    r->console_len += (size_t)snprintf(r->console + r->console_len, need, "[%u,%u] %s\n", x, y, text);
+}
+
+static void run_desc(e2e_run_t *r)
+{
+    static const char *const none[1] = {NULL};
+    assert_int_equal(run_desc_build(&r->desc, none, 0, none, 0, &r->array), 0);
+    emu_array_set_output(r->array, collect, r);
+    r->status = emu_array_run(r->array, r->desc.max_cycles);
+}
+
+static void source_path(char *buf, size_t cap, const char *rel) { snprintf(buf, cap, "%s/%s", IWARP_SOURCE_ROOT, rel); }
+
+void e2e_run_file(e2e_run_t *r, const char *rel_path)
+{
+    memset(r, 0, sizeof *r);
+    char path[1024];
+    source_path(path, sizeof path, rel_path);
+    emu_machine_t m;
+    emu_machine_defaults(&m);
+    assert_int_equal(run_desc_parse_file(path, &m, &r->desc, stderr), 0);
+    run_desc(r);
+}
+
+void e2e_run_program(e2e_run_t *r, const char *rel_path, unsigned w, unsigned h, const uint32_t *args, unsigned nargs)
+{
+    memset(r, 0, sizeof *r);
+    char path[1024];
+    source_path(path, sizeof path, rel_path);
+    emu_machine_t m;
+    emu_machine_defaults(&m);
+    m.width = w;
+    m.height = h;
+    assert_int_equal(run_desc_single(&r->desc, path, &m, args, nargs), 0);
+    run_desc(r);
+}
+
+void e2e_run_source(e2e_run_t *r, const char *asm_text, const char *options)
+{
+    memset(r, 0, sizeof *r);
+    char dir[] = "/tmp/iwarp-e2e-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char prog[1100], run[1100];
+    snprintf(prog, sizeof prog, "%s/example.s", dir);
+    snprintf(run, sizeof run, "%s/example.run", dir);
+    FILE *f = fopen(prog, "w");
+    assert_non_null(f);
+    fputs(asm_text, f);
+    fclose(f);
+    f = fopen(run, "w");
+    assert_non_null(f);
+    fprintf(f, "%s\nprogram example example.s\ncells all example\n", options);
+    fclose(f);
+    emu_machine_t m;
+    emu_machine_defaults(&m);
+    int rc = run_desc_parse_file(run, &m, &r->desc, stderr);
+    if (rc == 0)
+        run_desc(r);
+    unlink(prog);
+    unlink(run);
+    rmdir(dir);
+    assert_int_equal(rc, 0);
+}
+
+void e2e_free(e2e_run_t *r)
+{
+    emu_array_free(r->array);
+    run_desc_free(&r->desc);
+    free(r->console);
+    memset(r, 0, sizeof *r);
+}
+
+uint32_t e2e_a0(const e2e_run_t *r, unsigned x, unsigned y) { return ca_reg(emu_array_ca(r->array, x, y), ISA_REG_A0); }
+
+void e2e_assert_done(const e2e_run_t *r)
+{
+    if (r->status == EMU_RUN_DONE)
+        return;
+    unsigned x, y;
+    char line[400] = "";
+    if (emu_array_first_fault(r->array, &x, &y))
+        emu_format_fault(r->array, x, y, line, sizeof line);
+    fail_msg("run ended with status %s: %s %s", emu_run_status_name(r->status), line, emu_array_deadlock(r->array));
+}
+
+void e2e_check_golden(const char *name, uint64_t cycles)
+{
+    char path[1024];
+    source_path(path, sizeof path, "tests/golden/cycles.txt");
+    const char *rebase = getenv("IWARP_REBASELINE");
+    FILE *f = fopen(path, "r");
+    char line[256];
+    char *lines = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&lines, &len);
+    bool found = false;
+    uint64_t want = 0;
+    while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+        char key[200];
+        unsigned long long v;
+        if (sscanf(line, "%199s %llu", key, &v) == 2 && strcmp(key, name) == 0) {
+            found = true;
+            want = v;
+            if (rebase)
+                continue;
+        }
+        fputs(line, out);
+    }
+    if (f != NULL)
+        fclose(f);
+    if (rebase) {
+        fprintf(out, "%s %llu\n", name, (unsigned long long)cycles);
+        fclose(out);
+        f = fopen(path, "w");
+        assert_non_null(f);
+        fputs(lines, f);
+        fclose(f);
+        free(lines);
+        return;
+    }
+    fclose(out);
+    free(lines);
+    if (!found)
+        fail_msg("no golden cycle count for '%s' in tests/golden/cycles.txt (IWARP_REBASELINE=1 records it)", name);
+    if (want != cycles)
+        fail_msg("'%s' took %llu cycles, the golden count is %llu (if the change is intended: IWARP_REBASELINE=1 "
+                 "meson test -C build e2e_programs, then review the diff)",
+                 name, (unsigned long long)cycles, (unsigned long long)want);
+}

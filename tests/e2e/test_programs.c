@@ -1,0 +1,81 @@
+/* The programs shipped in programs/ run to the end on their arrays, check their own results (they trap on a
+ * wrong word), and take the cycles recorded in tests/golden/cycles.txt. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "e2e.h"
+
+static void test_pathway_with_two_turns_streams_a_word_every_two_clocks(void **state)
+{
+    (void)state;
+    e2e_run_t r;
+    e2e_run_file(&r, "programs/net/pathway.run");
+    e2e_assert_done(&r);
+    uint32_t n = r.desc.rules[0].args[0].value;
+    const emu_machine_t *m = emu_array_machine(r.array);
+    /* (5,3) reports the clocks between its first and last read: one link word each link_clocks. */
+    assert_int_equal(e2e_a0(&r, 5, 3), m->link_clocks * (n - 1));
+    e2e_check_golden("programs/net/pathway.run", emu_array_cycles(r.array));
+    e2e_free(&r);
+}
+
+static void test_every_cell_exchanges_with_its_four_neighbours(void **state)
+{
+    (void)state;
+    e2e_run_t r;
+    e2e_run_file(&r, "programs/net/neighbours.run");
+    e2e_assert_done(&r);
+    uint32_t k = r.desc.rules[0].args[0].value;
+    for (unsigned y = 0; y < emu_array_height(r.array); y++)
+        for (unsigned x = 0; x < emu_array_width(r.array); x++)
+            assert_int_equal(e2e_a0(&r, x, y), 4 * k);
+    e2e_check_golden("programs/net/neighbours.run", emu_array_cycles(r.array));
+    e2e_free(&r);
+}
+
+static void test_neighbour_exchange_works_on_small_and_odd_tori(void **state)
+{
+    (void)state;
+    /* 1-wide and 2-wide tori make a cell its own neighbour, or both neighbours the same cell. */
+    static const unsigned sizes[][2] = {{1, 1}, {2, 1}, {1, 3}, {2, 2}, {3, 5}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        e2e_run_t r;
+        uint32_t k = 17;
+        e2e_run_program(&r, "programs/net/neighbours.s", sizes[i][0], sizes[i][1], &k, 1);
+        e2e_assert_done(&r);
+        for (unsigned y = 0; y < sizes[i][1]; y++)
+            for (unsigned x = 0; x < sizes[i][0]; x++)
+                assert_int_equal(e2e_a0(&r, x, y), 4 * k);
+        e2e_free(&r);
+    }
+}
+
+static void test_streaming_on_every_link_runs_to_the_end(void **state)
+{
+    (void)state;
+    uint32_t n = 500;
+    e2e_run_t one, two;
+    e2e_run_program(&one, "programs/bench/stream.s", 8, 8, &n, 1);
+    e2e_assert_done(&one);
+    two = (e2e_run_t){0};
+    e2e_run_program(&two, "programs/bench/stream.s", 4, 4, &n, 1);
+    e2e_assert_done(&two);
+    e2e_free(&two);
+    e2e_check_golden("programs/bench/stream.s@8x8,a0=500", emu_array_cycles(one.array));
+    e2e_free(&one);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pathway_with_two_turns_streams_a_word_every_two_clocks),
+        cmocka_unit_test(test_every_cell_exchanges_with_its_four_neighbours),
+        cmocka_unit_test(test_neighbour_exchange_works_on_small_and_odd_tori),
+        cmocka_unit_test(test_streaming_on_every_link_runs_to_the_end),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
