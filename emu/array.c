@@ -171,10 +171,26 @@ emu_run_status_t emu_array_run_serial(emu_array_t *a, uint64_t limit)
     emu_run_status_t st;
     for (;;) {
         emu_step_summary_t sum = {.next = UINT64_MAX, .stop = a->stop_requested};
-        if (!sum.stop)
+        bool stop_after = false;
+        if (a->has_hooks) {
+            a->clock = rc.clock;
+            a->last_progress = rc.last_progress;
+            if (!sum.stop && a->hooks.before_clock != NULL && a->hooks.before_clock(a->hooks.user, a, rc.clock))
+                sum.stop = true;
+        }
+        if (!sum.stop) {
             emu_array_step_cells(a, 0, a->ncells, rc.clock, &sum);
+            a->last_ran = rc.clock;
+            a->ran_any = true;
+            if (a->has_hooks && a->hooks.after_clock != NULL)
+                stop_after = a->hooks.after_clock(a->hooks.user, a, rc.clock);
+        }
         if (emu_clock_decide(&rc, &a->machine, &sum, limit, &st))
             break;
+        if (stop_after) {
+            st = EMU_RUN_STOPPED;
+            break;
+        }
     }
     a->clock = rc.clock;
     a->last_progress = rc.last_progress;
@@ -185,8 +201,8 @@ emu_run_status_t emu_array_run(emu_array_t *a, uint64_t limit)
 {
     if (a->clock >= limit)
         return EMU_RUN_LIMIT;
-    emu_run_status_t st = a->nthreads > 1 && a->ncells > 1 ? emu_array_run_threads(a, limit)
-                                                           : emu_array_run_serial(a, limit);
+    emu_run_status_t st = a->nthreads > 1 && a->ncells > 1 && !a->has_hooks ? emu_array_run_threads(a, limit)
+                                                                            : emu_array_run_serial(a, limit);
     a->stop_requested = false;
     if (st != EMU_RUN_STOPPED)
         emu_array_finish(a, st);
@@ -232,6 +248,20 @@ const coa_t *emu_array_coa(const emu_array_t *a, unsigned x, unsigned y)
 }
 
 void emu_array_set_threads(emu_array_t *a, unsigned n) { a->nthreads = n < 1 ? 1 : n; }
+
+void emu_array_set_hooks(emu_array_t *a, const emu_hooks_t *hooks)
+{
+    a->has_hooks = hooks != NULL;
+    if (hooks != NULL)
+        a->hooks = *hooks;
+}
+
+unsigned emu_array_marks(const emu_array_t *a, unsigned x, unsigned y, const uint32_t **marks)
+{
+    const emu_cell_t *c = &a->cells[(y % a->machine.height) * a->machine.width + (x % a->machine.width)];
+    *marks = c->marks;
+    return c->marks_clock == a->last_ran && a->ran_any ? c->nmarks : 0;
+}
 unsigned emu_array_threads(const emu_array_t *a) { return a->nthreads; }
 const char *emu_array_deadlock(const emu_array_t *a) { return a->deadlock; }
 

@@ -19,6 +19,9 @@ typedef struct emu_cell {
     uint64_t progress_at;         /* last clock at which the CA issued or a word moved here */
     char console[EMU_CONSOLE_LINE];
     unsigned console_len;
+    uint32_t marks[EMU_MAX_MARKS_PER_CLOCK];
+    unsigned nmarks;
+    uint64_t marks_clock; /* the clock the marks were raised in */
 } emu_cell_t;
 
 /* What one clock of a group of cells tells the array. */
@@ -50,6 +53,10 @@ struct emu_array {
     char deadlock[1024];    /* the wait cycle found when the run stopped on a deadlock */
     emu_output_fn output;
     void *output_user;
+    emu_hooks_t hooks;
+    bool has_hooks;
+    uint64_t last_ran; /* the last clock the serial loop executed (marks belong to it) */
+    bool ran_any;
 };
 
 static inline emu_cell_t *emu_array_cell(emu_array_t *a, unsigned x, unsigned y)

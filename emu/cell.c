@@ -72,6 +72,14 @@ static int cell_cr_write(void *ctx, uint32_t index, uint32_t value)
         snprintf(buf, sizeof buf, "0x%" PRIx32, value);
         console_put(c, buf);
         return 0;
+    case EMU_CR_MARK:
+        if (c->marks_clock != c->now) {
+            c->marks_clock = c->now;
+            c->nmarks = 0;
+        }
+        if (c->nmarks < EMU_MAX_MARKS_PER_CLOCK)
+            c->marks[c->nmarks++] = value;
+        return 0;
     default: return -1;
     }
 }

@@ -37,7 +37,8 @@ typedef enum emu_run_status {
     X(CELL_ID, 0x07, "y * width + x (read-only)")                                                                \
     X(DEBUG_PUTC, 0x10, "write: append a character to the cell's console output")                                \
     X(DEBUG_PUTI, 0x11, "write: append a signed decimal number to the console output")                           \
-    X(DEBUG_PUTX, 0x12, "write: append 0x-prefixed hex to the console output")
+    X(DEBUG_PUTX, 0x12, "write: append 0x-prefixed hex to the console output")                                \
+    X(MARK, 0x13, "write: raise an event for tools (kind << 24 | data: message sent, received, phase switch)")
 
 enum emu_cell_cr {
 #define X(id, num, doc) EMU_CR_##id = (num),
@@ -45,6 +46,27 @@ enum emu_cell_cr {
 #undef X
         EMU_CR_COA_BASE = 0x100,
 };
+
+/* Kinds of marks a program raises by writing EMU_CR_MARK (kind << 24 | data). The runtimes raise them, so
+ * the debugger can break on them and the viewer show them; they cost the program one clock like any
+ * control-register write, with or without a tool watching. */
+typedef enum emu_mark_kind {
+    EMU_MARK_USER = 0,
+    EMU_MARK_MSG_SEND = 1,    /* data: destination cell id */
+    EMU_MARK_MSG_RECEIVE = 2, /* data: source cell id */
+    EMU_MARK_PHASE = 3,       /* data: the ConSet phase now active */
+} emu_mark_kind_t;
+
+enum { EMU_MAX_MARKS_PER_CLOCK = 8 };
+
+/* Tools that watch a run (debugger, recorder) hook into the clock. While hooks are set the array runs on
+ * one thread; results are the same. before_clock returning true stops the run before that clock executes
+ * (emu_array_run returns EMU_RUN_STOPPED and the clock stays); after_clock returning true stops it after. */
+typedef struct emu_hooks {
+    void *user;
+    bool (*before_clock)(void *user, emu_array_t *a, uint64_t clock);
+    bool (*after_clock)(void *user, emu_array_t *a, uint64_t clock);
+} emu_hooks_t;
 
 /* Called with each complete line (or the remainder at the end) a cell writes to its console. */
 typedef void (*emu_output_fn)(void *user, unsigned x, unsigned y, const char *text);
@@ -77,6 +99,24 @@ const coa_t *emu_array_coa(const emu_array_t *a, unsigned x, unsigned y);
 /* Host threads used by emu_array_run (1 by default). Results do not depend on it. */
 void emu_array_set_threads(emu_array_t *a, unsigned n);
 unsigned emu_array_threads(const emu_array_t *a);
+void emu_array_set_hooks(emu_array_t *a, const emu_hooks_t *hooks); /* NULL removes them */
+/* Marks the cell raised in the last clock that ran; returns their number and points *marks at them. */
+unsigned emu_array_marks(const emu_array_t *a, unsigned x, unsigned y, const uint32_t **marks);
+
+/* Snapshots of the whole array: everything that changes as it runs (registers, memory, channels, links,
+ * statistics, the clock), so that restoring one and running on gives exactly what running on from the
+ * moment it was taken gives. */
+typedef struct emu_snapshot emu_snapshot_t;
+emu_snapshot_t *emu_snapshot_take(const emu_array_t *a);
+/* Restores into the array it was taken from (or one built the same way). Returns 0, or -1 with a message. */
+int emu_snapshot_restore(emu_array_t *a, const emu_snapshot_t *s, char *err, size_t errlen);
+void emu_snapshot_free(emu_snapshot_t *s);
+size_t emu_snapshot_bytes(const emu_snapshot_t *s);
+uint64_t emu_snapshot_clock(const emu_snapshot_t *s);
+/* Files, for the same emulator build and machine. */
+int emu_snapshot_save(const emu_snapshot_t *s, const char *path, char *err, size_t errlen);
+emu_snapshot_t *emu_snapshot_load(const char *path, char *err, size_t errlen);
+
 /* A hash of every cell's architectural state (registers, channels, spools, optionally memory) and,
  * optionally, of all statistics. Equal runs give equal hashes whatever the thread count. */
 uint64_t emu_array_hash(const emu_array_t *a, bool with_memory, bool with_stats);

@@ -1,0 +1,311 @@
+/*
+ * Snapshots: a copy of everything that changes as the array runs. Each cell contributes its CA state
+ * block, its memory, its communication agent (the struct, with its pointers put back on restore, and its
+ * queues) and the links it drives. Files hold the same bytes behind a header that names the build's
+ * struct sizes, so a snapshot is only ever loaded by the emulator that wrote it.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "array_internal.h"
+
+static const char snap_magic[8] = {'I', 'W', 'S', 'N', 'A', 'P', '0', '1'};
+
+typedef struct cell_snap {
+    ca_state_block_t ca;
+    coa_t coa; /* pointers inside are the live array's; restore keeps the live ones */
+    uint64_t moved_seen, progress_at, now;
+    char console[EMU_CONSOLE_LINE];
+    unsigned console_len;
+    uint32_t marks[EMU_MAX_MARKS_PER_CLOCK];
+    unsigned nmarks;
+    uint64_t marks_clock;
+} cell_snap_t;
+
+struct emu_snapshot {
+    emu_machine_t machine;
+    uint64_t clock, last_progress;
+    char deadlock[1024];
+    unsigned ncells;
+    size_t slots_per_cell; /* per cell: 4 lines of nslots slots */
+    size_t ctrl_per_slot;
+    cell_snap_t *cells;
+    uint8_t *mem;         /* ncells * mem_bytes */
+    uint32_t *qdata;      /* ncells * channels * depth */
+    uint8_t *qtag;
+    coa_slot_t *slots;    /* ncells * slots_per_cell, ctrl pointers unused */
+    coa_ctrl_t *ctrl;     /* ncells * slots_per_cell * ctrl_per_slot */
+};
+
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err != NULL && errlen > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+static size_t queue_words(const emu_machine_t *m) { return (size_t)m->channels * m->queue_depth; }
+
+static emu_snapshot_t *snapshot_alloc(const emu_machine_t *m, unsigned ncells, size_t nslots)
+{
+    emu_snapshot_t *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return NULL;
+    s->machine = *m;
+    s->ncells = ncells;
+    s->slots_per_cell = COA_NUM_DIRS * nslots;
+    s->ctrl_per_slot = 2u * m->channels + 4u;
+    s->cells = calloc(ncells, sizeof *s->cells);
+    s->mem = malloc((size_t)ncells * m->mem_bytes);
+    s->qdata = calloc((size_t)ncells * queue_words(m), sizeof *s->qdata);
+    s->qtag = calloc((size_t)ncells * queue_words(m), 1);
+    s->slots = calloc((size_t)ncells * s->slots_per_cell, sizeof *s->slots);
+    s->ctrl = calloc((size_t)ncells * s->slots_per_cell * s->ctrl_per_slot, sizeof *s->ctrl);
+    if (!s->cells || !s->mem || !s->qdata || !s->qtag || !s->slots || !s->ctrl) {
+        emu_snapshot_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void emu_snapshot_free(emu_snapshot_t *s)
+{
+    if (s == NULL)
+        return;
+    free(s->cells);
+    free(s->mem);
+    free(s->qdata);
+    free(s->qtag);
+    free(s->slots);
+    free(s->ctrl);
+    free(s);
+}
+
+size_t emu_snapshot_bytes(const emu_snapshot_t *s)
+{
+    return sizeof *s + s->ncells * (sizeof *s->cells + s->machine.mem_bytes + queue_words(&s->machine) * 5 +
+                                     s->slots_per_cell * (sizeof *s->slots + s->ctrl_per_slot * sizeof *s->ctrl));
+}
+
+uint64_t emu_snapshot_clock(const emu_snapshot_t *s) { return s->clock; }
+
+emu_snapshot_t *emu_snapshot_take(const emu_array_t *a)
+{
+    const emu_machine_t *m = &a->machine;
+    emu_snapshot_t *s = snapshot_alloc(m, a->ncells, a->cells[0].out[0].nslots);
+    if (s == NULL)
+        return NULL;
+    s->clock = a->clock;
+    s->last_progress = a->last_progress;
+    memcpy(s->deadlock, a->deadlock, sizeof s->deadlock);
+    size_t qw = queue_words(m);
+    for (unsigned i = 0; i < a->ncells; i++) {
+        const emu_cell_t *c = &a->cells[i];
+        cell_snap_t *cs = &s->cells[i];
+        cs->ca = c->ca.s;
+        cs->coa = c->coa;
+        cs->moved_seen = c->moved_seen;
+        cs->progress_at = c->progress_at;
+        cs->now = c->now;
+        memcpy(cs->console, c->console, sizeof cs->console);
+        cs->console_len = c->console_len;
+        memcpy(cs->marks, c->marks, sizeof cs->marks);
+        cs->nmarks = c->nmarks;
+        cs->marks_clock = c->marks_clock;
+        memcpy(s->mem + (size_t)i * m->mem_bytes, c->mem, m->mem_bytes);
+        memcpy(s->qdata + i * qw, c->coa.qdata, qw * sizeof *s->qdata);
+        memcpy(s->qtag + i * qw, c->coa.qtag, qw);
+        for (unsigned d = 0; d < COA_NUM_DIRS; d++)
+            for (unsigned k = 0; k < c->out[d].nslots; k++) {
+                size_t at = i * s->slots_per_cell + d * c->out[d].nslots + k;
+                const coa_slot_t *slot = &c->out[d].slots[k];
+                s->slots[at] = *slot;
+                s->slots[at].ctrl = NULL;
+                memcpy(s->ctrl + at * s->ctrl_per_slot, slot->ctrl, slot->nctrl * sizeof *slot->ctrl);
+            }
+    }
+    return s;
+}
+
+static bool same_machine(const emu_machine_t *x, const emu_machine_t *y)
+{
+    return x->width == y->width && x->height == y->height && x->mem_bytes == y->mem_bytes &&
+           x->channels == y->channels && x->queue_depth == y->queue_depth && x->hop_latency == y->hop_latency &&
+           x->spools == y->spools;
+}
+
+int emu_snapshot_restore(emu_array_t *a, const emu_snapshot_t *s, char *err, size_t errlen)
+{
+    const emu_machine_t *m = &a->machine;
+    if (!same_machine(m, &s->machine) || s->ncells != a->ncells ||
+        s->slots_per_cell != COA_NUM_DIRS * a->cells[0].out[0].nslots)
+        return fail(err, errlen, "the snapshot was taken on a different machine (array, memory or network size)");
+    a->clock = s->clock;
+    a->last_progress = s->last_progress;
+    memcpy(a->deadlock, s->deadlock, sizeof a->deadlock);
+    size_t qw = queue_words(m);
+    for (unsigned i = 0; i < a->ncells; i++) {
+        emu_cell_t *c = &a->cells[i];
+        const cell_snap_t *cs = &s->cells[i];
+        c->ca.s = cs->ca;
+        /* The agent's wiring (queues, memory, links) stays the live array's. */
+        coa_t wiring = c->coa;
+        c->coa = cs->coa;
+        c->coa.qdata = wiring.qdata;
+        c->coa.qtag = wiring.qtag;
+        c->coa.mem = wiring.mem;
+        memcpy(c->coa.out, wiring.out, sizeof c->coa.out);
+        memcpy(c->coa.in, wiring.in, sizeof c->coa.in);
+        c->moved_seen = cs->moved_seen;
+        c->progress_at = cs->progress_at;
+        c->now = cs->now;
+        memcpy(c->console, cs->console, sizeof c->console);
+        c->console_len = cs->console_len;
+        memcpy(c->marks, cs->marks, sizeof c->marks);
+        c->nmarks = cs->nmarks;
+        c->marks_clock = cs->marks_clock;
+        memcpy(c->mem, s->mem + (size_t)i * m->mem_bytes, m->mem_bytes);
+        memcpy(c->coa.qdata, s->qdata + i * qw, qw * sizeof *s->qdata);
+        memcpy(c->coa.qtag, s->qtag + i * qw, qw);
+        for (unsigned d = 0; d < COA_NUM_DIRS; d++)
+            for (unsigned k = 0; k < c->out[d].nslots; k++) {
+                size_t at = i * s->slots_per_cell + d * c->out[d].nslots + k;
+                coa_slot_t *slot = &c->out[d].slots[k];
+                coa_ctrl_t *ctrl = slot->ctrl;
+                *slot = s->slots[at];
+                slot->ctrl = ctrl;
+                memcpy(ctrl, s->ctrl + at * s->ctrl_per_slot, slot->nctrl * sizeof *ctrl);
+            }
+    }
+    return 0;
+}
+
+/* --- files: a header naming the layout, then the arrays as they are in memory --- */
+
+typedef struct snap_header {
+    char magic[8];
+    uint32_t sizes[6]; /* struct sizes of this build: a snapshot only loads into the build that wrote it */
+    emu_machine_t machine;
+    uint64_t clock, last_progress;
+    uint32_t ncells;
+    uint64_t slots_per_cell, ctrl_per_slot;
+} snap_header_t;
+
+static void header_sizes(uint32_t sizes[6])
+{
+    sizes[0] = sizeof(cell_snap_t);
+    sizes[1] = sizeof(coa_slot_t);
+    sizes[2] = sizeof(coa_ctrl_t);
+    sizes[3] = sizeof(emu_machine_t);
+    sizes[4] = sizeof(ca_state_block_t);
+    sizes[5] = sizeof(coa_t);
+}
+
+static int write_all(FILE *f, const void *p, size_t n) { return fwrite(p, 1, n, f) == n ? 0 : -1; }
+static int read_all(FILE *f, void *p, size_t n) { return fread(p, 1, n, f) == n ? 0 : -1; }
+
+int emu_snapshot_save(const emu_snapshot_t *s, const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "wb");
+    if (f == NULL)
+        return fail(err, errlen, "%s: %s", path, strerror(errno));
+    snap_header_t h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, snap_magic, sizeof h.magic);
+    header_sizes(h.sizes);
+    h.machine = s->machine;
+    h.clock = s->clock;
+    h.last_progress = s->last_progress;
+    h.ncells = s->ncells;
+    h.slots_per_cell = s->slots_per_cell;
+    h.ctrl_per_slot = s->ctrl_per_slot;
+    size_t qw = queue_words(&s->machine) * s->ncells;
+    size_t nslots = s->ncells * s->slots_per_cell;
+    int rc = write_all(f, &h, sizeof h) | write_all(f, s->deadlock, sizeof s->deadlock) |
+             write_all(f, s->cells, s->ncells * sizeof *s->cells) |
+             write_all(f, s->mem, (size_t)s->ncells * s->machine.mem_bytes) |
+             write_all(f, s->qdata, qw * sizeof *s->qdata) | write_all(f, s->qtag, qw) |
+             write_all(f, s->slots, nslots * sizeof *s->slots) |
+             write_all(f, s->ctrl, nslots * s->ctrl_per_slot * sizeof *s->ctrl);
+    if (fclose(f) != 0)
+        rc = -1;
+    return rc ? fail(err, errlen, "%s: write failed", path) : 0;
+}
+
+/* What a file could get wrong that the emulator would index with. */
+static bool plausible(const emu_snapshot_t *s)
+{
+    const emu_machine_t *m = &s->machine;
+    for (size_t i = 0; i < s->ncells * s->slots_per_cell; i++)
+        if (s->slots[i].nctrl > s->ctrl_per_slot || (s->slots[i].has_flit && s->slots[i].flit.dst_lc >= m->channels))
+            return false;
+    for (unsigned i = 0; i < s->ncells; i++) {
+        const cell_snap_t *c = &s->cells[i];
+        if (c->console_len >= EMU_CONSOLE_LINE || c->nmarks > EMU_MAX_MARKS_PER_CLOCK || c->coa.narrivals > m->channels)
+            return false;
+        for (unsigned k = 0; k < m->channels; k++)
+            if (c->coa.lc[k].count > m->queue_depth || c->coa.lc[k].head >= m->queue_depth)
+                return false;
+        for (unsigned g = 0; g < COA_NUM_GATES; g++)
+            if ((c->coa.gate_in_lc[g] >= m->channels && c->coa.gate_in_lc[g] < COA_EXPECT) ||
+                (c->coa.gate_out_lc[g] >= m->channels && c->coa.gate_out_lc[g] != COA_NONE))
+                return false;
+    }
+    return true;
+}
+
+emu_snapshot_t *emu_snapshot_load(const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        fail(err, errlen, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    snap_header_t h;
+    uint32_t sizes[6];
+    header_sizes(sizes);
+    emu_snapshot_t *s = NULL;
+    if (read_all(f, &h, sizeof h) != 0 || memcmp(h.magic, snap_magic, sizeof h.magic) != 0 ||
+        memcmp(h.sizes, sizes, sizeof sizes) != 0 || h.ncells == 0 || h.ncells > EMU_MAX_DIM * EMU_MAX_DIM ||
+        h.ncells != h.machine.width * h.machine.height || h.machine.channels > COA_MAX_CHANNELS ||
+        h.ctrl_per_slot != 2u * h.machine.channels + 4u || h.slots_per_cell > 4 * 128) {
+        fail(err, errlen, "%s: not a snapshot written by this build of the emulator", path);
+        fclose(f);
+        return NULL;
+    }
+    s = snapshot_alloc(&h.machine, h.ncells, h.slots_per_cell / COA_NUM_DIRS);
+    if (s == NULL) {
+        fail(err, errlen, "%s: out of memory", path);
+        fclose(f);
+        return NULL;
+    }
+    s->clock = h.clock;
+    s->last_progress = h.last_progress;
+    size_t qw = queue_words(&s->machine) * s->ncells;
+    size_t nslots = s->ncells * s->slots_per_cell;
+    int rc = read_all(f, s->deadlock, sizeof s->deadlock) | read_all(f, s->cells, s->ncells * sizeof *s->cells) |
+             read_all(f, s->mem, (size_t)s->ncells * s->machine.mem_bytes) |
+             read_all(f, s->qdata, qw * sizeof *s->qdata) | read_all(f, s->qtag, qw) |
+             read_all(f, s->slots, nslots * sizeof *s->slots) |
+             read_all(f, s->ctrl, nslots * s->ctrl_per_slot * sizeof *s->ctrl);
+    fclose(f);
+    if (rc != 0) {
+        emu_snapshot_free(s);
+        fail(err, errlen, "%s: truncated snapshot", path);
+        return NULL;
+    }
+    s->deadlock[sizeof s->deadlock - 1] = '\0';
+    if (!plausible(s)) {
+        emu_snapshot_free(s);
+        fail(err, errlen, "%s: corrupt snapshot", path);
+        return NULL;
+    }
+    return s;
+}

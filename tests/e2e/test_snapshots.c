@@ -1,0 +1,109 @@
+/* Snapshots and hooks never change a run: stopping, snapshotting, restoring and going on gives the very state
+ * an uninterrupted run reaches. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "e2e.h"
+
+static uint64_t run_to_end(emu_array_t *a)
+{
+    assert_int_equal(emu_array_run(a, UINT64_MAX), EMU_RUN_DONE);
+    return emu_array_hash(a, true, true);
+}
+
+static void test_restoring_a_snapshot_replays_the_same_run(void **state)
+{
+    (void)state;
+    e2e_run_t r;
+    e2e_run_file(&r, "programs/net/neighbours.run");
+    uint64_t end = emu_array_cycles(r.array);
+    uint64_t want = emu_array_hash(r.array, true, true);
+    e2e_free(&r);
+
+    /* The same run, stopped at several clocks on the way. */
+    e2e_run_t s;
+    e2e_run_file(&s, "programs/net/neighbours.run"); /* for its description; the run below is a new one */
+    emu_array_t *a;
+    static const char *const none[1] = {NULL};
+    assert_int_equal(run_desc_build(&s.desc, none, 0, none, 0, &a), 0);
+    assert_int_equal(emu_array_run(a, end / 3), EMU_RUN_LIMIT);
+    emu_snapshot_t *snap = emu_snapshot_take(a);
+    assert_non_null(snap);
+    assert_int_equal(emu_snapshot_clock(snap), end / 3);
+    uint64_t at_snap = emu_array_hash(a, true, true);
+    assert_int_equal(run_to_end(a), want);
+
+    char err[200];
+    assert_int_equal(emu_snapshot_restore(a, snap, err, sizeof err), 0);
+    assert_int_equal(emu_array_hash(a, true, true), at_snap);
+    assert_int_equal(run_to_end(a), want);
+
+    /* Through a file as well. */
+    char path[] = "/tmp/iwarp-snap-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(emu_snapshot_save(snap, path, err, sizeof err), 0);
+    emu_snapshot_t *loaded = emu_snapshot_load(path, err, sizeof err);
+    assert_non_null(loaded);
+    unlink(path);
+    assert_int_equal(emu_snapshot_restore(a, loaded, err, sizeof err), 0);
+    assert_int_equal(emu_array_hash(a, true, true), at_snap);
+    assert_int_equal(run_to_end(a), want);
+
+    emu_snapshot_free(loaded);
+    emu_snapshot_free(snap);
+    emu_array_free(a);
+    e2e_free(&s);
+}
+
+typedef struct stopper {
+    uint64_t every;
+    unsigned stops;
+} stopper_t;
+
+static bool stop_now_and_then(void *user, emu_array_t *a, uint64_t clock)
+{
+    (void)a;
+    stopper_t *st = user;
+    return clock % st->every == 0 && clock > 0;
+}
+
+static void test_stopping_at_every_hundredth_clock_changes_nothing(void **state)
+{
+    (void)state;
+    e2e_run_t r;
+    e2e_run_file(&r, "programs/net/neighbours.run");
+    uint64_t want = emu_array_hash(r.array, true, true);
+
+    emu_array_t *a;
+    static const char *const none[1] = {NULL};
+    assert_int_equal(run_desc_build(&r.desc, none, 0, none, 0, &a), 0);
+    stopper_t st = {100, 0};
+    emu_hooks_t hooks = {&st, NULL, stop_now_and_then};
+    emu_array_set_hooks(a, &hooks);
+    emu_run_status_t rs;
+    while ((rs = emu_array_run(a, UINT64_MAX)) == EMU_RUN_STOPPED)
+        st.stops++;
+    assert_int_equal(rs, EMU_RUN_DONE);
+    assert_true(st.stops > 10);
+    assert_int_equal(emu_array_hash(a, true, true), want);
+    emu_array_free(a);
+    e2e_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_restoring_a_snapshot_replays_the_same_run),
+        cmocka_unit_test(test_stopping_at_every_hundredth_clock_changes_nothing),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
