@@ -88,7 +88,7 @@ int ca_load(ca_t *ca, const emu_program_t *prog, char *err, size_t errlen)
     ca->s.pc = img->entry;
     ca->s.regs[ISA_REG_SP] = ca->mem_bytes & ~7u;
     ca->s.state = CA_RUNNING;
-    ca->s.mem_port_at = UINT64_MAX;
+    ca->s.mem_busy_until = 0;
     return 0;
 }
 
@@ -593,8 +593,8 @@ uint64_t ca_step(ca_t *ca, uint64_t now)
             s->stats.gate_writes++;
         }
 
-    if (b->flags & EMU_BUNDLE_MEM)
-        s->mem_port_at = now;
+    if (b->mem_accesses)
+        s->mem_busy_until = now + b->mem_accesses;
     s->stats.mem_reads += mem_reads;
     s->stats.mem_writes += mem_writes;
     s->stats.cr_reads += cr_reads;

@@ -53,7 +53,7 @@ typedef struct ca_state_block {
     uint64_t wait_since;  /* clock at which the current gate wait began */
     uint8_t wait_cause;   /* ca_stall_cause_t of the current wait */
     uint8_t wait_gate;    /* gate number it waits for (input 0/1, output 2/3) */
-    uint64_t mem_port_at; /* clock at which the CA last took the memory port */
+    uint64_t mem_busy_until; /* the CA's memory accesses take the memory up to this clock (exclusive) */
     uint64_t halted_at;   /* clock of the halt or fault */
     emu_fault_t fault;
     ca_stats_t stats;

@@ -196,7 +196,7 @@ void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
     }
     bool coa_busy = coa_active(&c->coa);
     if (coa_busy)
-        coa_after_ca(&c->coa, now, ca->s.mem_port_at == now);
+        coa_after_ca(&c->coa, now, now < ca->s.mem_busy_until);
     if (c->coa.moved != moved_before)
         c->progress_at = now;
     if (c->coa.fault.raised && !ca_done(ca)) {

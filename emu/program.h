@@ -25,7 +25,8 @@ typedef struct emu_bundle {
     uint8_t gates_in;  /* bit g set: reads input gate g */
     uint8_t gates_out; /* bit g set: writes output gate g */
     uint8_t flags;
-    uint8_t error; /* isa_error_t when EMU_BUNDLE_ILLEGAL */
+    uint8_t error;        /* isa_error_t when EMU_BUNDLE_ILLEGAL */
+    uint8_t mem_accesses; /* memory word accesses: the memory is the CA's for this many clocks from issue */
 } emu_bundle_t;
 
 typedef struct emu_program {

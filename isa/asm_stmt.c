@@ -13,7 +13,7 @@ static const char *unit_rule(isa_unit_t unit)
     case ISA_UNIT_FPM:
         return "two floating-point multiplier operations in one bundle (one multiplier, which also does integer "
                "multiply and divide)";
-    case ISA_UNIT_MEM: return "two memory operations in one bundle (one memory port)";
+    case ISA_UNIT_MEM: return "more than two memory operations in one bundle (at most two)";
     case ISA_UNIT_CTRL: return "two control-flow operations in one bundle (one branch unit)";
     case ISA_UNIT_CR: return "two control-register operations in one bundle (one control-register port)";
     default: return "too many operations for one functional unit in a bundle";

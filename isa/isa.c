@@ -52,11 +52,13 @@ const char *isa_unit_name(isa_unit_t unit)
 
 unsigned isa_unit_limit(isa_unit_t unit)
 {
-    /* Two integer ALUs, one of everything else; the memory port is single (seed 002: "no dual dispatch
-     * of loads and stores"). */
+    /* Two integer ALUs and two memory operations (the memory takes a word access per clock, and an LIW
+     * instruction keeps it busy on both clocks of its memory operations: seed 004, "LIW coding allows
+     * saturating one link sending and another receiving"); one of everything else. */
     switch (unit) {
     case ISA_UNIT_NONE: return ISA_BUNDLE_MAX_OPS;
-    case ISA_UNIT_ALU: return 2;
+    case ISA_UNIT_ALU:
+    case ISA_UNIT_MEM: return 2;
     default: return 1;
     }
 }
@@ -353,13 +355,23 @@ int isa_reg_parse(const char *s, size_t len)
     return v;
 }
 
+unsigned isa_op_mem_accesses(const isa_op_t *op)
+{
+    const isa_op_info_t *info = isa_op_info(op->opcode);
+    if (info == NULL || info->unit != ISA_UNIT_MEM)
+        return 0;
+    return info->timing == ISA_T_MEM_D ? 2u : 1u;
+}
+
 unsigned isa_bundle_clocks(const isa_bundle_t *b, const isa_timing_t *t)
 {
-    unsigned clocks = 1;
+    unsigned clocks = 1, accesses = 0;
     for (unsigned i = 0; i < b->count; i++) {
         const isa_op_info_t *info = isa_op_info(b->ops[i].opcode);
         if (info != NULL && t->clocks[info->timing] > clocks)
             clocks = t->clocks[info->timing];
+        accesses += isa_op_mem_accesses(&b->ops[i]);
     }
-    return clocks;
+    /* The memory performs one word access per clock. */
+    return clocks > accesses ? clocks : accesses;
 }

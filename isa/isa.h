@@ -197,7 +197,11 @@ const char *isa_reg_name(unsigned r, char buf[8]);
 /* Parses a register name (rN, zero, ra, sp, a0..a7, gi0, gi1, go0, go1); -1 when not a register. */
 int isa_reg_parse(const char *s, size_t len);
 
-/* Clocks a bundle takes when nothing stalls. */
+/* Word accesses to memory an operation makes (2 for ldd/std, 1 for other loads and stores, else 0). */
+unsigned isa_op_mem_accesses(const isa_op_t *op);
+
+/* Clocks a bundle takes when nothing stalls: its slowest operation, and at least one clock per memory word
+ * access. */
 unsigned isa_bundle_clocks(const isa_bundle_t *b, const isa_timing_t *t);
 
 #endif

@@ -45,7 +45,8 @@ static const error_case_t cases[] = {
     {"    li r1, -0x80000001\n", "t.s:1:12: error: value -2147483649 out of range for a 32-bit field"},
     {"    add r1, r2, r3 + 1\n", "t.s:1:17: error: register 'r3' cannot be used in an expression"},
     /* bundles */
-    {"    { ldw r1, [r2] ; stw r3, [r4] }\n", "t.s:1:22: error: two memory operations in one bundle (one memory port)"},
+    {"    { ldw r1, [r2] ; stw r3, [r4] ; ldw r5, [r6] }\n",
+     "t.s:1:37: error: more than two memory operations in one bundle (at most two)"},
     {"    { add r1, r2, r3 ; add r4, r5, r6 ; sub r7, r8, r9 }\n",
      "t.s:1:41: error: more than two integer ALU operations in one bundle (there are two ALUs)"},
     {"    { fadd.s r1, r2, r3 ; fsub.s r4, r5, r6 }\n",

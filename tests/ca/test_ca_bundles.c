@@ -126,7 +126,7 @@ static void test_bundles_breaking_the_rules_are_illegal_instructions(void **stat
 {
     harness_t *h = *state;
     EXPECT_ILLEGAL(h, pb_ri(ISA_OP_ADD, 6, 6, 1), pb_ri(ISA_OP_ADD, 7, 7, 1), pb_ri(ISA_OP_ADD, 8, 8, 1));
-    EXPECT_ILLEGAL(h, pb_ri(ISA_OP_LDW, 6, 5, 0), pb_ri(ISA_OP_STW, 7, 5, 0));
+    EXPECT_ILLEGAL(h, pb_ri(ISA_OP_LDW, 6, 5, 0), pb_ri(ISA_OP_STW, 7, 5, 0), pb_ri(ISA_OP_LDW, 8, 5, 0));
     EXPECT_ILLEGAL(h, pb_ri(ISA_OP_ADD, 6, 6, 1), pb_ri(ISA_OP_SUB, 6, 6, 1));
     EXPECT_ILLEGAL(h, pb_nop(), pb_halt());
     EXPECT_ILLEGAL(h, pb_nop(), pb_nop(), pb_nop(), pb_nop(), pb_nop(), pb_nop(), pb_nop(), pb_nop(), pb_nop());

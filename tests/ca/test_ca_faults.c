@@ -320,11 +320,12 @@ static void test_bad_control_registers_fault(void **state)
     } bad[] = {
         {ISA_OP_RDCR, 0x08},
         {ISA_OP_RDCR, 0x0f},
-        {ISA_OP_RDCR, 0x13},
+        {ISA_OP_RDCR, 0x14},
+        {ISA_OP_RDCR, EMU_CR_MARK}, /* write-only */
         {ISA_OP_RDCR, 0xff},
         {ISA_OP_RDCR, 0xffffffffu},
         {ISA_OP_RDCR, EMU_CR_DEBUG_PUTC}, /* write-only */
-        {ISA_OP_WRCR, 0x13},
+        {ISA_OP_WRCR, 0x14},
         {ISA_OP_WRCR, 0x20},
         {ISA_OP_WRCR, 0x08},
         {ISA_OP_WRCR, EMU_CR_CELL_X}, /* read-only */
@@ -378,7 +379,7 @@ static void test_faulting_bundle_commits_nothing(void **state)
     expect_nothing_committed(h, EMU_FAULT_DIVIDE_BY_ZERO, pc);
 
     committed_setup(h);
-    pc = PB(h->p, pb_ri(ISA_OP_ADD, 5, 5, 1), pb_ri(ISA_OP_WRCR, 8, 0, 0x13));
+    pc = PB(h->p, pb_ri(ISA_OP_ADD, 5, 5, 1), pb_ri(ISA_OP_WRCR, 8, 0, 0x14));
     expect_nothing_committed(h, EMU_FAULT_BAD_CONTROL_REGISTER, pc);
 
     committed_setup(h);

@@ -123,6 +123,49 @@ static void test_liw_loop_takes_its_slowest_operation_per_iteration(void **state
     assert_int_equal(s->branches_taken, 63);
 }
 
+static void test_liw_copy_loop_with_a_load_and_a_store_takes_two_clocks_a_word(void **state)
+{
+    harness_t *h = *state;
+    pb_data_label(h->p, "src");
+    for (uint32_t i = 1; i <= 32; i++)
+        pb_data_word(h->p, i * 7);
+    pb_data_label(h->p, "dst");
+    for (uint32_t i = 1; i <= 32; i++)
+        pb_data_word(h->p, 0);
+    PB(h->p, pb_li(3, 32), pb_la(4, "src"));
+    PB(h->p, pb_la(5, "dst"));
+    pb_label(h->p, "top");
+    /* One load and one store per bundle: the memory is busy on both of the bundle's clocks. */
+    PB(h->p, pb_ri(ISA_OP_LDW, 6, 4, 0), pb_ri(ISA_OP_STW, 6, 5, -4), pb_ri(ISA_OP_ADD, 4, 4, 4),
+       pb_ri(ISA_OP_ADD, 5, 5, 4), pb_loop(3, "top"));
+    PB(h->p, pb_ri(ISA_OP_STW, 6, 5, -4));
+    h_run_to_halt(h);
+    unsigned body = max3(T(h, MEM), 2 /* word accesses */, T(h, BRANCH));
+    assert_int_equal(body, 2); /* docs/isa.md: a load and a store in one bundle take 2 clocks */
+    assert_int_equal(h_cycles(h), 2ull * T(h, INT) + 32ull * body + T(h, MEM) + T(h, INT));
+    /* The store of iteration i writes the word loaded in iteration i-1: a copy shifted by one. */
+    for (uint32_t i = 1; i < 32; i++)
+        assert_int_equal(h_mem32(h, pb_addr(h->p, "dst") + 4 * (i - 1)), i * 7);
+    const ca_stats_t *s = h_stats(h);
+    assert_int_equal(s->mem_reads, 32);
+    assert_int_equal(s->mem_writes, 33);
+}
+
+static void test_bundle_with_a_double_load_and_a_store_needs_a_clock_per_word_access(void **state)
+{
+    harness_t *h = *state;
+    emu_machine_set(&h->machine, "timing.mem_d", "2", NULL, 0); /* make the accesses, not the timing, the bound */
+    pb_data_label(h->p, "d");
+    pb_data_word(h->p, 1);
+    pb_data_word(h->p, 2);
+    pb_data_word(h->p, 3);
+    pb_data_word(h->p, 4);
+    PB(h->p, pb_la(4, "d"));
+    PB(h->p, pb_ri(ISA_OP_LDD, 6, 4, 0), pb_ri(ISA_OP_STW, 0, 4, 8));
+    h_run_to_halt(h);
+    assert_int_equal(h_cycles(h), T(h, INT) + 3 /* two accesses for ldd, one for stw */ + T(h, INT));
+}
+
 static void test_fp_heavy_loop_cycles(void **state)
 {
     harness_t *h = *state;
@@ -251,6 +294,8 @@ int main(void)
         HTEST(test_slower_memory_in_the_machine_description_slows_the_loop),
         HTEST(test_slower_integer_unit_slows_every_int_bundle),
         HTEST(test_liw_loop_takes_its_slowest_operation_per_iteration),
+        HTEST(test_liw_copy_loop_with_a_load_and_a_store_takes_two_clocks_a_word),
+        HTEST(test_bundle_with_a_double_load_and_a_store_needs_a_clock_per_word_access),
         HTEST(test_fp_heavy_loop_cycles),
         HTEST(test_multiply_and_divide_cycles),
         HTEST(test_changed_divide_timing_changes_the_count),

@@ -193,7 +193,7 @@ static void test_unit_limits_match_documented_bundle_rules(void **state)
     assert_int_equal(isa_unit_limit(ISA_UNIT_ALU), 2);
     assert_int_equal(isa_unit_limit(ISA_UNIT_FPA), 1);
     assert_int_equal(isa_unit_limit(ISA_UNIT_FPM), 1);
-    assert_int_equal(isa_unit_limit(ISA_UNIT_MEM), 1);
+    assert_int_equal(isa_unit_limit(ISA_UNIT_MEM), 2);
     assert_int_equal(isa_unit_limit(ISA_UNIT_CR), 1);
     assert_int_equal(isa_unit_limit(ISA_UNIT_CTRL), 1);
     assert_true(isa_unit_limit(ISA_UNIT_NONE) >= ISA_BUNDLE_MAX_OPS);
