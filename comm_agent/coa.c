@@ -53,6 +53,7 @@ void coa_reset(coa_t *c)
     c->header_lc = 0;
     memset(c->link_lc, 0, sizeof c->link_lc);
     c->spools_active = 0;
+    c->spool_events = 0;
     c->out_pending_until = 0;
     c->moved = 0;
     memset(c->link_free_at, 0, sizeof c->link_free_at);

@@ -215,6 +215,7 @@ typedef struct coa {
     uint64_t header_lc;  /* channels in state header */
     uint64_t link_lc[COA_NUM_DIRS]; /* channels routed to each outgoing link */
     uint32_t spools_active; /* mask of spools not idle */
+    uint32_t spool_events;  /* spools that finished since the CA last looked (its event bits 0..7) */
     uint64_t out_pending_until; /* a word or message sent on a link arrives by this clock */
     coa_fault_t fault;
 } coa_t;

@@ -137,6 +137,7 @@ static int spool_write(coa_t *c, unsigned s, unsigned f, uint32_t v, uint64_t no
             sp->index = 0;
             if (sp->count == 0) {
                 sp->status = COA_SPOOL_DONE;
+                c->spool_events |= 1u << s;
                 return 0;
             }
         }

@@ -234,6 +234,37 @@ static bool check_target(ca_t *ca, uint64_t now, uint32_t pc, uint32_t target)
     return false;
 }
 
+uint32_t ca_events_pending(ca_t *ca, uint64_t now)
+{
+    ca_state_block_t *s = &ca->s;
+    uint32_t outside = ca->port.ops->event_sources != NULL ? ca->port.ops->event_sources(ca->port.ctx) : 0;
+    s->event_pending |= outside & ~(uint32_t)CA_EVENT_LEVEL_BITS;
+    if (s->timer_at != 0 && now >= s->timer_at) {
+        s->event_pending |= CA_EVENT_TIMER;
+        s->timer_at = 0;
+    }
+    return s->event_pending | (outside & CA_EVENT_LEVEL_BITS);
+}
+
+/* Between bundles, a pending unmasked event diverts the CA to its handler: the pc of the bundle that would
+ * have issued (even one stalled on a gate) is kept in epc, events are disabled until rfe, and the entry
+ * takes timing.event clocks. Returns true when it did. */
+static bool take_event(ca_t *ca, uint64_t now)
+{
+    ca_state_block_t *s = &ca->s;
+    if ((ca_events_pending(ca, now) & s->event_mask) == 0)
+        return false;
+    ca_finish(ca, now);
+    s->state = CA_RUNNING;
+    s->epc = s->pc;
+    s->pc = s->event_vector;
+    s->events_on = false;
+    s->ready_at = now + ca->prog->timing.clocks[ISA_T_EVENT];
+    s->stats.events++;
+    s->stats.busy_clocks += ca->prog->timing.clocks[ISA_T_EVENT];
+    return true;
+}
+
 /* Returns the cause of the first gate that blocks, -1 when all are ready, or -2 after an unbound-gate fault. */
 static int gates_blocked(ca_t *ca, uint64_t now, const emu_bundle_t *b)
 {
@@ -287,6 +318,8 @@ uint64_t ca_step(ca_t *ca, uint64_t now)
         return s->ready_at;
 
     const emu_program_t *prog = ca->prog;
+    if (s->events_on && take_event(ca, now))
+        return s->ready_at;
     const emu_bundle_t *b = emu_program_bundle(prog, s->pc);
     if (b == NULL) {
         set_fault(ca, now, EMU_FAULT_BAD_PC, s->pc, s->pc, "pc 0x%x is %s", s->pc,
@@ -332,7 +365,7 @@ uint64_t ca_step(ca_t *ca, uint64_t now)
     bool cr_write_pending = false;
     uint32_t cr_write_index = 0, cr_write_value = 0;
     uint32_t next_pc = b->next_pc;
-    bool halt = false, taken = false;
+    bool halt = false, taken = false, events_back_on = false;
     unsigned mem_reads = 0, mem_writes = 0, cr_reads = 0; /* counted only if the bundle commits */
     const isa_op_t *ops = &prog->ops[b->first_op];
 
@@ -536,6 +569,15 @@ uint64_t ca_step(ca_t *ca, uint64_t now)
                 taken = true;
                 CA_NEXT;
             }
+            CA_CASE(RFE)
+            {
+                if (!check_target(ca, now, b->pc, s->epc))
+                    return UINT64_MAX;
+                next_pc = s->epc;
+                events_back_on = true;
+                taken = true;
+                CA_NEXT;
+            }
             CA_CASE(CALLR)
             {
                 if (!check_target(ca, now, b->pc, a))
@@ -604,6 +646,8 @@ uint64_t ca_step(ca_t *ca, uint64_t now)
     if (taken)
         s->stats.branches_taken++;
     s->ready_at = now + b->clocks;
+    if (events_back_on)
+        s->events_on = true;
     if (halt) {
         s->state = CA_HALTED;
         s->halted_at = now;

@@ -24,6 +24,15 @@ typedef enum ca_state {
     CA_FAULTED,
 } ca_state_t;
 
+/* Events (docs/isa.md): bits of the pending and mask registers. */
+enum {
+    CA_EVENT_SPOOL0 = 1u << 0,   /* bits 0..7: spool s finished */
+    CA_EVENT_ARRIVAL = 1u << 8,  /* a pathway waits in the arrival queue (level) */
+    CA_EVENT_TIMER = 1u << 9,    /* the clock reached the timer */
+    CA_EVENT_SOFT0 = 1u << 16,   /* bits 16..31: raised by software */
+    CA_EVENT_LEVEL_BITS = CA_EVENT_ARRIVAL,
+};
+
 typedef enum ca_stall_cause {
     CA_STALL_GATE_IN_EMPTY,
     CA_STALL_GATE_OUT_FULL,
@@ -42,6 +51,7 @@ typedef struct ca_stats {
     uint64_t cr_reads;
     uint64_t cr_writes;
     uint64_t branches_taken;
+    uint64_t events;      /* events taken */
 } ca_stats_t;
 
 /* Everything that changes as the core runs, in one block so a snapshot is a copy. */
@@ -55,6 +65,12 @@ typedef struct ca_state_block {
     uint8_t wait_gate;    /* gate number it waits for (input 0/1, output 2/3) */
     uint64_t mem_busy_until; /* the CA's memory accesses take the memory up to this clock (exclusive) */
     uint64_t halted_at;   /* clock of the halt or fault */
+    bool events_on;       /* global event enable: cleared on entry to a handler, set by rfe */
+    uint32_t event_mask;
+    uint32_t event_vector;
+    uint32_t epc;         /* where rfe returns */
+    uint32_t event_pending; /* latched event bits */
+    uint64_t timer_at;    /* clock at which CA_EVENT_TIMER becomes pending; 0 = off */
     emu_fault_t fault;
     ca_stats_t stats;
 } ca_state_block_t;
@@ -81,6 +97,9 @@ void ca_set_arg(ca_t *ca, unsigned i, uint32_t value);
 
 /* Stops the core with a fault found outside it (its communication agent, the deadlock detector). */
 void ca_raise_fault(ca_t *ca, uint64_t now, emu_fault_kind_t kind, uint32_t addr, const char *detail);
+
+/* The event bits pending now (latched ones and level-triggered sources), before masking. */
+uint32_t ca_events_pending(ca_t *ca, uint64_t now);
 
 /* Closes the books at the end of a run: a wait still open at `now` is added to the stall counts. */
 void ca_finish(ca_t *ca, uint64_t now);

@@ -48,6 +48,12 @@ static int cell_cr_read(void *ctx, uint32_t index, uint32_t *value)
     case EMU_CR_CLOCK_HI: *value = (uint32_t)(c->now >> 32); return 0;
     case EMU_CR_MEM_BYTES: *value = m->mem_bytes; return 0;
     case EMU_CR_CELL_ID: *value = c->y * m->width + c->x; return 0;
+    case EMU_CR_EVENT_ENABLE: *value = c->ca.s.events_on; return 0;
+    case EMU_CR_EVENT_MASK: *value = c->ca.s.event_mask; return 0;
+    case EMU_CR_EVENT_PENDING: *value = ca_events_pending(&c->ca, c->now); return 0;
+    case EMU_CR_EVENT_VECTOR: *value = c->ca.s.event_vector; return 0;
+    case EMU_CR_EVENT_EPC: *value = c->ca.s.epc; return 0;
+    case EMU_CR_TIMER: *value = (uint32_t)c->ca.s.timer_at; return 0;
     default: return -1;
     }
 }
@@ -71,6 +77,21 @@ static int cell_cr_write(void *ctx, uint32_t index, uint32_t value)
     case EMU_CR_DEBUG_PUTX:
         snprintf(buf, sizeof buf, "0x%" PRIx32, value);
         console_put(c, buf);
+        return 0;
+    case EMU_CR_EVENT_ENABLE: c->ca.s.events_on = (value & 1u) != 0; return 0;
+    case EMU_CR_EVENT_MASK: c->ca.s.event_mask = value; return 0;
+    case EMU_CR_EVENT_PENDING:
+        ca_events_pending(&c->ca, c->now); /* latch what is pending before clearing */
+        c->ca.s.event_pending &= ~value;
+        return 0;
+    case EMU_CR_EVENT_VECTOR: c->ca.s.event_vector = value; return 0;
+    case EMU_CR_EVENT_EPC: c->ca.s.epc = value; return 0;
+    case EMU_CR_EVENT_RAISE: c->ca.s.event_pending |= value & ~(uint32_t)CA_EVENT_LEVEL_BITS; return 0;
+    case EMU_CR_TIMER:
+        /* The timer names a clock by its low 32 bits: the next one at or after now. */
+        c->ca.s.timer_at = value == 0 ? 0 : (c->now & ~0xffffffffull) | value;
+        if (c->ca.s.timer_at != 0 && c->ca.s.timer_at < c->now)
+            c->ca.s.timer_at += 1ull << 32;
         return 0;
     case EMU_CR_MARK:
         if (c->marks_clock != c->now) {
@@ -111,6 +132,26 @@ static void cell_gate_push(void *ctx, unsigned g, uint32_t word)
     coa_gate_out_push(&c->coa, g, word, c->now);
 }
 
+static uint32_t cell_event_sources(void *ctx)
+{
+    emu_cell_t *c = ctx;
+    uint32_t bits = c->coa.spool_events | (c->coa.narrivals > 0 ? (uint32_t)CA_EVENT_ARRIVAL : 0u);
+    c->coa.spool_events = 0;
+    return bits;
+}
+
+/* Whether an event could divert a CA that waits on a gate, so that it must be stepped. */
+static bool event_possible(const emu_cell_t *c, uint64_t now)
+{
+    const ca_state_block_t *s = &c->ca.s;
+    if (!s->events_on)
+        return false;
+    uint32_t bits = s->event_pending | c->coa.spool_events | (c->coa.narrivals > 0 ? (uint32_t)CA_EVENT_ARRIVAL : 0u);
+    if (s->timer_at != 0 && now >= s->timer_at)
+        bits |= CA_EVENT_TIMER;
+    return (bits & s->event_mask) != 0;
+}
+
 static const ca_port_ops_t cell_port_ops = {
     .gate_in_status = cell_gate_in_status,
     .gate_in_pop = cell_gate_pop,
@@ -118,6 +159,7 @@ static const ca_port_ops_t cell_port_ops = {
     .gate_out_push = cell_gate_push,
     .cr_read = cell_cr_read,
     .cr_write = cell_cr_write,
+    .event_sources = cell_event_sources,
 };
 
 int emu_cell_init(emu_cell_t *c, emu_array_t *a, unsigned x, unsigned y)
@@ -183,7 +225,7 @@ void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
     uint64_t next_ca = UINT64_MAX;
     if (ca->s.state == CA_RUNNING || ca->s.state == CA_WAITING) {
         /* A CA blocked on a gate can only go on once a word has moved in this cell. */
-        if (ca->s.state == CA_WAITING && c->coa.moved == c->moved_seen) {
+        if (ca->s.state == CA_WAITING && c->coa.moved == c->moved_seen && !event_possible(c, now)) {
             next_ca = UINT64_MAX;
         } else {
             uint64_t issued_before = ca->s.stats.bundles;
@@ -207,6 +249,9 @@ void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
     /* A waiting CA needs no clock of its own: whatever wakes it arrives over a link, and the sender keeps
      * the clock ticking until then (coa_sending), since every clock that runs steps every cell. */
     uint64_t next = ca->s.state == CA_WAITING ? UINT64_MAX : next_ca;
+    if (ca->s.events_on && ca->s.timer_at != 0 && (ca->s.event_mask & CA_EVENT_TIMER) && ca->s.timer_at < next &&
+        !ca_done(ca))
+        next = ca->s.timer_at > now ? ca->s.timer_at : now + 1;
     if (coa_busy || coa_active(&c->coa) || coa_sending(&c->coa, now))
         next = now + 1;
     if (next < sum->next)

@@ -38,7 +38,14 @@ typedef enum emu_run_status {
     X(DEBUG_PUTC, 0x10, "write: append a character to the cell's console output")                                \
     X(DEBUG_PUTI, 0x11, "write: append a signed decimal number to the console output")                           \
     X(DEBUG_PUTX, 0x12, "write: append 0x-prefixed hex to the console output")                                \
-    X(MARK, 0x13, "write: raise an event for tools (kind << 24 | data: message sent, received, phase switch)")
+    X(MARK, 0x13, "write: raise an event for tools (kind << 24 | data: message sent, received, phase switch)") \
+    X(EVENT_ENABLE, 0x20, "bit 0: events may interrupt the program (cleared on entry to a handler, set by rfe)") \
+    X(EVENT_MASK, 0x21, "which event bits may interrupt")                                                       \
+    X(EVENT_PENDING, 0x22, "pending event bits; writing clears the bits written as 1")                           \
+    X(EVENT_VECTOR, 0x23, "address of the event handler")                                                      \
+    X(EVENT_EPC, 0x24, "where rfe returns to")                                                                 \
+    X(EVENT_RAISE, 0x25, "write: make the bits written as 1 pending (software events)")                         \
+    X(TIMER, 0x26, "clock (low 32 bits) at which the timer event becomes pending; 0 = off")
 
 enum emu_cell_cr {
 #define X(id, num, doc) EMU_CR_##id = (num),

@@ -22,6 +22,9 @@ typedef struct ca_port_ops {
     /* Control registers: return 0, or -1 when the index names no register (the CA faults). */
     int (*cr_read)(void *ctx, uint32_t index, uint32_t *value);
     int (*cr_write)(void *ctx, uint32_t index, uint32_t value);
+    /* Event sources outside the CA: bits that became pending since the last call (latched by the CA),
+     * together with the level-triggered ones (CA_EVENT_LEVEL_BITS) as they are now. May be NULL. */
+    uint32_t (*event_sources)(void *ctx);
 } ca_port_ops_t;
 
 typedef struct ca_port {

@@ -29,6 +29,7 @@ int emu_program_init(emu_program_t *p, isa_image_t *image, const isa_timing_t *t
 {
     memset(p, 0, sizeof *p);
     p->image = *image;
+    p->timing = *timing;
     memset(image, 0, sizeof *image);
     uint32_t n = p->image.text_words;
     p->text_base = p->image.text_base;

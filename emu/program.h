@@ -31,6 +31,7 @@ typedef struct emu_bundle {
 
 typedef struct emu_program {
     isa_image_t image;      /* owned */
+    isa_timing_t timing;    /* the machine's clocks the program was predecoded with */
     uint32_t text_base;
     uint32_t text_end;      /* byte address after the text */
     int32_t *bundle_at;     /* per text word: index of the bundle starting there, or -1 */

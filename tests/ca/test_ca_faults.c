@@ -326,7 +326,7 @@ static void test_bad_control_registers_fault(void **state)
         {ISA_OP_RDCR, 0xffffffffu},
         {ISA_OP_RDCR, EMU_CR_DEBUG_PUTC}, /* write-only */
         {ISA_OP_WRCR, 0x14},
-        {ISA_OP_WRCR, 0x20},
+        {ISA_OP_WRCR, 0x27},
         {ISA_OP_WRCR, 0x08},
         {ISA_OP_WRCR, EMU_CR_CELL_X}, /* read-only */
         {ISA_OP_WRCR, EMU_CR_CLOCK_LO},

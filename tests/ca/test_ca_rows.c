@@ -62,6 +62,10 @@ static void run_row(harness_t *h, unsigned opcode)
     const isa_op_info_t *info = isa_op_info(opcode);
     h_next(h);
     setup_operands(h);
+    /* rfe returns to the event pc: point it at the bundle after the operation. */
+    bool rfe = opcode == ISA_OP_RFE;
+    if (rfe)
+        PB(h->p, pb_ri(ISA_OP_WRCR, R_TARGET, 0, EMU_CR_EVENT_EPC));
     pb_op_t op = row_operation(opcode);
     uint32_t pc = pb_emit(h->p, &op, 1);
     pb_label(h->p, "after");
@@ -69,7 +73,7 @@ static void run_row(harness_t *h, unsigned opcode)
     h_run(h);
 
     unsigned t_int = h_class_clocks(h, ISA_T_INT);
-    uint64_t before = SETUP_BUNDLES * (uint64_t)t_int;
+    uint64_t before = SETUP_BUNDLES * (uint64_t)t_int + (rfe ? h_class_clocks(h, ISA_T_CR) : 0);
     char report[256] = "";
     if (h->ca->s.state == CA_FAULTED)
         h_fault_text(h, report, sizeof report);
@@ -85,7 +89,7 @@ static void run_row(harness_t *h, unsigned opcode)
     if (h_cycles(h) != want)
         fail_msg("row %s (timing %s = %u): %llu cycles, want %llu", info->mnemonic, isa_timing_key(info->timing),
                  h_op_clocks(h, opcode), (unsigned long long)h_cycles(h), (unsigned long long)want);
-    assert_int_equal(h_stats(h)->bundles, SETUP_BUNDLES + 1 + (opcode == ISA_OP_HALT ? 0 : 1));
+    assert_int_equal(h_stats(h)->bundles, SETUP_BUNDLES + (rfe ? 1 : 0) + 1 + (opcode == ISA_OP_HALT ? 0 : 1));
     assert_int_equal(h_stats(h)->busy_clocks, want);
     if (opcode == ISA_OP_WRCR)
         assert_string_equal(h->console, "A\n");

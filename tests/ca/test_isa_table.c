@@ -98,6 +98,7 @@ static const doc_row_t documented[] = {
     {"jr", ISA_FMT_JR, ISA_UNIT_CTRL, ISA_T_BRANCH, 0},
     {"callr", ISA_FMT_JR, ISA_UNIT_CTRL, ISA_T_BRANCH, ISA_F_LINK},
     {"rdcr", ISA_FMT_LD, ISA_UNIT_CR, ISA_T_CR, 0},
+    {"rfe", ISA_FMT_NONE, ISA_UNIT_CTRL, ISA_T_BRANCH, 0},
     {"wrcr", ISA_FMT_ST, ISA_UNIT_CR, ISA_T_CR, 0},
 };
 #undef RD
@@ -171,7 +172,7 @@ static void test_timing_defaults_match_documented_table(void **state)
         unsigned clocks;
     } doc[] = {
         {"int", 1},     {"imul", 3},    {"idiv", 31}, {"fadd_s", 2}, {"fadd_d", 4}, {"fmul_s", 2}, {"fmul_d", 4},
-        {"fdiv_s", 15}, {"fdiv_d", 31}, {"mem", 2},   {"mem_d", 4},  {"branch", 1}, {"cr", 1},
+        {"fdiv_s", 15}, {"fdiv_d", 31}, {"mem", 2},   {"mem_d", 4},  {"branch", 1}, {"cr", 1}, {"event", 4},
     };
     isa_timing_t t;
     isa_timing_defaults(&t);

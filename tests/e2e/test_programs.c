@@ -7,7 +7,12 @@
 
 #include <cmocka.h>
 
+#include <dirent.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "e2e.h"
+#include "iwarp_config.h"
 
 static void test_pathway_with_two_turns_streams_a_word_every_two_clocks(void **state)
 {
@@ -69,6 +74,43 @@ static void test_streaming_on_every_link_runs_to_the_end(void **state)
     e2e_free(&one);
 }
 
+/* The .s files of tests/programs check themselves (a trap names the failed check) and halt when all pass. A line
+ * "# array: WxH" picks the array (1x1 otherwise). */
+static void test_self_checking_test_programs_halt(void **state)
+{
+    (void)state;
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/tests/programs", IWARP_SOURCE_ROOT);
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    unsigned ran = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (n < 3 || strcmp(e->d_name + n - 2, ".s") != 0)
+            continue;
+        char rel[512], path[2048], line[256];
+        snprintf(rel, sizeof rel, "tests/programs/%s", e->d_name);
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unsigned w = 1, h = 1;
+        FILE *f = fopen(path, "r");
+        assert_non_null(f);
+        while (fgets(line, sizeof line, f) != NULL)
+            if (sscanf(line, "# array: %ux%u", &w, &h) == 2)
+                break;
+        fclose(f);
+        e2e_run_t r;
+        e2e_run_program(&r, rel, w, h, NULL, 0);
+        if (r.status != EMU_RUN_DONE)
+            print_error("%s:\n", rel);
+        e2e_assert_done(&r);
+        e2e_free(&r);
+        ran++;
+    }
+    closedir(d);
+    assert_true(ran >= 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -76,6 +118,7 @@ int main(void)
         cmocka_unit_test(test_every_cell_exchanges_with_its_four_neighbours),
         cmocka_unit_test(test_neighbour_exchange_works_on_small_and_odd_tori),
         cmocka_unit_test(test_streaming_on_every_link_runs_to_the_end),
+        cmocka_unit_test(test_self_checking_test_programs_halt),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
