@@ -64,8 +64,10 @@ static int lc_write(coa_t *c, unsigned lc, unsigned f, uint32_t v, uint64_t now)
         coa_end_t e = coa_end_decode(v);
         if (e.kind > COA_END_SPOOL || (e.kind == COA_END_LINK && e.dir >= COA_NUM_DIRS))
             return -1;
+        /* A free channel given a neighbour as source is a static pathway (its words need no sign); given a
+         * gate or spool it starts a dynamic one, whose first words are signs. */
         if (l->state == COA_LC_FREE)
-            coa_lc_set_state(c, lc, COA_LC_HEADER, now);
+            coa_lc_set_state(c, lc, e.kind == COA_END_LINK ? COA_LC_ROUTED : COA_LC_HEADER, now);
         coa_lc_set_source(c, lc, e);
         return 0;
     }
