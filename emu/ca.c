@@ -26,6 +26,7 @@ const char *ca_stall_cause_name(ca_stall_cause_t c)
     switch (c) {
     case CA_STALL_GATE_IN_EMPTY: return "gate_in_empty";
     case CA_STALL_GATE_OUT_FULL: return "gate_out_full";
+    case CA_STALL_WFE: return "wfe";
     case CA_STALL_COUNT: break;
     }
     return "?";
@@ -334,6 +335,30 @@ uint64_t ca_step(ca_t *ca, uint64_t now)
     }
 
     uint32_t *regs = s->regs;
+    if (b->flags & EMU_BUNDLE_WFE) {
+        /* wfe: a stall until a word moves in this cell's agent or an event in EVENT_MASK is pending (taken
+         * first when events are on; just waking the CA when they are off). */
+        uint64_t token = ca->port.ops->activity != NULL ? ca->port.ops->activity(ca->port.ctx) : 0;
+        if (!s->wfe_armed) {
+            s->wfe_armed = true;
+            s->wfe_token = token;
+        }
+        bool event = (ca_events_pending(ca, now) & s->event_mask) != 0;
+        if (token == s->wfe_token && !event) {
+            if (s->state != CA_WAITING || s->wait_cause != CA_STALL_WFE) {
+                ca_finish(ca, now);
+                s->wait_since = now;
+                s->wait_cause = CA_STALL_WFE;
+                s->state = CA_WAITING;
+            }
+            return now + 1;
+        }
+        s->wfe_armed = false;
+        if (s->state == CA_WAITING) {
+            s->stats.stall_clocks[s->wait_cause] += now - s->wait_since;
+            s->state = CA_RUNNING;
+        }
+    }
     if (b->gates_in | b->gates_out) {
         int cause = gates_blocked(ca, now, b);
         if (cause == -2)
@@ -395,6 +420,7 @@ uint64_t ca_step(ca_t *ca, uint64_t now)
         CA_DISPATCH(op->opcode)
         {
             CA_CASE(NOP) CA_NEXT;
+            CA_CASE(WFE) CA_NEXT; /* the waiting was done before issue */
             CA_CASE(HALT)
             {
                 halt = true;

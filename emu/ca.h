@@ -36,6 +36,7 @@ enum {
 typedef enum ca_stall_cause {
     CA_STALL_GATE_IN_EMPTY,
     CA_STALL_GATE_OUT_FULL,
+    CA_STALL_WFE, /* wfe: waiting for the network or an event */
     CA_STALL_COUNT
 } ca_stall_cause_t;
 
@@ -63,6 +64,8 @@ typedef struct ca_state_block {
     uint64_t wait_since;  /* clock at which the current gate wait began */
     uint8_t wait_cause;   /* ca_stall_cause_t of the current wait */
     uint8_t wait_gate;    /* gate number it waits for (input 0/1, output 2/3) */
+    bool wfe_armed;       /* a wfe has started waiting ... */
+    uint64_t wfe_token;   /* ... for the network activity count to differ from this */
     uint64_t mem_busy_until; /* the CA's memory accesses take the memory up to this clock (exclusive) */
     uint64_t halted_at;   /* clock of the halt or fault */
     bool events_on;       /* global event enable: cleared on entry to a handler, set by rfe */

@@ -152,6 +152,8 @@ static bool event_possible(const emu_cell_t *c, uint64_t now)
     return (bits & s->event_mask) != 0;
 }
 
+static uint64_t cell_activity(void *ctx) { return ((emu_cell_t *)ctx)->coa.moved; }
+
 static const ca_port_ops_t cell_port_ops = {
     .gate_in_status = cell_gate_in_status,
     .gate_in_pop = cell_gate_pop,
@@ -160,6 +162,7 @@ static const ca_port_ops_t cell_port_ops = {
     .cr_read = cell_cr_read,
     .cr_write = cell_cr_write,
     .event_sources = cell_event_sources,
+    .activity = cell_activity,
 };
 
 int emu_cell_init(emu_cell_t *c, emu_array_t *a, unsigned x, unsigned y)

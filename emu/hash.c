@@ -36,6 +36,7 @@ static void hash_ca(hasher_t *s, const ca_t *ca, bool with_stats)
     if (!with_stats)
         return;
     const ca_stats_t *st = &ca->s.stats;
+    mix(s, st->stall_clocks, sizeof st->stall_clocks);
     uint64_t v[] = {st->bundles,   st->ops,        st->busy_clocks, st->stall_clocks[0], st->stall_clocks[1],
                     st->mem_reads, st->mem_writes, st->gate_reads,  st->gate_writes,     st->cr_reads,
                     st->cr_writes, st->branches_taken};

@@ -25,6 +25,8 @@ typedef struct ca_port_ops {
     /* Event sources outside the CA: bits that became pending since the last call (latched by the CA),
      * together with the level-triggered ones (CA_EVENT_LEVEL_BITS) as they are now. May be NULL. */
     uint32_t (*event_sources)(void *ctx);
+    /* A count that changes whenever a word moves in the cell's communication agent (wfe waits on it). */
+    uint64_t (*activity)(void *ctx);
 } ca_port_ops_t;
 
 typedef struct ca_port {

@@ -17,6 +17,8 @@ static void describe_gates(emu_bundle_t *b, const isa_op_t *ops)
         for (unsigned k = 0; k < n; k++)
             if (isa_reg_is_gate_out(regs[k]))
                 b->gates_out |= (uint8_t)(1u << (regs[k] - ISA_REG_GO0));
+        if (ops[i].opcode == ISA_OP_WFE)
+            b->flags |= EMU_BUNDLE_WFE;
         if (isa_op_mem_accesses(&ops[i]) > 0)
             b->flags |= EMU_BUNDLE_MEM;
         b->mem_accesses = (uint8_t)(b->mem_accesses + isa_op_mem_accesses(&ops[i]));

@@ -14,6 +14,7 @@ enum {
     EMU_BUNDLE_ILLEGAL = 1u << 0, /* did not decode: executing it faults */
     EMU_BUNDLE_MEM = 1u << 1,     /* uses the memory port this clock */
     EMU_BUNDLE_SIMPLE = 1u << 2,  /* one operation, no gates: no staging needed */
+    EMU_BUNDLE_WFE = 1u << 3,     /* waits for network activity before it issues */
 };
 
 typedef struct emu_bundle {

@@ -66,6 +66,13 @@ static void run_row(harness_t *h, unsigned opcode)
     bool rfe = opcode == ISA_OP_RFE;
     if (rfe)
         PB(h->p, pb_ri(ISA_OP_WRCR, R_TARGET, 0, EMU_CR_EVENT_EPC));
+    /* wfe waits for a masked event: make one pending (events stay off, so no handler runs). */
+    bool wfe = opcode == ISA_OP_WFE;
+    if (wfe) {
+        PB(h->p, pb_li(R_DST, CA_EVENT_SOFT0));
+        PB(h->p, pb_ri(ISA_OP_WRCR, R_DST, 0, EMU_CR_EVENT_MASK));
+        PB(h->p, pb_ri(ISA_OP_WRCR, R_DST, 0, EMU_CR_EVENT_RAISE));
+    }
     pb_op_t op = row_operation(opcode);
     uint32_t pc = pb_emit(h->p, &op, 1);
     pb_label(h->p, "after");
@@ -73,7 +80,8 @@ static void run_row(harness_t *h, unsigned opcode)
     h_run(h);
 
     unsigned t_int = h_class_clocks(h, ISA_T_INT);
-    uint64_t before = SETUP_BUNDLES * (uint64_t)t_int + (rfe ? h_class_clocks(h, ISA_T_CR) : 0);
+    uint64_t before = SETUP_BUNDLES * (uint64_t)t_int + (rfe ? h_class_clocks(h, ISA_T_CR) : 0) +
+                      (wfe ? t_int + 2ull * h_class_clocks(h, ISA_T_CR) : 0);
     char report[256] = "";
     if (h->ca->s.state == CA_FAULTED)
         h_fault_text(h, report, sizeof report);
@@ -89,7 +97,8 @@ static void run_row(harness_t *h, unsigned opcode)
     if (h_cycles(h) != want)
         fail_msg("row %s (timing %s = %u): %llu cycles, want %llu", info->mnemonic, isa_timing_key(info->timing),
                  h_op_clocks(h, opcode), (unsigned long long)h_cycles(h), (unsigned long long)want);
-    assert_int_equal(h_stats(h)->bundles, SETUP_BUNDLES + (rfe ? 1 : 0) + 1 + (opcode == ISA_OP_HALT ? 0 : 1));
+    assert_int_equal(h_stats(h)->bundles,
+                     SETUP_BUNDLES + (rfe ? 1 : 0) + (wfe ? 3 : 0) + 1 + (opcode == ISA_OP_HALT ? 0 : 1));
     assert_int_equal(h_stats(h)->busy_clocks, want);
     if (opcode == ISA_OP_WRCR)
         assert_string_equal(h->console, "A\n");

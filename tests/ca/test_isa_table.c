@@ -99,6 +99,7 @@ static const doc_row_t documented[] = {
     {"callr", ISA_FMT_JR, ISA_UNIT_CTRL, ISA_T_BRANCH, ISA_F_LINK},
     {"rdcr", ISA_FMT_LD, ISA_UNIT_CR, ISA_T_CR, 0},
     {"rfe", ISA_FMT_NONE, ISA_UNIT_CTRL, ISA_T_BRANCH, 0},
+    {"wfe", ISA_FMT_NONE, ISA_UNIT_SYS, ISA_T_INT, 0},
     {"wrcr", ISA_FMT_ST, ISA_UNIT_CR, ISA_T_CR, 0},
 };
 #undef RD
