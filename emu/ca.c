@@ -258,6 +258,11 @@ static bool take_event(ca_t *ca, uint64_t now)
     ca_finish(ca, now);
     s->state = CA_RUNNING;
     s->epc = s->pc;
+    /* An event ends a wfe: the handler returns to the bundle after it. */
+    const emu_bundle_t *b = emu_program_bundle(ca->prog, s->pc);
+    if (b != NULL && (b->flags & EMU_BUNDLE_WFE))
+        s->epc = b->next_pc;
+    s->wfe_armed = false;
     s->pc = s->event_vector;
     s->events_on = false;
     s->ready_at = now + ca->prog->timing.clocks[ISA_T_EVENT];

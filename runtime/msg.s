@@ -58,6 +58,14 @@
         .equ MSG_MAX_CELLS, 1024
         .equ MSG_EV_SEND,   EV_SOFT0     # software event: queued messages wait for an idle spool
 
+        # -D MSG_NO_DATELINE: every transit hop stays in pool 0, so messages can deadlock round a ring (the
+        # dateline test shows it). Not for real programs.
+        .ifdef MSG_NO_DATELINE
+        .equ MSG_DATELINE, 0
+        .else
+        .equ MSG_DATELINE, 1
+        .endif
+
         .data
         .align 8
 msg_free:       .word 0                  # free descriptors (linked by D_NEXT)
@@ -66,7 +74,6 @@ msg_qtail:      .word 0
 msg_active:     .word 0, 0, 0, 0         # descriptor on each sending spool, 0 when idle
 msg_self:       .word 0                  # this cell's id
 msg_cells:      .word 0                  # cells in the array
-msg_dateline:   .word 1                  # 0 disables the dateline pool switch (tests only)
 
         .bss
         .align 16
@@ -152,7 +159,7 @@ msg_route:
         sll  r20, a0, 5                  # the route entry
         add  r20, r20, msg_routes
         add  r21, r20, 4                 # next sign goes here
-        ldw  r31, [msg_dateline]
+        li   r31, MSG_DATELINE
         # X leg: r22 = direction (or -1), r23 = hops
         li   r22, -1
         sub  r23, r18, r15
@@ -551,9 +558,11 @@ msg_test:
 msg_wait:
         mov  r20, a0
         mov  r21, ra
+        jmp  1f
+0:      wfe                              # the sending spools move words, or finish: look again
 1:      mov  a0, r20
         call msg_test
-        beqz a0, 1b
+        beqz a0, 0b
         jr   r21
 
 # msg_send(a0 = destination, a1 = buffer, a2 = length): msg_isend, then msg_wait.
@@ -567,9 +576,11 @@ msg_send:
 # Waits for the oldest message that has arrived and spools it into the buffer.
 msg_receive:
         mov  r11, a0
+        jmp  1f
+0:      wfe                              # sleep until a word moves here
 1:      rdcr r12, [COA_ARRIVAL]
         li   r13, COA_NONE
-        beq  r12, r13, 1b
+        beq  r12, r13, 0b
         wrcr r12, [COA_GATE_IN0]
         mov  r14, gi0                    # the info word
         li   r13, COA_NONE
@@ -587,9 +598,11 @@ msg_receive:
         wrcr r16, [r17 + SPOOL_COUNT]
         li   r18, SPOOL_RECEIVE
         wrcr r18, [r17 + SPOOL_CTRL]
+        jmp  2f
+4:      wfe
 2:      rdcr r18, [r17 + SPOOL_STATUS]
         and  r18, r18, SPOOL_DONE
-        beqz r18, 2b
+        beqz r18, 4b
 3:      li   r18, MARK_MSG_RECEIVE
         or   r18, r18, r15
         wrcr r18, [CR_MARK]
