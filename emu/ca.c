@@ -341,13 +341,12 @@ uint64_t ca_step(ca_t *ca, uint64_t now)
 
     uint32_t *regs = s->regs;
     if (b->flags & EMU_BUNDLE_WFE) {
-        /* wfe: a stall until a word moves in this cell's agent or an event in EVENT_MASK is pending (taken
-         * first when events are on; just waking the CA when they are off). */
+        /* wfe: a stall until a word has moved in this cell's agent since the last wfe finished, or an event in
+         * EVENT_MASK is pending (taken first when events are on; just waking the CA when they are off).
+         * Counting from the last wfe, not from this one, means a word that moved between the program's last
+         * look and its wfe is not missed (ARM's event register works the same way). */
         uint64_t token = ca->port.ops->activity != NULL ? ca->port.ops->activity(ca->port.ctx) : 0;
-        if (!s->wfe_armed) {
-            s->wfe_armed = true;
-            s->wfe_token = token;
-        }
+        s->wfe_armed = true;
         bool event = (ca_events_pending(ca, now) & s->event_mask) != 0;
         if (token == s->wfe_token && !event) {
             if (s->state != CA_WAITING || s->wait_cause != CA_STALL_WFE) {
@@ -359,6 +358,7 @@ uint64_t ca_step(ca_t *ca, uint64_t now)
             return now + 1;
         }
         s->wfe_armed = false;
+        s->wfe_token = token;
         if (s->state == CA_WAITING) {
             s->stats.stall_clocks[s->wait_cause] += now - s->wait_since;
             s->state = CA_RUNNING;

@@ -64,8 +64,8 @@ typedef struct ca_state_block {
     uint64_t wait_since;  /* clock at which the current gate wait began */
     uint8_t wait_cause;   /* ca_stall_cause_t of the current wait */
     uint8_t wait_gate;    /* gate number it waits for (input 0/1, output 2/3) */
-    bool wfe_armed;       /* a wfe has started waiting ... */
-    uint64_t wfe_token;   /* ... for the network activity count to differ from this */
+    bool wfe_armed;       /* a wfe is waiting */
+    uint64_t wfe_token;   /* the network activity count when the last wfe finished */
     uint64_t mem_busy_until; /* the CA's memory accesses take the memory up to this clock (exclusive) */
     uint64_t halted_at;   /* clock of the halt or fault */
     bool events_on;       /* global event enable: cleared on entry to a handler, set by rfe */
