@@ -52,6 +52,18 @@ static bool step(const emu_array_t *a, wait_node_t *n, wait_node_t *next)
             say(n, "CA of (%u,%u) is %s", c->x, c->y, ca_state_name(c->ca.s.state));
             return false;
         }
+        if (c->ca.s.wait_cause == CA_STALL_WFE) {
+            /* Asleep until a word moves: it waits for whatever its receiving spools wait for. */
+            for (unsigned s = 0; s < coa->cfg.spools; s++)
+                if (coa->spool[s].mode == COA_SPOOL_RECEIVE && coa->spool[s].lc < coa->cfg.channels) {
+                    say(n, "CA of (%u,%u) at pc 0x%x sleeps in wfe; spool %u receives from channel %u", c->x, c->y,
+                        c->ca.s.pc, s, coa->spool[s].lc);
+                    next->lc = coa->spool[s].lc;
+                    return true;
+                }
+            say(n, "CA of (%u,%u) at pc 0x%x sleeps in wfe, waiting for a word to move", c->x, c->y, c->ca.s.pc);
+            return false;
+        }
         unsigned lc = g < 2 ? coa->gate_in_lc[g] : coa->gate_out_lc[g - 2];
         say(n, "CA of (%u,%u) at pc 0x%x waits %s %s%u (channel %u %s)", c->x, c->y, c->ca.s.pc,
             g < 2 ? "for a word on" : "for room on", g < 2 ? "gi" : "go", g % 2, lc, g < 2 ? "empty" : "full");
