@@ -57,6 +57,7 @@
 
         .equ MSG_MAX_CELLS, 1024
         .equ MSG_EV_SEND,   EV_SOFT0     # software event: queued messages wait for an idle spool
+        .equ MSG_RETRY_CLOCKS, 64        # when no channel is free, the timer tries again this much later
 
         # -D MSG_NO_DATELINE: every transit hop stays in pool 0, so messages can deadlock round a ring (the
         # dateline test shows it). Not for real programs.
@@ -134,7 +135,7 @@ msg_init:
         # events: the four sending spools
         li   r18, msg_event
         wrcr r18, [CR_EVENT_VECTOR]
-        li   r18, ((1 << MSG_SPOOLS) - 1) | MSG_EV_SEND
+        li   r18, ((1 << MSG_SPOOLS) - 1) | MSG_EV_SEND | EV_TIMER
         wrcr r18, [CR_EVENT_MASK]
         li   r18, 1
         wrcr r18, [CR_EVENT_ENABLE]
@@ -374,7 +375,16 @@ msg_start_next:
 3:      add  r14, r14, 1
         li   r15, MSG_SPOOLS
         bne  r14, r15, 2b
-        # take it off the queue
+        # a channel for its pathway; when all are taken (by pathways still draining, or by messages to this
+        # cell not yet received), try again a little later: there is no channel-free event
+        rdcr r17, [COA_ALLOC]
+        li   r18, COA_NONE
+        bne  r17, r18, 7f
+        rdcr r18, [CR_CLOCK_LO]
+        add  r18, r18, MSG_RETRY_CLOCKS
+        wrcr r18, [CR_TIMER]
+        ret
+7:      # take it off the queue
         ldw  r14, [r12 + D_NEXT]
         beqz r11, 4f
         stw  r14, [r11 + D_NEXT]
@@ -392,10 +402,6 @@ msg_start_next:
         li   r16, MARK_MSG_SEND
         or   r16, r16, r13
         wrcr r16, [CR_MARK]
-        # a channel for the pathway (one frees as soon as a drained trailer's credits are back)
-7:      rdcr r17, [COA_ALLOC]
-        li   r18, COA_NONE
-        beq  r17, r18, 7b
         sll  r18, a3, 3
         add  r18, r18, COA_SPOOL
         wrcr r17, [r18 + SPOOL_LC]
@@ -440,7 +446,7 @@ msg_event:
         std  r28, [sp + 104]
         std  r30, [sp + 112]
 .again: rdcr r11, [CR_EVENT_PENDING]
-        and  r12, r11, MSG_EV_SEND
+        and  r12, r11, MSG_EV_SEND | EV_TIMER
         bnez r12, .start
         and  r11, r11, (1 << MSG_SPOOLS) - 1
         beqz r11, .out
@@ -455,7 +461,7 @@ msg_event:
         wrcr r12, [CR_EVENT_PENDING]
         call msg_advance
         jmp  .again
-.start: li   r12, MSG_EV_SEND             # new messages: every idle spool takes one
+.start: li   r12, MSG_EV_SEND | EV_TIMER  # new messages, or a retry: every idle spool takes one
         wrcr r12, [CR_EVENT_PENDING]
         li   a3, 0
 3:      sll  r12, a3, 2

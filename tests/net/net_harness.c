@@ -69,13 +69,7 @@ const emu_program_t *net_asmf(net_t *n, const char *fmt, ...)
     net_text_init(&t);
     va_list ap;
     va_start(ap, fmt);
-    int len = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    assert_true(len >= 0);
-    t.buf = realloc(t.buf, (size_t)len + 1);
-    assert_non_null(t.buf);
-    va_start(ap, fmt);
-    vsnprintf(t.buf, (size_t)len + 1, fmt, ap);
+    net_vtextf(&t, fmt, ap);
     va_end(ap);
     const emu_program_t *p = net_asm(n, t.buf);
     net_text_free(&t);
@@ -325,12 +319,12 @@ void net_text_free(net_text_t *t)
     memset(t, 0, sizeof *t);
 }
 
-void net_textf(net_text_t *t, const char *fmt, ...)
+void net_vtextf(net_text_t *t, const char *fmt, va_list ap)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    int len = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
+    char probe[1];
+    va_list again;
+    va_copy(again, ap);
+    int len = vsnprintf(probe, sizeof probe, fmt, ap);
     assert_true(len >= 0);
     if (t->len + (size_t)len + 1 > t->cap) {
         size_t cap = t->cap ? t->cap : 1024;
@@ -341,10 +335,17 @@ void net_textf(net_text_t *t, const char *fmt, ...)
         t->buf = grown;
         t->cap = cap;
     }
-    va_start(ap, fmt);
-    vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
-    va_end(ap);
+    vsnprintf(t->buf + t->len, t->cap - t->len, fmt, again);
+    va_end(again);
     t->len += (size_t)len;
+}
+
+void net_textf(net_text_t *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    net_vtextf(t, fmt, ap);
+    va_end(ap);
 }
 
 bool net_quick(void)

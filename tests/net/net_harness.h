@@ -38,6 +38,13 @@ enum {
     NET_MAX_HOPS = 64,
 };
 
+/* COA_STATUS bits (docs/network.md; comm_agent has no names for them). */
+enum {
+    NET_STATUS_ASLEEP = 1,
+    NET_STATUS_QUIESCENT = 2,
+    NET_STATUS_LOADING = 4,
+};
+
 typedef struct net {
     emu_machine_t machine; /* defaults with the array size; change with net_set before net_create */
     emu_array_t *array;
@@ -95,6 +102,7 @@ typedef struct net_text {
 void net_text_init(net_text_t *t);
 void net_text_free(net_text_t *t);
 void net_textf(net_text_t *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void net_vtextf(net_text_t *t, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
 /* --- pathways --- */
 

@@ -1,0 +1,233 @@
+/*
+ * Deadlock detection (docs/network.md, "Deadlock detection"): when no word has moved and no CA has issued
+ * for deadlock_clocks clocks while some CA waits on a gate, the run stops with status deadlock and the
+ * report prints the cycle of waiting cells and channels. A long run that keeps moving is never reported.
+ */
+#include "net_harness.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum { RING_WORDS = 100, DEADLOCK_CLOCKS = 300 };
+
+typedef struct ring_cell {
+    unsigned x, y;
+    coa_dir_t dir; /* towards the next cell of the ring */
+} ring_cell_t;
+
+/* Each cell of the ring opens a pathway to gi0 of the next one, writes RING_WORDS words and only then reads
+ * RING_WORDS from its own gi0. With small queues every CA stalls on go0 and nobody reads. */
+static void run_ring(net_t *n, const ring_cell_t *ring, unsigned len)
+{
+    net_create(n);
+    for (unsigned i = 0; i < len; i++) {
+        const ring_cell_t *next = &ring[(i + 1) % len];
+        const emu_program_t *p =
+            net_asmf(n,
+                     "        .include \"net.inc\"\n"
+                     "_start: expect 0\n"
+                     "        open 0\n"
+                     "        sign 0, %u, %u, %u\n"
+                     "        sign 0, %u, %u, SIGN_GATE, 0\n"
+                     "        li   r3, %u\n"
+                     "1:      { mov go0, r3 ; loop r3, 1b }\n"
+                     "        li   r3, %u\n"
+                     "2:      { add r6, r6, gi0 ; loop r3, 2b }\n"
+                     "        trailer 0\n"
+                     "        halt\n",
+                     ring[i].x, ring[i].y, ring[i].dir, next->x, next->y, (unsigned)RING_WORDS, (unsigned)RING_WORDS);
+        net_load(n, ring[i].x, ring[i].y, p, NULL, 0);
+    }
+    net_run(n, NET_LIMIT);
+}
+
+/* Status deadlock, found no later than deadlock_clocks after the last progress, and a report that starts
+ * with the wait cycle and names every cell of the ring and the channels between them. */
+static void expect_ring_deadlock(const net_t *n, const ring_cell_t *ring, unsigned len)
+{
+    if (n->status != EMU_RUN_DEADLOCK) {
+        net_print_state(n);
+        fail_msg("a ring of %u cells streaming to each other without reading ended %s, not deadlock", len,
+                 emu_run_status_name(n->status));
+    }
+    const char *text = emu_array_deadlock(n->array);
+    assert_non_null(text);
+    print_message("%s", text);
+    if (strncmp(text, "wait cycle:\n", 12) != 0)
+        fail_msg("the report does not start with the cycle:\n%s", text);
+    char needle[64];
+    for (unsigned i = 0; i < len; i++) {
+        snprintf(needle, sizeof needle, "CA of (%u,%u)", ring[i].x, ring[i].y);
+        net_expect_contains(text, needle);
+        /* the channel each CA fills, as the CA waits on it */
+        const coa_t *c = net_coa(n, ring[i].x, ring[i].y);
+        snprintf(needle, sizeof needle, "(%u,%u) channel %u", ring[i].x, ring[i].y, c->gate_out_lc[0]);
+        net_expect_contains(text, needle);
+        /* the channel at the next cell that holds words for gi0, which its CA does not read */
+        const ring_cell_t *next = &ring[(i + 1) % len];
+        snprintf(needle, sizeof needle, "(%u,%u) channel %u", next->x, next->y,
+                 net_coa(n, next->x, next->y)->gate_in_lc[0]);
+        net_expect_contains(text, needle);
+    }
+    net_expect_contains(text, "go0");
+    net_expect_contains(text, "gi0");
+    /* Nothing moved in the last deadlock_clocks clocks, and the run stopped right then. */
+    for (unsigned i = 0; i < len; i++) {
+        const ca_t *ca = net_ca(n, ring[i].x, ring[i].y);
+        assert_true(ca->s.state == CA_WAITING || ca->s.state == CA_FAULTED);
+        assert_int_equal(ca->s.wait_cause, CA_STALL_GATE_OUT_FULL);
+    }
+}
+
+static void test_two_cells_streaming_to_each_other_deadlock_and_the_cycle_is_reported(void **state)
+{
+    (void)state;
+    static const ring_cell_t ring[] = {{0, 0, COA_DIR_PX}, {1, 0, COA_DIR_PX}}; /* (1,0) +X wraps to (0,0) */
+    net_t n;
+    net_init(&n, 2, 1);
+    net_set(&n, "queue_depth", "%u", 2);
+    net_set(&n, "deadlock_clocks", "%u", DEADLOCK_CLOCKS);
+    run_ring(&n, ring, 2);
+    expect_ring_deadlock(&n, ring, 2);
+    net_free(&n);
+}
+
+static void test_four_cell_ring_with_turns_deadlocks_and_the_cycle_is_reported(void **state)
+{
+    (void)state;
+    static const ring_cell_t ring[] = {{1, 1, COA_DIR_PX}, {2, 1, COA_DIR_PY}, {2, 2, COA_DIR_MX}, {1, 2, COA_DIR_MY}};
+    net_t n;
+    net_init(&n, 4, 4);
+    net_set(&n, "queue_depth", "%u", 3);
+    net_set(&n, "deadlock_clocks", "%u", DEADLOCK_CLOCKS);
+    run_ring(&n, ring, 4);
+    expect_ring_deadlock(&n, ring, 4);
+    net_free(&n);
+}
+
+static void test_four_cells_around_a_torus_ring_deadlock(void **state)
+{
+    (void)state;
+    static const ring_cell_t ring[] = {{0, 2, COA_DIR_PX}, {1, 2, COA_DIR_PX}, {2, 2, COA_DIR_PX}, {3, 2, COA_DIR_PX}};
+    net_t n;
+    net_init(&n, 4, 3);
+    net_set(&n, "queue_depth", "%u", 1);
+    net_set(&n, "deadlock_clocks", "%u", DEADLOCK_CLOCKS);
+    run_ring(&n, ring, 4);
+    expect_ring_deadlock(&n, ring, 4);
+    /* The detector waited deadlock_clocks after the last word moved, not much longer. */
+    uint64_t last_move = 0;
+    for (unsigned i = 0; i < 4; i++) {
+        const coa_t *c = net_coa(&n, ring[i].x, ring[i].y);
+        for (unsigned lc = 0; lc < n.machine.channels; lc++)
+            if (c->lc[lc].moved_at != UINT64_MAX && c->lc[lc].moved_at > last_move)
+                last_move = c->lc[lc].moved_at;
+    }
+    assert_true(net_clock(&n) >= last_move + DEADLOCK_CLOCKS);
+    assert_true(net_clock(&n) <= last_move + DEADLOCK_CLOCKS + 10);
+    net_free(&n);
+}
+
+/* Around a ring with one reservable channel per link and no dateline, each cell's header takes the channel
+ * of the next cell and waits for the one after, which the next cell's header holds: a cycle of headers
+ * waiting for channels (reason no_channel), reported through the pool channels it waits for. */
+static void test_headers_waiting_for_each_others_channels_around_a_ring_deadlock(void **state)
+{
+    (void)state;
+    enum { LEN = 4 };
+    net_t n;
+    net_init(&n, LEN, 1);
+    net_set(&n, "deadlock_clocks", "%u", DEADLOCK_CLOCKS);
+    net_create(&n);
+    for (unsigned x = 0; x < LEN; x++) {
+        const emu_program_t *p = net_asmf(&n,
+                                          "        .include \"net.inc\"\n"
+                                          "_start: li   r5, 1 << 8\n"
+                                          "        wrcr r5, [COA_LINK_POOL + DIR_PX * 8 + 0 * 2]\n"
+                                          "        wrcr zero, [COA_LINK_POOL + DIR_PX * 8 + 1 * 2]\n"
+                                          "        delay 20\n" /* every cell has narrowed its pool */
+                                          "        open 0\n"
+                                          "        sign 0, %u, 0, DIR_PX\n"
+                                          "        sign 0, %u, 0, SIGN_GATE, 0\n"
+                                          "        li   r3, 50\n"
+                                          "1:      { mov go0, r3 ; loop r3, 1b }\n"
+                                          "        trailer 0\n"
+                                          "        halt\n",
+                                          x, (x + 2) % LEN);
+        net_load(&n, x, 0, p, NULL, 0);
+    }
+    net_run(&n, NET_LIMIT);
+    if (n.status != EMU_RUN_DEADLOCK) {
+        net_print_state(&n);
+        fail_msg("headers waiting for each other's channels ended %s, not deadlock", emu_run_status_name(n.status));
+    }
+    const char *text = emu_array_deadlock(n.array);
+    print_message("%s", text);
+    net_expect_contains(text, "wait cycle:\n");
+    char needle[96];
+    for (unsigned x = 0; x < LEN; x++) {
+        snprintf(needle, sizeof needle, "(%u,0) channel 8 holds a header waiting for a free pool-0 channel at (%u,0)",
+                 x, (x + 1) % LEN);
+        net_expect_contains(text, needle);
+        const coa_t *c = net_coa(&n, x, 0);
+        assert_int_equal(c->lc[8].state, COA_LC_HEADER);
+        assert_int_equal(coa_lc_wait(c, 8, net_clock(&n)), COA_WAIT_NO_CHANNEL);
+    }
+    net_free(&n);
+}
+
+/* A long stream over several hops with a slow reader: the sender waits on go0 nearly all the time, but a
+ * CA issues or a word moves every few clocks, so a deadlock_clocks far shorter than the run must not fire. */
+static void test_a_long_run_that_keeps_moving_is_not_reported_as_deadlock(void **state)
+{
+    (void)state;
+    enum { WORDS = 3000 };
+    net_t n;
+    net_init(&n, 8, 1);
+    net_set(&n, "queue_depth", "%u", 2);
+    net_set(&n, "deadlock_clocks", "%u", 8);
+    net_create(&n);
+    const emu_program_t *s = net_asmf(&n,
+                                      "        .include \"net.inc\"\n"
+                                      "_start: open 0\n"
+                                      "        sign 0, 0, 0, DIR_PX\n"
+                                      "        sign 0, 5, 0, SIGN_GATE, 0\n"
+                                      "        li   r3, %u\n"
+                                      "1:      { mov go0, r3 ; loop r3, 1b }\n"
+                                      "        trailer 0\n"
+                                      "        halt\n",
+                                      (unsigned)WORDS);
+    /* the reader multiplies every word (3 clocks): 7 clocks a word, over 3 words' time of the link */
+    const emu_program_t *r = net_asmf(&n,
+                                      "        .include \"net.inc\"\n"
+                                      "_start: expect 0\n"
+                                      "        li   r3, %u\n"
+                                      "        li   r7, 7\n"
+                                      "1:      mov  r5, gi0\n"
+                                      "        mul  r5, r5, r7\n"
+                                      "        add  r6, r6, r5\n"
+                                      "        nop\n"
+                                      "        loop r3, 1b\n"
+                                      "        mov  a0, r6\n"
+                                      "        halt\n",
+                                      (unsigned)WORDS);
+    net_load(&n, 0, 0, s, NULL, 0);
+    net_load(&n, 5, 0, r, NULL, 0);
+    net_run(&n, NET_LIMIT);
+    net_expect_done(&n);
+    assert_int_equal(net_a0(&n, 5, 0), 7u * WORDS * (WORDS + 1) / 2);
+    assert_true(emu_array_cycles(n.array) > 7 * WORDS);
+    net_free(&n);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_two_cells_streaming_to_each_other_deadlock_and_the_cycle_is_reported),
+        cmocka_unit_test(test_four_cell_ring_with_turns_deadlocks_and_the_cycle_is_reported),
+        cmocka_unit_test(test_four_cells_around_a_torus_ring_deadlock),
+        cmocka_unit_test(test_headers_waiting_for_each_others_channels_around_a_ring_deadlock),
+        cmocka_unit_test(test_a_long_run_that_keeps_moving_is_not_reported_as_deadlock),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
