@@ -122,19 +122,38 @@ static void sink_tagged(coa_t *c, unsigned lc, uint64_t now)
     coa_lc_release(c, lc, now);
 }
 
+/* Headers first, oldest first: when several wait at this cell for a free channel, the one that has waited
+ * longest gets it, so two pathways that follow the same route never overtake each other (messages between
+ * two cells arrive in order). Then trailers at sinks. */
 void coa_headers(coa_t *c, uint64_t now)
 {
-    /* Only channels with a header to decode, or a tagged word that may be a trailer at a sink. */
+    unsigned order[COA_MAX_CHANNELS];
+    unsigned n = 0;
+    for (uint64_t m = c->busy_lc & c->header_lc; m != 0; m &= m - 1) {
+        unsigned lc = (unsigned)__builtin_ctzll(m);
+        uint64_t since = c->lc[lc].setup_started ? c->lc[lc].setup_done : UINT64_MAX;
+        unsigned at = n++;
+        while (at > 0) {
+            const coa_lc_t *prev = &c->lc[order[at - 1]];
+            uint64_t prev_since = prev->setup_started ? prev->setup_done : UINT64_MAX;
+            if (prev_since <= since)
+                break;
+            order[at] = order[at - 1];
+            at--;
+        }
+        order[at] = lc;
+    }
+    for (unsigned i = 0; i < n; i++)
+        if (c->lc[order[i]].state == COA_LC_HEADER && c->lc[order[i]].count > 0)
+            header_step(c, order[i], now);
+
+    /* Only channels with a tagged word that may be a trailer at a sink. */
     uint64_t links = c->link_lc[0] | c->link_lc[1] | c->link_lc[2] | c->link_lc[3];
-    for (uint64_t m = c->busy_lc & (c->header_lc | (c->tagged_lc & ~links)); m != 0; m &= m - 1) {
+    for (uint64_t m = c->busy_lc & c->tagged_lc & ~links & ~c->header_lc; m != 0; m &= m - 1) {
         unsigned lc = (unsigned)__builtin_ctzll(m);
         coa_lc_t *l = &c->lc[lc];
-        if (l->state == COA_LC_HEADER)
-            header_step(c, lc, now);
-        else if (l->state == COA_LC_ROUTED && l->route.kind != COA_END_LINK && l->count > 0 &&
-                 coa_lc_head_tagged(c, lc))
+        if (((l->state == COA_LC_ROUTED && l->route.kind != COA_END_LINK) || l->state == COA_LC_ARRIVED) &&
+            l->count > 0 && coa_lc_head_tagged(c, lc))
             sink_tagged(c, lc, now);
-        else if (l->state == COA_LC_ARRIVED && l->count > 0 && coa_lc_head_tagged(c, lc))
-            sink_tagged(c, lc, now); /* an empty message: header and trailer only */
     }
 }

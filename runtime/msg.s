@@ -27,7 +27,8 @@
         .equ MSG_RECV_SPOOL, 7
         .equ MSG_MAX_DESC,   64          # messages queued or in flight at once
         .equ MSG_DESC_BYTES, 64
-        .equ MSG_ROUTE_BYTES, 32         # per destination: sign count, then up to 5 signs
+        .equ MSG_ROUTE_BYTES, 32         # per destination: sign count, then up to 6 signs (start, X dateline,
+                                         # turn, Y dateline, last hop, sink)
         .equ MSG_MAX_LEN,    0xfffff     # words
 
         # descriptor fields
@@ -38,9 +39,8 @@
         .equ D_NEXT,    16
         .equ D_PHASE,   20               # 1 header, 2 data, 3 trailer
         .equ D_NHDR,    24               # header words (signs and info)
-        .equ D_NSIGNS,  28
-        .equ D_HEADER,  32               # up to 6 words
-        .equ D_TRAILER, 56
+        .equ D_TRAILER, 28
+        .equ D_HEADER,  32               # up to 8 words: the route's signs (at most 6) and the info word
 
         .equ DS_FREE, 0
         .equ DS_QUEUED, 1
@@ -57,7 +57,8 @@
 
         .equ MSG_MAX_CELLS, 1024
         .equ MSG_EV_SEND,   EV_SOFT0     # software event: queued messages wait for an idle spool
-        .equ MSG_RETRY_CLOCKS, 64        # when no channel is free, the timer tries again this much later
+        .equ MSG_RETRY_CLOCKS, 512       # when no channel is free, the timer tries again this much later
+                                         # (long enough for the program to go on between the tries)
 
         # -D MSG_NO_DATELINE: every transit hop stays in pool 0, so messages can deadlock round a ring (the
         # dateline test shows it). Not for real programs.
@@ -323,7 +324,6 @@ msg_isend:
         sll  r16, a0, 5
         add  r16, r16, msg_routes
         ldw  r17, [r16]
-        stw  r17, [r14 + D_NSIGNS]
         add  r18, r14, D_HEADER
         mov  r19, r17
 1:      ldw  r20, [r16 + 4]
@@ -411,7 +411,8 @@ msg_start_next:
         wrcr r19, [r18 + SPOOL_STRIDE]
         ldw  r19, [r12 + D_NHDR]
         wrcr r19, [r18 + SPOOL_COUNT]
-        ldw  r19, [r12 + D_NSIGNS]
+        ldw  r19, [r12 + D_NHDR]
+        sub  r19, r19, 1                 # every header word but the info word is a sign
         wrcr r19, [r18 + SPOOL_TAG_HEAD]
         wrcr zero, [r18 + SPOOL_TAG_TAIL]
         li   r19, SPOOL_SEND
