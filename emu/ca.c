@@ -265,6 +265,7 @@ static bool take_event(ca_t *ca, uint64_t now)
     s->wfe_armed = false;
     s->pc = s->event_vector;
     s->events_on = false;
+    s->in_handler = true;
     s->ready_at = now + ca->prog->timing.clocks[ISA_T_EVENT];
     s->stats.events++;
     s->stats.busy_clocks += ca->prog->timing.clocks[ISA_T_EVENT];
@@ -677,8 +678,10 @@ uint64_t ca_step(ca_t *ca, uint64_t now)
     if (taken)
         s->stats.branches_taken++;
     s->ready_at = now + b->clocks;
-    if (events_back_on)
+    if (events_back_on) {
         s->events_on = true;
+        s->in_handler = false;
+    }
     if (halt) {
         s->state = CA_HALTED;
         s->halted_at = now;

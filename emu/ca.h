@@ -69,6 +69,7 @@ typedef struct ca_state_block {
     uint64_t mem_busy_until; /* the CA's memory accesses take the memory up to this clock (exclusive) */
     uint64_t halted_at;   /* clock of the halt or fault */
     bool events_on;       /* global event enable: cleared on entry to a handler, set by rfe */
+    bool in_handler;      /* between an event's entry and its rfe */
     uint32_t event_mask;
     uint32_t event_vector;
     uint32_t epc;         /* where rfe returns */

@@ -233,7 +233,9 @@ void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
         } else {
             uint64_t issued_before = ca->s.stats.bundles;
             next_ca = ca_step(ca, now);
-            if (ca->s.stats.bundles != issued_before)
+            /* Event handlers are not progress on their own: a runtime that only retries on a timer while
+             * nothing moves is stuck, and the deadlock detector must see it. */
+            if (ca->s.stats.bundles != issued_before && !ca->s.in_handler)
                 c->progress_at = now;
             if (ca->s.state == CA_WAITING)
                 c->moved_seen = c->coa.moved;
