@@ -1,13 +1,256 @@
-/* Built without GNU readline: the console is not available, and says how to get it. */
-#include <stdio.h>
+/* iwarp debug: the console over a live array. Takes what `iwarp run` takes (a program with --array/--args, or a
+ * run description), then reads commands from -e, -x scripts, the terminal (readline) or a pipe. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
+#include "dbg.h"
+#include "run_desc.h"
+
+enum { MAX_ITEMS = 64 };
+
+typedef struct debug_options {
+    const char *file;
+    const char *machine_file;
+    const char *sets[MAX_ITEMS], *defines[MAX_ITEMS], *includes[MAX_ITEMS], *scripts[MAX_ITEMS], *cmds[MAX_ITEMS];
+    unsigned nsets, ndefines, nincludes, nscripts, ncmds;
+    uint32_t args[RUN_DESC_MAX_ARGS];
+    unsigned nargs;
+    unsigned width, height;
+    bool array_given, echo, batch;
+    uint64_t max_cycles;
+} debug_options_t;
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: iwarp debug [options] PROGRAM.s|PROGRAM.img|DESCRIPTION.run\n"
+            "An interactive console over a live array (docs/console.md). The program arguments are those of\n"
+            "`iwarp run`: --array WxH, --args A,B,..., --machine FILE, --set KEY=VALUE, -D NAME=VALUE, -I DIR,\n"
+            "--max-cycles N (--threads is accepted; a debugged array runs on one thread, with the same results).\n"
+            "  -x FILE      run the commands in FILE, then exit (repeatable)\n"
+            "  -e COMMAND   run COMMAND first (repeatable)\n"
+            "  --echo       print each command before its output, as a transcript\n"
+            "  --batch      exit after the -e commands instead of reading more\n"
+            "Without -x or --batch, commands come from the terminal (GNU readline, history in $IWARP_HISTORY or\n"
+            "~/.iwarp_history) or, when standard input is not a terminal, from it.\n"
+            "Exit status: 0; 1 when a script's expect or assert failed or an error went unchecked; 2 on bad usage.\n");
+}
+
+/* Appends a string option to one of the lists. */
+static int push(const char **list, unsigned *n, const char *value, const char *what)
+{
+    if (*n == MAX_ITEMS) {
+        fprintf(stderr, "iwarp debug: at most %d %s\n", MAX_ITEMS, what);
+        return -1;
+    }
+    list[(*n)++] = value;
+    return 0;
+}
+
+static int parse_numbers(const char *s, debug_options_t *o)
+{
+    o->nargs = 0;
+    const char *p = s;
+    while (*p) {
+        char *end;
+        long long v = strtoll(p, &end, 0);
+        if (end == p || (*end != ',' && *end != '\0') || o->nargs == RUN_DESC_MAX_ARGS || v < INT32_MIN ||
+            v > (long long)UINT32_MAX)
+            return -1;
+        o->args[o->nargs++] = (uint32_t)v;
+        p = *end == ',' ? end + 1 : end;
+    }
+    return o->nargs > 0 ? 0 : -1;
+}
+
+static int parse_options(int argc, char **argv, debug_options_t *o)
+{
+    enum { O_ARRAY = 256, O_ARGS, O_MACHINE, O_SET, O_MAX, O_THREADS, O_ECHO, O_BATCH, O_HELP };
+    static const struct option longopts[] = {
+        {"array", required_argument, NULL, O_ARRAY},
+        {"args", required_argument, NULL, O_ARGS},
+        {"machine", required_argument, NULL, O_MACHINE},
+        {"set", required_argument, NULL, O_SET},
+        {"max-cycles", required_argument, NULL, O_MAX},
+        {"threads", required_argument, NULL, O_THREADS},
+        {"echo", no_argument, NULL, O_ECHO},
+        {"batch", no_argument, NULL, O_BATCH},
+        {"help", no_argument, NULL, O_HELP},
+        {NULL, 0, NULL, 0},
+    };
+    memset(o, 0, sizeof *o);
+    o->width = o->height = 1;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, "x:e:D:I:h", longopts, NULL)) != -1) {
+        int rc = 0;
+        switch (c) {
+        case O_ARRAY: {
+            char tail;
+            if (sscanf(optarg, "%ux%u%c", &o->width, &o->height, &tail) != 2 || o->width < 1 || o->height < 1 ||
+                o->width > EMU_MAX_DIM || o->height > EMU_MAX_DIM) {
+                fprintf(stderr, "iwarp debug: --array wants WxH with sides 1..%u, not '%s'\n", EMU_MAX_DIM, optarg);
+                return -1;
+            }
+            o->array_given = true;
+            break;
+        }
+        case O_ARGS:
+            if (parse_numbers(optarg, o) != 0) {
+                fprintf(stderr, "iwarp debug: --args wants up to 8 comma-separated 32-bit numbers, not '%s'\n", optarg);
+                return -1;
+            }
+            break;
+        case O_MAX:
+            if (dbg_parse_u64(optarg, &o->max_cycles) != 0 || o->max_cycles == 0) {
+                fprintf(stderr, "iwarp debug: --max-cycles wants a positive number, not '%s'\n", optarg);
+                return -1;
+            }
+            break;
+        case O_THREADS: break;
+        case O_MACHINE: o->machine_file = optarg; break;
+        case O_SET: rc = push(o->sets, &o->nsets, optarg, "--set options"); break;
+        case 'D': rc = push(o->defines, &o->ndefines, optarg, "-D options"); break;
+        case 'I': rc = push(o->includes, &o->nincludes, optarg, "-I options"); break;
+        case 'x': rc = push(o->scripts, &o->nscripts, optarg, "-x scripts"); break;
+        case 'e': rc = push(o->cmds, &o->ncmds, optarg, "-e commands"); break;
+        case O_ECHO: o->echo = true; break;
+        case O_BATCH: o->batch = true; break;
+        case O_HELP:
+        case 'h': usage(stdout); exit(0);
+        default: return -1;
+        }
+        if (rc != 0)
+            return -1;
+    }
+    if (optind != argc - 1) {
+        usage(stderr);
+        return -1;
+    }
+    o->file = argv[optind];
+    return 0;
+}
+
+static int machine_of(const debug_options_t *o, emu_machine_t *m)
+{
+    char err[512];
+    emu_machine_defaults(m);
+    if (o->machine_file != NULL && emu_machine_load(m, o->machine_file, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        return -1;
+    }
+    for (unsigned i = 0; i < o->nsets; i++) {
+        const char *eq = strchr(o->sets[i], '=');
+        char key[128];
+        if (eq == NULL || (size_t)(eq - o->sets[i]) >= sizeof key) {
+            fprintf(stderr, "iwarp debug: --set wants KEY=VALUE, not '%s'\n", o->sets[i]);
+            return -1;
+        }
+        snprintf(key, sizeof key, "%.*s", (int)(eq - o->sets[i]), o->sets[i]);
+        if (emu_machine_set(m, key, eq + 1, err, sizeof err) != 0) {
+            fprintf(stderr, "iwarp debug: --set %s: %s\n", o->sets[i], err);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The run description: a .run file, or one program on every cell of --array. */
+static int describe(const debug_options_t *o, const emu_machine_t *m, run_desc_t *desc)
+{
+    size_t n = strlen(o->file);
+    if (n > 4 && strcmp(o->file + n - 4, ".run") == 0) {
+        if (o->nargs > 0 || o->array_given) {
+            fprintf(stderr, "iwarp debug: --args and --array do not go with a run description (it gives them)\n");
+            return -1;
+        }
+        return run_desc_parse_file(o->file, m, desc, stderr);
+    }
+    emu_machine_t single = *m;
+    single.width = o->width;
+    single.height = o->height;
+    if (run_desc_single(desc, o->file, &single, o->args, o->nargs) != 0) {
+        fprintf(stderr, "iwarp debug: out of memory\n");
+        return -1;
+    }
+    return 0;
+}
+
+static char *history_path(void)
+{
+    const char *env = getenv("IWARP_HISTORY");
+    if (env != NULL)
+        return *env ? strdup(env) : NULL; /* IWARP_HISTORY= (empty): no history file */
+    const char *home = getenv("HOME");
+    if (home == NULL || *home == '\0')
+        return NULL;
+    size_t n = strlen(home) + sizeof "/.iwarp_history";
+    char *path = malloc(n);
+    if (path != NULL)
+        snprintf(path, n, "%s/.iwarp_history", home);
+    return path;
+}
 
 int cmd_debug(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "iwarp debug: this build has no console (GNU readline was not found); install libreadline-dev "
-                    "(scripts/setup.sh does) and reconfigure with -Ddebugger=enabled\n");
-    return 2;
+    debug_options_t o;
+    if (parse_options(argc, argv, &o) != 0)
+        return 2;
+    emu_machine_t m;
+    if (machine_of(&o, &m) != 0)
+        return 2;
+    run_desc_t desc;
+    memset(&desc, 0, sizeof desc);
+    if (describe(&o, &m, &desc) != 0) {
+        run_desc_free(&desc);
+        return 2;
+    }
+    emu_array_t *a;
+    if (run_desc_build(&desc, o.defines, o.ndefines, o.includes, o.nincludes, &a) != 0) {
+        run_desc_free(&desc);
+        return 2;
+    }
+    dbg_t *d = dbg_create(a, o.file, o.max_cycles ? o.max_cycles : desc.max_cycles, stdout);
+    run_desc_free(&desc);
+    if (d == NULL) {
+        emu_array_free(a);
+        return 2;
+    }
+    d->echo = o.echo;
+    bool interactive = o.nscripts == 0 && !o.batch && isatty(STDIN_FILENO);
+    d->interactive = interactive;
+    if (interactive) {
+        printf("iwarp debug: %s on a %ux%u array, clock 0 (help lists the commands, Ctrl-D leaves)\n", o.file, d->w,
+               d->h);
+        dbg_print_where(d, d->sel);
+    }
+    for (unsigned i = 0; i < o.ncmds && !d->quit; i++)
+        dbg_execute(d, o.cmds[i]);
+    for (unsigned i = 0; i < o.nscripts && !d->quit; i++) {
+        FILE *f = fopen(o.scripts[i], "r");
+        if (f == NULL) {
+            fprintf(stderr, "iwarp debug: cannot read script '%s'\n", o.scripts[i]);
+            dbg_free(d);
+            return 2;
+        }
+        dbg_read_stream(d, f); /* at the top level, as if typed: `source` inside it nests */
+        fclose(f);
+    }
+    if (!d->quit && o.nscripts == 0 && !o.batch) {
+        if (interactive) {
+            char *history = history_path();
+            dbg_console(d, history);
+            free(history);
+        } else {
+            dbg_read_stream(d, stdin);
+        }
+    }
+    if (d->error_pending)
+        d->failures++;
+    int failures = d->failures;
+    dbg_free(d);
+    return interactive || failures == 0 ? 0 : 1;
 }

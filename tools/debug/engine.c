@@ -1,0 +1,351 @@
+/*
+ * The engine: runs the array through emu_array_run with hooks that look before and after each clock and decide
+ * whether to stop. Nothing here writes to the array, so a run stopped anywhere and resumed is the run that
+ * never stopped (tests/debug/test_state_hash.c checks it against `iwarp run --state-hash-at`).
+ *
+ * Breakpoints fire before a clock: the cell has not issued the bundle yet. Everything else (steps, watches,
+ * events, until) is seen after a clock, by comparing state, and stops before the next one.
+ */
+#include <signal.h>
+#include <string.h>
+
+#include "dbg.h"
+
+/* The only statics of the console. A signal handler receives no context pointer, so the array to stop must be
+ * reachable from a static; it is set only while a run is in progress. The flag also tells the prompt that
+ * Ctrl-C was pressed while a line was being typed. */
+static emu_array_t *volatile sigint_array;
+static volatile sig_atomic_t sigint_seen;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    sigint_seen = 1;
+    emu_array_t *a = sigint_array;
+    if (a != NULL)
+        emu_array_request_stop(a); /* sets a flag the run loop tests before each clock */
+}
+
+void dbg_sigint_install(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0; /* no SA_RESTART: the console's select() returns so the prompt can react */
+    sigaction(SIGINT, &sa, NULL);
+}
+
+bool dbg_sigint_take(void)
+{
+    bool seen = sigint_seen != 0;
+    sigint_seen = 0;
+    return seen;
+}
+
+/* Reverse-continue counts stop events without stopping; an event stops at a clock, and only events that stop
+ * before the present count (the one the session is stopped at does not). */
+static void note_event_stop(dbg_t *d, uint64_t clock)
+{
+    d->event_stop_clock = clock;
+    if (d->goal->record_only != 0 && clock < d->goal->record_before) {
+        d->qualified_events = d->events;
+        d->last_event_clock = clock;
+    }
+}
+
+/* A stop event (breakpoints before a clock, watches after): stops unless recording skips it. */
+static bool event(dbg_t *d, bool after, uint64_t clock)
+{
+    d->events++;
+    const dbg_goal_t *g = d->goal;
+    if (g->record_only == 0 || d->events == g->record_only)
+        return true;
+    /* Recording: this one does not stop; its message would describe a stop that never happens. */
+    dbg_str_clear(&d->stop_msg);
+    d->reason = DBG_STOP_NONE;
+    d->stop_cell = -1;
+    if (after)
+        d->event_after_pending = true;
+    else
+        note_event_stop(d, clock);
+    return false;
+}
+
+/* Calls and returns of the cell `next`/`finish` follow, counted as it issues them: a saved and reloaded ra or
+ * nested calls do not fool it. True when the `ret` that closes the call in progress has issued. */
+static bool returned(dbg_t *d, const dbg_goal_t *g)
+{
+    const ca_t *ca = dbg_ca(d, g->ret_cell);
+    if (ca->s.stats.bundles == d->track_bundles)
+        return false;
+    const emu_bundle_t *b = emu_program_bundle(ca->prog, d->track_pc);
+    for (unsigned i = 0; b != NULL && i < b->count; i++) {
+        const isa_op_t *op = &ca->prog->ops[b->first_op + i];
+        const isa_op_info_t *info = isa_op_info(op->opcode);
+        if (info != NULL && (info->flags & ISA_F_LINK))
+            d->call_depth++;
+        else if (op->opcode == ISA_OP_JR && op->rs1 == ISA_REG_LINK && d->call_depth-- == 0)
+            return true;
+    }
+    return false;
+}
+
+static bool before_clock(void *user, emu_array_t *a, uint64_t clock)
+{
+    dbg_t *d = user;
+    const dbg_goal_t *g = d->goal;
+    (void)a;
+    if (d->event_after_pending) {
+        d->event_after_pending = false;
+        note_event_stop(d, clock);
+    }
+    if (!g->replay && sigint_seen)
+        return true; /* emu_array_run reports STOPPED; the engine calls it an interrupt */
+    if (clock >= d->ring_due) {
+        d->ring_stop = true;
+        return true;
+    }
+    bool skip = clock == d->skip_clock;
+    d->skip_clock = UINT64_MAX;
+    if (g->ret) {
+        const ca_t *ca = dbg_ca(d, g->ret_cell);
+        d->track_pc = ca->s.pc;
+        d->track_bundles = ca->s.stats.bundles;
+    }
+    if (g->points && !skip && dbg_has_breaks(d) && dbg_check_breaks(d, clock)) {
+        if (d->reason == DBG_STOP_NONE)
+            d->reason = DBG_STOP_POINT;
+        if (event(d, false, clock))
+            return true;
+    }
+    d->in_clock = true;
+    d->clock_in_progress = clock;
+    return false;
+}
+
+static bool after_clock(void *user, emu_array_t *a, uint64_t clock)
+{
+    dbg_t *d = user;
+    const dbg_goal_t *g = d->goal;
+    (void)a;
+    d->in_clock = false;
+    d->last_after_clock = clock;
+    if (clock + 1 > d->output_high)
+        d->output_high = clock + 1;
+    dbg_log_marks(d, clock);
+    bool stop = false;
+    if (g->ret && returned(d, g)) {
+        d->reason = DBG_STOP_RETURN;
+        d->stop_cell = (int)g->ret_cell;
+        stop = true;
+    }
+    if (g->step_cell >= 0 && dbg_ca(d, (unsigned)g->step_cell)->s.stats.bundles >= g->step_bundles) {
+        d->reason = DBG_STOP_STEP;
+        d->stop_cell = g->step_cell;
+        stop = true;
+    }
+    if (g->points && dbg_has_watches(d) && dbg_check_watches(d, clock)) {
+        if (d->reason == DBG_STOP_NONE || d->reason == DBG_STOP_STEP)
+            d->reason = DBG_STOP_POINT;
+        stop |= event(d, true, clock);
+    }
+    if (g->until != NULL) {
+        int64_t v;
+        char err[256];
+        if (dbg_eval(d, g->until, d->sel, &v, err, sizeof err) != 0) {
+            dbg_str_printf(&d->stop_msg, "error in the until condition at clock %llu: %s\n", (unsigned long long)clock,
+                           err);
+            d->reason = DBG_STOP_EVAL;
+            stop = true;
+        } else if (v != 0) {
+            if (d->reason == DBG_STOP_NONE)
+                d->reason = DBG_STOP_UNTIL;
+            dbg_str_printf(&d->stop_msg, "until: the condition holds after clock %llu\n", (unsigned long long)clock);
+            stop = true;
+        }
+    }
+    return stop;
+}
+
+void dbg_on_output(void *user, unsigned x, unsigned y, const char *text)
+{
+    dbg_t *d = user;
+    dbg_str_t *pend = &d->pending[y * d->w + x];
+    if (!d->in_clock) {
+        /* Not inside a clock: the array flushed a partial line because a run ended at a clock limit. Hold it
+         * until the rest of the line comes (replays drop it: it was held when that clock first ran). */
+        if (d->goal == NULL || !d->goal->replay)
+            dbg_str_add(pend, text, strlen(text));
+        return;
+    }
+    if (d->clock_in_progress < d->output_high)
+        return; /* a replayed clock: its output was printed the first time it ran */
+    dbg_printf(d, "[%u,%u] %s%s\n", x, y, pend->s ? pend->s : "", text);
+    dbg_str_clear(pend);
+}
+
+static void flush_pending(dbg_t *d)
+{
+    for (unsigned i = 0; i < d->ncells; i++)
+        if (d->pending[i].len > 0) {
+            dbg_printf(d, "[%u,%u] %s\n", dbg_cell_x(d, i), dbg_cell_y(d, i), d->pending[i].s);
+            dbg_str_clear(&d->pending[i]);
+        }
+}
+
+int dbg_restore(dbg_t *d, const emu_snapshot_t *s, bool settled)
+{
+    char err[256];
+    if (emu_snapshot_restore(d->a, s, err, sizeof err) != 0)
+        return dbg_error(d, "%s", err);
+    d->settled = settled;
+    d->skip_clock = UINT64_MAX;
+    d->ended = true;
+    for (unsigned i = 0; i < d->ncells; i++) {
+        const ca_t *ca = dbg_ca(d, i);
+        if (ca->s.state == CA_RUNNING || ca->s.state == CA_WAITING)
+            d->ended = false;
+        dbg_str_clear(&d->pending[i]); /* partial lines belong to the state left behind */
+    }
+    unsigned fx, fy;
+    d->status = !d->ended ? EMU_RUN_LIMIT : emu_array_first_fault(d->a, &fx, &fy) ? EMU_RUN_FAULT : EMU_RUN_DONE;
+    return 0;
+}
+
+dbg_goal_t dbg_goal(uint64_t limit)
+{
+    dbg_goal_t g;
+    memset(&g, 0, sizeof g);
+    g.limit = limit;
+    g.step_cell = -1;
+    return g;
+}
+
+dbg_reason_t dbg_run(dbg_t *d, const dbg_goal_t *g)
+{
+    d->goal = g;
+    d->reason = DBG_STOP_NONE;
+    d->stop_cell = -1;
+    d->events = 0;
+    d->qualified_events = 0;
+    d->event_after_pending = false;
+    d->ring_stop = false;
+    dbg_str_clear(&d->stop_msg);
+    for (unsigned i = 0; i < d->npoints; i++)
+        d->points[i]->fired = false;
+    uint64_t limit = g->limit < d->max_cycles ? g->limit : d->max_cycles;
+    if (d->ended || emu_array_clock(d->a) >= limit) {
+        d->reason = d->ended ? DBG_STOP_END : DBG_STOP_LIMIT;
+        d->goal = NULL;
+        return d->reason;
+    }
+    if (g->points)
+        dbg_arm_watches(d);
+    d->call_depth = g->ret_depth;
+    emu_hooks_t hooks = {d, before_clock, after_clock};
+    emu_array_set_hooks(d->a, &hooks);
+    emu_run_status_t st;
+    for (;;) {
+        d->ring_due = dbg_ring_next(d);
+        if (!g->replay)
+            sigint_array = d->a;
+        st = emu_array_run(d->a, limit);
+        sigint_array = NULL;
+        if (st == EMU_RUN_STOPPED && d->ring_stop && d->reason == DBG_STOP_NONE) {
+            d->ring_stop = false;
+            dbg_ring_take(d);
+            continue;
+        }
+        break;
+    }
+    emu_array_set_hooks(d->a, NULL);
+    d->in_clock = false;
+    d->status = st;
+    if (d->event_after_pending) {
+        d->event_after_pending = false;
+        note_event_stop(d, emu_array_clock(d->a));
+    }
+    switch (st) {
+    case EMU_RUN_DONE:
+    case EMU_RUN_FAULT:
+    case EMU_RUN_DEADLOCK:
+        d->ended = true;
+        d->settled = true;
+        if (!g->replay)
+            flush_pending(d);
+        if (d->reason == DBG_STOP_NONE)
+            d->reason = DBG_STOP_END;
+        break;
+    case EMU_RUN_LIMIT:
+        d->settled = true;
+        if (d->reason == DBG_STOP_NONE)
+            d->reason = DBG_STOP_LIMIT;
+        break;
+    case EMU_RUN_STOPPED:
+        d->settled = false;
+        if (d->reason == DBG_STOP_NONE)
+            d->reason = DBG_STOP_INTERRUPT;
+        break;
+    }
+    if (!g->replay && d->reason == DBG_STOP_INTERRUPT)
+        dbg_sigint_take();
+    /* Where the session stops is where the person looks: breakpoints there do not fire again on resuming. */
+    if (d->reason == DBG_STOP_POINT || d->reason == DBG_STOP_STEP || d->reason == DBG_STOP_RETURN ||
+        d->reason == DBG_STOP_UNTIL)
+        d->skip_clock = emu_array_clock(d->a);
+    if (d->stop_cell >= 0)
+        d->sel = (unsigned)d->stop_cell;
+    if (!g->replay) /* tbreak: gone once it has stopped the run (the message names it already) */
+        for (unsigned i = d->npoints; i-- > 0;)
+            if (d->points[i]->fired && d->points[i]->temporary)
+                dbg_point_delete(d, d->points[i]->id);
+    d->goal = NULL;
+    return d->reason;
+}
+
+/* The first cell named in the deadlock report, so the session selects a cell of the wait cycle. */
+static int deadlock_cell(dbg_t *d)
+{
+    const char *p = strstr(emu_array_deadlock(d->a), "(");
+    unsigned x, y;
+    if (p != NULL && sscanf(p, "(%u,%u)", &x, &y) == 2 && x < d->w && y < d->h)
+        return (int)(y * d->w + x);
+    return -1;
+}
+
+void dbg_report_stop(dbg_t *d)
+{
+    if (d->stop_msg.len > 0)
+        dbg_write(d, d->stop_msg.s, d->stop_msg.len);
+    unsigned long long clock = emu_array_clock(d->a);
+    switch (d->reason) {
+    case DBG_STOP_LIMIT:
+        if (clock >= d->max_cycles)
+            dbg_printf(d, "stopped at the run's cycle limit, clock %llu\n", clock);
+        else
+            dbg_printf(d, "clock %llu\n", clock);
+        break;
+    case DBG_STOP_INTERRUPT: dbg_printf(d, "interrupted at clock %llu\n", clock); break;
+    case DBG_STOP_END: break;
+    default: break;
+    }
+    if (d->ended) {
+        unsigned fx, fy;
+        if (d->status == EMU_RUN_DONE) {
+            dbg_printf(d, "the run is done: every cell halted, %llu cycles\n",
+                       (unsigned long long)emu_array_cycles(d->a));
+            return;
+        }
+        if (d->status == EMU_RUN_DEADLOCK) {
+            dbg_printf(d, "deadlock at clock %llu: nothing moved for %llu clocks while cells waited\n%s", clock,
+                       (unsigned long long)emu_array_machine(d->a)->deadlock_clocks, emu_array_deadlock(d->a));
+            int c = deadlock_cell(d);
+            if (c >= 0)
+                d->sel = (unsigned)c;
+        } else if (emu_array_first_fault(d->a, &fx, &fy)) {
+            d->sel = fy * d->w + fx;
+        }
+    }
+    dbg_print_where(d, d->sel);
+}

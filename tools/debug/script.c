@@ -1,0 +1,138 @@
+/* Scripts: `source FILE` and `iwarp debug -x FILE` run command files; `expect` and `assert` turn them into
+ * regression tests (a failed check, or an error no `expect` checked, makes `-x` exit with status 1). Also the
+ * small session commands: echo, set, quit. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dbg.h"
+
+int dbg_read_stream(dbg_t *d, FILE *in)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    while (!d->quit && (len = getline(&line, &cap, in)) >= 0) {
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+            line[--len] = '\0';
+        dbg_execute(d, line);
+    }
+    free(line);
+    return 0;
+}
+
+int dbg_source_file(dbg_t *d, const char *path)
+{
+    if (d->depth >= DBG_MAX_SOURCE_DEPTH)
+        return dbg_error(d, "source: scripts nested more than %d deep", DBG_MAX_SOURCE_DEPTH);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return dbg_error(d, "cannot read script '%s'", path);
+    d->depth++;
+    dbg_read_stream(d, f);
+    d->depth--;
+    fclose(f);
+    return 0;
+}
+
+int dbg_cmd_source(dbg_t *d, char *args)
+{
+    char *path = dbg_trim(args);
+    if (*path == '\0')
+        return dbg_error(d, "usage: source FILE");
+    char *copy = strdup(path); /* the line buffer is reused by the commands of the script */
+    if (copy == NULL)
+        return dbg_error(d, "out of memory");
+    int rc = dbg_source_file(d, copy);
+    free(copy);
+    return rc;
+}
+
+/* Text without surrounding double quotes (so leading or trailing blanks can be expected). */
+static char *unquote(char *s)
+{
+    size_t n = strlen(s);
+    if (n >= 2 && s[0] == '"' && s[n - 1] == '"') {
+        s[n - 1] = '\0';
+        return s + 1;
+    }
+    return s;
+}
+
+int dbg_cmd_expect(dbg_t *d, char *args)
+{
+    char *text = dbg_trim(args);
+    bool negate = strncmp(text, "not ", 4) == 0;
+    if (negate)
+        text = dbg_trim(text + 4);
+    text = unquote(text);
+    if (*text == '\0')
+        return dbg_error(d, "usage: expect [not] TEXT  (checks the output of the previous command)");
+    bool found = false;
+    if (d->capture.s != NULL) {
+        char saved = d->capture.s[d->expect_len]; /* only what the checked command printed */
+        d->capture.s[d->expect_len] = '\0';
+        found = strstr(d->capture.s, text) != NULL;
+        d->capture.s[d->expect_len] = saved;
+    } else {
+        found = strstr("", text) != NULL;
+    }
+    if (found != negate) {
+        d->error_pending = false; /* the error was expected */
+        return 0;
+    }
+    d->failures++;
+    d->error_pending = false;
+    dbg_printf(d, "expect failed: '%s' %s the output of the previous command\n", text, negate ? "is in" : "is not in");
+    return 0;
+}
+
+int dbg_cmd_assert(dbg_t *d, char *args)
+{
+    char *text = dbg_trim(args);
+    if (*text == '\0')
+        return dbg_error(d, "usage: assert EXPRESSION");
+    int64_t v;
+    if (dbg_eval_text(d, text, d->sel, &v) != 0)
+        return -1;
+    if (v == 0) {
+        d->failures++;
+        dbg_printf(d, "assert failed on (%u,%u) at clock %llu: %s\n", dbg_cell_x(d, d->sel), dbg_cell_y(d, d->sel),
+                   (unsigned long long)emu_array_clock(d->a), text);
+    }
+    return 0;
+}
+
+int dbg_cmd_echo(dbg_t *d, char *args)
+{
+    dbg_printf(d, "%s\n", unquote(dbg_trim(args)));
+    return 0;
+}
+
+int dbg_cmd_quit(dbg_t *d, char *args)
+{
+    (void)args;
+    d->quit = true;
+    return 0;
+}
+
+int dbg_cmd_set(dbg_t *d, char *args)
+{
+    char *key = dbg_word(&args), *value = dbg_word(&args);
+    if (key == NULL || value == NULL || dbg_word(&args) != NULL)
+        return dbg_error(d,
+                         "usage: set echo on|off | set words N | set snapshot-interval CLOCKS | set snapshot-keep N");
+    uint64_t n = 0;
+    bool number = dbg_parse_u64(value, &n) == 0;
+    if (strcmp(key, "echo") == 0 && (strcmp(value, "on") == 0 || strcmp(value, "off") == 0)) {
+        d->echo = strcmp(value, "on") == 0;
+    } else if (strcmp(key, "words") == 0 && number && n >= 1 && n <= 1024) {
+        d->show_words = (unsigned)n;
+    } else if (strcmp(key, "snapshot-interval") == 0 && number && n >= 1) {
+        d->ring.interval = n;
+    } else if (strcmp(key, "snapshot-keep") == 0 && number && n >= 2 && n <= 64) {
+        d->ring.keep = (unsigned)n;
+    } else {
+        return dbg_error(d, "set: bad setting '%s %s' (help set lists them)", key, value);
+    }
+    return 0;
+}
