@@ -205,7 +205,8 @@ static const dbg_command_t commands[] = {
     {"reverse-step", 9, "rs", dbg_cmd_reverse_step, "[N] [clocks]",
      "go back before the selected cell's last N instructions, or N clocks\n"
      "Time travel replays from snapshots: one every `snapshot-interval` clocks (10000 at first), at most\n"
-     "`snapshot-keep` of them (as many as fit in 256 MB, 4..64; an 8x8 array of 512 KB cells takes ~33 MB each).\n"
+     "`snapshot-keep` of them (as many as fit in 256 MB, at most 64; an 8x8 array of 512 KB cells takes ~33 MB\n"
+     "each; when even one does not fit, only the start is kept and going back replays from clock 0).\n"
      "When the ring is full every other snapshot goes and the interval doubles: memory stays bounded and the\n"
      "whole history stays reachable, replays get longer.\nExample: reverse-step    rs 10 clocks",
      complete_steps},

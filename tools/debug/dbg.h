@@ -188,10 +188,8 @@ struct dbg {
     uint64_t output_high;      /* program output of clocks below this has been shown already */
     dbg_str_t *pending;        /* per cell: a partial console line flushed at a clock limit, held back */
     uint64_t events;           /* stop events seen while recording (reverse-continue) */
-    uint64_t event_stop_clock; /* clock the last recorded event would stop at */
     bool event_after_pending;  /* the last recorded event fired after a clock; its stop clock is the next one */
-    uint64_t last_event_clock; /* of the last recorded event that stops before `now` */
-    uint64_t qualified_events;
+    uint64_t qualified_events; /* recording: the number of the last event that stops before record_before */
     uint64_t last_after_clock; /* the clock the last after_clock hook saw */
     int call_depth;            /* next/finish: calls the cell has made and not returned from */
     uint32_t track_pc;         /* next/finish: the cell's pc before this clock, to see which bundle issued */
@@ -210,7 +208,7 @@ struct dbg {
     unsigned show_words; /* queue words shown per channel */
 
     /* scripts */
-    bool interactive;
+    bool interactive;   /* a person at a terminal (readline) */
     int failures;       /* failed assert/expect and unchecked errors */
     bool error_pending; /* the last command failed; an expect right after may check its message */
     int depth;          /* nested source */

@@ -47,11 +47,8 @@ bool dbg_sigint_take(void)
  * before the present count (the one the session is stopped at does not). */
 static void note_event_stop(dbg_t *d, uint64_t clock)
 {
-    d->event_stop_clock = clock;
-    if (d->goal->record_only != 0 && clock < d->goal->record_before) {
+    if (d->goal->record_only != 0 && clock < d->goal->record_before)
         d->qualified_events = d->events;
-        d->last_event_clock = clock;
-    }
 }
 
 /* A stop event (breakpoints before a clock, watches after): stops unless recording skips it. */
@@ -326,7 +323,9 @@ void dbg_report_stop(dbg_t *d)
         else
             dbg_printf(d, "clock %llu\n", clock);
         break;
-    case DBG_STOP_INTERRUPT: dbg_printf(d, "interrupted at clock %llu\n", clock); break;
+    case DBG_STOP_INTERRUPT: /* after the terminal's ^C echo, on a line of its own */
+        dbg_printf(d, "%sinterrupted at clock %llu\n", d->interactive ? "\n" : "", clock);
+        break;
     case DBG_STOP_END: break;
     default: break;
     }

@@ -12,7 +12,7 @@
 enum {
     RING_DEFAULT_INTERVAL = 10000, /* clocks between snapshots, doubled as the ring thins out */
     RING_MAX_KEEP = 64,
-    RING_MIN_KEEP = 4,
+    RING_MIN_KEEP = 1, /* only the start: an array whose snapshot outgrows the budget replays from clock 0 */
 };
 #define RING_BUDGET_BYTES (256.0 * 1024 * 1024) /* snapshots of an 8x8 array of 512 KB cells take ~33 MB each */
 
@@ -69,7 +69,7 @@ uint64_t dbg_ring_next(const dbg_t *d)
 void dbg_ring_take(dbg_t *d)
 {
     dbg_ring_t *r = &d->ring;
-    if (r->n == 0 || emu_array_clock(d->a) <= r->v[r->n - 1].clock)
+    if (r->n == 0 || r->keep < 2 || emu_array_clock(d->a) <= r->v[r->n - 1].clock)
         return;
     while (r->n >= r->keep) {
         /* Full: keep the start and every other snapshot, and take them half as often from now on. */
