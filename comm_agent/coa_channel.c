@@ -118,11 +118,13 @@ static void unbind(coa_t *c, unsigned lc, uint64_t now)
 {
     coa_lc_set_route(c, lc, (coa_end_t){COA_END_NONE, 0, 0}, now);
     coa_lc_set_source(c, lc, (coa_end_t){COA_END_NONE, 0, 0});
-    for (unsigned s = 0; s < c->cfg.spools; s++)
-        if (c->spool[s].lc == lc && c->spool[s].mode != COA_SPOOL_IDLE) {
+    for (uint32_t m = c->spools_active; m != 0; m &= m - 1) {
+        unsigned s = (unsigned)__builtin_ctz(m);
+        if (c->spool[s].lc == lc) {
             coa_spool_set_mode(c, s, COA_SPOOL_IDLE);
             c->spool[s].status |= COA_SPOOL_DONE;
         }
+    }
     for (unsigned i = 0; i < c->narrivals; i++)
         if (c->arrivals[i] == lc) {
             memmove(&c->arrivals[i], &c->arrivals[i + 1], c->narrivals - i - 1);
