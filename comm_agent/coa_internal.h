@@ -54,6 +54,8 @@ void coa_headers(coa_t *c, uint64_t now);
 void coa_spools(coa_t *c, uint64_t now, bool mem_used);
 static inline void coa_spool_set_mode(coa_t *c, unsigned s, coa_spool_mode_t mode)
 {
+    _Static_assert(COA_MAX_SPOOLS == 32, "spool masks are 32 bits");
+    s &= COA_MAX_SPOOLS - 1u; /* always in range already; this tells the compiler so */
     if (mode == COA_SPOOL_IDLE && c->spool[s].mode != COA_SPOOL_IDLE)
         c->spool_events |= 1u << s; /* finished: an event for the CA */
     c->spool[s].mode = (uint8_t)mode;
