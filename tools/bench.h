@@ -21,6 +21,7 @@ typedef struct bench {
 } bench_t;
 
 int bench_speed(bench_context_t *ctx);
+int bench_logp(bench_context_t *ctx);
 
 /* Starts a record {"bench": ..., "case": ...}; the caller adds fields and calls json_end_object. */
 void bench_record_begin(bench_context_t *ctx, const char *bench, const char *case_name);

@@ -8,6 +8,7 @@
 #include "commands.h"
 
 static const bench_t benches[] = {
+    {"logp", bench_logp, "LogGP microbenchmarks of message passing: EEL, o_s, o_r, g, G, g/G"},
     {"speed", bench_speed, "emulated instructions and cell-clocks per host second"},
 };
 enum { NBENCHES = sizeof benches / sizeof benches[0] };

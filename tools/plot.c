@@ -1,0 +1,199 @@
+/* SVG line plots: axes with round tick values (decades on log axes), a line and markers per series, a legend. */
+#include "plot.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+enum { WIDTH = 720, HEIGHT = 460, LEFT = 80, RIGHT = 190, TOP = 44, BOTTOM = 56 };
+
+static const char *const colours[PLOT_MAX_SERIES] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
+                                                     "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939"};
+
+void plot_init(plot_t *p, const char *title, const char *x_label, const char *y_label, bool log_x, bool log_y)
+{
+    memset(p, 0, sizeof *p);
+    p->title = title;
+    p->x_label = x_label;
+    p->y_label = y_label;
+    p->log_x = log_x;
+    p->log_y = log_y;
+}
+
+plot_series_t *plot_add(plot_t *p, const char *name, bool dashed)
+{
+    if (p->nseries == PLOT_MAX_SERIES)
+        return NULL;
+    plot_series_t *s = &p->series[p->nseries++];
+    s->name = name;
+    s->dashed = dashed;
+    s->n = 0;
+    return s;
+}
+
+void plot_point(plot_series_t *s, double x, double y)
+{
+    if (s != NULL && s->n < PLOT_MAX_POINTS && isfinite(x) && isfinite(y)) {
+        s->x[s->n] = x;
+        s->y[s->n] = y;
+        s->n++;
+    }
+}
+
+int plot_make_dirs(const char *dir)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", dir);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    return mkdir(buf, 0777) == 0 || errno == EEXIST ? 0 : -1;
+}
+
+typedef struct axis {
+    bool log;
+    double lo, hi; /* in axis units (log10 of the value on a log axis) */
+} axis_t;
+
+static double to_axis(const axis_t *a, double v) { return a->log ? log10(v > 0 ? v : 1e-300) : v; }
+
+static void fit_axis(axis_t *a, double lo, double hi)
+{
+    if (a->log) {
+        lo = floor(log10(lo > 0 ? lo : 1));
+        hi = ceil(log10(hi > 0 ? hi : 1));
+        if (hi <= lo)
+            hi = lo + 1;
+    } else {
+        if (lo > 0)
+            lo = 0;
+        if (hi <= lo)
+            hi = lo + 1;
+        double step = pow(10, floor(log10(hi - lo)));
+        hi = ceil(hi / step) * step;
+    }
+    a->lo = lo;
+    a->hi = hi;
+}
+
+static double px(const axis_t *a, double v, double from, double to)
+{
+    return from + (to_axis(a, v) - a->lo) / (a->hi - a->lo) * (to - from);
+}
+
+static void fmt_value(char *buf, size_t cap, double v)
+{
+    if (fabs(v) >= 1e6 || (fabs(v) < 1e-2 && v != 0))
+        snprintf(buf, cap, "%.0e", v);
+    else
+        snprintf(buf, cap, "%g", v);
+}
+
+static void ticks(FILE *f, const axis_t *a, bool horizontal)
+{
+    double x0 = LEFT, x1 = WIDTH - RIGHT, y0 = HEIGHT - BOTTOM, y1 = TOP;
+    unsigned n = a->log ? (unsigned)(a->hi - a->lo) : 5;
+    for (unsigned i = 0; i <= n; i++) {
+        double t = a->lo + (a->hi - a->lo) * i / n;
+        double v = a->log ? pow(10, t) : t;
+        char label[32];
+        fmt_value(label, sizeof label, v);
+        if (horizontal) {
+            double x = x0 + (x1 - x0) * i / n;
+            fprintf(f, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' stroke='#ddd'/>\n", x, y0, x, y1);
+            fprintf(f, "<text x='%.1f' y='%.1f' text-anchor='middle' font-size='12'>%s</text>\n", x, y0 + 18, label);
+        } else {
+            double y = y0 + (y1 - y0) * i / n;
+            fprintf(f, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' stroke='#ddd'/>\n", x0, y, x1, y);
+            fprintf(f, "<text x='%.1f' y='%.1f' text-anchor='end' font-size='12'>%s</text>\n", x0 - 6, y + 4, label);
+        }
+    }
+}
+
+static void escaped(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        if (*s == '<')
+            fputs("&lt;", f);
+        else if (*s == '>')
+            fputs("&gt;", f);
+        else if (*s == '&')
+            fputs("&amp;", f);
+        else
+            fputc(*s, f);
+    }
+}
+
+int plot_write_svg(const plot_t *p, const char *path)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash != NULL) {
+        *slash = '\0';
+        if (plot_make_dirs(dir) != 0)
+            return -1;
+    }
+    double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+    for (size_t s = 0; s < p->nseries; s++)
+        for (size_t i = 0; i < p->series[s].n; i++) {
+            xlo = fmin(xlo, p->series[s].x[i]);
+            xhi = fmax(xhi, p->series[s].x[i]);
+            ylo = fmin(ylo, p->series[s].y[i]);
+            yhi = fmax(yhi, p->series[s].y[i]);
+        }
+    if (!isfinite(xlo)) {
+        xlo = ylo = 1;
+        xhi = yhi = 10;
+    }
+    axis_t ax = {p->log_x, 0, 0}, ay = {p->log_y, 0, 0};
+    fit_axis(&ax, xlo, xhi);
+    fit_axis(&ay, ylo, yhi);
+
+    FILE *f = fopen(path, "w");
+    if (f == NULL)
+        return -1;
+    fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' font-family='sans-serif'>\n", WIDTH,
+            HEIGHT);
+    fprintf(f, "<rect width='100%%' height='100%%' fill='white'/>\n");
+    fprintf(f, "<text x='%d' y='24' text-anchor='middle' font-size='16' font-weight='bold'>", (WIDTH - RIGHT + LEFT) / 2);
+    escaped(f, p->title);
+    fprintf(f, "</text>\n");
+    ticks(f, &ax, true);
+    ticks(f, &ay, false);
+    fprintf(f, "<rect x='%d' y='%d' width='%d' height='%d' fill='none' stroke='black'/>\n", LEFT, TOP,
+            WIDTH - RIGHT - LEFT, HEIGHT - BOTTOM - TOP);
+    fprintf(f, "<text x='%d' y='%d' text-anchor='middle' font-size='13'>", (WIDTH - RIGHT + LEFT) / 2, HEIGHT - 14);
+    escaped(f, p->x_label);
+    fprintf(f, "</text>\n<text x='18' y='%d' text-anchor='middle' font-size='13' transform='rotate(-90 18 %d)'>",
+            (HEIGHT - BOTTOM + TOP) / 2, (HEIGHT - BOTTOM + TOP) / 2);
+    escaped(f, p->y_label);
+    fprintf(f, "</text>\n");
+    for (size_t s = 0; s < p->nseries; s++) {
+        const plot_series_t *sr = &p->series[s];
+        const char *col = colours[s % PLOT_MAX_SERIES];
+        fprintf(f, "<polyline fill='none' stroke='%s' stroke-width='2'%s points='", col,
+                sr->dashed ? " stroke-dasharray='6,4'" : "");
+        for (size_t i = 0; i < sr->n; i++)
+            fprintf(f, "%.1f,%.1f ", px(&ax, sr->x[i], LEFT, WIDTH - RIGHT), px(&ay, sr->y[i], HEIGHT - BOTTOM, TOP));
+        fprintf(f, "'/>\n");
+        for (size_t i = 0; i < sr->n; i++)
+            fprintf(f, "<circle cx='%.1f' cy='%.1f' r='3' fill='%s'/>\n", px(&ax, sr->x[i], LEFT, WIDTH - RIGHT),
+                    px(&ay, sr->y[i], HEIGHT - BOTTOM, TOP), col);
+        int ly = TOP + 10 + 20 * (int)s;
+        fprintf(f, "<line x1='%d' y1='%d' x2='%d' y2='%d' stroke='%s' stroke-width='2'%s/>\n", WIDTH - RIGHT + 12, ly,
+                WIDTH - RIGHT + 36, ly, col, sr->dashed ? " stroke-dasharray='6,4'" : "");
+        fprintf(f, "<text x='%d' y='%d' font-size='12'>", WIDTH - RIGHT + 42, ly + 4);
+        escaped(f, sr->name);
+        fprintf(f, "</text>\n");
+    }
+    fprintf(f, "</svg>\n");
+    return fclose(f) == 0 ? 0 : -1;
+}

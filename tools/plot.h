@@ -1,0 +1,37 @@
+/* Line plots written as SVG: enough for the benches' figures (linear or log axes, several series, legend). */
+#ifndef TOOLS_PLOT_H
+#define TOOLS_PLOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum { PLOT_MAX_SERIES = 12, PLOT_MAX_POINTS = 64 };
+
+typedef struct plot_series {
+    const char *name;
+    double x[PLOT_MAX_POINTS];
+    double y[PLOT_MAX_POINTS];
+    size_t n;
+    bool dashed;
+} plot_series_t;
+
+typedef struct plot {
+    const char *title;
+    const char *x_label;
+    const char *y_label;
+    bool log_x, log_y;
+    plot_series_t series[PLOT_MAX_SERIES];
+    size_t nseries;
+} plot_t;
+
+void plot_init(plot_t *p, const char *title, const char *x_label, const char *y_label, bool log_x, bool log_y);
+/* Adds a series and returns it (NULL when full); add points with plot_point. */
+plot_series_t *plot_add(plot_t *p, const char *name, bool dashed);
+void plot_point(plot_series_t *s, double x, double y);
+/* Writes the SVG; returns 0, or -1 with errno from stdio. Creates the file's folder if needed. */
+int plot_write_svg(const plot_t *p, const char *path);
+
+/* mkdir -p for a folder; returns 0 or -1. */
+int plot_make_dirs(const char *dir);
+
+#endif
