@@ -295,8 +295,19 @@ void emu_format_fault(const emu_array_t *a, unsigned x, unsigned y, char *buf, s
         if (line != NULL && line->file < ca->prog->image.nfiles)
             snprintf(where, sizeof where, " (%s:%u:%u)", ca->prog->image.files[line->file], line->line, line->col);
     }
-    snprintf(buf, cap, "cell (%u,%u) pc 0x%x%s cycle %llu: %s%s%s", x, y, f->pc, where, (unsigned long long)f->cycle,
-             emu_fault_kind_name(f->kind), f->detail[0] ? ": " : "", f->detail);
+    /* A trap code that the program names with a TRAP_ constant (the runtimes do) is shown by that name. */
+    char named[96] = "";
+    if (f->kind == EMU_FAULT_TRAP && ca->prog != NULL) {
+        const isa_image_t *img = &ca->prog->image;
+        for (size_t i = 0; i < img->nsyms; i++)
+            if (img->syms[i].kind == ISA_SYM_ABS && img->syms[i].value == f->addr &&
+                strncmp(img->syms[i].name, "TRAP_", 5) == 0) {
+                snprintf(named, sizeof named, " %s", img->syms[i].name);
+                break;
+            }
+    }
+    snprintf(buf, cap, "cell (%u,%u) pc 0x%x%s cycle %llu: %s%s%s%s", x, y, f->pc, where, (unsigned long long)f->cycle,
+             emu_fault_kind_name(f->kind), f->detail[0] ? ": " : "", f->detail, named);
 }
 
 const char *emu_run_status_name(emu_run_status_t st)
