@@ -139,39 +139,57 @@ static void append(char *buf, size_t cap, const char *text)
         snprintf(buf + n, cap - n, "%s", text);
 }
 
+/* Follows waits from `start`; returns true (with a->deadlock written) when a cycle closes, else writes the
+ * chain only if nothing is written yet. */
+static bool follow(emu_array_t *a, const wait_node_t *start, wait_node_t *chain)
+{
+    unsigned n = 0;
+    chain[0] = *start;
+    int cycle_at = -1;
+    while (n + 1 < MAX_CHAIN) {
+        if (!step(a, &chain[n], &chain[n + 1]))
+            break;
+        n++;
+        for (unsigned k = 0; k < n && cycle_at < 0; k++)
+            if (same(&chain[k], &chain[n]))
+                cycle_at = (int)k;
+        if (cycle_at >= 0)
+            break;
+    }
+    if (cycle_at < 0 && a->deadlock[0] != '\0')
+        return false; /* keep the first chain unless this one closes a cycle */
+    a->deadlock[0] = '\0';
+    append(a->deadlock, sizeof a->deadlock, cycle_at >= 0 ? "wait cycle:\n" : "wait chain (no cycle found):\n");
+    for (unsigned k = cycle_at >= 0 ? (unsigned)cycle_at : 0; k < n + (cycle_at < 0); k++) {
+        append(a->deadlock, sizeof a->deadlock, "  ");
+        append(a->deadlock, sizeof a->deadlock, chain[k].why);
+        append(a->deadlock, sizeof a->deadlock, "\n");
+    }
+    return cycle_at >= 0;
+}
+
 void emu_deadlock_report(emu_array_t *a)
 {
     static const wait_node_t empty;
     wait_node_t chain[MAX_CHAIN];
     a->deadlock[0] = '\0';
+    /* From each waiting computation agent first: that is what the user sees stuck. */
     for (unsigned i = 0; i < a->ncells; i++) {
         if (a->cells[i].ca.s.state != CA_WAITING)
             continue;
-        unsigned n = 0;
-        chain[0] = empty;
-        chain[0].is_ca = true;
-        chain[0].cell = i;
-        int cycle_at = -1;
-        while (n + 1 < MAX_CHAIN) {
-            if (!step(a, &chain[n], &chain[n + 1]))
-                break;
-            n++;
-            for (unsigned k = 0; k < n && cycle_at < 0; k++)
-                if (same(&chain[k], &chain[n]))
-                    cycle_at = (int)k;
-            if (cycle_at >= 0)
-                break;
-        }
-        if (cycle_at < 0 && a->deadlock[0] != '\0')
-            continue; /* keep the first chain unless this one closes a cycle */
-        a->deadlock[0] = '\0';
-        append(a->deadlock, sizeof a->deadlock, cycle_at >= 0 ? "wait cycle:\n" : "wait chain (no cycle found):\n");
-        for (unsigned k = cycle_at >= 0 ? (unsigned)cycle_at : 0; k < n + (cycle_at < 0); k++) {
-            append(a->deadlock, sizeof a->deadlock, "  ");
-            append(a->deadlock, sizeof a->deadlock, chain[k].why);
-            append(a->deadlock, sizeof a->deadlock, "\n");
-        }
-        if (cycle_at >= 0)
+        wait_node_t start = empty;
+        start.is_ca = true;
+        start.cell = i;
+        if (follow(a, &start, chain))
             return;
     }
+    /* Agents asleep in wfe wait on the network as a whole: look for the cycle among the channels. */
+    for (unsigned i = 0; i < a->ncells; i++)
+        for (uint64_t m = a->cells[i].coa.busy_lc; m != 0; m &= m - 1) {
+            wait_node_t start = empty;
+            start.cell = i;
+            start.lc = (unsigned)__builtin_ctzll(m);
+            if (follow(a, &start, chain))
+                return;
+        }
 }
