@@ -1,26 +1,379 @@
-/* Built without SDL2: the viewer and the demos are not available, and say how to get them. */
+/* iwarp view: a window on a live run or a recording; frames without a display; the frame-rate bench. */
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "commands.h"
+#include "run_desc.h"
+#include "view_cli.h"
 
-static int unavailable(const char *what)
+static void usage(FILE *out, const char *who)
 {
-    fprintf(stderr, "iwarp %s: this build has no viewer (SDL2 and SDL2_ttf were not found); install libsdl2-dev and "
-                    "libsdl2-ttf-dev (scripts/setup.sh does) and reconfigure with -Dviewer=enabled\n",
-            what);
-    return 2;
+    fprintf(out,
+            "usage: iwarp %s [options] %s\n"
+            "Shows a run in a window: live (the program or run description runs as it is shown; docs/run.md) or\n"
+            "a recording made by `iwarp run --record FILE` (docs/trace.md). Keys: H in the window (docs/viewer.md).\n"
+            "  --array WxH, --args A,B,..., --machine FILE, --set KEY=VALUE, -D NAME=VALUE, -I DIR,\n"
+            "  --max-cycles N      as for iwarp run (live only)\n"
+            "  --speed N           clocks per second to start with (default 20; 0: full speed)\n"
+            "  --paused            start paused\n"
+            "  --select X,Y        show this cell's details\n"
+            "  --size WxH          window or image size (default 1280x800)\n"
+            "  --screenshot FILE   draw one frame without a display, write it as PNG and quit\n"
+            "  --at N              the clock of that frame (default: the end of the run)\n"
+            "  --help-overlay      show the keyboard help (also in screenshots)\n"
+            "  --no-legend         hide the legend\n"
+            "  --fps               show the frame rate\n"
+            "  --bench-frames N    play at full speed for N frames, print the frame rate and quit\n"
+            "  --headless          with --bench-frames: draw offscreen, without a window\n"
+            "  --record FILE       (live) write the recording to FILE when the window closes\n"
+            "  --title TEXT        the title shown (default: the file's name)\n"
+            "  --narrative FILE    text shown in the side panel (paragraphs apart by blank lines)\n"
+            "  --font-dir DIR      where DejaVuSans.ttf and DejaVuSansMono.ttf are\n"
+            "  --log FILE          a line per change of what is shown (clock, play state; for tests)\n"
+            "Exit status: 0, 1 when the recording is damaged, 2 on bad usage, input or no display.\n",
+            who, strcmp(who, "view") == 0 ? "PROGRAM.s|PROGRAM.img|DESCRIPTION.run|RECORDING" : "NAME");
+}
+
+/* "AxB" with both in 1..max. */
+static bool pair_of(const char *s, char sep, unsigned max, unsigned *a, unsigned *b)
+{
+    char *end;
+    unsigned long x = strtoul(s, &end, 10);
+    if (end == s || *end != sep)
+        return false;
+    const char *t = end + 1;
+    unsigned long y = strtoul(t, &end, 10);
+    if (end == t || *end != '\0' || x > max || y > max)
+        return false;
+    *a = (unsigned)x;
+    *b = (unsigned)y;
+    return true;
+}
+
+static bool number(const char *s, uint64_t *v)
+{
+    char *end;
+    if (s[0] == '-')
+        return false;
+    unsigned long long n = strtoull(s, &end, 0);
+    *v = n;
+    return end != s && *end == '\0';
+}
+
+static bool words_of(const char *s, view_cli_t *c)
+{
+    c->nargs = 0;
+    const char *p = s;
+    while (*p != '\0') {
+        char *end;
+        long long v = strtoll(p, &end, 0);
+        if (end == p || c->nargs == 8 || v < -2147483648LL || v > 4294967295LL || (*end != ',' && *end != '\0'))
+            return false;
+        c->args[c->nargs++] = (uint32_t)v;
+        p = *end == ',' ? end + 1 : end;
+    }
+    return c->nargs > 0;
+}
+
+static char *slurp(const char *path)
+{
+    view_bytes_t b = {0};
+    if (view_read_file(path, &b, 1u << 20, true, NULL, 0) != 0) {
+        view_bytes_free(&b);
+        return NULL;
+    }
+    return (char *)b.data;
+}
+
+int view_cli_parse(view_cli_t *c, int argc, char **argv, const char *who, bool need_file)
+{
+    enum {
+        O_ARRAY = 256,
+        O_ARGS,
+        O_MACHINE,
+        O_SET,
+        O_MAX,
+        O_SPEED,
+        O_PAUSED,
+        O_SELECT,
+        O_SIZE,
+        O_SHOT,
+        O_AT,
+        O_HELPO,
+        O_NOLEGEND,
+        O_FPS,
+        O_BENCH,
+        O_HEADLESS,
+        O_RECORD,
+        O_TITLE,
+        O_NARR,
+        O_FONTS,
+        O_LOG,
+        O_HELP,
+    };
+    static const struct option opts[] = {
+        {"array", required_argument, NULL, O_ARRAY},
+        {"args", required_argument, NULL, O_ARGS},
+        {"machine", required_argument, NULL, O_MACHINE},
+        {"set", required_argument, NULL, O_SET},
+        {"max-cycles", required_argument, NULL, O_MAX},
+        {"speed", required_argument, NULL, O_SPEED},
+        {"paused", no_argument, NULL, O_PAUSED},
+        {"select", required_argument, NULL, O_SELECT},
+        {"size", required_argument, NULL, O_SIZE},
+        {"screenshot", required_argument, NULL, O_SHOT},
+        {"at", required_argument, NULL, O_AT},
+        {"help-overlay", no_argument, NULL, O_HELPO},
+        {"no-legend", no_argument, NULL, O_NOLEGEND},
+        {"fps", no_argument, NULL, O_FPS},
+        {"bench-frames", required_argument, NULL, O_BENCH},
+        {"headless", no_argument, NULL, O_HEADLESS},
+        {"record", required_argument, NULL, O_RECORD},
+        {"title", required_argument, NULL, O_TITLE},
+        {"narrative", required_argument, NULL, O_NARR},
+        {"font-dir", required_argument, NULL, O_FONTS},
+        {"log", required_argument, NULL, O_LOG},
+        {"help", no_argument, NULL, O_HELP},
+        {NULL, 0, NULL, 0},
+    };
+    memset(c, 0, sizeof *c);
+    viewer_opts_defaults(&c->v);
+    c->width = c->height = 1;
+    c->max_cycles = 1000000000ull;
+    optind = 1;
+    opterr = 1;
+    int o;
+    uint64_t n = 0;
+    while ((o = getopt_long(argc, argv, "D:I:h", opts, NULL)) != -1) {
+        const char *bad = NULL;
+        switch (o) {
+        case O_ARRAY:
+            if (!pair_of(optarg, 'x', EMU_MAX_DIM, &c->width, &c->height) || c->width == 0 || c->height == 0)
+                bad = "--array wants WxH, each side 1..32";
+            c->array_given = true;
+            break;
+        case O_ARGS:
+            if (!words_of(optarg, c))
+                bad = "--args wants up to 8 comma-separated 32-bit numbers";
+            break;
+        case O_MACHINE: c->machine_file = optarg; break;
+        case O_SET:
+        case 'D':
+        case 'I': {
+            const char **list = o == O_SET ? c->sets : o == 'D' ? c->defines : c->includes;
+            unsigned *cnt = o == O_SET ? &c->nsets : o == 'D' ? &c->ndefines : &c->nincludes;
+            if (*cnt == VIEW_CLI_MAX_LIST)
+                bad = "too many --set, -D or -I options";
+            else
+                list[(*cnt)++] = optarg;
+            break;
+        }
+        case O_MAX:
+            if (!number(optarg, &c->max_cycles) || c->max_cycles == 0)
+                bad = "--max-cycles wants a positive number";
+            c->max_given = true;
+            break;
+        case O_SPEED: {
+            char *end;
+            c->v.speed = strtod(optarg, &end);
+            if (*end != '\0' || c->v.speed < 0)
+                bad = "--speed wants clocks per second (0: full speed)";
+            c->speed_given = true;
+            break;
+        }
+        case O_PAUSED:
+            c->v.paused = true;
+            c->paused_given = true;
+            break;
+        case O_SELECT: {
+            unsigned x, y;
+            if (!pair_of(optarg, ',', EMU_MAX_DIM - 1, &x, &y))
+                bad = "--select wants X,Y";
+            c->v.select = (int)(y * 1000 + x); /* resolved against the array's width once it is known */
+            c->select_given = true;
+            break;
+        }
+        case O_SIZE: {
+            unsigned w, h;
+            if (!pair_of(optarg, 'x', 8192, &w, &h) || w < 320 || h < 200)
+                bad = "--size wants WxH, at least 320x200";
+            c->v.width = (int)w;
+            c->v.height = (int)h;
+            break;
+        }
+        case O_SHOT: c->screenshot = optarg; break;
+        case O_AT:
+            if (!number(optarg, &c->at))
+                bad = "--at wants a clock";
+            c->at_given = true;
+            break;
+        case O_HELPO: c->v.help = true; break;
+        case O_NOLEGEND: c->v.legend = false; break;
+        case O_FPS: c->v.fps = true; break;
+        case O_BENCH:
+            if (!number(optarg, &n) || n == 0 || n > 1000000)
+                bad = "--bench-frames wants 1..1000000";
+            c->v.bench_frames = (unsigned)n;
+            break;
+        case O_HEADLESS: c->v.headless = true; break;
+        case O_RECORD: c->v.record = optarg; break;
+        case O_TITLE: c->v.title = optarg; break;
+        case O_NARR:
+            free(c->narrative_owned);
+            c->narrative_owned = slurp(optarg);
+            if (c->narrative_owned == NULL)
+                bad = "--narrative: cannot read the file";
+            c->v.narrative = c->narrative_owned;
+            break;
+        case O_FONTS: c->v.font_dir = optarg; break;
+        case O_LOG: c->v.log_path = optarg; break;
+        case O_HELP:
+        case 'h': usage(stdout, who); return 1;
+        default: usage(stderr, who); return -1;
+        }
+        if (bad != NULL) {
+            fprintf(stderr, "iwarp %s: %s, not '%s'\n", who, bad, optarg);
+            return -1;
+        }
+    }
+    if (optind < argc)
+        c->file = argv[optind++];
+    if (optind < argc || (need_file && c->file == NULL)) {
+        usage(stderr, who);
+        return -1;
+    }
+    if (c->v.headless && c->v.bench_frames == 0) {
+        fprintf(stderr, "iwarp %s: --headless goes with --bench-frames (--screenshot never needs a display)\n", who);
+        return -1;
+    }
+    return 0;
+}
+
+void view_cli_free(view_cli_t *c)
+{
+    free(c->narrative_owned);
+    c->narrative_owned = NULL;
+}
+
+static void print_output(void *user, unsigned x, unsigned y, const char *text)
+{
+    (void)user;
+    printf("[%u,%u] %s\n", x, y, text);
+}
+
+/* The array of a live view: the machine from --machine and --set, then the description or the program. */
+static int build_array(view_cli_t *c, const char *who, run_desc_t *desc, emu_array_t **out)
+{
+    emu_machine_t m;
+    char err[512];
+    emu_machine_defaults(&m);
+    if (c->machine_file != NULL && emu_machine_load(&m, c->machine_file, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        return -1;
+    }
+    for (unsigned i = 0; i < c->nsets; i++) {
+        char key[128];
+        const char *eq = strchr(c->sets[i], '=');
+        size_t kn = eq != NULL ? (size_t)(eq - c->sets[i]) : 0;
+        if (eq == NULL || kn >= sizeof key) {
+            fprintf(stderr, "iwarp %s: --set wants KEY=VALUE, not '%s'\n", who, c->sets[i]);
+            return -1;
+        }
+        snprintf(key, sizeof key, "%.*s", (int)kn, c->sets[i]);
+        if (emu_machine_set(&m, key, eq + 1, err, sizeof err) != 0) {
+            fprintf(stderr, "iwarp %s: --set %s: %s\n", who, c->sets[i], err);
+            return -1;
+        }
+    }
+    size_t len = strlen(c->file);
+    if (len > 4 && strcmp(c->file + len - 4, ".run") == 0) {
+        if (c->nargs > 0 || c->array_given) {
+            fprintf(stderr, "iwarp %s: --args and --array do not go with a run description (its lines give them)\n",
+                    who);
+            return -1;
+        }
+        if (run_desc_parse_file(c->file, &m, desc, stderr) != 0)
+            return -1;
+    } else {
+        m.width = c->width;
+        m.height = c->height;
+        if (run_desc_single(desc, c->file, &m, c->args, c->nargs) != 0) {
+            fprintf(stderr, "iwarp %s: out of memory\n", who);
+            return -1;
+        }
+    }
+    if (c->max_given)
+        desc->max_cycles = c->max_cycles;
+    if (run_desc_build(desc, c->defines, c->ndefines, c->includes, c->nincludes, out) != 0)
+        return -1;
+    emu_array_set_output(*out, print_output, NULL);
+    return 0;
+}
+
+int view_cli_run(view_cli_t *c, const char *who)
+{
+    view_source_t *src = calloc(1, sizeof *src);
+    if (src == NULL)
+        return 2;
+    char err[512];
+    emu_array_t *a = NULL;
+    run_desc_t desc;
+    memset(&desc, 0, sizeof desc);
+    bool replay = view_trace_is_recording(c->file);
+    int rc = 2;
+    if (replay) {
+        if (c->nargs > 0 || c->array_given || c->nsets > 0 || c->machine_file != NULL || c->ndefines > 0) {
+            fprintf(stderr, "iwarp %s: a recording is shown as it was run: no --args, --array, --set, --machine, -D\n",
+                    who);
+            goto out;
+        }
+        if (view_source_replay(src, c->file, err, sizeof err) != 0) {
+            fprintf(stderr, "iwarp %s: %s\n", who, err);
+            goto out;
+        }
+    } else {
+        if (build_array(c, who, &desc, &a) != 0)
+            goto out;
+        if (view_source_live(src, a, desc.max_cycles, c->file, err, sizeof err) != 0) {
+            fprintf(stderr, "iwarp %s: %s\n", who, err);
+            goto out;
+        }
+    }
+    const view_layout_t *l = &src->trace.st.l;
+    if (c->v.select >= 0) {
+        unsigned x = (unsigned)c->v.select % 1000, y = (unsigned)c->v.select / 1000;
+        c->v.select = x < l->width && y < l->height ? (int)(y * l->width + x) : -1;
+    }
+    if (c->v.title == NULL) {
+        const char *t = src->trace.st.title[0] ? src->trace.st.title : c->file;
+        const char *base = strrchr(t, '/');
+        c->v.title = base ? base + 1 : t;
+    }
+    if (c->screenshot != NULL) {
+        rc = viewer_screenshot(src, &c->v, c->at_given ? c->at : UINT64_MAX, c->screenshot);
+        if (rc == 0 && c->v.record != NULL && a != NULL && view_source_save(src, c->v.record, err, sizeof err) != 0) {
+            fprintf(stderr, "iwarp %s: %s\n", who, err);
+            rc = 2;
+        }
+    } else {
+        rc = viewer_main(src, &c->v);
+    }
+out:
+    view_source_close(src);
+    free(src);
+    if (a != NULL)
+        emu_array_free(a);
+    run_desc_free(&desc);
+    return rc;
 }
 
 int cmd_view(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return unavailable("view");
-}
-
-int cmd_demo(int argc, char **argv)
-{
-    (void)argc;
-    (void)argv;
-    return unavailable("demo");
+    view_cli_t c;
+    int p = view_cli_parse(&c, argc, argv, "view", true);
+    int rc = p == 0 ? view_cli_run(&c, "view") : p > 0 ? 0 : 2;
+    view_cli_free(&c);
+    return rc;
 }

@@ -5,8 +5,9 @@
 
 static int unavailable(const char *what)
 {
-    fprintf(stderr, "iwarp %s: this build has no viewer (SDL2 and SDL2_ttf were not found); install libsdl2-dev and "
-                    "libsdl2-ttf-dev (scripts/setup.sh does) and reconfigure with -Dviewer=enabled\n",
+    fprintf(stderr,
+            "iwarp %s: this build has no viewer (SDL2 and SDL2_ttf were not found); install libsdl2-dev and "
+            "libsdl2-ttf-dev (scripts/setup.sh does) and reconfigure with -Dviewer=enabled\n",
             what);
     return 2;
 }

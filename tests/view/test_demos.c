@@ -1,0 +1,150 @@
+/* The teaching demos (programs/demos/): each runs to the end it is meant to have, and its narrative and a
+ * screenshot are in docs/demos.md. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "demo.h"
+#include "png.h"
+#include "view_test.h"
+
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    view_bytes_t b = {0};
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        view_bytes_put(&b, buf, n);
+    fclose(f);
+    view_bytes_put(&b, "", 1);
+    assert_false(b.failed);
+    return (char *)b.data;
+}
+
+static void load_all(demo_t **demos, int *n)
+{
+    char dir[4096], err[512];
+    *n = demo_list(view_test_path(dir, sizeof dir, "programs/demos"), demos, err, sizeof err);
+    if (*n < 0)
+        fail_msg("%s", err);
+}
+
+static void test_the_issue_asks_for_these_demos(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"roundrobin", "wormhole", "deadlock", "dateline",
+                                        "conset",     "spooling", "alltoall"};
+    demo_t *demos;
+    int n;
+    load_all(&demos, &n);
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        bool found = false;
+        for (int k = 0; k < n; k++)
+            found |= strcmp(demos[k].name, names[i]) == 0;
+        if (!found)
+            fail_msg("no demo %s", names[i]);
+    }
+    demo_list_free(demos, n);
+}
+
+static void test_every_demo_ends_as_its_narrative_says(void **state)
+{
+    (void)state;
+    demo_t *demos;
+    int n;
+    load_all(&demos, &n);
+    for (int k = 0; k < n; k++) {
+        view_test_run_t r;
+        char rel[256];
+        snprintf(rel, sizeof rel, "programs/demos/%s.run", demos[k].name);
+        view_test_build(&r, rel);
+        emu_run_status_t st = emu_array_run(r.a, r.desc.max_cycles);
+        /* The deadlock demo is meant to deadlock; every other one ends with every cell halted. */
+        emu_run_status_t want = strcmp(demos[k].name, "deadlock") == 0 ? EMU_RUN_DEADLOCK : EMU_RUN_DONE;
+        if (st != want)
+            fail_msg("demo %s ended %s, not %s", demos[k].name, emu_run_status_name(st), emu_run_status_name(want));
+        assert_true(demos[k].has_shot);
+        assert_true(demos[k].narrative[0] != '\0');
+        view_test_free(&r);
+    }
+    demo_list_free(demos, n);
+}
+
+/* docs/demos.md tells the same story as the window: each paragraph of each narrative, word for word, and a
+ * screenshot made by the headless renderer. */
+static void test_the_docs_carry_every_narrative_and_a_screenshot(void **state)
+{
+    (void)state;
+    char path[4096];
+    char *doc = read_text(view_test_path(path, sizeof path, "docs/demos.md"));
+    demo_t *demos;
+    int n;
+    load_all(&demos, &n);
+    for (int k = 0; k < n; k++) {
+        const char *p = demos[k].narrative;
+        while (*p != '\0') {
+            const char *end = strstr(p, "\n\n");
+            size_t len = end ? (size_t)(end - p) : strlen(p);
+            char para[2048];
+            snprintf(para, sizeof para, "%.*s", (int)(len < sizeof para - 1 ? len : sizeof para - 1), p);
+            if (strstr(doc, para) == NULL)
+                fail_msg("docs/demos.md lacks this paragraph of %s.txt: %s", demos[k].name, para);
+            p += len;
+            while (*p == '\n')
+                p++;
+        }
+        char rel[256], err[256];
+        snprintf(rel, sizeof rel, "images/demo-%s.png", demos[k].name);
+        if (strstr(doc, rel) == NULL)
+            fail_msg("docs/demos.md does not show %s", rel);
+        snprintf(rel, sizeof rel, "docs/images/demo-%s.png", demos[k].name);
+        uint8_t *rgb;
+        unsigned w, h;
+        if (view_png_read(view_test_path(path, sizeof path, rel), &rgb, &w, &h, err, sizeof err) != 0)
+            fail_msg("%s", err);
+        free(rgb);
+    }
+    demo_list_free(demos, n);
+    free(doc);
+}
+
+static void test_narrative_files_are_checked(void **state)
+{
+    (void)state;
+    demo_t d;
+    char err[256];
+    assert_int_equal(
+        demo_parse(&d, "x", "title: T\nspeed: 5\nselect: 1,2\nshot: 9\n---\nOne.\n\nTwo.\n\n", err, sizeof err), 0);
+    assert_string_equal(d.title, "T");
+    assert_true(d.has_speed && d.speed == 5);
+    assert_int_equal(d.select_x, 1);
+    assert_int_equal(d.select_y, 2);
+    assert_int_equal(d.shot, 9);
+    assert_string_equal(d.narrative, "One.\n\nTwo.");
+    demo_free(&d);
+    assert_int_not_equal(demo_parse(&d, "x", "title: T\nOne.\n", err, sizeof err), 0);
+    demo_free(&d);
+    assert_int_not_equal(demo_parse(&d, "x", "colour: red\n---\n", err, sizeof err), 0);
+    assert_non_null(strstr(err, "colour"));
+    demo_free(&d);
+    assert_int_not_equal(demo_load(&d, "/nonexistent", "../etc", err, sizeof err), 0);
+    demo_free(&d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_the_issue_asks_for_these_demos),
+        cmocka_unit_test(test_every_demo_ends_as_its_narrative_says),
+        cmocka_unit_test(test_the_docs_carry_every_narrative_and_a_screenshot),
+        cmocka_unit_test(test_narrative_files_are_checked),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,183 @@
+/* Golden frames: screenshots of chosen clocks of the demos, drawn by the headless renderer, compared with
+ * the PNGs in tests/golden/frames/ within a small tolerance (fonts may rasterize a little differently
+ * elsewhere). A replayed recording draws the very same frame as the live run.
+ *
+ * Rebaseline after a change to what the viewer draws, then look at every changed PNG before committing:
+ *     IWARP_REBASELINE=1 meson test -C build view_golden
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "demo.h"
+#include "png.h"
+#include "view_test.h"
+#include "viewer.h"
+
+enum { SHOT_W = 1280, SHOT_H = 800 };
+
+typedef struct golden {
+    const char *demo;
+    uint64_t at;
+    const char *file;
+} golden_t;
+
+/* Two demos at moments that show what they teach, and the end of the deadlock with its report. */
+static const golden_t goldens[] = {
+    {"roundrobin", 110, "roundrobin-110.png"},
+    {"wormhole", 150, "wormhole-150.png"},
+    {"deadlock", 1000, "deadlock-end.png"},
+};
+
+static void opts_for(viewer_opts_t *o, const demo_t *d, unsigned width)
+{
+    viewer_opts_defaults(o);
+    o->width = SHOT_W;
+    o->height = SHOT_H;
+    o->title = d->title;
+    o->narrative = d->narrative;
+    if (d->has_speed)
+        o->speed = d->speed;
+    o->select = d->select_x >= 0 ? d->select_y * (int)width + d->select_x : -1;
+}
+
+/* Draws the demo's frame at `at`, live or (when `recording` is set) from a recording made on the way. */
+static int shoot(const golden_t *g, const char *png, const char *record_to, const char *replay_from)
+{
+    char dir[4096], err[512];
+    demo_t d;
+    if (demo_load(&d, view_test_path(dir, sizeof dir, "programs/demos"), g->demo, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    view_source_t *src = calloc(1, sizeof *src);
+    assert_non_null(src);
+    view_test_run_t r = {0};
+    if (replay_from != NULL) {
+        assert_int_equal(view_source_replay(src, replay_from, err, sizeof err), 0);
+    } else {
+        char rel[256];
+        snprintf(rel, sizeof rel, "programs/demos/%s.run", g->demo);
+        view_test_build(&r, rel);
+        assert_int_equal(view_source_live(src, r.a, r.desc.max_cycles, rel, err, sizeof err), 0);
+    }
+    viewer_opts_t o;
+    opts_for(&o, &d, src->trace.st.l.width);
+    int rc = viewer_screenshot(src, &o, g->at, png);
+    if (rc == 0 && record_to != NULL)
+        assert_int_equal(view_source_save(src, record_to, err, sizeof err), 0);
+    view_source_close(src);
+    free(src);
+    if (r.a != NULL)
+        view_test_free(&r);
+    demo_free(&d);
+    return rc;
+}
+
+typedef struct diff {
+    double mean; /* mean absolute difference per channel */
+    double far;  /* share of pixels with a channel more than 48 apart */
+} diff_t;
+
+static diff_t compare(const uint8_t *a, const uint8_t *b, size_t pixels)
+{
+    uint64_t sum = 0, far = 0;
+    for (size_t i = 0; i < pixels; i++) {
+        int worst = 0;
+        for (int c = 0; c < 3; c++) {
+            int d = abs((int)a[i * 3 + c] - (int)b[i * 3 + c]);
+            sum += (uint64_t)d;
+            worst = d > worst ? d : worst;
+        }
+        far += worst > 48;
+    }
+    return (diff_t){(double)sum / (double)(pixels * 3), (double)far / (double)pixels};
+}
+
+/* Two PNGs of the same size; *pixels is their pixel count. */
+static void read_pair(const char *pa, const char *pb, uint8_t **a, uint8_t **b, size_t *pixels)
+{
+    char err[512];
+    unsigned aw, ah, bw, bh;
+    if (view_png_read(pa, a, &aw, &ah, err, sizeof err) != 0 || view_png_read(pb, b, &bw, &bh, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(aw, bw);
+    assert_int_equal(ah, bh);
+    *pixels = (size_t)aw * ah;
+}
+
+static void temp_png(char *path, size_t cap, const char *name)
+{
+    snprintf(path, cap, "/tmp/iwarp-golden-%d-%s", (int)getpid(), name);
+}
+
+static void test_frames_match_the_golden_ones(void **state)
+{
+    (void)state;
+    bool rebaseline = getenv("IWARP_REBASELINE") != NULL && strcmp(getenv("IWARP_REBASELINE"), "1") == 0;
+    for (size_t i = 0; i < sizeof goldens / sizeof goldens[0]; i++) {
+        const golden_t *g = &goldens[i];
+        char got[512], want[4096], rel[256];
+        temp_png(got, sizeof got, g->file);
+        snprintf(rel, sizeof rel, "tests/golden/frames/%s", g->file);
+        view_test_path(want, sizeof want, rel);
+        int rc = shoot(g, rebaseline ? want : got, NULL, NULL);
+        if (rc == 2 && i == 0)
+            skip(); /* no fonts or no SDL surface: the message says what to install */
+        assert_int_equal(rc, 0);
+        if (rebaseline) {
+            printf("rebaselined %s\n", rel);
+            continue;
+        }
+        uint8_t *a, *b;
+        size_t pixels;
+        read_pair(got, want, &a, &b, &pixels);
+        diff_t d = compare(a, b, pixels);
+        free(a);
+        free(b);
+        if (d.mean > 1.5 || d.far > 0.005)
+            fail_msg("%s differs from %s: mean %.3f, %.3f%% of pixels far apart (kept at %s; rebaseline with "
+                     "IWARP_REBASELINE=1 if the change is meant)",
+                     g->file, rel, d.mean, d.far * 100, got);
+        unlink(got);
+    }
+}
+
+/* The frame from a recording is the frame of the live run, pixel for pixel. */
+static void test_a_replay_draws_the_live_frame(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof goldens / sizeof goldens[0]; i++) {
+        char live[512], replay[512], rec[512];
+        temp_png(live, sizeof live, "live.png");
+        temp_png(replay, sizeof replay, "replay.png");
+        temp_png(rec, sizeof rec, "run.iwt");
+        int rc = shoot(&goldens[i], live, rec, NULL);
+        if (rc == 2)
+            skip();
+        assert_int_equal(rc, 0);
+        assert_int_equal(shoot(&goldens[i], replay, NULL, rec), 0);
+        uint8_t *a, *b;
+        size_t pixels;
+        read_pair(live, replay, &a, &b, &pixels);
+        assert_memory_equal(a, b, pixels * 3);
+        free(a);
+        free(b);
+        unlink(live);
+        unlink(replay);
+        unlink(rec);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_frames_match_the_golden_ones),
+        cmocka_unit_test(test_a_replay_draws_the_live_frame),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

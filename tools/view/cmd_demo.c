@@ -1,0 +1,66 @@
+/* iwarp demo: the teaching demos of programs/demos/ in the viewer, each with its narrative. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "demo.h"
+#include "program_load.h"
+#include "view_cli.h"
+
+static int list(const char *dir)
+{
+    demo_t *demos;
+    char err[512];
+    int n = demo_list(dir, &demos, err, sizeof err);
+    if (n < 0) {
+        fprintf(stderr, "iwarp demo: %s\n", err);
+        return 2;
+    }
+    printf("usage: iwarp demo NAME [view options]   (iwarp demo --help for the options)\n\ndemos:\n");
+    for (int i = 0; i < n; i++)
+        printf("  %-12s %s\n", demos[i].name, demos[i].summary);
+    demo_list_free(demos, n);
+    return 0;
+}
+
+int cmd_demo(int argc, char **argv)
+{
+    char dir[4096];
+    iwarp_path(dir, sizeof dir, "programs/demos");
+    view_cli_t c;
+    int p = view_cli_parse(&c, argc, argv, "demo", false);
+    if (p != 0) {
+        view_cli_free(&c);
+        return p > 0 ? 0 : 2;
+    }
+    if (c.file == NULL || strcmp(c.file, "list") == 0) {
+        view_cli_free(&c);
+        return list(dir);
+    }
+    demo_t d;
+    char err[512];
+    if (demo_load(&d, dir, c.file, err, sizeof err) != 0) {
+        fprintf(stderr, "iwarp demo: %s; `iwarp demo` lists them\n", err);
+        demo_free(&d);
+        view_cli_free(&c);
+        return 2;
+    }
+    /* The demo's settings, unless the command line says otherwise. */
+    c.file = d.run_path;
+    if (c.v.title == NULL)
+        c.v.title = d.title;
+    if (c.v.narrative == NULL)
+        c.v.narrative = d.narrative;
+    if (!c.speed_given && d.has_speed)
+        c.v.speed = d.speed;
+    if (!c.select_given && d.select_x >= 0)
+        c.v.select = d.select_y * 1000 + d.select_x;
+    if (c.screenshot != NULL && !c.at_given && d.has_shot) {
+        c.at = d.shot;
+        c.at_given = true;
+    }
+    int rc = view_cli_run(&c, "demo");
+    demo_free(&d);
+    view_cli_free(&c);
+    return rc;
+}

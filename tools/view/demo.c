@@ -1,0 +1,190 @@
+/* Demo narratives: the header of settings, the paragraphs, and the list of demos in a folder. */
+#include "demo.h"
+
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char *dup_n(const char *s, size_t n)
+{
+    char *p = malloc(n + 1);
+    if (p != NULL) {
+        memcpy(p, s, n);
+        p[n] = '\0';
+    }
+    return p;
+}
+
+void demo_free(demo_t *d)
+{
+    free(d->name);
+    free(d->run_path);
+    free(d->title);
+    free(d->summary);
+    free(d->narrative);
+    memset(d, 0, sizeof *d);
+}
+
+static int header_line(demo_t *d, const char *key, size_t klen, const char *val, size_t vlen, unsigned ln, char *err,
+                       size_t errlen)
+{
+    char v[256];
+    snprintf(v, sizeof v, "%.*s", (int)(vlen < sizeof v - 1 ? vlen : sizeof v - 1), val);
+    char *end;
+#define KEY(k) (klen == strlen(k) && strncmp(key, k, klen) == 0)
+    if (KEY("title")) {
+        free(d->title);
+        d->title = dup_n(val, vlen);
+    } else if (KEY("summary")) {
+        free(d->summary);
+        d->summary = dup_n(val, vlen);
+    } else if (KEY("order")) {
+        d->order = (int)strtol(v, &end, 10);
+        if (*end != '\0')
+            return view_fail(err, errlen, "%s.txt:%u: order wants a number", d->name, ln);
+    } else if (KEY("speed")) {
+        d->speed = strtod(v, &end);
+        d->has_speed = true;
+        if (*end != '\0' || d->speed < 0)
+            return view_fail(err, errlen, "%s.txt:%u: speed wants clocks per second", d->name, ln);
+    } else if (KEY("select")) {
+        if (sscanf(v, "%d,%d", &d->select_x, &d->select_y) != 2 || d->select_x < 0 || d->select_y < 0)
+            return view_fail(err, errlen, "%s.txt:%u: select wants X,Y", d->name, ln);
+    } else if (KEY("shot")) {
+        d->shot = strtoull(v, &end, 10);
+        d->has_shot = true;
+        if (*end != '\0')
+            return view_fail(err, errlen, "%s.txt:%u: shot wants a clock", d->name, ln);
+    } else {
+        return view_fail(err, errlen, "%s.txt:%u: unknown key '%.*s'", d->name, ln, (int)klen, key);
+    }
+#undef KEY
+    return 0;
+}
+
+int demo_parse(demo_t *d, const char *name, const char *text, char *err, size_t errlen)
+{
+    memset(d, 0, sizeof *d);
+    d->select_x = d->select_y = -1;
+    d->name = strdup(name);
+    if (d->name == NULL)
+        return view_fail(err, errlen, "out of memory");
+    const char *p = text;
+    unsigned ln = 0;
+    for (;;) {
+        ln++;
+        const char *eol = strchr(p, '\n');
+        size_t n = eol ? (size_t)(eol - p) : strlen(p);
+        if (n == 3 && strncmp(p, "---", 3) == 0) {
+            p += n + (eol ? 1 : 0);
+            break;
+        }
+        if (*p == '\0')
+            return view_fail(err, errlen, "%s.txt: no '---' line between the settings and the narrative", name);
+        const char *colon = memchr(p, ':', n);
+        if (n > 0 && colon == NULL)
+            return view_fail(err, errlen, "%s.txt:%u: settings are 'key: value'", name, ln);
+        if (n > 0) {
+            const char *val = colon + 1;
+            while (*val == ' ')
+                val++;
+            if (header_line(d, p, (size_t)(colon - p), val, (size_t)(p + n - val), ln, err, errlen) != 0)
+                return -1;
+        }
+        p += n + (eol ? 1 : 0);
+    }
+    /* The narrative without the blank lines at its ends. */
+    while (*p == '\n')
+        p++;
+    size_t n = strlen(p);
+    while (n > 0 && (p[n - 1] == '\n' || p[n - 1] == ' '))
+        n--;
+    d->narrative = dup_n(p, n);
+    if (d->title == NULL)
+        d->title = strdup(name);
+    if (d->summary == NULL)
+        d->summary = strdup("");
+    if (d->narrative == NULL || d->title == NULL || d->summary == NULL)
+        return view_fail(err, errlen, "out of memory");
+    return 0;
+}
+
+int demo_load(demo_t *d, const char *dir, const char *name, char *err, size_t errlen)
+{
+    memset(d, 0, sizeof *d);
+    for (const char *c = name; *c; c++)
+        if (*c == '/' || *c == '.')
+            return view_fail(err, errlen, "no demo named '%s'", name);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.txt", dir, name);
+    view_bytes_t text = {0};
+    char inner[512];
+    if (view_read_file(path, &text, 1u << 20, true, inner, sizeof inner) != 0) {
+        view_bytes_free(&text);
+        return view_fail(err, errlen, "no demo named '%s' (%s)", name, inner);
+    }
+    int rc = demo_parse(d, name, (const char *)text.data, err, errlen);
+    view_bytes_free(&text);
+    if (rc != 0)
+        return rc;
+    snprintf(path, sizeof path, "%s/%s.run", dir, name);
+    if (access(path, R_OK) != 0)
+        return view_fail(err, errlen, "demo '%s' has no run description %s", name, path);
+    d->run_path = strdup(path);
+    return d->run_path == NULL ? view_fail(err, errlen, "out of memory") : 0;
+}
+
+static int by_order(const void *a, const void *b)
+{
+    const demo_t *x = a, *y = b;
+    return x->order != y->order ? (x->order > y->order) - (x->order < y->order) : strcmp(x->name, y->name);
+}
+
+void demo_list_free(demo_t *list, int n)
+{
+    for (int i = 0; i < n; i++)
+        demo_free(&list[i]);
+    free(list);
+}
+
+int demo_list(const char *dir, demo_t **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    DIR *dp = opendir(dir);
+    if (dp == NULL)
+        return view_fail(err, errlen, "%s: %s", dir, strerror(errno));
+    demo_t *list = NULL;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(dp)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len < 5 || strcmp(e->d_name + len - 4, ".txt") != 0)
+            continue;
+        demo_t *grown = realloc(list, sizeof *list * (size_t)(n + 1));
+        if (grown == NULL) {
+            closedir(dp);
+            demo_list_free(list, n);
+            return view_fail(err, errlen, "out of memory");
+        }
+        list = grown;
+        char name[256];
+        snprintf(name, sizeof name, "%.*s", (int)(len - 4), e->d_name);
+        if (demo_load(&list[n], dir, name, err, errlen) != 0) {
+            closedir(dp);
+            demo_free(&list[n]);
+            demo_list_free(list, n);
+            return -1;
+        }
+        n++;
+    }
+    closedir(dp);
+    if (n > 0)
+        qsort(list, (size_t)n, sizeof *list, by_order);
+    *out = list;
+    return n;
+}

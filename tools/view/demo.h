@@ -1,0 +1,44 @@
+/*
+ * Teaching demos: programs/demos/NAME.run (what runs) and NAME.txt (what the viewer says about it).
+ * A narrative file starts with `key: value` lines, then a line `---`, then paragraphs apart by blank lines:
+ *
+ *   title: Round robin: four channels share one link
+ *   order: 1              (place in `iwarp demo`'s list)
+ *   summary: ...          (one line for the list)
+ *   speed: 10             (clocks per second to start with)
+ *   select: 0,0           (a cell whose details show from the start)
+ *   shot: 120             (the clock of the screenshot in docs/demos.md)
+ *   ---
+ *   First paragraph ...
+ */
+#ifndef VIEW_DEMO_H
+#define VIEW_DEMO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct demo {
+    char *name;
+    char *run_path;
+    char *title;
+    char *summary;
+    char *narrative;
+    int order;
+    double speed;
+    bool has_speed;
+    int select_x, select_y; /* -1: none */
+    uint64_t shot;
+    bool has_shot;
+} demo_t;
+
+/* Parses a narrative file's text. Returns 0, or -1 with a message. */
+int demo_parse(demo_t *d, const char *name, const char *text, char *err, size_t errlen);
+/* Loads demo `name` from `dir` (NAME.txt and NAME.run). */
+int demo_load(demo_t *d, const char *dir, const char *name, char *err, size_t errlen);
+void demo_free(demo_t *d);
+/* Every demo in `dir`, in their order. Returns the count (0 with *out NULL when none), or -1. */
+int demo_list(const char *dir, demo_t **out, char *err, size_t errlen);
+void demo_list_free(demo_t *list, int n);
+
+#endif

@@ -1,0 +1,457 @@
+/* Everything around the grid: the top bar, the side panel (narrative, cell details, legend), the timeline
+ * and the keyboard-help overlay. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "draw.h"
+#include "input.h"
+#include "render.h"
+
+static int px(const render_t *r, float v)
+{
+    return (int)(v * r->lay.s + 0.5f);
+}
+
+static bool at_end(const render_frame_t *f)
+{
+    return f->trace->ended && f->clock >= f->trace->end_clock;
+}
+
+static const char *end_text(const view_trace_t *t, SDL_Color *c)
+{
+    const render_theme_t *th = render_theme();
+    switch (t->end_status) {
+    case EMU_RUN_DONE: *c = th->run; return "done: every cell halted";
+    case EMU_RUN_DEADLOCK: *c = th->fault; return "DEADLOCK";
+    case EMU_RUN_FAULT: *c = th->fault; return "fault";
+    case EMU_RUN_LIMIT: *c = th->wait_out; return "clock limit";
+    default: *c = th->halted; return "stopped";
+    }
+}
+
+/* A filled pill with centred text; returns its width. */
+static int pill(render_t *r, text_font_t *f, int right, int y, const char *s, SDL_Color bg, SDL_Color fg)
+{
+    int tw = text_width(&r->text, f, s), h = f->height + px(r, 8), w = tw + px(r, 22);
+    draw_round_fill(r->ren, (float)(right - w), (float)y, (float)w, (float)h, (float)h / 2, bg);
+    text_draw(&r->text, f, right - w + (w - tw) / 2, y + (h - f->height) / 2, s, fg);
+    return w;
+}
+
+void panel_draw_top(render_t *r, const render_frame_t *f)
+{
+    const render_theme_t *th = render_theme();
+    const SDL_Rect *R = &r->lay.top;
+    draw_fill(r->ren, (float)R->x, (float)R->y, (float)R->w, (float)R->h, th->panel);
+    draw_fill(r->ren, (float)R->x, (float)(R->y + R->h - 1), (float)R->w, 1, th->line);
+    text_font_t *big = text_font(&r->text, FACE_BOLD, px(r, 21)), *mid = text_font(&r->text, FACE_SANS, px(r, 16)),
+                *clk = text_font(&r->text, FACE_BOLD, px(r, 19));
+    if (big == NULL || mid == NULL || clk == NULL)
+        return;
+    int pad = px(r, 16), right = R->w - pad, cy = R->y + (R->h - mid->height) / 2;
+    int pill_y = R->y + (R->h - (mid->height + px(r, 8))) / 2;
+    char buf[96];
+    if (f->show_fps) {
+        snprintf(buf, sizeof buf, "%.0f fps  %.3g clocks/s", f->fps, f->clocks_per_s);
+        right -= text_draw_right(&r->text, mid, right, cy, buf, th->muted) + pad;
+    }
+    /* Play state, or how the run ended once the cursor is at the end. */
+    SDL_Color ec;
+    if (at_end(f)) {
+        const char *e = end_text(f->trace, &ec);
+        right -= pill(r, mid, right, pill_y, e, ec, th->panel) + pad;
+    } else if (f->playing) {
+        char sp[40];
+        view_speed_label(f->speed, sp, sizeof sp);
+        snprintf(buf, sizeof buf, "\u25b6 %s", sp);
+        right -= pill(r, mid, right, pill_y, buf, th->run, th->panel) + pad;
+    } else {
+        right -= pill(r, mid, right, pill_y, "\u275a\u275a paused", th->halted, th->panel) + pad;
+    }
+    long phase = view_trace_phase(f->trace, f->clock);
+    if (phase >= 0) {
+        snprintf(buf, sizeof buf, "phase %ld", phase);
+        right -= text_draw_right(&r->text, mid, right, cy, buf, th->text) + pad;
+    }
+    snprintf(buf, sizeof buf, "clock %" PRIu64, f->clock);
+    int cw = text_width(&r->text, clk, buf);
+    text_draw(&r->text, clk, right - cw, R->y + (R->h - clk->height) / 2, buf, th->text);
+    right -= cw + pad;
+    char title[256];
+    text_fit(&r->text, big, f->title != NULL ? f->title : "", right - 2 * pad, title, sizeof title);
+    text_draw(&r->text, big, pad, R->y + (R->h - big->height) / 2, title, th->text);
+}
+
+/* --- the side panel --- */
+
+typedef struct pen {
+    render_t *r;
+    int x, y, w, bottom;
+} pen_t;
+
+static void heading(pen_t *p, const char *s)
+{
+    text_font_t *f = text_font(&p->r->text, FACE_BOLD, px(p->r, 15));
+    if (f == NULL || p->y + f->height > p->bottom)
+        return;
+    text_draw(&p->r->text, f, p->x, p->y, s, render_theme()->text);
+    p->y += f->height + px(p->r, 3);
+}
+
+static void line(pen_t *p, text_font_t *f, const char *s, SDL_Color c)
+{
+    if (f == NULL || p->y + f->height > p->bottom)
+        return;
+    char buf[256];
+    text_draw(&p->r->text, f, p->x, p->y, text_fit(&p->r->text, f, s, p->w, buf, sizeof buf), c);
+    p->y += f->height;
+}
+
+static void para(pen_t *p, text_font_t *f, const char *s, SDL_Color c)
+{
+    if (f == NULL)
+        return;
+    int h = text_wrap(&p->r->text, f, p->x, p->y, p->w, s, c, false, 1.12);
+    if (p->y + h > p->bottom)
+        return;
+    text_wrap(&p->r->text, f, p->x, p->y, p->w, s, c, true, 1.12);
+    p->y += h;
+}
+
+static const char *end_name(coa_end_t e, bool route, char *buf, size_t cap)
+{
+    static const char *const dirs[4] = {"+X", "-X", "+Y", "-Y"};
+    switch (e.kind) {
+    case COA_END_LINK: snprintf(buf, cap, "%s ch%u", dirs[e.dir & 3], e.index); break;
+    case COA_END_GATE: snprintf(buf, cap, "%s%u", route ? "gi" : "go", e.index); break;
+    case COA_END_SPOOL: snprintf(buf, cap, "spool %u", e.index); break;
+    case COA_END_QUEUE: snprintf(buf, cap, "arrivals"); break;
+    default: snprintf(buf, cap, "-"); break;
+    }
+    return buf;
+}
+
+static void cell_details(pen_t *p, const render_frame_t *f)
+{
+    const render_theme_t *th = render_theme();
+    render_t *r = p->r;
+    const view_model_t *m = f->now;
+    const view_layout_t *vl = &m->l;
+    unsigned idx = (unsigned)f->selected, x = idx % vl->width, y = idx / vl->width;
+    const uint64_t *cell = view_cell(m, x, y);
+    text_font_t *sans = text_font(&r->text, FACE_SANS, px(r, 14)), *mono = text_font(&r->text, FACE_MONO, px(r, 12));
+    char buf[256], label[32];
+    const view_static_t *st = &f->trace->st;
+    unsigned prog = st->cell_program[idx];
+    const char *pname = prog ? st->programs[prog - 1].name : "", *slash = strrchr(pname, '/');
+    snprintf(buf, sizeof buf, "Cell (%u,%u)%s%s", x, y, prog ? "  " : "", slash ? slash + 1 : pname);
+    heading(p, buf);
+    SDL_Color sc = render_state(m, cell, prog != 0, label, sizeof label);
+    unsigned state = (unsigned)(cell[VM_CA] & 0xff), gate = (unsigned)(cell[VM_CA] >> 16 & 0xff);
+    if (prog == 0)
+        snprintf(buf, sizeof buf, "no program: its agent only forwards words");
+    else if (state == CA_WAITING)
+        snprintf(buf, sizeof buf, "waiting %s %s%u since clock %" PRIu64, gate < 2 ? "for a word on" : "for room on",
+                 gate < 2 ? "gi" : "go", gate % 2, cell[VM_SINCE]);
+    else if (state == CA_HALTED || state == CA_FAULTED)
+        snprintf(buf, sizeof buf, "%s at clock %" PRIu64, state == CA_HALTED ? "halted" : "faulted", cell[VM_SINCE]);
+    else
+        snprintf(buf, sizeof buf, "running");
+    line(p, sans, buf, sc);
+    for (size_t i = 0; i < f->trace->nfaults; i++) {
+        const view_fault_event_t *e = &f->trace->faults[i];
+        if (e->cell == idx && e->clock <= f->clock)
+            para(p, sans, e->text, th->fault);
+    }
+    if (prog != 0) {
+        const char *file, *text;
+        unsigned ln;
+        size_t tl;
+        uint32_t pc = (uint32_t)cell[VM_PC];
+        if (view_static_line(st, idx, pc, &file, &ln, &text, &tl)) {
+            const char *base = strrchr(file, '/');
+            snprintf(buf, sizeof buf, "pc 0x%x  %s:%u", pc, base ? base + 1 : file, ln);
+            line(p, mono, buf, th->text);
+            if (text != NULL) {
+                while (tl > 0 && (*text == ' ' || *text == '\t'))
+                    text++, tl--;
+                snprintf(buf, sizeof buf, "  %.*s", (int)(tl < 120 ? tl : 120), text);
+                line(p, mono, buf, th->selected);
+            }
+        } else {
+            snprintf(buf, sizeof buf, "pc 0x%x", pc);
+            line(p, mono, buf, th->text);
+        }
+    }
+    p->y += px(r, 6);
+    /* The channels in use: a table as wide as the panel allows. */
+    line(p, mono, "ch state    route     from      n cr wait", th->muted);
+    unsigned shown = 0, active = 0;
+    for (unsigned lc = 0; lc < vl->channels; lc++) {
+        view_lc_info_t li;
+        view_lc_unpack(m, cell, lc, &li);
+        if (li.state == COA_LC_FREE && li.count == 0)
+            continue;
+        active++;
+        if (mono == NULL || p->y + 2 * mono->height > p->bottom - px(r, 60))
+            continue;
+        char rt[24], sr[24];
+        snprintf(buf, sizeof buf, "%2u %-8s %-9s %-9s %u %2u %s", lc, coa_lc_state_name((coa_lc_state_t)li.state),
+                 end_name(li.route, true, rt, sizeof rt), end_name(li.source, false, sr, sizeof sr), li.count,
+                 li.credits, li.wait ? coa_wait_name((coa_wait_t)li.wait) : "");
+        SDL_Color c = render_lc_colour(r, m, idx, lc);
+        draw_fill(r->ren, (float)(p->x - px(r, 8)), (float)p->y + 2, (float)px(r, 4), (float)mono->height - 4, c);
+        line(p, mono, buf, th->text);
+        shown++;
+    }
+    if (active == 0)
+        line(p, mono, " (every channel free)", th->muted);
+    else if (shown < active) {
+        snprintf(buf, sizeof buf, " ... %u more", active - shown);
+        line(p, mono, buf, th->muted);
+    }
+    for (unsigned s = 0; s < vl->spools; s++) {
+        const uint64_t *sp = view_spool(m, cell, s);
+        unsigned mode = (unsigned)(sp[VM_SP_A] & 0xff), lc = (unsigned)(sp[VM_SP_A] >> 8 & 0xff);
+        if (mode == COA_SPOOL_IDLE)
+            continue;
+        char ch[16];
+        snprintf(ch, sizeof ch, lc == COA_NONE ? "next" : "ch%u", lc); /* none yet: the next pathway to it */
+        snprintf(buf, sizeof buf, "spool %u %s %s: %" PRIu64 " left, %" PRIu64 " moved", s,
+                 mode == COA_SPOOL_SEND ? "send" : "recv", ch, sp[VM_SP_A] >> 32, sp[VM_SP_WORDS]);
+        line(p, mono, buf, th->text);
+    }
+    /* Links: words carried and utilization over the recent window. */
+    static const char *const dirs[4] = {"+X", "-X", "+Y", "-Y"};
+    for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
+        const uint64_t *lk = view_link(m, cell, d);
+        if (lk[VM_LINK_WORDS] == 0)
+            continue;
+        snprintf(buf, sizeof buf, "link %s %6" PRIu64 " words, %3.0f%% now", dirs[d], lk[VM_LINK_WORDS],
+                 render_link_util(f, idx, d) * 100);
+        line(p, mono, buf, th->text);
+    }
+    /* Registers that hold something, a few per line. */
+    if (prog != 0 && mono != NULL) {
+        p->y += px(r, 4);
+        char row[160] = "";
+        int n = 0;
+        for (unsigned reg = 1; reg < 124; reg++) {
+            uint32_t v = (uint32_t)cell[vl->regs0 + reg];
+            if (v == 0 || reg == 2) /* sp only says where memory ends */
+                continue;
+            char one[32];
+            snprintf(one, sizeof one, "%sr%u=%" PRIu32, n ? "  " : "", reg, v);
+            if (text_width(&r->text, mono, row) + text_width(&r->text, mono, one) > p->w) {
+                line(p, mono, row, th->muted);
+                row[0] = '\0';
+                n = 0;
+                snprintf(one, sizeof one, "r%u=%" PRIu32, reg, v);
+            }
+            strncat(row, one, sizeof row - strlen(row) - 1);
+            n++;
+        }
+        if (row[0] != '\0')
+            line(p, mono, row, th->muted);
+    }
+}
+
+static int legend_height(render_t *r)
+{
+    return px(r, 200);
+}
+
+static void swatch(pen_t *p, text_font_t *f, int x, SDL_Color c, const char *s)
+{
+    draw_round_fill(p->r->ren, (float)x, (float)p->y + 3, (float)f->height - 6, (float)f->height - 6, 3, c);
+    text_draw(&p->r->text, f, x + f->height, p->y, s, render_theme()->text);
+}
+
+static void legend(pen_t *p)
+{
+    const render_theme_t *th = render_theme();
+    render_t *r = p->r;
+    text_font_t *f = text_font(&r->text, FACE_SANS, px(r, 13));
+    if (f == NULL)
+        return;
+    heading(p, "Legend");
+    int col = p->w / 3;
+    swatch(p, f, p->x, th->run, "running");
+    swatch(p, f, p->x + col, th->wait_in, "waits: input");
+    swatch(p, f, p->x + 2 * col, th->wait_out, "waits: output");
+    p->y += f->height + px(r, 2);
+    swatch(p, f, p->x, th->halted, "halted");
+    swatch(p, f, p->x + col, th->fault, "fault");
+    swatch(p, f, p->x + 2 * col, th->idle, "no program");
+    p->y += f->height + px(r, 6);
+    /* The channel bars. */
+    int bh = f->height, bw = px(r, 7);
+    for (int i = 0; i < 4; i++) {
+        float x = (float)(p->x + i * (bw + px(r, 3)));
+        SDL_Color c = render_path_colour((uint64_t)i + 1);
+        draw_fill(r->ren, x, (float)p->y, (float)bw, (float)bh, i == 0 ? th->slot : color_mix(th->cell, c, 0.28f));
+        float fill = (float)bh * (float)i / 3;
+        if (i > 0)
+            draw_fill(r->ren, x, (float)p->y + (float)bh - fill, (float)bw, fill, c);
+    }
+    text_draw(&r->text, f, p->x + 4 * (bw + px(r, 3)) + px(r, 6), p->y, "a bar per logical channel: words queued (0-8)",
+              th->text);
+    p->y += f->height + px(r, 4);
+    para(p, f, "Colour = one pathway, the same on every cell and link it crosses; a dark cap = setting up.", th->muted);
+    p->y += px(r, 4);
+    /* Links. */
+    int rw = px(r, 60);
+    for (int i = 0; i < rw; i++)
+        draw_fill(r->ren, (float)(p->x + i), (float)p->y + (float)f->height / 2 - 3, 1, 6,
+                  render_util_colour((float)i / (float)(rw - 1)));
+    text_draw(&r->text, f, p->x + rw + px(r, 6), p->y, "link use 0% - 100% (last 32 clocks)", th->text);
+    p->y += f->height + px(r, 2);
+    draw_circle(r->ren, (float)p->x + (float)f->height / 2, (float)p->y + (float)f->height / 2,
+                (float)f->height / 3 + 1, th->text);
+    draw_circle(r->ren, (float)p->x + (float)f->height / 2, (float)p->y + (float)f->height / 2, (float)f->height / 3,
+                render_path_colour(1));
+    text_draw(&r->text, f, p->x + rw + px(r, 6), p->y, "a word on the wire", th->text);
+    p->y += f->height;
+}
+
+void panel_draw_side(render_t *r, const render_frame_t *f)
+{
+    const render_theme_t *th = render_theme();
+    const SDL_Rect *R = &r->lay.panel;
+    draw_fill(r->ren, (float)R->x, (float)R->y, (float)R->w, (float)R->h, th->panel);
+    draw_fill(r->ren, (float)R->x, (float)R->y, 1, (float)R->h, th->line);
+    int pad = px(r, 18);
+    pen_t p = {r, R->x + pad, R->y + pad, R->w - 2 * pad, R->y + R->h - pad};
+    if (f->legend)
+        p.bottom -= legend_height(r);
+    text_font_t *body = text_font(&r->text, FACE_SANS, px(r, 15)), *small = text_font(&r->text, FACE_SANS, px(r, 13));
+    /* How the run ended, when the cursor is there: a deadlock shows its cycle. */
+    if (at_end(f) && f->trace->end_status != EMU_RUN_DONE) {
+        SDL_Color ec;
+        const char *e = end_text(f->trace, &ec);
+        char buf[160];
+        snprintf(buf, sizeof buf, "%s at clock %" PRIu64, e, f->trace->end_clock);
+        heading(&p, buf);
+        if (f->trace->end_status == EMU_RUN_DEADLOCK && f->trace->end_deadlock != NULL) {
+            const char *s = f->trace->end_deadlock;
+            text_font_t *mono = text_font(&r->text, FACE_MONO, px(r, 11));
+            while (*s != '\0' && mono != NULL) {
+                const char *nl = strchr(s, '\n');
+                size_t n = nl ? (size_t)(nl - s) : strlen(s);
+                char ln[200];
+                snprintf(ln, sizeof ln, "%.*s", (int)(n < sizeof ln - 1 ? n : sizeof ln - 1), s);
+                para(&p, mono, ln, th->fault);
+                s += n + (nl ? 1 : 0);
+            }
+        } else if (f->trace->nfaults > 0) {
+            para(&p, small, f->trace->faults[0].text, th->fault);
+        }
+        p.y += px(r, 10);
+    }
+    if (f->narrative != NULL && f->narrative[0] != '\0') {
+        /* Paragraphs: blank lines apart in the narrative file. */
+        const char *s = f->narrative;
+        while (*s != '\0') {
+            const char *end = strstr(s, "\n\n");
+            size_t n = end ? (size_t)(end - s) : strlen(s);
+            char buf[2048];
+            snprintf(buf, sizeof buf, "%.*s", (int)(n < sizeof buf - 1 ? n : sizeof buf - 1), s);
+            for (char *c = buf; *c; c++)
+                if (*c == '\n')
+                    *c = ' ';
+            para(&p, body, buf, th->text);
+            p.y += px(r, 8);
+            s += n;
+            while (*s == '\n')
+                s++;
+        }
+        p.y += px(r, 4);
+    }
+    if (f->selected >= 0 && (unsigned)f->selected < f->now->l.width * f->now->l.height) {
+        draw_fill(r->ren, (float)p.x, (float)p.y, (float)p.w, 1, th->line);
+        p.y += px(r, 8);
+        cell_details(&p, f);
+    } else {
+        para(&p, small, "Click a cell for its channels, spools, links, registers and source line.", th->muted);
+    }
+    if (f->legend) {
+        pen_t lp = {r, R->x + pad, R->y + R->h - pad - legend_height(r) + px(r, 12), R->w - 2 * pad, R->y + R->h};
+        draw_fill(r->ren, (float)lp.x, (float)lp.y - (float)px(r, 8), (float)lp.w, 1, th->line);
+        legend(&lp);
+    }
+}
+
+/* --- the timeline --- */
+
+void panel_draw_timeline(render_t *r, const render_frame_t *f)
+{
+    const render_theme_t *th = render_theme();
+    const SDL_Rect *R = &r->lay.timeline, *b = &r->lay.bar;
+    draw_fill(r->ren, (float)R->x, (float)R->y, (float)R->w, (float)R->h, th->panel);
+    draw_fill(r->ren, (float)R->x, (float)R->y, (float)R->w, 1, th->line);
+    text_font_t *small = text_font(&r->text, FACE_SANS, px(r, 12)), *hint = text_font(&r->text, FACE_SANS, px(r, 13));
+    if (small == NULL || hint == NULL)
+        return;
+    uint64_t span = f->head > f->first ? f->head - f->first : 1;
+    float rad = (float)b->h / 2;
+    draw_round_fill(r->ren, (float)b->x, (float)b->y, (float)b->w, (float)b->h, rad, th->slot);
+    float at = (float)b->x + (float)b->w * (float)(f->clock - f->first) / (float)span;
+    draw_round_fill(r->ren, (float)b->x, (float)b->y, at - (float)b->x, (float)b->h, rad,
+                    color_mix(th->slot, th->selected, 0.45f));
+    /* Marks: phase switches as tall dark ticks, messages as short ones. */
+    for (size_t i = 0; i < f->trace->nmarks; i++) {
+        const view_mark_event_t *e = &f->trace->marks[i];
+        if (e->clock > f->head)
+            break;
+        float mx = (float)b->x + (float)b->w * (float)(e->clock - f->first) / (float)span;
+        unsigned kind = e->mark >> 24;
+        if (kind == EMU_MARK_PHASE)
+            draw_fill(r->ren, mx - 1, (float)b->y - 4, 2, (float)b->h + 8, th->text);
+        else
+            draw_fill(r->ren, mx, (float)b->y + 2, 1, (float)b->h - 4,
+                      kind == EMU_MARK_MSG_SEND ? th->wait_out : th->wait_in);
+    }
+    if (f->trace->ended && f->trace->end_status != EMU_RUN_DONE) {
+        float ex = (float)b->x + (float)b->w * (float)(f->trace->end_clock - f->first) / (float)span;
+        draw_fill(r->ren, ex - 1.5f, (float)b->y - 5, 3, (float)b->h + 10, th->fault);
+    }
+    draw_circle(r->ren, at, (float)b->y + rad, rad * 1.25f, th->selected);
+    draw_circle(r->ren, at, (float)b->y + rad, rad * 0.6f, th->panel);
+    char buf[64];
+    int ly = b->y + b->h + px(r, 4);
+    snprintf(buf, sizeof buf, "%" PRIu64, f->first);
+    text_draw(&r->text, small, b->x, ly, buf, th->muted);
+    snprintf(buf, sizeof buf, "%" PRIu64 "%s", f->head, f->live ? " (running)" : "");
+    text_draw_right(&r->text, small, b->x + b->w, ly, buf, th->muted);
+    const char *keys =
+        "Space play/pause    \u2190 \u2192 step    \u2191 \u2193 speed    drag to scrub    click a cell    "
+        "H help";
+    text_draw_centred(&r->text, hint, b->x + b->w / 2, R->y + R->h - hint->height - px(r, 6), keys, th->muted);
+}
+
+/* --- help --- */
+
+void panel_draw_help(render_t *r, const render_frame_t *f)
+{
+    (void)f;
+    const render_theme_t *th = render_theme();
+    text_font_t *title = text_font(&r->text, FACE_BOLD, px(r, 20)), *keyf = text_font(&r->text, FACE_BOLD, px(r, 15)),
+                *body = text_font(&r->text, FACE_SANS, px(r, 15));
+    if (title == NULL || keyf == NULL || body == NULL)
+        return;
+    unsigned n;
+    const view_key_help_t *keys = view_key_help(&n);
+    int row = body->height + px(r, 6), w = px(r, 560), h = px(r, 80) + (int)n * row;
+    int x = (r->lay.w - w) / 2, y = (r->lay.h - h) / 2;
+    draw_fill(r->ren, 0, 0, (float)r->lay.w, (float)r->lay.h, with_alpha(th->text, 90));
+    draw_round_box(r->ren, (float)x, (float)y, (float)w, (float)h, (float)px(r, 14), 2, th->line, th->panel);
+    text_draw(&r->text, title, x + px(r, 28), y + px(r, 20), "Keys and mouse", th->text);
+    int ky = y + px(r, 60), kx = x + px(r, 28), dx = x + px(r, 210);
+    for (unsigned i = 0; i < n; i++) {
+        text_draw(&r->text, keyf, kx, ky, keys[i].keys, th->selected);
+        text_draw(&r->text, body, dx, ky, keys[i].what, th->text);
+        ky += row;
+    }
+}

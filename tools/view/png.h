@@ -1,0 +1,25 @@
+/*
+ * A small PNG writer and reader for the viewer's screenshots and golden frames, so the viewer needs no
+ * image library: 8-bit RGB, deflate with LZ77 and the fixed Huffman codes (flat interface colours
+ * compress 20-50 times), CRC-32 and Adler-32. The reader inflates any deflate stream (stored, fixed and
+ * dynamic blocks) and undoes every filter, so frames rewritten by other tools still load; it takes
+ * 8-bit RGB and RGBA, not interlaced.
+ */
+#ifndef VIEW_PNG_H
+#define VIEW_PNG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace.h"
+
+/* Encodes w x h pixels of 8-bit RGB (rows `stride` bytes apart). Returns 0, or -1 when out of memory. */
+int view_png_encode(view_bytes_t *out, const uint8_t *rgb, unsigned w, unsigned h, size_t stride);
+int view_png_write(const char *path, const uint8_t *rgb, unsigned w, unsigned h, size_t stride, char *err,
+                   size_t errlen);
+
+/* Decodes to tightly packed 8-bit RGB (*rgb is malloc'ed). Returns 0, or -1 with a message. */
+int view_png_decode(const uint8_t *data, size_t len, uint8_t **rgb, unsigned *w, unsigned *h, char *err, size_t errlen);
+int view_png_read(const char *path, uint8_t **rgb, unsigned *w, unsigned *h, char *err, size_t errlen);
+
+#endif

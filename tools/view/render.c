@@ -1,0 +1,504 @@
+/* The frame's layout and the torus grid: cells, channel bars, links, pathways and words in flight. */
+#include "render.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "draw.h"
+
+/* A light theme: it survives a classroom projector better than a dark one. */
+static const render_theme_t theme = {
+    .bg = {243, 244, 246, 255},
+    .panel = {255, 255, 255, 255},
+    .line = {209, 213, 219, 255},
+    .text = {17, 24, 39, 255},
+    .muted = {75, 85, 99, 255},
+    .cell = {255, 255, 255, 255},
+    .slot = {229, 231, 235, 255},
+    .selected = {30, 64, 175, 255},
+    .run = {22, 163, 74, 255},
+    .wait_in = {37, 99, 235, 255},
+    .wait_out = {234, 88, 12, 255},
+    .halted = {156, 163, 175, 255},
+    .fault = {220, 38, 38, 255},
+    .idle = {209, 213, 219, 255},
+    /* Utilization in greys (busier = darker and wider), so it never looks like a pathway's colour. */
+    .util_lo = {203, 208, 216, 255},
+    .util_mid = {120, 128, 142, 255},
+    .util_hi = {31, 41, 55, 255},
+};
+
+const render_theme_t *render_theme(void)
+{
+    return &theme;
+}
+
+/* Colours told apart by most eyes (Tableau 10 without its grey, which stands for routes nothing feeds). */
+static const unsigned path_palette[] = {0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd,
+                                        0x8c564b, 0xe377c2, 0x17becf, 0xbcbd22};
+
+SDL_Color render_path_colour(uint64_t path)
+{
+    if (path == 0)
+        return theme.halted;
+    return rgb(path_palette[(path - 1) % (sizeof path_palette / sizeof path_palette[0])]);
+}
+
+SDL_Color render_lc_colour(const render_t *r, const view_model_t *m, unsigned cell, unsigned lc)
+{
+    size_t i = (size_t)cell * m->l.channels + lc;
+    if (r->fed != NULL && i < r->fed_cap && !r->fed[i])
+        return color_mix(theme.halted, theme.bg, 0.25f);
+    return render_path_colour(m->slots[view_lc_slot(m, cell, lc) + VM_LC_PATH]);
+}
+
+/* Which channels belong to a pathway that carries something: words on the way, or a source (gate, spool)
+ * at its start. Walks each pathway upstream once a frame. */
+static void find_fed(render_t *r, const view_model_t *m)
+{
+    size_t n = (size_t)m->l.width * m->l.height * m->l.channels;
+    if (n > r->fed_cap) {
+        uint8_t *grown = realloc(r->fed, n);
+        if (grown == NULL)
+            return;
+        r->fed = grown;
+        r->fed_cap = n;
+    }
+    size_t limit = n;
+    for (size_t i = 0; i < n; i++) {
+        size_t s = view_lc_slot(m, (unsigned)(i / m->l.channels), (unsigned)(i % m->l.channels)), up, steps = 0;
+        bool fed = false;
+        for (;;) {
+            if ((m->slots[s + VM_LC_A] >> 32 & 0xffff) != 0) {
+                fed = true;
+                break;
+            }
+            if (!view_lc_upstream(m, s, &up) || steps++ >= limit) {
+                fed = coa_end_decode((uint32_t)(m->slots[s + VM_LC_ENDS] >> 16 & 0xffff)).kind != COA_END_NONE;
+                break;
+            }
+            s = up;
+        }
+        r->fed[i] = fed;
+    }
+}
+
+SDL_Color render_util_colour(float u)
+{
+    return u < 0.5f ? color_mix(theme.util_lo, theme.util_mid, u * 2)
+                    : color_mix(theme.util_mid, theme.util_hi, u * 2 - 1);
+}
+
+SDL_Color render_state(const view_model_t *m, const uint64_t *cell, bool has_program, char *label, size_t cap)
+{
+    (void)m;
+    unsigned st = (unsigned)(cell[VM_CA] & 0xff), gate = (unsigned)(cell[VM_CA] >> 16 & 0xff);
+    if (!has_program || st == CA_IDLE) {
+        snprintf(label, cap, "idle");
+        return theme.idle;
+    }
+    switch (st) {
+    case CA_RUNNING: snprintf(label, cap, "run"); return theme.run;
+    case CA_WAITING:
+        if (gate < 2) {
+            snprintf(label, cap, "in gi%u", gate);
+            return theme.wait_in;
+        }
+        snprintf(label, cap, "out go%u", gate - 2);
+        return theme.wait_out;
+    case CA_HALTED: snprintf(label, cap, "halt"); return theme.halted;
+    default: snprintf(label, cap, "fault"); return theme.fault;
+    }
+}
+
+float render_link_util(const render_frame_t *f, unsigned cell, unsigned d)
+{
+    const view_layout_t *l = &f->now->l;
+    uint64_t span = f->clock - f->past->clock;
+    if (span == 0)
+        return 0;
+    const uint64_t *now = f->now->slots + (size_t)cell * l->cell_slots + l->link0 + d * VM_LINK_SLOTS;
+    const uint64_t *past = f->past->slots + (size_t)cell * l->cell_slots + l->link0 + d * VM_LINK_SLOTS;
+    /* Busy clocks are counted when a word leaves (link_clocks at once), so the window can run ahead. */
+    float u = (float)(now[VM_LINK_BUSY] - past[VM_LINK_BUSY]) / (float)span;
+    return u > 1 ? 1 : u;
+}
+
+float render_word_pos(const render_frame_t *f, const uint64_t *cell, unsigned d)
+{
+    const view_layout_t *l = &f->now->l;
+    const uint64_t *link = view_link(f->now, cell, d);
+    uint64_t sent = link[VM_LINK_SENT];
+    if (sent == 0 || f->clock < sent)
+        return -1;
+    /* Sent in clock sent-1, in the next cell's queue hop_latency clocks later. */
+    float p = ((float)(f->clock - sent) + f->frac + 0.5f) / (float)l->hop_latency;
+    return p >= 1 ? -1 : p;
+}
+
+/* --- layout --- */
+
+static void layout(render_layout_t *L, const view_layout_t *vl, int w, int h)
+{
+    memset(L, 0, sizeof *L);
+    L->w = w;
+    L->h = h;
+    float s = fminf((float)w / 1280.0f, (float)h / 800.0f);
+    s = s < 0.6f ? 0.6f : s > 2.0f ? 2.0f : s;
+    L->s = s;
+    int top = (int)(54 * s), bottom = (int)(74 * s);
+    int panel_w = (int)fminf(fmaxf((float)w * 0.31f, 320 * s), 480 * s);
+    if (panel_w > w / 2)
+        panel_w = w / 2;
+    L->top = (SDL_Rect){0, 0, w, top};
+    L->panel = (SDL_Rect){w - panel_w, top, panel_w, h - top};
+    L->timeline = (SDL_Rect){0, h - bottom, w - panel_w, bottom};
+    int pad = (int)(10 * s);
+    L->grid = (SDL_Rect){pad, top + pad, w - panel_w - 2 * pad, h - top - bottom - 2 * pad};
+    L->bar = (SDL_Rect){L->timeline.x + (int)(24 * s), L->timeline.y + (int)(14 * s), L->timeline.w - (int)(48 * s),
+                        (int)(14 * s)};
+    L->cw = vl->width;
+    L->ch = vl->height;
+    /* Half a pitch of margin around the grid holds the wrap-around links. */
+    float px = fminf((float)L->grid.w / ((float)vl->width + 0.5f), 260 * s);
+    float py = fminf((float)L->grid.h / ((float)vl->height + 0.5f), 260 * s);
+    float small = fminf(px, py);
+    /* Large cells get wider gaps: the links are half of what a demo shows. */
+    L->gap = small * (small > 150 * s ? 0.32f : 0.28f);
+    /* Cells may be oblong (a single row gets taller cells), but not much. */
+    float bw = px - L->gap, bh = py - L->gap;
+    bw = fminf(bw, bh * 1.3f);
+    bh = fminf(bh, bw * 1.3f);
+    L->box_w = bw;
+    L->box_h = bh;
+    L->pitch_x = bw + L->gap;
+    L->pitch_y = bh + L->gap;
+    L->ox = (float)L->grid.x + ((float)L->grid.w - L->pitch_x * (float)vl->width) / 2 + L->gap / 2;
+    L->oy = (float)L->grid.y + ((float)L->grid.h - L->pitch_y * (float)vl->height) / 2 + L->gap / 2;
+}
+
+int render_cell_at(const render_t *r, int x, int y)
+{
+    const render_layout_t *L = &r->lay;
+    if (L->pitch_x <= 0 || L->pitch_y <= 0)
+        return -1;
+    float fx = ((float)x - L->ox) / L->pitch_x, fy = ((float)y - L->oy) / L->pitch_y;
+    if (fx < 0 || fy < 0 || fx >= (float)L->cw || fy >= (float)L->ch)
+        return -1;
+    /* Only the box itself, not the link gap beside it. */
+    if ((fx - floorf(fx)) * L->pitch_x > L->box_w || (fy - floorf(fy)) * L->pitch_y > L->box_h)
+        return -1;
+    return (int)fy * (int)L->cw + (int)fx;
+}
+
+bool render_timeline_at(const render_t *r, int x, int y, double *where)
+{
+    const SDL_Rect *b = &r->lay.bar;
+    int slack = b->h;
+    if (b->w <= 0 || x < b->x - slack || x > b->x + b->w + slack || y < b->y - slack || y > b->y + b->h + slack)
+        return false;
+    double t = (double)(x - b->x) / b->w;
+    *where = t < 0 ? 0 : t > 1 ? 1 : t;
+    return true;
+}
+
+/* --- links --- */
+
+/* The colours of the channels of a cell routed to link d, in channel order, and whether they hold words (a
+ * pathway with nothing to send is drawn pale: static pathways are set up long before use). */
+static unsigned link_paths(const render_t *r, const view_model_t *m, unsigned cell, unsigned d, SDL_Color *colours,
+                           bool *busy, unsigned cap)
+{
+    unsigned n = 0;
+    const uint64_t *c = m->slots + (size_t)cell * m->l.cell_slots;
+    for (unsigned lc = 0; lc < m->l.channels && n < cap; lc++) {
+        const uint64_t *s = view_lc(m, c, lc);
+        unsigned st = (unsigned)(s[VM_LC_A] & 0xff);
+        coa_end_t route = coa_end_decode((uint32_t)(s[VM_LC_ENDS] & 0xffff));
+        if ((st == COA_LC_ROUTED || st == COA_LC_DRAINING) && route.kind == COA_END_LINK && route.dir == d) {
+            busy[n] = (s[VM_LC_A] >> 32 & 0xffff) != 0;
+            colours[n++] = render_lc_colour(r, m, cell, lc);
+        }
+    }
+    return n;
+}
+
+/* One directed lane, drawn from (x0,y0) to (x1,y1) along an axis, as a band `band` wide: utilization
+ * colour behind, pathway stripes, the arrowhead, and the word in flight at `word` (0..1, <0: none).
+ * `from`..`to` is the part of the whole link this segment covers (wrap links are drawn in two halves). */
+static void lane(render_t *r, float x0, float y0, float x1, float y1, float band, float util, const SDL_Color *paths,
+                 const bool *busy, unsigned npaths, float word, SDL_Color word_colour, float from, float to, bool head)
+{
+    SDL_Renderer *ren = r->ren;
+    bool horiz = fabsf(y1 - y0) < 0.5f;
+    float len = horiz ? fabsf(x1 - x0) : fabsf(y1 - y0), sx = x1 > x0 ? 1.0f : -1.0f, sy = y1 > y0 ? 1.0f : -1.0f;
+    float arrow = fminf(band * 1.1f, len * 0.35f);
+    float body = head ? len - arrow : len;
+    SDL_Color uc = render_util_colour(util);
+    float thin = fmaxf(2.0f, band * (0.25f + 0.75f * util));
+    if (npaths == 0) {
+        /* No pathway: a thin line whose width and colour grow with the utilization. */
+        if (horiz)
+            draw_fill(ren, fminf(x0, x0 + sx * body), y0 - thin / 2, body, thin, uc);
+        else
+            draw_fill(ren, x0 - thin / 2, fminf(y0, y0 + sy * body), thin, body, uc);
+    } else {
+        /* The band in the utilization colour, the pathways as stripes inside it. */
+        if (horiz)
+            draw_fill(ren, fminf(x0, x0 + sx * body), y0 - band / 2, body, band, uc);
+        else
+            draw_fill(ren, x0 - band / 2, fminf(y0, y0 + sy * body), band, body, uc);
+        float inner = band * 0.8f, w = inner / (float)npaths;
+        for (unsigned i = 0; i < npaths; i++) {
+            float off = -inner / 2 + w * (float)i;
+            SDL_Color c = paths[i];
+            if (!busy[i])
+                c = color_mix(c, theme.bg, 0.6f);
+            if (horiz)
+                draw_fill(ren, fminf(x0, x0 + sx * body), y0 + off, body, fmaxf(w - 1, 1.5f), c);
+            else
+                draw_fill(ren, x0 + off, fminf(y0, y0 + sy * body), fmaxf(w - 1, 1.5f), body, c);
+        }
+    }
+    if (head) {
+        float hb = npaths > 0 ? band : fmaxf(thin * 2.2f, band * 0.8f);
+        draw_dir_t dir = horiz ? (sx > 0 ? DRAW_RIGHT : DRAW_LEFT) : (sy > 0 ? DRAW_DOWN : DRAW_UP);
+        draw_arrowhead(ren, x1, y1, dir, arrow, hb + 2, uc);
+    }
+    if (word >= from && word < to) {
+        float t = (word - from) / (to - from);
+        float wx = x0 + (x1 - x0) * t, wy = y0 + (y1 - y0) * t, rad = fminf(fmaxf(3.0f, band * 0.5f), band * 0.3f + 4);
+        draw_circle(ren, wx, wy, rad + 1.5f, theme.text);
+        draw_circle(ren, wx, wy, rad, word_colour);
+    }
+}
+
+static void cell_origin(const render_layout_t *L, unsigned x, unsigned y, float *bx, float *by)
+{
+    *bx = L->ox + (float)x * L->pitch_x;
+    *by = L->oy + (float)y * L->pitch_y;
+}
+
+/* Every outgoing link of every cell: straight across the gap to the neighbour, or in two halves through
+ * the margins for the wrap-around links of the torus. */
+static void draw_links(render_t *r, const render_frame_t *f)
+{
+    const render_layout_t *L = &r->lay;
+    const view_model_t *m = f->now;
+    const view_layout_t *vl = &m->l;
+    float band = fminf(L->gap * 0.32f, fminf(L->box_w, L->box_h) * 0.17f);
+    band = band < 3 ? 3 : band > 24 * L->s ? 24 * L->s : band;
+    float stub = L->gap * 0.9f;
+    text_font_t *small =
+        fminf(L->pitch_x, L->pitch_y) >= 150 * L->s ? text_font(&r->text, FACE_SANS, (int)(11 * L->s)) : NULL;
+    for (unsigned y = 0; y < vl->height; y++) {
+        for (unsigned x = 0; x < vl->width; x++) {
+            const uint64_t *cell = view_cell(m, x, y);
+            unsigned idx = y * vl->width + x;
+            float bx, by;
+            cell_origin(L, x, y, &bx, &by);
+            for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
+                bool horiz = d == COA_DIR_PX || d == COA_DIR_MX;
+                unsigned size = horiz ? vl->width : vl->height;
+                const uint64_t *link = view_link(m, cell, d);
+                /* A ring of one cell links a cell to itself: only worth drawing once it carried a word. */
+                if (size == 1 && link[VM_LINK_WORDS] == 0)
+                    continue;
+                SDL_Color paths[COA_MAX_CHANNELS];
+                bool busy[COA_MAX_CHANNELS];
+                unsigned np = link_paths(r, m, idx, d, paths, busy, COA_MAX_CHANNELS);
+                float util = render_link_util(f, idx, d), word = render_word_pos(f, cell, d);
+                SDL_Color wc =
+                    render_path_colour(view_lc(m, cell, (unsigned)(link[VM_LINK_LC] % vl->channels))[VM_LC_PATH]);
+                /* +X and +Y lanes run on one side of the cell's middle, -X and -Y on the other. */
+                float side = (d == COA_DIR_PX || d == COA_DIR_MY) ? 0.36f : 0.64f;
+                float pos = horiz ? by + L->box_h * side : bx + L->box_w * (1 - side);
+                bool positive = d == COA_DIR_PX || d == COA_DIR_PY;
+                unsigned coord = horiz ? x : y;
+                bool wraps = positive ? coord == size - 1 : coord == 0;
+                float start = horiz ? (positive ? bx + L->box_w : bx) : (positive ? by + L->box_h : by);
+                float sign = positive ? 1.0f : -1.0f;
+                if (!wraps) {
+                    float end = start + sign * L->gap;
+                    if (horiz)
+                        lane(r, start, pos, end, pos, band, util, paths, busy, np, word, wc, 0, 1, true);
+                    else
+                        lane(r, pos, start, pos, end, band, util, paths, busy, np, word, wc, 0, 1, true);
+                } else {
+                    /* Out through this edge of the grid, in through the opposite one. */
+                    float far = horiz ? (positive ? L->ox : L->ox + (float)(size - 1) * L->pitch_x + L->box_w)
+                                      : (positive ? L->oy : L->oy + (float)(size - 1) * L->pitch_y + L->box_h);
+                    float out_end = start + sign * stub, in_start = far - sign * stub;
+                    if (horiz) {
+                        lane(r, start, pos, out_end, pos, band, util, paths, busy, np, word, wc, 0, 0.5f, false);
+                        lane(r, in_start, pos, far, pos, band, util, paths, busy, np, word, wc, 0.5f, 1, true);
+                    } else {
+                        lane(r, pos, start, pos, out_end, band, util, paths, busy, np, word, wc, 0, 0.5f, false);
+                        lane(r, pos, in_start, pos, far, band, util, paths, busy, np, word, wc, 0.5f, 1, true);
+                    }
+                }
+                if (small != NULL && util > 0.005f) {
+                    char pct[16];
+                    snprintf(pct, sizeof pct, "%.0f%%", util * 100);
+                    float mid = start + sign * (wraps ? stub : L->gap) / 2;
+                    SDL_Color tc = theme.muted;
+                    if (horiz)
+                        text_draw_centred(&r->text, small, (int)mid,
+                                          (int)(pos + (side < 0.5f ? -band - small->height : band * 0.9f)), pct, tc);
+                    else
+                        text_draw(&r->text, small,
+                                  (int)(pos + (side < 0.5f ? band : -band - text_width(&r->text, small, pct))),
+                                  (int)(mid - (float)small->height / 2), pct, tc);
+                }
+            }
+        }
+    }
+}
+
+/* --- cells --- */
+
+/* The x of channel lc's bar: the local pool, pool 0 and pool 1 of the default reservation are set apart. */
+static float bar_x(unsigned lc, unsigned channels, float x0, float w, float *bw)
+{
+    bool grouped = channels == 20;
+    float gaps = grouped ? 2 : 0, unit = w / ((float)channels + gaps * 0.8f);
+    *bw = unit * 0.78f;
+    float g = grouped ? (lc >= 8 ? 0.8f : 0) + (lc >= 16 ? 0.8f : 0) : 0;
+    return x0 + unit * ((float)lc + g) + unit * 0.11f;
+}
+
+static void draw_bars(render_t *r, const view_model_t *m, unsigned idx, float x0, float y0, float w, float h)
+{
+    const view_layout_t *vl = &m->l;
+    for (unsigned lc = 0; lc < vl->channels; lc++) {
+        view_lc_info_t li;
+        view_lc_unpack(m, m->slots + (size_t)idx * vl->cell_slots, lc, &li);
+        float bw, bx = bar_x(lc, vl->channels, x0, w, &bw);
+        if (li.state == COA_LC_FREE && li.count == 0) {
+            draw_fill(r->ren, bx, y0, bw, h, theme.slot);
+            continue;
+        }
+        SDL_Color c = render_lc_colour(r, m, idx, lc);
+        draw_fill(r->ren, bx, y0, bw, h, color_mix(theme.cell, c, 0.28f));
+        float fill = h * (float)(li.count > vl->queue_depth ? vl->queue_depth : li.count) / (float)vl->queue_depth;
+        draw_fill(r->ren, bx, y0 + h - fill, bw, fill, c);
+        /* A channel still setting up (header) or draining its last credits: a bar across its top. */
+        if (li.state == COA_LC_HEADER || li.state == COA_LC_DRAINING || li.state == COA_LC_ARRIVED)
+            draw_fill(r->ren, bx - 1, y0 - fmaxf(2, h * 0.06f), bw + 2, fmaxf(2, h * 0.06f),
+                      li.state == COA_LC_HEADER ? theme.text : theme.muted);
+    }
+}
+
+static void draw_cells(render_t *r, const render_frame_t *f)
+{
+    const render_layout_t *L = &r->lay;
+    const view_model_t *m = f->now;
+    const view_layout_t *vl = &m->l;
+    float B = fminf(L->box_w, L->box_h), BW = L->box_w, BH = L->box_h, s = L->s;
+    int title_size = (int)fminf(fmaxf(B * 0.13f, 9), 19 * s);
+    text_font_t *title = B >= 34 ? text_font(&r->text, FACE_BOLD, title_size) : NULL;
+    text_font_t *badge = B >= 70 ? text_font(&r->text, FACE_SANS, (int)fmaxf(title_size * 0.8f, 8)) : NULL;
+    text_font_t *mono = B >= 100 ? text_font(&r->text, FACE_MONO, (int)fmaxf(title_size * 0.78f, 8)) : NULL;
+    text_font_t *tiny = B >= 150 ? text_font(&r->text, FACE_SANS, (int)fmaxf(title_size * 0.62f, 8)) : NULL;
+    for (unsigned y = 0; y < vl->height; y++) {
+        for (unsigned x = 0; x < vl->width; x++) {
+            unsigned idx = y * vl->width + x;
+            const uint64_t *cell = view_cell(m, x, y);
+            float bx, by;
+            cell_origin(L, x, y, &bx, &by);
+            char label[32];
+            bool has_prog = f->trace->st.cell_program[idx] != 0;
+            SDL_Color sc = render_state(m, cell, has_prog, label, sizeof label);
+            float border = fmaxf(2, B * 0.035f), radius = B * 0.08f;
+            if ((int)idx == f->selected)
+                draw_round_fill(r->ren, bx - border * 1.6f, by - border * 1.6f, BW + border * 3.2f, BH + border * 3.2f,
+                                radius + border * 1.6f, theme.selected);
+            draw_round_box(r->ren, bx, by, BW, BH, radius, border, sc, theme.cell);
+            float pad = B * 0.07f + border, ty = by + pad * 0.8f;
+            int title_w = 0;
+            if (title != NULL) {
+                char name[24];
+                snprintf(name, sizeof name, "(%u,%u)", x, y);
+                if (text_width(&r->text, title, name) > (BW - 2 * pad) * 0.45f)
+                    snprintf(name, sizeof name, "%u,%u", x, y);
+                title_w = text_draw(&r->text, title, (int)(bx + pad), (int)ty, name, theme.text);
+            }
+            if (badge != NULL) {
+                /* "out go0" when there is room, "out" when not. */
+                int tw = text_width(&r->text, badge, label);
+                if ((float)(title_w + tw) + badge->height * 1.2f > BW - 2 * pad) {
+                    label[strcspn(label, " ")] = '\0';
+                    tw = text_width(&r->text, badge, label);
+                }
+                float bw = (float)tw + badge->height * 0.7f, bh = (float)badge->height * 1.1f;
+                float px = bx + BW - pad - bw, py = ty + (title != NULL ? ((float)title->height - bh) / 2 : 0);
+                draw_round_fill(r->ren, px, py, bw, bh, bh / 2, sc);
+                text_draw(&r->text, badge, (int)(px + (bw - (float)tw) / 2),
+                          (int)(py + (bh - (float)badge->height) / 2), label, has_prog ? theme.panel : theme.muted);
+            } else if (title != NULL) {
+                draw_circle(r->ren, bx + BW - pad - B * 0.06f, ty + (float)title->height / 2, B * 0.06f, sc);
+            }
+            if (mono != NULL && has_prog) {
+                const char *file;
+                unsigned line;
+                const char *text;
+                size_t tl;
+                char where[64];
+                uint32_t pc = (uint32_t)cell[VM_PC];
+                if (view_static_line(&f->trace->st, idx, pc, &file, &line, &text, &tl))
+                    snprintf(where, sizeof where, "line %u", line);
+                else
+                    snprintf(where, sizeof where, "pc %x", pc);
+                text_draw(&r->text, mono, (int)(bx + pad), (int)(ty + (float)title->height * 1.15f), where,
+                          theme.muted);
+            }
+            /* The channel bars fill the lower part of the box. */
+            float bars_h = BH * (B >= 100 ? 0.45f : 0.46f), bars_y = by + BH - pad - bars_h;
+            if (tiny != NULL && vl->channels == 20) {
+                bars_y -= (float)tiny->height * 0.9f;
+                float bw, gx0 = bar_x(0, 20, bx + pad, BW - 2 * pad, &bw),
+                          gx8 = bar_x(8, 20, bx + pad, BW - 2 * pad, &bw),
+                          gx16 = bar_x(16, 20, bx + pad, BW - 2 * pad, &bw),
+                          gx19 = bar_x(19, 20, bx + pad, BW - 2 * pad, &bw);
+                float ly = bars_y + bars_h + 2;
+                text_draw_centred(&r->text, tiny, (int)((gx0 + gx8 - bw) / 2 + bw / 2), (int)ly, "local", theme.muted);
+                text_draw_centred(&r->text, tiny, (int)((gx8 + gx16) / 2), (int)ly, "pool 0", theme.muted);
+                text_draw_centred(&r->text, tiny, (int)((gx16 + gx19 + bw) / 2), (int)ly, "pool 1", theme.muted);
+            }
+            draw_bars(r, m, idx, bx + pad, bars_y, BW - 2 * pad, bars_h);
+        }
+    }
+}
+
+int render_init(render_t *r, SDL_Renderer *ren, const char *font_dir, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    r->ren = ren;
+    return text_init(&r->text, ren, font_dir, err, errlen);
+}
+
+void render_free(render_t *r)
+{
+    text_free(&r->text);
+    free(r->fed);
+    r->fed = NULL;
+}
+
+void render_frame(render_t *r, const render_frame_t *f, int w, int h)
+{
+    text_frame(&r->text);
+    layout(&r->lay, &f->now->l, w, h);
+    find_fed(r, f->now);
+    SDL_SetRenderDrawBlendMode(r->ren, SDL_BLENDMODE_BLEND);
+    SDL_SetRenderDrawColor(r->ren, theme.bg.r, theme.bg.g, theme.bg.b, 255);
+    SDL_RenderClear(r->ren);
+    draw_links(r, f);
+    draw_cells(r, f);
+    panel_draw_timeline(r, f);
+    panel_draw_side(r, f);
+    panel_draw_top(r, f);
+    if (f->help)
+        panel_draw_help(r, f);
+}

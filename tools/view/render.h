@@ -1,0 +1,92 @@
+/*
+ * Drawing one frame of the viewer from the view model: the torus as a grid of cells (state, the occupancy
+ * of every logical channel), links with their utilization, pathways as coloured stripes, words on the
+ * wire; a top bar (title, clock, phase, play state), a side panel (narrative, cell details, legend), a
+ * timeline with the marks, and the help overlay. A frame depends only on what render_frame_t holds, so the
+ * window, the screenshots and the golden-frame tests draw the same pixels for the same frame.
+ */
+#ifndef VIEW_RENDER_H
+#define VIEW_RENDER_H
+
+#include <SDL.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "text.h"
+#include "trace.h"
+
+enum { VIEW_UTIL_WINDOW = 32 }; /* clocks over which a link's utilization is measured */
+
+typedef struct render_frame {
+    const view_trace_t *trace; /* static information, marks, faults, the end */
+    const view_model_t *now;   /* the model at `clock` */
+    const view_model_t *past;  /* the model at clock - VIEW_UTIL_WINDOW (or the first clock) */
+    uint64_t clock;
+    float frac;           /* how far into the next clock the animation is, 0..1 */
+    uint64_t first, head; /* the timeline: the first clock and the last one known */
+    bool live;            /* the run goes on: the end is not known yet */
+    bool playing;
+    double speed; /* clocks per second; 0: full speed */
+    int selected; /* cell index, -1: none */
+    bool help;    /* the keyboard-help overlay */
+    bool legend;  /* the legend in the side panel */
+    const char *title;
+    const char *narrative; /* paragraphs separated by blank lines, or NULL */
+    bool show_fps;
+    double fps, clocks_per_s;
+} render_frame_t;
+
+typedef struct render_layout {
+    int w, h;
+    float s; /* interface scale: 1 at 1280x800 */
+    SDL_Rect top, grid, panel, timeline;
+    SDL_Rect bar; /* the timeline's track */
+    /* Cell (x, y) is a box_w x box_h box at (ox + x * pitch_x, oy + y * pitch_y); links cross the gaps. */
+    float pitch_x, pitch_y, box_w, box_h, gap, ox, oy;
+    unsigned cw, ch; /* array size */
+} render_layout_t;
+
+typedef struct render {
+    SDL_Renderer *ren;
+    text_t text;
+    render_layout_t lay;
+    uint8_t *fed; /* per channel of the frame: a pathway that something feeds (see render_lc_colour) */
+    size_t fed_cap;
+} render_t;
+
+int render_init(render_t *r, SDL_Renderer *ren, const char *font_dir, char *err, size_t errlen);
+void render_free(render_t *r);
+/* Draws the whole frame into a w x h target (clears it first). */
+void render_frame(render_t *r, const render_frame_t *f, int w, int h);
+
+/* Hit tests on the last frame's layout: the cell under (x, y) or -1; the timeline position 0..1. */
+int render_cell_at(const render_t *r, int x, int y);
+bool render_timeline_at(const render_t *r, int x, int y, double *where);
+
+/* --- shared between render.c and panel.c --- */
+
+typedef struct render_theme {
+    SDL_Color bg, panel, line, text, muted, cell, slot, selected;
+    SDL_Color run, wait_in, wait_out, halted, fault, idle;
+    SDL_Color util_lo, util_mid, util_hi;
+} render_theme_t;
+
+const render_theme_t *render_theme(void);
+SDL_Color render_path_colour(uint64_t path);
+/* A channel's colour: its pathway's, or grey for a static route that nothing feeds yet (a pattern or a
+ * runtime's ring set up in advance), so the pathways in use stand out. */
+SDL_Color render_lc_colour(const render_t *r, const view_model_t *m, unsigned cell, unsigned lc);
+SDL_Color render_util_colour(float u);
+/* A cell's state colour and short label ("run", "in gi0", "out go0", "halt", "fault", "idle"). */
+SDL_Color render_state(const view_model_t *m, const uint64_t *cell, bool has_program, char *label, size_t cap);
+/* Utilization of link d of a cell over the window: 0..1. */
+float render_link_util(const render_frame_t *f, unsigned cell, unsigned d);
+/* Words in flight: where the last word sent on link d is (0..1 along the link), or -1 when none is. */
+float render_word_pos(const render_frame_t *f, const uint64_t *cell, unsigned d);
+
+void panel_draw_top(render_t *r, const render_frame_t *f);
+void panel_draw_side(render_t *r, const render_frame_t *f);
+void panel_draw_timeline(render_t *r, const render_frame_t *f);
+void panel_draw_help(render_t *r, const render_frame_t *f);
+
+#endif

@@ -1,0 +1,85 @@
+/* Messages, byte buffers and file reading for the viewer. */
+#include "util.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int view_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err != NULL && errlen > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+void view_bytes_free(view_bytes_t *b)
+{
+    free(b->data);
+    memset(b, 0, sizeof *b);
+}
+
+void view_bytes_put(view_bytes_t *b, const void *p, size_t n)
+{
+    if (b->failed || n == 0)
+        return;
+    if (b->len + n > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + n)
+            cap *= 2;
+        uint8_t *grown = realloc(b->data, cap);
+        if (grown == NULL) {
+            b->failed = true;
+            return;
+        }
+        b->data = grown;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, p, n);
+    b->len += n;
+}
+
+void view_bytes_varint(view_bytes_t *b, uint64_t v)
+{
+    uint8_t tmp[10];
+    size_t n = 0;
+    do {
+        tmp[n] = (uint8_t)(v & 0x7f);
+        v >>= 7;
+        if (v != 0)
+            tmp[n] |= 0x80;
+        n++;
+    } while (v != 0);
+    view_bytes_put(b, tmp, n);
+}
+
+void view_bytes_string(view_bytes_t *b, const char *s, size_t n)
+{
+    view_bytes_varint(b, n);
+    view_bytes_put(b, s, n);
+}
+
+int view_read_file(const char *path, view_bytes_t *out, size_t max, bool nul, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return view_fail(err, errlen, "%s: %s", path, strerror(errno));
+    char buf[65536];
+    size_t n, start = out->len;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0 && out->len - start <= max)
+        view_bytes_put(out, buf, n);
+    bool bad = ferror(f) != 0;
+    fclose(f);
+    if (bad)
+        return view_fail(err, errlen, "%s: read error", path);
+    if (out->len - start > max)
+        return view_fail(err, errlen, "%s: larger than %zu bytes", path, max);
+    if (nul)
+        view_bytes_put(out, "", 1);
+    return out->failed ? view_fail(err, errlen, "%s: out of memory", path) : 0;
+}

@@ -1,0 +1,29 @@
+/* Small things every part of the viewer uses: messages into a caller's buffer, growable byte buffers,
+ * whole files read into one. No SDL. */
+#ifndef VIEW_UTIL_H
+#define VIEW_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Writes the message into err (when there is one) and returns -1, so `return view_fail(...)` reads well. */
+int view_fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* A growable byte buffer: the recorder's output in live mode, a file's contents, an encoded image. */
+typedef struct view_bytes {
+    uint8_t *data;
+    size_t len, cap;
+    bool failed; /* out of memory: later appends are dropped */
+} view_bytes_t;
+
+void view_bytes_free(view_bytes_t *b);
+void view_bytes_put(view_bytes_t *b, const void *p, size_t n);
+void view_bytes_varint(view_bytes_t *b, uint64_t v);
+void view_bytes_string(view_bytes_t *b, const char *s, size_t n);
+
+/* Appends a whole file (up to `max` bytes; more is an error) and a NUL byte when `nul`. Returns 0, or -1
+ * with a message naming the path. */
+int view_read_file(const char *path, view_bytes_t *out, size_t max, bool nul, char *err, size_t errlen);
+
+#endif
