@@ -11,6 +11,7 @@
 #include "program_load.h"
 #include "run_desc.h"
 #include "run_report.h"
+#include "view/trace.h"
 
 enum { MAX_LIST = 64 };
 
@@ -32,6 +33,7 @@ typedef struct run_options {
     bool max_given;
     bool json;
     bool quiet;
+    const char *record;
 } run_options_t;
 
 static void usage(FILE *out)
@@ -50,6 +52,7 @@ static void usage(FILE *out)
             "  --max-cycles N      stop after N clocks (default 1000000000)\n"
             "  --json              machine-readable report on stdout\n"
             "  --quiet             no report, only the exit status\n"
+            "  --record FILE       record the run for `iwarp view FILE` (docs/trace.md; runs on one thread)\n"
             "Exit status: 0 when every cell halted, 1 on a fault, deadlock or limit, 2 on bad usage or input.\n");
 }
 
@@ -87,13 +90,14 @@ static int parse_args(const char *s, run_options_t *o)
 
 static int parse_options(int argc, char **argv, run_options_t *o)
 {
-    enum { OPT_ARRAY = 256, OPT_ARGS, OPT_MACHINE, OPT_SET, OPT_MAX, OPT_JSON, OPT_QUIET, OPT_HELP, OPT_THREADS };
+    enum { OPT_ARRAY = 256, OPT_ARGS, OPT_MACHINE, OPT_SET, OPT_MAX, OPT_JSON, OPT_QUIET, OPT_HELP, OPT_THREADS,
+           OPT_RECORD };
     static const struct option longopts[] = {
         {"array", required_argument, NULL, OPT_ARRAY},   {"args", required_argument, NULL, OPT_ARGS},
         {"machine", required_argument, NULL, OPT_MACHINE}, {"set", required_argument, NULL, OPT_SET},
         {"max-cycles", required_argument, NULL, OPT_MAX}, {"json", no_argument, NULL, OPT_JSON},
         {"quiet", no_argument, NULL, OPT_QUIET},         {"help", no_argument, NULL, OPT_HELP},
-        {"threads", required_argument, NULL, OPT_THREADS},
+        {"threads", required_argument, NULL, OPT_THREADS}, {"record", required_argument, NULL, OPT_RECORD},
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
@@ -151,6 +155,7 @@ static int parse_options(int argc, char **argv, run_options_t *o)
         }
         case OPT_JSON: o->json = true; break;
         case OPT_QUIET: o->quiet = true; break;
+        case OPT_RECORD: o->record = optarg; break;
         case OPT_HELP:
         case 'h': usage(stdout); exit(0);
         default: return -1;
@@ -246,11 +251,21 @@ int cmd_run(int argc, char **argv)
         return 2;
     }
     emu_array_set_output(a, print_output, o.json ? stderr : stdout);
+    char rec_err[512];
+    view_recorder_t *rec = NULL;
+    if (o.record != NULL && (rec = view_record_attach(a, o.record, o.file, rec_err, sizeof rec_err)) == NULL) {
+        fprintf(stderr, "iwarp run: --record %s\n", rec_err);
+        emu_array_free(a);
+        run_desc_free(&desc);
+        return 2;
+    }
 
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     emu_run_status_t st = emu_array_run(a, desc.max_cycles);
     clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (rec != NULL && view_record_finish(rec, st, rec_err, sizeof rec_err) != 0)
+        fprintf(stderr, "iwarp run: --record %s: %s\n", o.record, rec_err);
     double host_seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
 
     run_report_t rep = {.program = o.file, .array = a, .status = st, .host_seconds = host_seconds};
