@@ -247,6 +247,13 @@ const coa_t *emu_array_coa(const emu_array_t *a, unsigned x, unsigned y)
     return &a->cells[(y % a->machine.height) * a->machine.width + (x % a->machine.width)].coa;
 }
 
+int emu_array_poke(emu_array_t *a, unsigned x, unsigned y, uint32_t addr, const void *bytes, uint32_t len)
+{
+    if (x >= a->machine.width || y >= a->machine.height)
+        return -1;
+    return ca_mem_write(&emu_array_cell(a, x, y)->ca, addr, bytes, len);
+}
+
 void emu_array_set_threads(emu_array_t *a, unsigned n) { a->nthreads = n < 1 ? 1 : n; }
 
 void emu_array_set_hooks(emu_array_t *a, const emu_hooks_t *hooks)

@@ -103,6 +103,8 @@ unsigned emu_array_width(const emu_array_t *a);
 unsigned emu_array_height(const emu_array_t *a);
 const ca_t *emu_array_ca(const emu_array_t *a, unsigned x, unsigned y);
 const coa_t *emu_array_coa(const emu_array_t *a, unsigned x, unsigned y);
+/* Writes bytes into a cell's memory before or between runs (data the run description loads). */
+int emu_array_poke(emu_array_t *a, unsigned x, unsigned y, uint32_t addr, const void *bytes, uint32_t len);
 /* Host threads used by emu_array_run (1 by default). Results do not depend on it. */
 void emu_array_set_threads(emu_array_t *a, unsigned n);
 unsigned emu_array_threads(const emu_array_t *a);

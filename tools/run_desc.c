@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "celldata.h"
 #include "program_load.h"
 
 enum { MAX_ERRORS = 50, MAX_TOKENS = 24 };
@@ -265,6 +266,18 @@ static void statement(parser_t *p, token_t *tk, unsigned n)
             return;
         d->rules = grown;
         d->rules[d->nrules++] = r;
+    } else if (tok_is(kw, "celldata")) {
+        uint64_t addr;
+        if (n != 4 || !tok_is(&tk[2], "at") || !parse_u64(&tk[3], &addr) || addr > 0xffffffffull || addr % 4 != 0) {
+            error_at(p, kw->col, "'celldata' wants FILE at ADDRESS (a multiple of 4)");
+            return;
+        }
+        if (d->ncelldata == RUN_DESC_MAX_LIST) {
+            error_at(p, kw->col, "too many 'celldata' lines");
+            return;
+        }
+        d->celldata_addr[d->ncelldata] = (uint32_t)addr;
+        d->celldata[d->ncelldata++] = resolve(p, &tk[1]);
     } else if (tok_is(kw, "max_cycles") || tok_is(kw, "threads")) {
         uint64_t v;
         if (n != 2 || !parse_u64(&tk[1], &v) || v == 0 || (tok_is(kw, "threads") && v > 256)) {
@@ -277,7 +290,8 @@ static void statement(parser_t *p, token_t *tk, unsigned n)
             d->max_cycles = v;
     } else {
         error_at(p, kw->col,
-                 "unknown statement '%.*s' (array, machine, set, define, include, program, cells, max_cycles, threads)",
+                 "unknown statement '%.*s' (array, machine, set, define, include, program, cells, celldata, "
+                 "max_cycles, threads)",
                  (int)kw->len, kw->text);
     }
 }
@@ -372,6 +386,8 @@ void run_desc_free(run_desc_t *d)
         free(d->defines[i]);
     for (size_t i = 0; i < d->nincludes; i++)
         free(d->includes[i]);
+    for (size_t i = 0; i < d->ncelldata; i++)
+        free(d->celldata[i]);
     for (unsigned i = 0; i < d->nprograms; i++) {
         free(d->programs[i].name);
         free(d->programs[i].path);
@@ -475,6 +491,16 @@ int run_desc_build(const run_desc_t *d, const char *const *extra_defines, size_t
             }
         }
     free(progs);
+    /* After the programs: loading an image clears the cell's memory. */
+    for (size_t i = 0; rc == 0 && i < d->ncelldata; i++) {
+        celldata_t cd;
+        if (celldata_read(&cd, d->celldata[i], err, sizeof err) != 0 ||
+            celldata_load(&cd, a, d->celldata_addr[i], err, sizeof err) != 0) {
+            fprintf(stderr, "%s: %s\n", d->celldata[i], err);
+            rc = -1;
+        }
+        celldata_free(&cd);
+    }
     if (rc != 0) {
         emu_array_free(a);
         return -1;

@@ -54,6 +54,9 @@ typedef struct run_desc {
     unsigned nrules;
     uint64_t max_cycles;
     unsigned threads;
+    char *celldata[RUN_DESC_MAX_LIST]; /* cell data files (resolved paths) ... */
+    uint32_t celldata_addr[RUN_DESC_MAX_LIST]; /* ... and where each goes in every cell's memory */
+    size_t ncelldata;
 } run_desc_t;
 
 /* Parses a description over `base` machine settings. Errors: "file:line:col: message", every one of the
