@@ -188,23 +188,28 @@ static void cell_details(pen_t *p, const render_frame_t *f)
     p->y += px(r, 6);
     /* The channels in use: a table as wide as the panel allows. */
     line(p, mono, "ch state    route     from      n cr wait", th->muted);
+    /* The channels of pathways in use first, then the static routes nothing feeds (grey), as room allows. */
     unsigned shown = 0, active = 0;
-    for (unsigned lc = 0; lc < vl->channels; lc++) {
-        view_lc_info_t li;
-        view_lc_unpack(m, cell, lc, &li);
-        if (li.state == COA_LC_FREE && li.count == 0)
-            continue;
-        active++;
-        if (mono == NULL || p->y + 2 * mono->height > p->bottom - px(r, 60))
-            continue;
-        char rt[24], sr[24];
-        snprintf(buf, sizeof buf, "%2u %-8s %-9s %-9s %u %2u %s", lc, coa_lc_state_name((coa_lc_state_t)li.state),
-                 end_name(li.route, true, rt, sizeof rt), end_name(li.source, false, sr, sizeof sr), li.count,
-                 li.credits, li.wait ? coa_wait_name((coa_wait_t)li.wait) : "");
-        SDL_Color c = render_lc_colour(r, m, idx, lc);
-        draw_fill(r->ren, (float)(p->x - px(r, 8)), (float)p->y + 2, (float)px(r, 4), (float)mono->height - 4, c);
-        line(p, mono, buf, th->text);
-        shown++;
+    for (int pass = 0; pass < 2; pass++) {
+        for (unsigned lc = 0; lc < vl->channels; lc++) {
+            view_lc_info_t li;
+            view_lc_unpack(m, cell, lc, &li);
+            size_t fi = (size_t)idx * vl->channels + lc;
+            bool fed = r->fed == NULL || fi >= r->fed_cap || r->fed[fi];
+            if ((li.state == COA_LC_FREE && li.count == 0) || fed != (pass == 0))
+                continue;
+            active++;
+            if (mono == NULL || p->y + 2 * mono->height > p->bottom - px(r, 60))
+                continue;
+            char rt[24], sr[24];
+            snprintf(buf, sizeof buf, "%2u %-8s %-9s %-9s %u %2u %s", lc, coa_lc_state_name((coa_lc_state_t)li.state),
+                     end_name(li.route, true, rt, sizeof rt), end_name(li.source, false, sr, sizeof sr), li.count,
+                     li.credits, li.wait ? coa_wait_name((coa_wait_t)li.wait) : "");
+            SDL_Color c = render_lc_colour(r, m, idx, lc);
+            draw_fill(r->ren, (float)(p->x - px(r, 8)), (float)p->y + 2, (float)px(r, 4), (float)mono->height - 4, c);
+            line(p, mono, buf, th->text);
+            shown++;
+        }
     }
     if (active == 0)
         line(p, mono, " (every channel free)", th->muted);
