@@ -1,0 +1,167 @@
+/* iwarp model: the analytic models of seed 004, beside the seed's own predictions and, for message passing,
+ * beside the same model with c and a fitted to the emulated LogGP microbenchmarks. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench_logp.h"
+#include "commands.h"
+#include "json.h"
+#include "model.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: iwarp model conset|msgpass [--json] [--quick]\n"
+                 "  conset   the ConSet model (seed 004, 2 and 4.2.1) for the torus, butterfly and all-to-all patterns,\n"
+                 "           with the seed's predicted columns of Tables 1-3 and the deviation\n"
+                 "  msgpass  the message-passing model (seed 004, 3.1 and 4.3.1: c = 400, a = 2) beside the same model\n"
+                 "           with c and a fitted to the emulated flood test (runs it: --quick for fewer sizes)\n");
+}
+
+static int model_conset_cmd(bool json)
+{
+    json_writer_t j;
+    if (json) {
+        json_init(&j, stdout, true);
+        json_begin_object(&j, NULL);
+        json_begin_array(&j, "records");
+    } else {
+        printf("ConSet model: phases x %d clocks (t_sync %d + t_phase %d, as the seed's tables imply)\n"
+               "             + %d clocks per word each cell sends\n\n",
+               MODEL_PER_PHASE, MODEL_T_SYNC, MODEL_T_PHASE, MODEL_B);
+        printf("%-11s %7s %7s %12s %12s %9s\n", "pattern", "phases", "words", "model", "seed pred.", "dev %");
+    }
+    for (unsigned p = 0; p < MODEL_PATTERNS; p++) {
+        const model_pattern_info_t *info = model_pattern((model_pattern_t)p);
+        for (unsigned i = 0; i < MODEL_SIZES; i++) {
+            double m = model_conset(info->conset_phases, (uint64_t)info->connections * model_sizes[i]);
+            double seed = model_seed_predicted_conset((model_pattern_t)p, i);
+            double dev = 100.0 * (m - seed) / seed;
+            if (json) {
+                json_begin_object(&j, NULL);
+                json_string(&j, "model", "conset");
+                json_string(&j, "pattern", info->name);
+                json_u64(&j, "phases", info->conset_phases);
+                json_u64(&j, "words", model_sizes[i]);
+                json_double(&j, "predicted_clocks", m);
+                json_double(&j, "seed_predicted_clocks", seed);
+                json_double(&j, "deviation_percent", dev);
+                json_end_object(&j);
+            } else {
+                printf("%-11s %7u %7u %12.0f %12.0f %+9.2f\n", info->name, info->conset_phases, model_sizes[i], m,
+                       seed, dev);
+            }
+        }
+    }
+    if (json) {
+        json_end_array(&j);
+        json_end_object(&j);
+        json_finish(&j);
+    }
+    return 0;
+}
+
+/* Least squares of the flood test's time per message against the words per message, at queue depth one. */
+static void fit(const logp_result_t *r, double *c, double *a)
+{
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (unsigned s = 0; s < r->nsizes; s++) {
+        double x = r->sizes_words[s], y = r->per_message[0][s];
+        sx += x;
+        sy += y;
+        sxx += x * x;
+        sxy += x * y;
+    }
+    double n = r->nsizes;
+    *a = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+    *c = (sy - *a * sx) / n;
+}
+
+static int model_msgpass_cmd(bool json, bool quick)
+{
+    logp_setup_t su = {.width = 8, .height = 8, .quick = quick, .runs = 1};
+    logp_result_t r;
+    if (logp_measure(&su, &r) != 0)
+        return 1;
+    double c_fit, a_fit;
+    fit(&r, &c_fit, &a_fit);
+    /* The flood time per message is what one end costs when messages stream: one c and a per word. */
+    json_writer_t j;
+    if (json) {
+        json_init(&j, stdout, true);
+        json_begin_object(&j, NULL);
+        json_double(&j, "seed_c", MODEL_C);
+        json_double(&j, "seed_a", MODEL_A);
+        json_double(&j, "fitted_c", c_fit);
+        json_double(&j, "fitted_a", a_fit);
+        json_begin_array(&j, "records");
+    } else {
+        printf("message passing model: each message costs c clocks at each end, and a clocks per word\n");
+        printf("  seed 004 (4.3.1):                 c = %6.1f   a = %.3f   (header and trailer %d words)\n",
+               (double)MODEL_C, (double)MODEL_A, MODEL_HEADER_TRAILER_WORDS);
+        printf("  fitted to the emulated flood test: c = %6.1f   a = %.3f   (queue depth 1, %u sizes)\n\n", c_fit,
+               a_fit, r.nsizes);
+        printf("%-11s %7s %14s %14s %14s\n", "pattern", "words", "seed model", "fitted model", "seed pred.");
+    }
+    for (unsigned p = 0; p < MODEL_PATTERNS; p++) {
+        const model_pattern_info_t *info = model_pattern((model_pattern_t)p);
+        for (unsigned i = 0; i < MODEL_SIZES; i++) {
+            double seed_model = model_msgpass(info->messages, model_sizes[i], MODEL_C, MODEL_A);
+            double fitted = model_msgpass(info->messages, model_sizes[i], c_fit, a_fit);
+            double seed = model_seed_predicted_msgpass((model_pattern_t)p, i);
+            if (json) {
+                json_begin_object(&j, NULL);
+                json_string(&j, "model", "msgpass");
+                json_string(&j, "pattern", info->name);
+                json_u64(&j, "words", model_sizes[i]);
+                json_double(&j, "predicted_clocks", seed_model);
+                json_double(&j, "fitted_clocks", fitted);
+                json_double(&j, "seed_predicted_clocks", seed);
+                json_end_object(&j);
+            } else {
+                printf("%-11s %7u %14.0f %14.0f %14.0f\n", info->name, model_sizes[i], seed_model, fitted, seed);
+            }
+        }
+    }
+    if (json) {
+        json_end_array(&j);
+        json_end_object(&j);
+        json_finish(&j);
+    }
+    return 0;
+}
+
+int cmd_model(int argc, char **argv)
+{
+    enum { OPT_JSON = 256, OPT_QUICK, OPT_HELP };
+    static const struct option longopts[] = {
+        {"json", no_argument, NULL, OPT_JSON},
+        {"quick", no_argument, NULL, OPT_QUICK},
+        {"help", no_argument, NULL, OPT_HELP},
+        {NULL, 0, NULL, 0},
+    };
+    bool json = false, quick = false;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_JSON: json = true; break;
+        case OPT_QUICK: quick = true; break;
+        case OPT_HELP:
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (optind != argc - 1) {
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[optind], "conset") == 0)
+        return model_conset_cmd(json);
+    if (strcmp(argv[optind], "msgpass") == 0)
+        return model_msgpass_cmd(json, quick);
+    fprintf(stderr, "iwarp model: no model named '%s'\n", argv[optind]);
+    usage(stderr);
+    return 2;
+}
