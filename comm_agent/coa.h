@@ -88,6 +88,8 @@ typedef struct coa_lc {
     uint16_t ntagged;    /* tagged words in the queue */
     uint64_t setup_done; /* clock at which the header at the head has been decoded */
     bool setup_started;
+    bool waiting_free;   /* its header found no free channel at free_epoch ... */
+    uint32_t tried_epoch; /* ... this one: no use trying again until the epoch moves */
     uint8_t last_wait;   /* coa_wait_t of the last clock, for tools */
     uint64_t moved_at;   /* clock of the last word that left it */
     uint64_t stats_since; /* time-weighted statistics are settled up to here */
@@ -196,6 +198,7 @@ typedef struct coa {
     uint64_t local_pool;                    /* channels ALLOC may hand out */
     uint64_t link_pool[COA_NUM_DIRS][COA_NUM_POOLS]; /* neighbour's channels this cell may take, per pool */
     uint64_t remote_free[COA_NUM_DIRS];     /* of those, the ones free as far as this cell knows */
+    uint32_t free_epoch;                    /* changes whenever a neighbour's channel may have become free */
     /* links */
     coa_line_t *out[COA_NUM_DIRS]; /* written by this cell */
     coa_line_t *in[COA_NUM_DIRS];  /* written by the neighbour in that direction */

@@ -84,8 +84,13 @@ static void header_step(coa_t *c, unsigned lc, uint64_t now)
     if (now < l->setup_done)
         return;
     if (!names_this_cell(c, &s)) {
-        if (extend(c, lc, now))
+        if (extend(c, lc, now)) {
             l->setup_started = false;
+            l->waiting_free = false;
+        } else if (!c->fault.raised) {
+            l->waiting_free = true;
+            l->tried_epoch = c->free_epoch;
+        }
         return;
     }
     coa_lc_pop(c, lc, NULL, now);
@@ -143,9 +148,12 @@ void coa_headers(coa_t *c, uint64_t now)
         }
         order[at] = lc;
     }
-    for (unsigned i = 0; i < n; i++)
-        if (c->lc[order[i]].state == COA_LC_HEADER && c->lc[order[i]].count > 0)
+    for (unsigned i = 0; i < n; i++) {
+        const coa_lc_t *l = &c->lc[order[i]];
+        /* A header that found no free channel cannot get one before a channel is freed (the epoch moves). */
+        if (l->state == COA_LC_HEADER && l->count > 0 && !(l->waiting_free && l->tried_epoch == c->free_epoch))
             header_step(c, order[i], now);
+    }
 
     /* Only channels with a tagged word that may be a trailer at a sink. */
     uint64_t links = c->link_lc[0] | c->link_lc[1] | c->link_lc[2] | c->link_lc[3];

@@ -90,7 +90,10 @@ static void deliver_ctrl(coa_t *c, coa_dir_t from, const coa_ctrl_t *m, uint64_t
             coa_lc_release(c, m->lc, now);
         break;
     }
-    case COA_CTRL_FREE: c->remote_free[from] |= coa_bit(m->lc); break;
+    case COA_CTRL_FREE:
+        c->remote_free[from] |= coa_bit(m->lc);
+        c->free_epoch++;
+        break;
     default: break;
     }
 }
