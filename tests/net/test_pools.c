@@ -51,6 +51,13 @@ static const char two_pathways_receiver[] = "        .include \"net.inc\"\n"
                                             "        mov  a0, r6\n"
                                             "        halt\n";
 
+/* A receiver that only binds both gates to the pathways that will end there (they end with no data, or
+ * nobody needs the data): their trailers free the channels without the CA. */
+static const char bind_both_gates[] = "        .include \"net.inc\"\n"
+                                      "_start: expect 0\n"
+                                      "        expect 1\n"
+                                      "        halt\n";
+
 static unsigned sum_words(unsigned first, unsigned count)
 {
     return count * first + count * (count - 1) / 2;
@@ -160,10 +167,7 @@ static void test_third_pool0_header_waits_for_a_trailer_with_the_default_reserva
                  "end:\n",
                  (unsigned)HOLD, (unsigned)HOLD, net_sign(0, 0, COA_SIGN_PX, 0), net_sign(2, 0, COA_SIGN_SPOOL, 3));
     /* (1,0) binds both gates; it only needs to see the trailers go (it never reads). (2,0) receives C. */
-    const emu_program_t *gates = net_asm(&n, "        .include \"net.inc\"\n"
-                                             "_start: expect 0\n"
-                                             "        expect 1\n"
-                                             "        halt\n");
+    const emu_program_t *gates = net_asm(&n, bind_both_gates);
     const emu_program_t *spool = net_asmf(&n,
                                           "        .include \"net.inc\"\n"
                                           "_start: spool_set 3, SPOOL_ADDR, buf\n"
@@ -201,12 +205,84 @@ static void test_third_pool0_header_waits_for_a_trailer_with_the_default_reserva
     net_free(&n);
 }
 
+typedef struct extend_probe {
+    unsigned lcs[2];
+} extend_probe_t;
+
+/* Holds once one of the two waiting headers at (0,0) has taken a channel of the next cell. */
+static bool one_extended(const net_t *n, void *user)
+{
+    const extend_probe_t *p = user;
+    const coa_t *c = net_coa(n, 0, 0);
+    return c->lc[p->lcs[0]].state != COA_LC_HEADER || c->lc[p->lcs[1]].state != COA_LC_HEADER;
+}
+
+/* Three headers for one reservable channel: A holds it; B (channel 5) starts waiting, then C (channel 2, a
+ * lower number) does. When A's trailer frees the channel, B, which has waited longer, gets it first; C gets it
+ * after B's trailer. */
+static void test_headers_waiting_for_a_channel_get_it_in_the_order_they_began_to_wait(void **state)
+{
+    (void)state;
+    net_t n;
+    net_init(&n, 4, 1);
+    net_create(&n);
+    const emu_program_t *s =
+        net_asmf(&n,
+                 "        .include \"net.inc\"\n"
+                 "_start: li   r5, 1 << 8\n"
+                 "        wrcr r5, [COA_LINK_POOL + DIR_PX * 8 + 0 * 2]\n"
+                 "        wrcr zero, [COA_LINK_POOL + DIR_PX * 8 + 1 * 2]\n"
+                 "        open 0\n" /* A */
+                 "        sign 0, 0, 0, DIR_PX\n"
+                 "        sign 0, 2, 0, SIGN_GATE, 0\n"
+                 "        li   r5, 5\n" /* B on channel 5 */
+                 "        wrcr r5, [COA_GATE_OUT1]\n"
+                 "        sign 1, 0, 0, DIR_PX\n"
+                 "        sign 1, 2, 0, SIGN_GATE, 1\n"
+                 "        delay 30\n"
+                 "        spool_set 0, SPOOL_LC, 2\n" /* C on channel 2, from a spool */
+                 "        spool_set 0, SPOOL_ADDR, msg\n"
+                 "        spool_set 0, SPOOL_STRIDE, 4\n"
+                 "        spool_set 0, SPOOL_COUNT, 3\n"
+                 "        spool_set 0, SPOOL_TAG_HEAD, 3\n"
+                 "        spool_set 0, SPOOL_CTRL, SPOOL_SEND\n"
+                 "        delay %u\n"
+                 "        trailer 0\n"
+                 "        delay %u\n"
+                 "        trailer 1\n"
+                 "        spool_wait 0, r5\n"
+                 "        delay 100\n" /* C's header goes on once B's trailer has freed the channel */
+                 "        halt\n"
+                 "        .data\n"
+                 "msg:    .word 0x%08x, 0x%08x, TRAILER_KIND\n",
+                 (unsigned)HOLD, (unsigned)HOLD, net_sign(0, 0, COA_SIGN_PX, 0), net_sign(1, 0, COA_SIGN_QUEUE, 0));
+    const emu_program_t *r = net_asm(&n, bind_both_gates);
+    net_load(&n, 0, 0, s, NULL, 0);
+    net_load(&n, 2, 0, r, NULL, 0);
+    extend_probe_t probe = {{5, 2}};
+    assert_int_equal(net_run(&n, HOLD / 2), EMU_RUN_LIMIT);
+    const coa_t *c = net_coa(&n, 0, 0);
+    assert_int_equal(coa_lc_wait(c, 5, net_clock(&n)), COA_WAIT_NO_CHANNEL);
+    assert_int_equal(coa_lc_wait(c, 2, net_clock(&n)), COA_WAIT_NO_CHANNEL);
+    assert_true(c->lc[5].stats.wait_clocks[COA_WAIT_NO_CHANNEL] > c->lc[2].stats.wait_clocks[COA_WAIT_NO_CHANNEL]);
+    assert_true(net_run_until(&n, 100000, one_extended, &probe));
+    if (c->lc[5].state == COA_LC_HEADER)
+        fail_msg("channel 2 took the freed channel at clock %llu although channel 5 had waited longer",
+                 (unsigned long long)net_clock(&n) - 1);
+    assert_int_equal(c->lc[2].state, COA_LC_HEADER);
+    net_run(&n, NET_LIMIT);
+    net_expect_done(&n);
+    assert_int_equal(net_coa(&n, 1, 0)->lc[8].stats.pathways, 3);
+    net_free(&n);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_header_waits_for_the_only_channel_of_its_pool_until_a_trailer_frees_it),
         cmocka_unit_test(test_header_waits_when_the_neighbour_channel_is_reserved_in_the_high_word),
         cmocka_unit_test(test_third_pool0_header_waits_for_a_trailer_with_the_default_reservation),
+        cmocka_unit_test(test_headers_waiting_for_a_channel_get_it_in_the_order_they_began_to_wait),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
