@@ -237,6 +237,72 @@ static void test_the_loader_reads_one_word_per_free_memory_clock(void **state)
     }
 }
 
+/* A sleeping agent still takes the words that arrive (up to its queue's room) but sends none on; waking it
+ * lets them go. (0,0) -> (1,0) -> gi0 of (2,0) over channels set up through the registers. */
+static void test_a_sleeping_agent_takes_arrivals_but_forwards_nothing_until_it_wakes(void **state)
+{
+    (void)state;
+    enum { WORDS = 5, NAP = 200 };
+    net_t n;
+    net_init(&n, 3, 1);
+    net_create(&n);
+    net_load(&n, 0, 0,
+             net_asmf(&n,
+                      "        .include \"net.inc\"\n"
+                      "_start: li   r5, (END_LINK << 12) | (DIR_PX << 8) | 8\n"
+                      "        wrcr r5, [COA_LC + 0 * 8 + LC_ROUTE]\n"
+                      "        wrcr zero, [COA_GATE_OUT0]\n"
+                      "        delay 20\n" /* the others have set their channels up */
+                      "        li   r3, %u\n"
+                      "1:      { mov go0, r3 ; loop r3, 1b }\n"
+                      "        halt\n",
+                      (unsigned)WORDS),
+             NULL, 0);
+    net_load(&n, 1, 0,
+             net_asmf(&n,
+                      "        .include \"net.inc\"\n"
+                      "_start: li   r5, 1\n"
+                      "        wrcr r5, [COA_SLEEP]\n"
+                      "        li   r5, (END_LINK << 12) | (DIR_MX << 8) | 0\n"
+                      "        wrcr r5, [COA_LC + 8 * 8 + LC_SOURCE]\n"
+                      "        li   r5, (END_LINK << 12) | (DIR_PX << 8) | 8\n"
+                      "        wrcr r5, [COA_LC + 8 * 8 + LC_ROUTE]\n"
+                      "        delay %u\n"
+                      "        wrcr zero, [COA_SLEEP]\n"
+                      "        rdcr a0, [CR_CLOCK_LO]\n"
+                      "        halt\n",
+                      (unsigned)NAP),
+             NULL, 0);
+    net_load(&n, 2, 0,
+             net_asmf(&n,
+                      "        .include \"net.inc\"\n"
+                      "_start: li   r5, (END_LINK << 12) | (DIR_MX << 8) | 8\n"
+                      "        wrcr r5, [COA_LC + 8 * 8 + LC_SOURCE]\n"
+                      "        li   r5, 8\n"
+                      "        wrcr r5, [COA_GATE_IN0]\n"
+                      "        { mov r6, gi0 ; rdcr a1, [CR_CLOCK_LO] }\n"
+                      "        li   r3, %u\n"
+                      "1:      { add r6, r6, gi0 ; loop r3, 1b }\n"
+                      "        mov  a0, r6\n"
+                      "        halt\n",
+                      (unsigned)WORDS - 1),
+             NULL, 0);
+    assert_int_equal(net_run(&n, NAP / 2), EMU_RUN_LIMIT);
+    const coa_t *mid = net_coa(&n, 1, 0);
+    assert_true(mid->asleep);
+    assert_int_equal(mid->lc[8].count, WORDS);
+    assert_int_equal(mid->link_stats[COA_DIR_PX].words, 0);
+    assert_int_equal(net_coa(&n, 2, 0)->lc[8].count, 0);
+    assert_int_equal(coa_lc_wait(mid, 8, net_clock(&n)), COA_WAIT_ASLEEP);
+    net_run(&n, NET_LIMIT);
+    net_expect_done(&n);
+    assert_int_equal(net_a0(&n, 2, 0), WORDS * (WORDS + 1) / 2);
+    /* the first word reached (2,0) one hop after the wake-up, not before */
+    uint32_t woke = net_a0(&n, 1, 0) - 1, first = net_reg(&n, 2, 0, 4);
+    assert_int_equal(first, woke + n.machine.hop_latency);
+    net_free(&n);
+}
+
 /* A pattern naming a channel that still holds words: the load faults, naming the channel. */
 static void test_a_pattern_that_rewrites_a_channel_holding_words_faults(void **state)
 {
@@ -285,6 +351,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_loaded_pattern_carries_words_over_several_cells_with_no_header),
         cmocka_unit_test(test_the_loader_reads_one_word_per_free_memory_clock),
+        cmocka_unit_test(test_a_sleeping_agent_takes_arrivals_but_forwards_nothing_until_it_wakes),
         cmocka_unit_test(test_a_pattern_that_rewrites_a_channel_holding_words_faults),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

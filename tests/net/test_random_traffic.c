@@ -21,7 +21,7 @@ static uint64_t no_channel_clocks(const net_t *n)
 
 static void run_seeds(bool spools, unsigned first_seed)
 {
-    unsigned nseeds = net_quick() ? 12 : 60, max_words = net_quick() ? 60 : 300;
+    unsigned nseeds = net_quick() ? 50 : 60, max_words = net_quick() ? 60 : 300;
     unsigned words = 0, msgs = 0;
     uint64_t waits = 0;
     for (unsigned k = 0; k < nseeds; k++) {
