@@ -56,7 +56,7 @@ static int lc_write(coa_t *c, unsigned lc, unsigned f, uint32_t v, uint64_t now)
         coa_end_t e = coa_end_decode(v);
         if (e.kind > COA_END_QUEUE || (e.kind == COA_END_LINK && (e.dir >= COA_NUM_DIRS || e.index >= c->cfg.channels)))
             return -1;
-        coa_lc_set_state(c, lc, e.kind == COA_END_NONE ? COA_LC_HEADER : COA_LC_ROUTED, now);
+        coa_lc_set_state(c, lc, COA_LC_ROUTED, now); /* written directly: a static route, never a header */
         coa_lc_set_route(c, lc, e, now);
         return 0;
     }

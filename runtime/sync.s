@@ -1,10 +1,13 @@
 # A barrier over reserved synchronization channels (docs/runtime.md; seed 004, section 4.2: ConSet kept
-# three channels for fast synchronization). Channels 0-3 of every cell hold two static rings: 0 -> the +X
-# neighbour's 1 and 2 -> the +Y neighbour's 3, set up once by sync_init with no header.
+# channels for fast synchronization, and its t_sync grows with the size of the machine).
 #
-# A barrier is four ring trips of a token: around each row (every cell has arrived), around column 0
-# (every row has), then back down column 0 and along each row (everyone may go). A cell forwards a token
-# through its gates: go0 writes to the ring, gi1 reads from it, rebound between the rings as needed.
+# When the torus has an even side, the barrier is a ring through every cell (a snake along the rows, or
+# along the columns): channel 0 of each cell feeds channel 1 of the next cell on the ring, set up once by
+# sync_init with no header. Cell 0 sends a token round the ring (when it comes back every cell has
+# arrived), then a release (each cell passes it on and goes). A cell forwards through its gates: gi1 reads
+# the ring, go0 writes it. When both sides are odd there is no such ring: then channels 0-3 hold a ring
+# along each row (0 -> the +X neighbour's 1) and along each column (2 -> the +Y neighbour's 3), and a
+# barrier goes round each row, round column 0, back down column 0 and along each row.
 # sync_barrier keeps events off while it holds the gates.
 
         .ifndef SYNC_S
@@ -17,11 +20,67 @@
         .equ SYNC_Y_OUT, 2
         .equ SYNC_Y_IN, 3
 
+        .data
+sync_snake:     .word 0                  # 1: the one-ring barrier (an even side), 0: rows and column 0
+
         .text
 
-# sync_init(): the two rings. Every cell calls it before its first barrier.
+# sync_init(): the rings. Every cell calls it before its first barrier.
 sync_init:
-        li   r11, (END_LINK << 12) | (DIR_PX << 8) | SYNC_X_IN
+        rdcr r12, [CR_CELL_X]
+        rdcr r13, [CR_CELL_Y]
+        rdcr r14, [CR_ARRAY_W]
+        rdcr r15, [CR_ARRAY_H]
+        sub  r16, r14, 1                 # last x
+        sub  r17, r15, 1                 # last y
+        and  r18, r15, 1
+        beqz r18, .rows                  # even height: snake along the rows
+        and  r18, r14, 1
+        bnez r18, .grid                  # both odd: no snake ring
+        # even width: snake along the columns (the rows' snake with x and y swapped)
+        and  r18, r12, 1
+        bnez r18, 1f
+        li   r19, DIR_PY                 # even column: down, then across at the bottom
+        bne  r13, r17, 2f
+        li   r19, DIR_PX
+2:      li   r20, DIR_MY                 # words come from above, or from the left at the top
+        bnez r13, .ring
+        li   r20, DIR_MX
+        jmp  .ring
+1:      li   r19, DIR_MY                 # odd column: up, then across at the top
+        bnez r13, 3f
+        li   r19, DIR_PX
+3:      li   r20, DIR_PY                 # words come from below, or from the left at the bottom
+        bne  r13, r17, .ring
+        li   r20, DIR_MX
+        jmp  .ring
+.rows:  and  r18, r13, 1
+        bnez r18, 4f
+        li   r19, DIR_PX                 # even row: right, then down at the end
+        bne  r12, r16, 5f
+        li   r19, DIR_PY
+5:      li   r20, DIR_MX                 # words come from the left, or from above at the start
+        bnez r12, .ring
+        li   r20, DIR_MY
+        jmp  .ring
+4:      li   r19, DIR_MX                 # odd row: left, then down at the start
+        bnez r12, 6f
+        li   r19, DIR_PY
+6:      li   r20, DIR_PX                 # words come from the right, or from above at the end
+        bne  r12, r16, .ring
+        li   r20, DIR_MY
+.ring:  sll  r19, r19, 8                 # channel 0 -> the next cell's channel 1
+        or   r19, r19, (END_LINK << 12) | SYNC_X_IN
+        wrcr r19, [COA_LC + SYNC_X_OUT * 8 + LC_ROUTE]
+        sll  r20, r20, 8
+        or   r20, r20, (END_LINK << 12) | SYNC_X_OUT
+        wrcr r20, [COA_LC + SYNC_X_IN * 8 + LC_SOURCE]
+        li   r11, 1
+        stw  r11, [sync_snake]
+        li   r11, 0xf0                   # programs' own pathways start on channels 4..7
+        wrcr r11, [COA_LOCAL_POOL]
+        ret
+.grid:  li   r11, (END_LINK << 12) | (DIR_PX << 8) | SYNC_X_IN
         wrcr r11, [COA_LC + SYNC_X_OUT * 8 + LC_ROUTE]
         li   r11, (END_LINK << 12) | (DIR_MX << 8) | SYNC_X_OUT
         wrcr r11, [COA_LC + SYNC_X_IN * 8 + LC_SOURCE]
@@ -37,6 +96,25 @@ sync_init:
 sync_barrier:
         rdcr r11, [CR_EVENT_ENABLE]
         wrcr zero, [CR_EVENT_ENABLE]
+        ldw  r12, [sync_snake]
+        beqz r12, .grid_barrier
+        li   r14, SYNC_X_OUT
+        wrcr r14, [COA_GATE_OUT0]
+        li   r14, SYNC_X_IN
+        wrcr r14, [COA_GATE_IN1]
+        rdcr r12, [CR_CELL_ID]
+        bnez r12, 1f
+        mov  go0, r12                    # cell 0: the token round the ring ...
+        mov  r15, gi1                    # ... back: everyone has arrived
+        mov  go0, r12                    # the release ...
+        mov  r15, gi1                    # ... back: everyone has left
+        jmp  .done
+1:      mov  r15, gi1                    # the token: pass it on
+        mov  go0, r15
+        mov  r15, gi1                    # the release: pass it on and go
+        mov  go0, r15
+        jmp  .done
+.grid_barrier:
         rdcr r12, [CR_CELL_X]
         rdcr r13, [CR_CELL_Y]
         li   r14, SYNC_X_OUT

@@ -1,0 +1,223 @@
+# ConSet on the cells (docs/conset.md; seed 004, sections 2 and 4.2): phased connection sets, set up by
+# a communication context switch, and streamed through the gates.
+#
+# The communication compiler (iwarp route) writes each cell's phase tables into a cell data file that the
+# run description loads at CONSET_TABLES (`celldata FILE at 0x70000`). A phase record holds the forwarding
+# entries of every channel this cell uses in the phase, then the cell's sends and receives in the order
+# the compiler's scheduler gave them.
+#
+#   conset_init()                        checks the tables, sets up the synchronization rings
+#   conset_instantiate(a0 = phase)       the communication context switch (7 steps of seed 004, 4.2)
+#   conset_transfer(a0 = phase, a1 = send buffer, a2 = receive area, a3 = receive stride)
+#                                        streams the phase's connections: each send from the send buffer,
+#                                        the i-th receive into a2 + i * a3; one word out and one in each
+#                                        2 clocks while both are going
+#   conset_send_element / conset_receive_element: bind a gate to a connection's channel for systolic use.
+#
+# Uses go0 and gi0 for the data and sync.s's rings (go0, gi1) for the synchronization; events are kept off
+# while the agent is rewritten. Calling convention as in docs/runtime.md.
+
+        .include "coa.inc"
+        .include "sync.s"
+
+        .ifndef CONSET_S
+        .equ CONSET_S, 1
+
+        .ifndef CONSET_TABLES
+        .equ CONSET_TABLES, 0x70000      # where the run description loads the cell's tables
+        .endif
+        .equ CONSET_MAGIC, 0x54455343    # 'CSET'
+        .equ CONSET_FIRST_CHANNEL, 4     # the user channels (0-3 synchronize)
+        .equ CONSET_LAST_CHANNEL, 19
+        .equ TRAP_CONSET_TABLES, 0x4353  # no tables at CONSET_TABLES (celldata missing from the run)
+        .equ TRAP_CONSET_PHASE, 0x4354   # a phase the tables do not have
+
+        # a phase record, after its forwarding entries (n_fwd, then n_fwd x 4 words)
+        .equ PR_SEND_COUNT, 0
+        .equ PR_RECV_COUNT, 4
+        .equ PR_PREDICTED, 8
+        .equ PR_LISTS, 16
+
+        .text
+
+# conset_init(): the tables are there; the barrier's rings.
+conset_init:
+        mov  r31, ra
+        ldw  r11, [CONSET_TABLES]
+        li   r12, CONSET_MAGIC
+        bne  r11, r12, .no_tables
+        call sync_init
+        jr   r31
+.no_tables:
+        trap TRAP_CONSET_TABLES
+
+# conset_phases() -> a0 = the number of phases.
+conset_phases:
+        ldw  a0, [CONSET_TABLES + 4]
+        ret
+
+# conset_record(a0 = phase) -> a0 = address of the phase record. Uses r11.
+conset_record:
+        ldw  r11, [CONSET_TABLES + 4]
+        bgeu a0, r11, .bad_phase
+        sll  r11, a0, 2
+        ldw  a0, [r11 + CONSET_TABLES + 16]
+        add  a0, a0, CONSET_TABLES
+        ret
+.bad_phase:
+        trap TRAP_CONSET_PHASE
+
+# conset_instantiate(a0 = phase): the communication context switch of seed 004, section 4.2.
+conset_instantiate:
+        mov  r30, ra
+        mov  r29, a0
+        # 1. disable events, so that no handler touches the agent during the switch
+        rdcr r28, [CR_EVENT_ENABLE]
+        wrcr zero, [CR_EVENT_ENABLE]
+        # 2. synchronize all cells: every one has finished with the previous phase's connections
+        call sync_barrier
+        # 3. put the communication agent to sleep
+        li   r11, 1
+        wrcr r11, [COA_SLEEP]
+        # 4. write the new forwarding pattern: every user channel (4..19) the phase uses gets its route and
+        #    source (a route to a neighbour gives it a full set of credits); every other one is freed, so
+        #    no route of the previous phase is left behind. Only channels the phase does not use are
+        #    freed: a neighbour that has finished its switch may already send into one it does use.
+        mov  a0, r29
+        call conset_record
+        ldw  r12, [a0]                   # entries
+        add  r13, a0, 4
+        li   r17, 0                      # channels the phase uses
+        beqz r12, 3f
+        mov  r18, r12
+        mov  r19, r13
+1:      ldw  r14, [r19]
+        li   r15, 1
+        sll  r15, r15, r14
+        or   r17, r17, r15
+        add  r19, r19, 16
+        loop r18, 1b
+3:      li   r14, CONSET_FIRST_CHANNEL
+4:      srl  r15, r17, r14
+        and  r15, r15, 1
+        bnez r15, 5f
+        sll  r16, r14, 3
+        wrcr zero, [r16 + COA_LC + LC_STATE]
+5:      add  r14, r14, 1
+        li   r15, CONSET_LAST_CHANNEL + 1
+        bne  r14, r15, 4b
+        beqz r12, 2f
+6:      ldw  r14, [r13]                  # channel
+        ldw  r15, [r13 + 4]              # route
+        sll  r14, r14, 3
+        ldw  r16, [r13 + 8]              # source
+        wrcr r15, [r14 + COA_LC + LC_ROUTE]
+        wrcr r16, [r14 + COA_LC + LC_SOURCE]
+        add  r13, r13, 16
+        loop r12, 6b
+        # 5. wake the agent
+2:      wrcr zero, [COA_SLEEP]
+        # 6. enable events again (as they were)
+        wrcr r28, [CR_EVENT_ENABLE]
+        li   r11, MARK_PHASE
+        or   r11, r11, r29
+        wrcr r11, [CR_MARK]
+        # 7. resume in the new context
+        jr   r30
+
+# conset_lists(a0 = phase) -> a0 = first send entry, a1 = first receive entry, a2 = sends, a3 = receives.
+# Uses r11..r13.
+conset_lists:
+        mov  r13, ra
+        call conset_record
+        ldw  r12, [a0]                   # forwarding entries to skip
+        sll  r12, r12, 4
+        add  r12, r12, a0
+        add  r12, r12, 4                 # the counts
+        ldw  a2, [r12 + PR_SEND_COUNT]
+        ldw  a3, [r12 + PR_RECV_COUNT]
+        add  a0, r12, PR_LISTS
+        sll  r11, a2, 4
+        add  a1, a0, r11
+        jr   r13
+
+# conset_transfer(a0 = phase, a1 = send buffer, a2 = receive area, a3 = receive stride in bytes).
+# Streams the phase's sends and receives in schedule order: while a send and a receive are both going, an
+# LIW bundle moves one word out through go0 and one in through gi0 every 2 clocks; then whichever remains
+# alone, also at 2 clocks a word.
+conset_transfer:
+        sub  sp, sp, 16
+        stw  ra, [sp]
+        mov  r20, a1                     # send buffer
+        mov  r21, a2                     # where the next receive goes
+        mov  r22, a3                     # receive stride
+        call conset_lists
+        mov  r23, a0                     # next send entry
+        mov  r24, a1                     # next receive entry
+        mov  r25, a2                     # sends left
+        mov  r26, a3                     # receives left
+        li   r27, 0                      # words left in the current send (0: take the next one)
+        li   r28, 0                      # words left in the current receive
+.next:  bnez r27, 1f
+        beqz r25, 1f                     # the next send: bind go0 to its channel
+        ldw  r11, [r23 + 4]
+        wrcr r11, [COA_GATE_OUT0]
+        ldw  r27, [r23 + 8]
+        mov  r16, r20                    # every send streams from the start of the send buffer
+        add  r23, r23, 16
+        sub  r25, r25, 1
+1:      bnez r28, 2f
+        beqz r26, 2f                     # the next receive: bind gi0 to its channel
+        ldw  r11, [r24 + 4]
+        wrcr r11, [COA_GATE_IN0]
+        ldw  r28, [r24 + 8]
+        mov  r17, r21
+        add  r21, r21, r22
+        add  r24, r24, 16
+        sub  r26, r26, 1
+2:      bnez r27, 3f
+        beqz r28, .done                  # nothing left either way
+        # receives only
+        mov  r18, r28
+4:      { stw gi0, [r17] ; add r17, r17, 4 ; loop r18, 4b }
+        li   r28, 0
+        jmp  .next
+3:      bnez r28, 5f
+        # sends only
+        mov  r18, r27
+6:      { ldw go0, [r16] ; add r16, r16, 4 ; loop r18, 6b }
+        li   r27, 0
+        jmp  .next
+5:      # both: as many words as the shorter one has
+        mov  r18, r27
+        bleu r18, r28, 7f
+        mov  r18, r28
+7:      sub  r27, r27, r18
+        sub  r28, r28, r18
+        # The send runs one word ahead: a bundle that writes go0 and reads gi0 issues only when both can
+        # go, and if every cell waited for a word before sending its first one, none would ever come.
+        { ldw go0, [r16] ; add r16, r16, 4 }
+        sub  r18, r18, 1
+        beqz r18, 9f
+8:      { ldw go0, [r16] ; stw gi0, [r17] ; add r16, r16, 4 ; add r17, r17, 4 ; loop r18, 8b }
+9:      { stw gi0, [r17] ; add r17, r17, 4 }
+        jmp  .next
+.done:  li   r11, COA_NONE
+        wrcr r11, [COA_GATE_OUT0]
+        wrcr r11, [COA_GATE_IN0]
+        ldw  ra, [sp]
+        add  sp, sp, 16
+        ret
+
+# conset_send_element(a0 = channel, a1 = gate 0 or 1): the gate now writes to that connection; the program
+# sends elements with `mov go0, value` (systolic use). conset_receive_element likewise for an input gate.
+conset_send_element:
+        add  a1, a1, COA_GATE_OUT0
+        wrcr a0, [a1]
+        ret
+conset_receive_element:
+        add  a1, a1, COA_GATE_IN0
+        wrcr a0, [a1]
+        ret
+
+        .endif
