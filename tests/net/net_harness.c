@@ -91,11 +91,11 @@ void net_load(net_t *n, unsigned x, unsigned y, const emu_program_t *p, const ui
         fail_msg("emu_array_load: %s", err);
 }
 
-void net_load_all(net_t *n, const emu_program_t *p)
+void net_load_all(net_t *n, const emu_program_t *p, const uint32_t *args, unsigned nargs)
 {
     for (unsigned y = 0; y < n->machine.height; y++)
         for (unsigned x = 0; x < n->machine.width; x++)
-            net_load(n, x, y, p, NULL, 0);
+            net_load(n, x, y, p, args, nargs);
 }
 
 emu_run_status_t net_run(net_t *n, uint64_t limit)

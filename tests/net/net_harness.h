@@ -9,7 +9,7 @@
  *     net_set(&n, "queue_depth", "%u", 2);
  *     net_create(&n);
  *     const emu_program_t *p = net_asm(&n, "        li a0, 7\n        halt\n");
- *     net_load_all(&n, p);
+ *     net_load_all(&n, p, NULL, 0);
  *     net_run(&n, NET_LIMIT);
  *     net_expect_done(&n);
  *     assert_int_equal(net_a0(&n, 3, 0), 7);
@@ -68,8 +68,8 @@ const emu_program_t *net_asmf(net_t *n, const char *fmt, ...) __attribute__((for
 uint32_t net_symbol(const emu_program_t *p, const char *name);
 
 void net_load(net_t *n, unsigned x, unsigned y, const emu_program_t *p, const uint32_t *args, unsigned nargs);
-void net_load_all(net_t *n, const emu_program_t *p);
-#define NET_ARGS(...) (const uint32_t[]){__VA_ARGS__}, (unsigned)(sizeof((const uint32_t[]){__VA_ARGS__}) / 4)
+/* The same program, with the same arguments, on every cell. */
+void net_load_all(net_t *n, const emu_program_t *p, const uint32_t *args, unsigned nargs);
 
 /* Runs until the clock reaches limit (exclusive) or the run stops; the status is also kept in n. */
 emu_run_status_t net_run(net_t *n, uint64_t limit);

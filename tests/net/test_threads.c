@@ -116,9 +116,7 @@ static void load_bench_stream(net_t *n, void *ctx)
     const emu_program_t *p = net_asm(n, src.buf);
     net_text_free(&src);
     uint32_t words = net_quick() ? 40 : 400;
-    for (unsigned y = 0; y < SIDE; y++)
-        for (unsigned x = 0; x < SIDE; x++)
-            net_load(n, x, y, p, &words, 1);
+    net_load_all(n, p, &words, 1);
 }
 
 static void test_every_link_streaming_is_the_same_with_1_2_and_3_threads(void **state)
