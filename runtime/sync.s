@@ -109,10 +109,8 @@ sync_barrier:
         mov  go0, r12                    # the release ...
         mov  r15, gi1                    # ... back: everyone has left
         jmp  .done
-1:      mov  r15, gi1                    # the token: pass it on
-        mov  go0, r15
-        mov  r15, gi1                    # the release: pass it on and go
-        mov  go0, r15
+1:      mov  go0, gi1                    # the token: pass it on as it comes
+        mov  go0, gi1                    # the release: pass it on and go
         jmp  .done
 .grid_barrier:
         rdcr r12, [CR_CELL_X]
@@ -136,10 +134,8 @@ sync_barrier:
         mov  r15, gi1
         jmp  .release_row
 .column_cell:
-        mov  r15, gi1                    # the column token: pass it on
-        mov  go0, r15
-        mov  r15, gi1                    # the release: pass it on, then along the row
-        mov  go0, r15
+        mov  go0, gi1                    # the column token: pass it on
+        mov  go0, gi1                    # the release: pass it on, then along the row
 .release_row:
         li   r14, SYNC_X_OUT
         wrcr r14, [COA_GATE_OUT0]
@@ -149,10 +145,8 @@ sync_barrier:
         mov  r15, gi1                    # back round the row: done
         jmp  .done
 .row_cell:
-        mov  r15, gi1                    # arrival token: pass it on
-        mov  go0, r15
-        mov  r15, gi1                    # release token: pass it on and go
-        mov  go0, r15
+        mov  go0, gi1                    # arrival token: pass it on
+        mov  go0, gi1                    # release token: pass it on and go
 .done:  li   r14, COA_NONE
         wrcr r14, [COA_GATE_OUT0]
         wrcr r14, [COA_GATE_IN1]

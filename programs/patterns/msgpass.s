@@ -8,8 +8,8 @@
 #        seed did to spread the congestion)
 #   a2 = 1: check every word received (inside the timed part; 0 for timing)
 #
-# Halts with a0 = clocks from leaving the start barrier to having received everything and seen every send
-# leave. Traps 1 on a wrong word, 2 on a wrong length, 3 on a message from a cell that is not a partner.
+# Halts with a0 = clocks from leaving the start barrier to leaving the end barrier (every cell has received
+# everything and seen its sends leave). Traps 1 on a wrong word, 2 on a wrong length, 3 on a message from a cell that is not a partner.
         .include "msg.s"
         .include "sync.s"
 
@@ -182,6 +182,7 @@ go:     call sync_barrier
         call msg_wait
         add  r81, r81, 1
         bne  r81, r75, 19b
+        call sync_barrier                # the pattern is over when every cell is done
         rdcr r90, [CR_CLOCK_LO]
         # every partner sent exactly as many messages as it appears among the partners
         li   r81, 0

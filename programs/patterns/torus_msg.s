@@ -2,8 +2,8 @@
 # neighbours and receives K words from each, with the message-passing runtime. Sends go out in the
 # background (msg_isend), receives are taken in the foreground, then the cell waits for its sends.
 #
-# a0 = K. Halts with a0 = the clocks from leaving the start barrier to having received everything and
-# seen every send leave; a1 = the clock it left the barrier. Traps 1 on a wrong word, 2 on a wrong length.
+# a0 = K. Halts with a0 = the clocks from leaving the start barrier to leaving the end barrier, when every
+# cell has received everything and seen its sends leave; a1 = the clock it left the barrier. Traps 1 on a wrong word, 2 on a wrong length.
         .include "msg.s"
         .include "sync.s"
 
@@ -79,6 +79,7 @@ _start: mov  r64, a0                     # K
         add  r81, r81, 1
         li   r76, 4
         bne  r81, r76, 9b
+        call sync_barrier                # the pattern is over when every cell is done
         rdcr r87, [CR_CLOCK_LO]
         sub  r88, r87, r80
         # the words, checked after the clock stopped
