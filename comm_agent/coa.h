@@ -14,6 +14,7 @@
 #ifndef COA_COA_H
 #define COA_COA_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -154,6 +155,10 @@ typedef struct coa_slot {
 typedef struct coa_line {
     unsigned nslots;
     coa_slot_t *slots;
+    /* Slots the sender has filled and the receiver has emptied, so an idle link costs the receiver one
+     * comparison a clock. The sender's count is read by the receiver's thread, hence atomic. */
+    _Atomic uint64_t posted;
+    uint64_t taken;
 } coa_line_t;
 
 typedef struct coa_link_stats {

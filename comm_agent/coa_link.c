@@ -7,6 +7,7 @@
 int coa_line_init(coa_line_t *l, unsigned latency, unsigned channels)
 {
     memset(l, 0, sizeof *l);
+    atomic_init(&l->posted, 0);
     /* A power of two above the latency, so the slot of a clock is a mask, not a division. */
     l->nslots = 2;
     while (l->nslots <= latency)
@@ -37,7 +38,10 @@ static coa_slot_t *out_slot(coa_t *c, coa_dir_t dir, uint64_t now)
 {
     coa_line_t *line = c->out[dir];
     c->out_pending_until = now + c->cfg.hop_latency;
-    return &line->slots[(now + c->cfg.hop_latency) & (line->nslots - 1u)];
+    coa_slot_t *s = &line->slots[(now + c->cfg.hop_latency) & (line->nslots - 1u)];
+    if (!s->has_flit && s->nctrl == 0)
+        atomic_fetch_add_explicit(&line->posted, 1, memory_order_relaxed);
+    return s;
 }
 
 void coa_send_ctrl(coa_t *c, coa_dir_t dir, coa_ctrl_kind_t kind, unsigned lc, uint64_t now)
@@ -102,9 +106,12 @@ void coa_links_deliver(coa_t *c, uint64_t now)
 {
     for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
         coa_line_t *line = c->in[d];
-        if (line == NULL)
+        if (line == NULL || atomic_load_explicit(&line->posted, memory_order_relaxed) == line->taken)
             continue;
         coa_slot_t *s = &line->slots[now & (line->nslots - 1u)];
+        if (!s->has_flit && s->nctrl == 0)
+            continue; /* what was posted is for a later clock */
+        line->taken++;
         if (s->has_flit) {
             deliver_flit(c, (coa_dir_t)d, &s->flit, now);
             s->has_flit = false;

@@ -174,7 +174,8 @@ int emu_snapshot_restore(emu_array_t *a, const emu_snapshot_t *s, char *err, siz
         memcpy(c->mem, s->mem + (size_t)i * m->mem_bytes, m->mem_bytes);
         memcpy(c->coa.qdata, s->qdata + i * qw, qw * sizeof *s->qdata);
         memcpy(c->coa.qtag, s->qtag + i * qw, qw);
-        for (unsigned d = 0; d < COA_NUM_DIRS; d++)
+        for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
+            uint64_t full = 0;
             for (unsigned k = 0; k < c->out[d].nslots; k++) {
                 size_t at = i * s->slots_per_cell + d * c->out[d].nslots + k;
                 coa_slot_t *slot = &c->out[d].slots[k];
@@ -182,7 +183,12 @@ int emu_snapshot_restore(emu_array_t *a, const emu_snapshot_t *s, char *err, siz
                 *slot = s->slots[at];
                 slot->ctrl = ctrl;
                 memcpy(ctrl, s->ctrl + at * s->ctrl_per_slot, slot->nctrl * sizeof *ctrl);
+                full += slot->has_flit || slot->nctrl;
             }
+            /* The line's counts only need to say how many slots are full. */
+            atomic_store(&c->out[d].posted, full);
+            c->out[d].taken = 0;
+        }
     }
     return 0;
 }
