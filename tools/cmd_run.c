@@ -11,6 +11,7 @@
 #include "program_load.h"
 #include "run_desc.h"
 #include "run_report.h"
+#include "debug/state_hash.h"
 #include "view/trace.h"
 
 enum { MAX_LIST = 64 };
@@ -34,6 +35,7 @@ typedef struct run_options {
     bool json;
     bool quiet;
     const char *record;
+    uint64_t hash_at;
 } run_options_t;
 
 static void usage(FILE *out)
@@ -53,6 +55,7 @@ static void usage(FILE *out)
             "  --json              machine-readable report on stdout\n"
             "  --quiet             no report, only the exit status\n"
             "  --record FILE       record the run for `iwarp view FILE` (docs/trace.md; runs on one thread)\n"
+            "  --state-hash-at N   run until clock N (or the end) and print the state hash, as `hash` in iwarp debug\n"
             "Exit status: 0 when every cell halted, 1 on a fault, deadlock or limit, 2 on bad usage or input.\n");
 }
 
@@ -91,13 +94,14 @@ static int parse_args(const char *s, run_options_t *o)
 static int parse_options(int argc, char **argv, run_options_t *o)
 {
     enum { OPT_ARRAY = 256, OPT_ARGS, OPT_MACHINE, OPT_SET, OPT_MAX, OPT_JSON, OPT_QUIET, OPT_HELP, OPT_THREADS,
-           OPT_RECORD };
+           OPT_RECORD, OPT_HASH_AT };
     static const struct option longopts[] = {
         {"array", required_argument, NULL, OPT_ARRAY},   {"args", required_argument, NULL, OPT_ARGS},
         {"machine", required_argument, NULL, OPT_MACHINE}, {"set", required_argument, NULL, OPT_SET},
         {"max-cycles", required_argument, NULL, OPT_MAX}, {"json", no_argument, NULL, OPT_JSON},
         {"quiet", no_argument, NULL, OPT_QUIET},         {"help", no_argument, NULL, OPT_HELP},
         {"threads", required_argument, NULL, OPT_THREADS}, {"record", required_argument, NULL, OPT_RECORD},
+        {"state-hash-at", required_argument, NULL, OPT_HASH_AT},
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
@@ -156,6 +160,15 @@ static int parse_options(int argc, char **argv, run_options_t *o)
         case OPT_JSON: o->json = true; break;
         case OPT_QUIET: o->quiet = true; break;
         case OPT_RECORD: o->record = optarg; break;
+        case OPT_HASH_AT: {
+            char *end;
+            o->hash_at = strtoull(optarg, &end, 0);
+            if (*end != '\0' || o->hash_at == 0) {
+                fprintf(stderr, "iwarp run: --state-hash-at wants a positive clock, not '%s'\n", optarg);
+                return -1;
+            }
+            break;
+        }
         case OPT_HELP:
         case 'h': usage(stdout); exit(0);
         default: return -1;
@@ -250,7 +263,13 @@ int cmd_run(int argc, char **argv)
         run_desc_free(&desc);
         return 2;
     }
-    emu_array_set_output(a, print_output, o.json ? stderr : stdout);
+    emu_array_set_output(a, print_output, o.json || o.hash_at ? stderr : stdout);
+    if (o.hash_at) {
+        state_hash_print(stdout, state_hash_at(a, o.hash_at, NULL));
+        emu_array_free(a);
+        run_desc_free(&desc);
+        return 0;
+    }
     char rec_err[512];
     view_recorder_t *rec = NULL;
     if (o.record != NULL && (rec = view_record_attach(a, o.record, o.file, rec_err, sizeof rec_err)) == NULL) {
