@@ -107,27 +107,9 @@ void coa_after_ca(coa_t *c, uint64_t now, bool mem_used)
 
 bool coa_quiescent(const coa_t *c) { return !coa_active(c); }
 
-int coa_gate_in_status(const coa_t *c, unsigned g)
-{
-    unsigned lc = c->gate_in_lc[g];
-    if (lc == COA_NONE)
-        return 2;
-    if (lc == COA_EXPECT)
-        return 1;
-    /* A tagged word at the head is the trailer: the agent consumes it, the program never reads it. */
-    return c->lc[lc].count == 0 || coa_lc_head_tagged(c, lc) ? 1 : 0;
-}
 
 uint32_t coa_gate_in_pop(coa_t *c, unsigned g, uint64_t now) { return coa_lc_pop(c, c->gate_in_lc[g], NULL, now); }
 
-int coa_gate_out_status(const coa_t *c, unsigned g)
-{
-    unsigned lc = c->gate_out_lc[g];
-    if (lc == COA_NONE)
-        return 2;
-    const coa_lc_t *l = &c->lc[lc];
-    return l->count >= c->cfg.queue_depth || l->state == COA_LC_DRAINING ? 1 : 0;
-}
 
 void coa_gate_out_push(coa_t *c, unsigned g, uint32_t word, uint64_t now)
 {

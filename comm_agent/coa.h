@@ -244,10 +244,28 @@ static inline bool coa_active(const coa_t *c) { return c->busy_lc != 0 || c->loa
 /* Whether something this agent sent is still on its way to a neighbour. */
 static inline bool coa_sending(const coa_t *c, uint64_t now) { return c->out_pending_until > now; }
 
-/* The computation agent's side (see emu/port.h). Status: 0 ready, 1 wait, 2 unbound. */
-int coa_gate_in_status(const coa_t *c, unsigned g);
+/* The computation agent's side (see emu/port.h). Status: 0 ready, 1 wait, 2 unbound. The status checks are
+ * inline: the core asks them for every bundle that uses a gate. */
+static inline int coa_gate_in_status(const coa_t *c, unsigned g)
+{
+    unsigned lc = c->gate_in_lc[g];
+    if (lc == COA_NONE)
+        return 2;
+    if (lc == COA_EXPECT)
+        return 1;
+    /* A tagged word at the head is the trailer: the agent consumes it, the program never reads it. */
+    const coa_lc_t *l = &c->lc[lc];
+    return l->count == 0 || l->ntagged > 0 && c->qtag[lc * c->cfg.queue_depth + l->head] ? 1 : 0;
+}
 uint32_t coa_gate_in_pop(coa_t *c, unsigned g, uint64_t now);
-int coa_gate_out_status(const coa_t *c, unsigned g);
+static inline int coa_gate_out_status(const coa_t *c, unsigned g)
+{
+    unsigned lc = c->gate_out_lc[g];
+    if (lc == COA_NONE)
+        return 2;
+    const coa_lc_t *l = &c->lc[lc];
+    return l->count >= c->cfg.queue_depth || l->state == COA_LC_DRAINING ? 1 : 0;
+}
 void coa_gate_out_push(coa_t *c, unsigned g, uint32_t word, uint64_t now);
 int coa_cr_read(coa_t *c, uint32_t index, uint32_t *value, uint64_t now);
 int coa_cr_write(coa_t *c, uint32_t index, uint32_t value, uint64_t now);
