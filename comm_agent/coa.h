@@ -255,7 +255,7 @@ static inline int coa_gate_in_status(const coa_t *c, unsigned g)
         return 1;
     /* A tagged word at the head is the trailer: the agent consumes it, the program never reads it. */
     const coa_lc_t *l = &c->lc[lc];
-    return l->count == 0 || l->ntagged > 0 && c->qtag[lc * c->cfg.queue_depth + l->head] ? 1 : 0;
+    return l->count == 0 || (l->ntagged > 0 && c->qtag[lc * c->cfg.queue_depth + l->head]) ? 1 : 0;
 }
 uint32_t coa_gate_in_pop(coa_t *c, unsigned g, uint64_t now);
 static inline int coa_gate_out_status(const coa_t *c, unsigned g)
