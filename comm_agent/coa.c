@@ -107,6 +107,12 @@ void coa_after_ca(coa_t *c, uint64_t now, bool mem_used)
 
 bool coa_quiescent(const coa_t *c) { return !coa_active(c); }
 
+void coa_settle(coa_t *c, uint64_t now)
+{
+    for (unsigned lc = 0; lc < c->cfg.channels; lc++)
+        coa_lc_note_state(c, lc, now);
+}
+
 
 uint32_t coa_gate_in_pop(coa_t *c, unsigned g, uint64_t now) { return coa_lc_pop(c, c->gate_in_lc[g], NULL, now); }
 

@@ -283,6 +283,8 @@ const char *coa_wait_name(coa_wait_t w);
 const char *coa_lc_state_name(coa_lc_state_t s);
 /* Word at position i of a channel's queue (0 = head). */
 uint32_t coa_lc_peek(const coa_t *c, unsigned lc, unsigned i, bool *tag);
+/* Brings the time-weighted statistics (occupancy, no-data time) up to `now`: the end of a run. */
+void coa_settle(coa_t *c, uint64_t now);
 /* Nothing queued anywhere and no spool running. */
 bool coa_quiescent(const coa_t *c);
 

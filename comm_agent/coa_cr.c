@@ -62,7 +62,8 @@ static int lc_write(coa_t *c, unsigned lc, unsigned f, uint32_t v, uint64_t now)
     }
     case COA_LC_F_SOURCE: {
         coa_end_t e = coa_end_decode(v);
-        if (e.kind > COA_END_SPOOL || (e.kind == COA_END_LINK && e.dir >= COA_NUM_DIRS))
+        if (e.kind > COA_END_SPOOL ||
+            (e.kind == COA_END_LINK && (e.dir >= COA_NUM_DIRS || e.index >= c->cfg.channels)))
             return -1;
         /* A free channel given a neighbour as source is a static pathway (its words need no sign); given a
          * gate or spool it starts a dynamic one, whose first words are signs. */

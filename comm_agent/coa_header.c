@@ -97,10 +97,14 @@ static void header_step(coa_t *c, unsigned lc, uint64_t now)
     l->setup_started = false;
     if (s.set_pool)
         l->pool = (uint8_t)s.pool;
-    if (s.action <= COA_SIGN_MY)
-        l->travel_dir = (uint8_t)s.action;
-    else
+    if (s.action > COA_SIGN_MY) {
         sink(c, lc, &s, now);
+        return;
+    }
+    /* A turn: the next sign's decoding starts in this same clock. */
+    l->travel_dir = (uint8_t)s.action;
+    if (l->count > 0)
+        header_step(c, lc, now);
 }
 
 /* A trailer at the head of a channel that ends here: the pathway is over. */

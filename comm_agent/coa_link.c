@@ -85,6 +85,11 @@ static void deliver_flit(coa_t *c, coa_dir_t from, const coa_flit_t *f, uint64_t
 
 static void deliver_ctrl(coa_t *c, coa_dir_t from, const coa_ctrl_t *m, uint64_t now)
 {
+    if (m->lc >= c->cfg.channels) {
+        coa_raise(c, m->lc, "a control message from %s names channel %u, which does not exist", coa_dir_name(from),
+                  m->lc);
+        return;
+    }
     switch (m->kind) {
     case COA_CTRL_CREDIT: {
         coa_lc_t *l = &c->lc[m->lc];
@@ -167,6 +172,10 @@ void coa_links_schedule(coa_t *c, uint64_t now)
         c->link_stats[d].words++;
         c->link_stats[d].busy_clocks += c->cfg.link_clocks;
         if (tag && coa_word_kind(w) == COA_WORD_KIND_TRAILER) {
+            if (l->count != 0) {
+                coa_raise(c, (unsigned)lc, "words follow the trailer on channel %d", lc);
+                continue;
+            }
             /* The channel is free once the credits of every word it sent are back. */
             l->trailer_sent = true;
             coa_lc_set_state(c, (unsigned)lc, COA_LC_DRAINING, now);

@@ -42,8 +42,15 @@ static void load_entry(coa_t *c, const uint32_t e[4], uint64_t now)
         coa_raise(c, lc, "forwarding pattern rewrites channel %u while it holds %u words", lc, c->lc[lc].count);
         return;
     }
-    coa_lc_clear(c, lc, now);
     coa_end_t route = coa_end_decode(e[1]), source = coa_end_decode(e[2]);
+    if ((route.kind == COA_END_LINK && (route.dir >= COA_NUM_DIRS || route.index >= c->cfg.channels)) ||
+        (source.kind == COA_END_LINK && (source.dir >= COA_NUM_DIRS || source.index >= c->cfg.channels)) ||
+        route.kind > COA_END_QUEUE || source.kind > COA_END_SPOOL) {
+        coa_raise(c, lc, "forwarding pattern gives channel %u a route 0x%x or source 0x%x that does not exist", lc,
+                  e[1], e[2]);
+        return;
+    }
+    coa_lc_clear(c, lc, now);
     coa_lc_t *l = &c->lc[lc];
     coa_lc_set_state(c, lc, route.kind == COA_END_NONE && source.kind == COA_END_NONE ? COA_LC_FREE : COA_LC_ROUTED,
                      now);

@@ -215,6 +215,7 @@ void emu_array_finish(emu_array_t *a, emu_run_status_t st)
         emu_deadlock_report(a);
     for (unsigned i = 0; i < a->ncells; i++) {
         ca_finish(&a->cells[i].ca, a->clock);
+        coa_settle(&a->cells[i].coa, a->clock);
         emu_cell_flush_console(&a->cells[i]);
     }
 }

@@ -112,7 +112,8 @@ static void set_fault(ca_t *ca, uint64_t now, emu_fault_kind_t kind, uint32_t pc
 
 void ca_raise_fault(ca_t *ca, uint64_t now, emu_fault_kind_t kind, uint32_t addr, const char *detail)
 {
-    if (ca_done(ca))
+    /* A halted cell's agent still forwards words, and can still fault; a first fault is kept. */
+    if (ca->s.state == CA_FAULTED)
         return;
     ca_finish(ca, now);
     set_fault(ca, now, kind, ca->s.pc, addr, "%s", detail);

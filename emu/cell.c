@@ -246,7 +246,7 @@ void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
         coa_after_ca(&c->coa, now, now < ca->s.mem_busy_until);
     if (c->coa.moved != moved_before)
         c->progress_at = now;
-    if (c->coa.fault.raised && !ca_done(ca)) {
+    if (c->coa.fault.raised && ca->s.state != CA_FAULTED) {
         ca_raise_fault(ca, now, EMU_FAULT_NETWORK, c->coa.fault.addr, c->coa.fault.detail);
         c->coa.fault.raised = false;
     }

@@ -109,15 +109,16 @@ static bool step(const emu_array_t *a, wait_node_t *n, wait_node_t *next)
     switch (l->route.kind) {
     case COA_END_LINK: {
         unsigned down = neighbour(a, n->cell, l->route.dir);
-        say(n, "(%u,%u) channel %u holds %u words, no room at (%u,%u) channel %u", c->x, c->y, n->lc, l->count,
+        say(n, "(%u,%u) channel %u holds %u word%s, no room at (%u,%u) channel %u", c->x, c->y, n->lc, l->count,
+            l->count == 1 ? "" : "s",
             down % a->machine.width, down / a->machine.width, l->route.index);
         next->cell = down;
         next->lc = l->route.index;
         return true;
     }
     case COA_END_GATE:
-        say(n, "(%u,%u) channel %u holds %u words for gi%u, which its CA does not read", c->x, c->y, n->lc, l->count,
-            l->route.index);
+        say(n, "(%u,%u) channel %u holds %u word%s for gi%u, which its CA does not read", c->x, c->y, n->lc, l->count,
+            l->count == 1 ? "" : "s", l->route.index);
         next->is_ca = true;
         return true;
     default:

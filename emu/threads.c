@@ -64,8 +64,9 @@ static void *worker_main(void *arg)
     unsigned last = (unsigned)((uint64_t)a->ncells * (w->id + 1) / r->nthreads);
     emu_run_clock_t rc = r->start;
     emu_run_status_t st = EMU_RUN_LIMIT;
-    for (;;) {
-        emu_step_summary_t *mine = &r->summaries[(rc.clock & 1u) * r->nthreads + w->id];
+    /* Summaries alternate by step, not by clock: skipping idle clocks can keep a clock's parity. */
+    for (unsigned step = 0;; step++) {
+        emu_step_summary_t *mine = &r->summaries[(step & 1u) * r->nthreads + w->id];
         *mine = (emu_step_summary_t){.next = UINT64_MAX};
         /* Only thread 0 looks at the stop request; the others learn it from its summary. */
         if (w->id == 0 && a->stop_requested) {
@@ -76,7 +77,7 @@ static void *worker_main(void *arg)
         barrier_wait(&r->barrier);
         emu_step_summary_t sum = {.next = UINT64_MAX};
         for (unsigned t = 0; t < r->nthreads; t++)
-            emu_summary_merge(&sum, &r->summaries[(rc.clock & 1u) * r->nthreads + t]);
+            emu_summary_merge(&sum, &r->summaries[(step & 1u) * r->nthreads + t]);
         if (emu_clock_decide(&rc, &a->machine, &sum, r->limit, &st))
             break;
     }
