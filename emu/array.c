@@ -199,8 +199,11 @@ emu_run_status_t emu_array_run_serial(emu_array_t *a, uint64_t limit)
 
 emu_run_status_t emu_array_run(emu_array_t *a, uint64_t limit)
 {
-    if (a->clock >= limit)
+    if (a->clock >= limit) {
+        /* Nothing to run, but the books are closed at this clock all the same (waits, occupancy). */
+        emu_array_finish(a, EMU_RUN_LIMIT);
         return EMU_RUN_LIMIT;
+    }
     emu_run_status_t st = a->nthreads > 1 && a->ncells > 1 && !a->has_hooks ? emu_array_run_threads(a, limit)
                                                                             : emu_array_run_serial(a, limit);
     a->stop_requested = false;
