@@ -25,7 +25,7 @@ static void mix(hasher_t *s, const void *p, size_t n)
 
 static void u64(hasher_t *s, uint64_t v) { mix(s, &v, sizeof v); }
 
-static void hash_ca(hasher_t *s, const ca_t *ca, bool with_stats)
+static void hash_ca(hasher_t *s, const ca_t *ca, bool with_stats, uint64_t now)
 {
     mix(s, ca->s.regs, sizeof ca->s.regs);
     u64(s, ca->s.pc);
@@ -35,15 +35,17 @@ static void hash_ca(hasher_t *s, const ca_t *ca, bool with_stats)
     u64(s, ca->s.fault.kind);
     if (!with_stats)
         return;
-    const ca_stats_t *st = &ca->s.stats;
-    mix(s, st->stall_clocks, sizeof st->stall_clocks);
-    uint64_t v[] = {st->bundles,   st->ops,        st->busy_clocks, st->stall_clocks[0], st->stall_clocks[1],
-                    st->mem_reads, st->mem_writes, st->gate_reads,  st->gate_writes,     st->cr_reads,
-                    st->cr_writes, st->branches_taken};
+    /* Statistics as if settled now: the same whether or not a run has closed its books at this clock. */
+    ca_stats_t st = ca->s.stats;
+    if (ca->s.state == CA_WAITING && now > ca->s.wait_since)
+        st.stall_clocks[ca->s.wait_cause] += now - ca->s.wait_since;
+    mix(s, st.stall_clocks, sizeof st.stall_clocks);
+    uint64_t v[] = {st.bundles,   st.ops,        st.busy_clocks, st.mem_reads,      st.mem_writes,
+                    st.gate_reads, st.gate_writes, st.cr_reads,    st.cr_writes,      st.branches_taken};
     mix(s, v, sizeof v);
 }
 
-static void hash_coa(hasher_t *s, const coa_t *c, bool with_stats)
+static void hash_coa(hasher_t *s, const coa_t *c, bool with_stats, uint64_t now)
 {
     for (unsigned i = 0; i < c->cfg.channels; i++) {
         const coa_lc_t *l = &c->lc[i];
@@ -57,12 +59,19 @@ static void hash_coa(hasher_t *s, const coa_t *c, bool with_stats)
         }
         if (with_stats) {
             const coa_lc_stats_t *st = &l->stats;
+            uint64_t dt = now > l->stats_since ? now - l->stats_since : 0;
+            uint64_t no_data = st->wait_clocks[COA_WAIT_NO_DATA];
+            if (l->count == 0 && l->state == COA_LC_ROUTED)
+                no_data += dt;
             u64(s, st->words_in);
             u64(s, st->words_out);
-            u64(s, st->occupancy_sum);
+            u64(s, st->occupancy_sum + (uint64_t)l->count * dt);
             u64(s, st->occupancy_max);
             u64(s, st->pathways);
-            mix(s, st->wait_clocks, sizeof st->wait_clocks);
+            uint64_t waits[COA_WAIT_COUNT];
+            memcpy(waits, st->wait_clocks, sizeof waits);
+            waits[COA_WAIT_NO_DATA] = no_data;
+            mix(s, waits, sizeof waits);
         }
     }
     for (unsigned i = 0; i < c->cfg.spools; i++) {
@@ -88,8 +97,8 @@ uint64_t emu_array_hash(const emu_array_t *a, bool with_memory, bool with_stats)
     u64(&s, a->clock);
     for (unsigned i = 0; i < a->ncells; i++) {
         const emu_cell_t *c = &a->cells[i];
-        hash_ca(&s, &c->ca, with_stats);
-        hash_coa(&s, &c->coa, with_stats);
+        hash_ca(&s, &c->ca, with_stats, a->clock);
+        hash_coa(&s, &c->coa, with_stats, a->clock);
         if (with_memory)
             mix(&s, c->mem, a->machine.mem_bytes);
     }
