@@ -1,0 +1,393 @@
+#include "route_test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iwarp_config.h"
+#include "route/route_tables.h"
+#include "route/torus.h"
+
+void rt_source_path(char *buf, size_t cap, const char *rel)
+{
+    snprintf(buf, cap, "%s/%s", IWARP_SOURCE_ROOT, rel);
+}
+
+char *rt_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        fail_msg("cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    *len = (size_t)ftell(f);
+    rewind(f);
+    char *b = malloc(*len + 1);
+    assert_non_null(b);
+    assert_int_equal(fread(b, 1, *len, f), *len);
+    b[*len] = '\0';
+    fclose(f);
+    return b;
+}
+
+void rt_parse(cset_t *s, const char *text)
+{
+    cset_diags_t d;
+    size_t errors = cset_parse(s, text, strlen(text), &d);
+    if (errors != 0) {
+        cset_print_diags(&d, "test.cset", stderr);
+        cset_diags_free(&d);
+        fail_msg("the test's connection set has %zu errors", errors);
+    }
+    cset_diags_free(&d);
+}
+
+void rt_pattern(cset_t *s, pattern_kind_t k, unsigned w, unsigned h, uint32_t words, unsigned capacity)
+{
+    char err[256];
+    if (pattern_generate(s, k, w, h, words, capacity, err, sizeof err) != 0)
+        fail_msg("pattern %s %ux%u: %s", pattern_name(k), w, h, err);
+}
+
+void rt_compile(const cset_t *s, unsigned capacity, route_plan_t *plan)
+{
+    route_options_t o;
+    route_options_init(&o);
+    o.capacity = capacity;
+    char err[256];
+    if (route_compile(s, &o, plan, err, sizeof err) != 0)
+        fail_msg("route_compile: %s", err);
+}
+
+unsigned rt_lower_bound(const cset_t *s, unsigned capacity)
+{
+    torus_t t = torus_make(s->width, s->height);
+    unsigned total = 0;
+    for (unsigned task = 0; task < s->ntasks; task++) {
+        uint64_t uses = 0;
+        for (unsigned i = 0; i < s->nconns; i++)
+            if (s->conns[i].task == task)
+                uses += torus_distance(&t, s->conns[i].src, s->conns[i].dst) + 1u;
+        uint64_t room = (uint64_t)t.n * capacity;
+        total += (unsigned)((uses + room - 1) / room);
+    }
+    return total;
+}
+
+static void check_path(const cset_t *s, const route_plan_t *plan, unsigned ci)
+{
+    const torus_t *t = &plan->torus;
+    const route_conn_t *c = &plan->conns[ci];
+    const cset_conn_t *sc = &s->conns[ci];
+    if (c->ncells < 1 || plan->cells[c->first] != sc->src || plan->cells[c->first + c->ncells - 1] != sc->dst)
+        fail_msg("connection %s: its path does not run from its source to its destination", sc->id);
+    if (sc->src == sc->dst && c->ncells != 1)
+        fail_msg("connection %s to itself takes %u cells", sc->id, c->ncells);
+    for (unsigned k = 0; k + 1 < c->ncells; k++) {
+        unsigned u = plan->cells[c->first + k], d = plan->dirs[c->first + k];
+        if (d >= TORUS_DIRS || !torus_has_link(t, d) || torus_neighbour(t, u, d) != plan->cells[c->first + k + 1])
+            fail_msg("connection %s: hop %u is not a link of the torus", sc->id, k);
+        for (unsigned j = 0; j < k; j++)
+            if (plan->cells[c->first + j] == u)
+                fail_msg("connection %s visits cell %u twice", sc->id, u);
+    }
+}
+
+typedef struct span {
+    uint64_t start, end;
+} span_t;
+
+static int span_cmp(const void *x, const void *y)
+{
+    const span_t *a = x, *b = y;
+    return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/* No two spans of one cell's timeline overlap. */
+static void check_timeline(span_t *v, unsigned n, unsigned phase, unsigned cell, const char *what)
+{
+    qsort(v, n, sizeof *v, span_cmp);
+    for (unsigned k = 1; k < n; k++)
+        if (v[k].start < v[k - 1].end)
+            fail_msg("phase %u, cell %u: two %s overlap in the schedule", phase, cell, what);
+}
+
+static void check_phase(const cset_t *s, const route_plan_t *plan, unsigned p)
+{
+    const route_phase_t *ph = &plan->phases[p];
+    unsigned cells = plan->torus.n;
+    unsigned *use = calloc(cells, sizeof *use);
+    uint32_t *chans = calloc(cells, sizeof *chans);
+    span_t *sends = malloc(sizeof *sends * (ph->nconns + 1u)), *recvs = malloc(sizeof *recvs * (ph->nconns + 1u));
+    assert_non_null(use);
+    assert_non_null(chans);
+    assert_non_null(sends);
+    assert_non_null(recvs);
+    uint64_t latest = 0;
+    for (unsigned k = 0; k < ph->nconns; k++) {
+        unsigned ci = ph->conns[k];
+        const route_conn_t *c = &plan->conns[ci];
+        if (c->phase != p)
+            fail_msg("connection %s is listed in phase %u but says phase %u", s->conns[ci].id, p, c->phase);
+        if (s->conns[ci].task != ph->task)
+            fail_msg("phase %u mixes tasks", p);
+        if (k > 0 && ph->conns[k - 1] >= ci)
+            fail_msg("phase %u: connections not in ascending order", p);
+        if (c->end != c->start + 2ull * s->conns[ci].words)
+            fail_msg("connection %s lasts %llu clocks for %u words", s->conns[ci].id,
+                     (unsigned long long)(c->end - c->start), s->conns[ci].words);
+        if (c->end > latest)
+            latest = c->end;
+        for (unsigned j = 0; j < c->ncells; j++) {
+            unsigned v = plan->cells[c->first + j], ch = plan->chans[c->first + j];
+            use[v]++;
+            if (ch < 4 || ch > 19)
+                fail_msg("connection %s: channel %u at cell %u is not a user channel", s->conns[ci].id, ch, v);
+            if (chans[v] & (1u << ch))
+                fail_msg("phase %u, cell %u: channel %u given twice", p, v, ch);
+            chans[v] |= 1u << ch;
+        }
+    }
+    for (unsigned v = 0; v < cells; v++)
+        if (use[v] > plan->capacity)
+            fail_msg("phase %u, cell %u: %u channels used, capacity %u", p, v, use[v], plan->capacity);
+    if (ph->clocks != latest)
+        fail_msg("phase %u: %llu predicted clocks, but its last connection ends at %llu", p,
+                 (unsigned long long)ph->clocks, (unsigned long long)latest);
+    for (unsigned v = 0; v < cells; v++) {
+        unsigned ns = 0, nr = 0;
+        for (unsigned k = 0; k < ph->nconns; k++) {
+            const route_conn_t *c = &plan->conns[ph->conns[k]];
+            if (s->conns[ph->conns[k]].src == v)
+                sends[ns++] = (span_t){c->start, c->end};
+            if (s->conns[ph->conns[k]].dst == v)
+                recvs[nr++] = (span_t){c->start, c->end};
+        }
+        check_timeline(sends, ns, p, v, "sends");
+        check_timeline(recvs, nr, p, v, "receives");
+    }
+    free(use);
+    free(chans);
+    free(sends);
+    free(recvs);
+}
+
+void rt_check_plan(const cset_t *s, const route_plan_t *plan)
+{
+    assert_ptr_equal(plan->set, s);
+    assert_int_equal(plan->torus.w, s->width);
+    assert_int_equal(plan->torus.h, s->height);
+    assert_true(plan->capacity >= 1 && plan->capacity <= 16);
+    unsigned *seen = calloc(s->nconns + 1u, sizeof *seen);
+    assert_non_null(seen);
+    for (unsigned p = 0; p < plan->nphases; p++) {
+        if (p > 0 && plan->phases[p].task < plan->phases[p - 1].task)
+            fail_msg("phases of task %u come after those of task %u", plan->phases[p].task, plan->phases[p - 1].task);
+        for (unsigned k = 0; k < plan->phases[p].nconns; k++)
+            seen[plan->phases[p].conns[k]]++;
+        check_phase(s, plan, p);
+    }
+    for (unsigned i = 0; i < s->nconns; i++) {
+        if (seen[i] != 1)
+            fail_msg("connection %s is in %u phases", s->conns[i].id, seen[i]);
+        check_path(s, plan, i);
+        const route_conn_t *c = &plan->conns[i];
+        for (unsigned k = 0; k < s->conns[i].nafter; k++) {
+            const route_conn_t *e = &plan->conns[s->conns[i].after[k]];
+            if (c->phase < e->phase || (c->phase == e->phase && c->start < e->end))
+                fail_msg("connection %s (phase %u, start %llu) is not after %s (phase %u, end %llu)", s->conns[i].id,
+                         c->phase, (unsigned long long)c->start, s->conns[s->conns[i].after[k]].id, e->phase,
+                         (unsigned long long)e->end);
+        }
+    }
+    free(seen);
+    unsigned lb = rt_lower_bound(s, plan->capacity);
+    if (plan->nphases < lb)
+        fail_msg("%u phases, below the lower bound %u", plan->nphases, lb);
+}
+
+typedef struct xfer {
+    uint64_t start;
+    unsigned conn;
+} xfer_t;
+
+static int xfer_cmp(const void *x, const void *y)
+{
+    const xfer_t *a = x, *b = y;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    return a->conn < b->conn ? -1 : a->conn > b->conn;
+}
+
+static uint32_t link_end(unsigned dir, unsigned ch)
+{
+    return 1u << 12 | dir << 8 | ch;
+}
+
+/* Phase record of cell v, checked word by word from *at; returns the words it took. */
+static size_t check_record(const route_plan_t *plan, unsigned p, unsigned v, const uint32_t *w, size_t avail)
+{
+    const cset_t *s = plan->set;
+    const route_phase_t *ph = &plan->phases[p];
+    size_t at = 0;
+#define WORD(expect, what)                                                                                             \
+    do {                                                                                                               \
+        if (at >= avail)                                                                                               \
+            fail_msg("cell %u phase %u: the record ends early (%s)", v, p, what);                                      \
+        if (w[at] != (uint32_t)(expect))                                                                               \
+            fail_msg("cell %u phase %u word %zu (%s): 0x%x, expected 0x%x", v, p, at, what, w[at],                     \
+                     (uint32_t)(expect));                                                                              \
+        at++;                                                                                                          \
+    } while (0)
+    unsigned nfwd = 0;
+    for (unsigned k = 0; k < ph->nconns; k++) {
+        const route_conn_t *c = &plan->conns[ph->conns[k]];
+        for (unsigned j = 0; j < c->ncells; j++)
+            nfwd += plan->cells[c->first + j] == v;
+    }
+    WORD(nfwd, "n_fwd");
+    xfer_t *sends = malloc(sizeof *sends * (ph->nconns + 1u)), *recvs = malloc(sizeof *recvs * (ph->nconns + 1u));
+    assert_non_null(sends);
+    assert_non_null(recvs);
+    unsigned ns = 0, nr = 0;
+    for (unsigned k = 0; k < ph->nconns; k++) {
+        unsigned ci = ph->conns[k];
+        const route_conn_t *c = &plan->conns[ci];
+        for (unsigned j = 0; j < c->ncells; j++) {
+            unsigned a = c->first + j;
+            if (plan->cells[a] != v)
+                continue;
+            WORD(plan->chans[a], "channel");
+            WORD(j + 1 < c->ncells ? link_end(plan->dirs[a], plan->chans[a + 1]) : 0, "route");
+            WORD(j > 0 ? link_end(plan->dirs[a - 1] ^ 1u, plan->chans[a - 1]) : 0, "source");
+            WORD(0, "pool");
+        }
+        if (s->conns[ci].src == v)
+            sends[ns++] = (xfer_t){c->start, ci};
+        if (s->conns[ci].dst == v)
+            recvs[nr++] = (xfer_t){c->start, ci};
+    }
+    WORD(ns, "n_send");
+    WORD(nr, "n_recv");
+    WORD(ph->clocks, "predicted clocks");
+    WORD(0, "reserved");
+    qsort(sends, ns, sizeof *sends, xfer_cmp);
+    qsort(recvs, nr, sizeof *recvs, xfer_cmp);
+    for (unsigned k = 0; k < ns; k++) {
+        const route_conn_t *c = &plan->conns[sends[k].conn];
+        WORD(sends[k].conn, "send: connection");
+        WORD(plan->chans[c->first], "send: channel");
+        WORD(s->conns[sends[k].conn].words, "send: words");
+        WORD(s->conns[sends[k].conn].dst, "send: destination");
+    }
+    for (unsigned k = 0; k < nr; k++) {
+        const route_conn_t *c = &plan->conns[recvs[k].conn];
+        WORD(recvs[k].conn, "receive: connection");
+        WORD(plan->chans[c->first + c->ncells - 1], "receive: channel");
+        WORD(s->conns[recvs[k].conn].words, "receive: words");
+        WORD(s->conns[recvs[k].conn].src, "receive: source");
+    }
+#undef WORD
+    free(sends);
+    free(recvs);
+    return at;
+}
+
+void rt_check_tables(const route_plan_t *plan, const celldata_t *d)
+{
+    assert_int_equal(d->width, plan->torus.w);
+    assert_int_equal(d->height, plan->torus.h);
+    for (unsigned v = 0; v < plan->torus.n; v++) {
+        const uint32_t *w = d->blobs[v];
+        size_t n = d->nwords[v];
+        unsigned P = plan->nphases;
+        assert_true(n >= 4u + P);
+        assert_int_equal(w[0], 0x54455343);
+        assert_int_equal(w[1], P);
+        assert_int_equal(w[2], 0);
+        assert_int_equal(w[3], 0);
+        size_t at = 4 + P;
+        for (unsigned p = 0; p < P; p++) {
+            if (w[4 + p] != at * 4)
+                fail_msg("cell %u: phase %u's record is at byte %u, expected %zu", v, p, w[4 + p], at * 4);
+            at += check_record(plan, p, v, w + at, n - at);
+        }
+        assert_int_equal(at, n);
+    }
+}
+
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+void rt_random_set(cset_t *s, uint64_t seed, unsigned w, unsigned h, unsigned n, unsigned capacity, bool ordered)
+{
+    assert_int_equal(cset_init(s, w, h, capacity), 0);
+    uint64_t r = seed;
+    unsigned ntasks = 1 + (unsigned)(next_random(&r) % 3);
+    for (unsigned i = 0; i < n; i++) {
+        char id[32], task[16];
+        snprintf(id, sizeof id, "r%u", i);
+        snprintf(task, sizeof task, "t%u", (unsigned)(next_random(&r) % ntasks));
+        unsigned t = cset_task(s, task);
+        unsigned src = (unsigned)(next_random(&r) % (w * h)), dst = (unsigned)(next_random(&r) % (w * h));
+        uint32_t words = 1 + (uint32_t)(next_random(&r) % 300);
+        unsigned c = cset_add(s, id, src, dst, words, t);
+        assert_int_not_equal(c, CSET_NONE);
+        /* Constraints only point backwards, so the set stays acyclic. */
+        for (unsigned k = 0; ordered && c > 0 && k < 2; k++) {
+            unsigned e = (unsigned)(next_random(&r) % c);
+            if (next_random(&r) % 4 == 0 && s->conns[e].task == t)
+                assert_int_equal(cset_add_after(s, c, e), 0);
+        }
+    }
+}
+
+void rt_check_golden(const char *name, uint64_t value)
+{
+    char path[1024];
+    rt_source_path(path, sizeof path, "tests/route/golden/phases.txt");
+    const char *rebase = getenv("IWARP_REBASELINE");
+    FILE *f = fopen(path, "r");
+    char line[256];
+    char *lines = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&lines, &len);
+    assert_non_null(out);
+    bool found = false;
+    uint64_t want = 0;
+    while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+        char key[200];
+        unsigned long long v;
+        if (sscanf(line, "%199s %llu", key, &v) == 2 && strcmp(key, name) == 0) {
+            found = true;
+            want = v;
+            if (rebase)
+                continue;
+        }
+        fputs(line, out);
+    }
+    if (f != NULL)
+        fclose(f);
+    if (rebase) {
+        fprintf(out, "%s %llu\n", name, (unsigned long long)value);
+        fclose(out);
+        f = fopen(path, "w");
+        assert_non_null(f);
+        fputs(lines, f);
+        fclose(f);
+        free(lines);
+        return;
+    }
+    fclose(out);
+    free(lines);
+    if (!found)
+        fail_msg("no golden value for '%s' in tests/route/golden/phases.txt (IWARP_REBASELINE=1 records it)", name);
+    if (want != value)
+        fail_msg("'%s' is %llu, the golden value is %llu (if the change is intended: IWARP_REBASELINE=1 meson test "
+                 "-C build route_golden, then review the diff of tests/route/golden/phases.txt)",
+                 name, (unsigned long long)value, (unsigned long long)want);
+}

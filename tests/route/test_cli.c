@@ -1,0 +1,150 @@
+/* iwarp route as a person runs it (the binary is argv[1]): options, exit statuses, output files, messages. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "route_test.h"
+
+static const char *iwarp;
+static char dir[] = "/tmp/route_cli_XXXXXX";
+
+/* Runs `iwarp route ARGS` with stdout and stderr together; returns the exit status and the output. */
+static int route(char **out, const char *args)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "cd %s && %s route %s 2>&1", dir, iwarp, args);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = 0, cap = 4096;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    for (size_t k; (k = fread(text + n, 1, cap - n - 1, p)) > 0;) {
+        n += k;
+        if (cap - n < 2) {
+            cap *= 2;
+            text = realloc(text, cap);
+            assert_non_null(text);
+        }
+    }
+    text[n] = '\0';
+    int st = pclose(p);
+    *out = text;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void write_file(const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static char *slurp(const char *name, size_t *len)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return rt_read_file(path, len);
+}
+
+static void expect(const char *args, int status, const char *text)
+{
+    char *out;
+    int st = route(&out, args);
+    if (st != status || strstr(out, text) == NULL)
+        fail_msg("iwarp route %s: status %d (expected %d), output:\n%s\n(expected to contain '%s')", args, st, status,
+                 out, text);
+    free(out);
+}
+
+static void test_help_and_bad_usage(void **state)
+{
+    (void)state;
+    expect("--help", 0, "usage: iwarp route");
+    expect("", 2, "usage: iwarp route");
+    expect("a.cset b.cset", 2, "usage: iwarp route");
+    expect("--capacity 17 a.cset", 2, "--capacity wants 1..16, not '17'");
+    expect("--iterations x a.cset", 2, "--iterations wants");
+    expect("--pattern ring --words 4", 2, "--pattern wants torus, butterfly or alltoall, not 'ring'");
+    expect("--pattern torus", 2, "needs --words");
+    expect("--words 4 a.cset", 2, "go with --pattern");
+    expect("--pattern torus --words 4 --array 33x1", 2, "--array wants WxH");
+    expect("--pattern butterfly --words 4 --array 6x8", 2, "powers of two");
+}
+
+static void test_errors_in_a_file_are_reported_at_file_line_col(void **state)
+{
+    (void)state;
+    write_file("bad.cset", "array 4x4\nconn a 0,0 4,0 8\nconn b 0,0 1,0 0\n");
+    expect("bad.cset", 2, "bad.cset:2:12: DST 4,0 is outside the 4x4 array\nbad.cset:3:16: WORDS must be");
+    expect("missing.cset", 2, "missing.cset: cannot read");
+}
+
+static void test_a_generated_pattern_compiles_to_the_same_tables_as_its_file(void **state)
+{
+    (void)state;
+    expect("--pattern butterfly --words 32 -o gen.cdat --cset gen.cset", 0, "phases: 2");
+    expect("gen.cset -o file.cdat", 0, "route gen.cset: 384 connections, 1 task, array 8x8, capacity 12");
+    size_t n1, n2;
+    char *a = slurp("gen.cdat", &n1), *b = slurp("file.cdat", &n2);
+    assert_int_equal(n1, n2);
+    assert_memory_equal(a, b, n1);
+    assert_memory_equal(a, "IWCDAT01", 8);
+    free(a);
+    free(b);
+    /* The capacity given on the command line wins over the file's. */
+    expect("gen.cset --capacity 16", 0, "phases: 1 ");
+}
+
+static void test_report_and_json(void **state)
+{
+    (void)state;
+    write_file("two.cset", "array 3x1\nconn a 0,0 2,0 5\nconn b 2,0 0,0 6 after a\n");
+    expect("two.cset --report", 0, "0..10       path 0,0:4 2,0:4\n");
+    expect("two.cset --report", 0, "10..22       path 2,0:5 0,0:5\n");
+    expect("two.cset --json", 0, "\"phase_count\": 1");
+    expect("two.cset --json --report", 0, "\"channels\": [");
+    expect("two.cset --json", 0, "\"predicted_clocks\": 22");
+}
+
+static void test_an_output_that_cannot_be_written_is_status_1(void **state)
+{
+    (void)state;
+    write_file("one.cset", "conn a 0,0 1,0 5\n");
+    expect("one.cset -o /nonexistent/dir/out.cdat", 1, "/nonexistent/dir/out.cdat");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_route_cli PATH/TO/iwarp\n");
+        return 2;
+    }
+    /* The tests run in a folder of their own: the binary's path must not be relative. */
+    static char abs[4096];
+    char cwd[2048];
+    if (argv[1][0] != '/' && getcwd(cwd, sizeof cwd) != NULL)
+        snprintf(abs, sizeof abs, "%s/%s", cwd, argv[1]);
+    else
+        snprintf(abs, sizeof abs, "%s", argv[1]);
+    iwarp = abs;
+    if (mkdtemp(dir) == NULL)
+        return 2;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_help_and_bad_usage),
+        cmocka_unit_test(test_errors_in_a_file_are_reported_at_file_line_col),
+        cmocka_unit_test(test_a_generated_pattern_compiles_to_the_same_tables_as_its_file),
+        cmocka_unit_test(test_report_and_json),
+        cmocka_unit_test(test_an_output_that_cannot_be_written_is_status_1),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        rc = rc ? rc : 1;
+    return rc;
+}

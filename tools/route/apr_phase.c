@@ -1,0 +1,284 @@
+/* APR's phases: each a copy of the graph with its channel, link and timeline loads; connections put into and
+ * taken out of them; the phases ordering constraints allow; snapshots (apr_internal.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "apr_internal.h"
+
+static bool routed(const apr_t *a, unsigned c)
+{
+    return a->c[c].phase != APR_NONE;
+}
+
+/* Grows one per-phase array to cap phases of `per` entries; the old pointer stays valid on failure. */
+static bool grow(void **arr, size_t size, size_t per, unsigned cap)
+{
+    void *p = realloc(*arr, size * per * cap);
+    if (p == NULL)
+        return false;
+    *arr = p;
+    return true;
+}
+
+int apr_add_phase(apr_t *a)
+{
+    size_t cells = a->t.n;
+    if (a->nphases == a->phases_cap) {
+        unsigned cap = a->phases_cap ? 2 * a->phases_cap : 8;
+        bool ok = grow((void **)&a->use, sizeof *a->use, cells, cap);
+        ok = grow((void **)&a->hist, sizeof *a->hist, cells, cap) && ok;
+        ok = grow((void **)&a->luse, sizeof *a->luse, cells * TORUS_DIRS, cap) && ok;
+        ok = grow((void **)&a->sload, sizeof *a->sload, cells, cap) && ok;
+        ok = grow((void **)&a->rload, sizeof *a->rload, cells, cap) && ok;
+        ok = grow((void **)&a->shist, sizeof *a->shist, cells, cap) && ok;
+        ok = grow((void **)&a->rhist, sizeof *a->rhist, cells, cap) && ok;
+        ok = grow((void **)&a->budget, sizeof *a->budget, 1, cap) && ok;
+        if (!ok)
+            return -1;
+        a->phases_cap = cap;
+    }
+    size_t p = a->nphases++;
+    memset(a->use + p * cells, 0, sizeof *a->use * cells);
+    memset(a->hist + p * cells, 0, sizeof *a->hist * cells);
+    memset(a->luse + p * cells * TORUS_DIRS, 0, sizeof *a->luse * cells * TORUS_DIRS);
+    memset(a->sload + p * cells, 0, sizeof *a->sload * cells);
+    memset(a->rload + p * cells, 0, sizeof *a->rload * cells);
+    memset(a->shist + p * cells, 0, sizeof *a->shist * cells);
+    memset(a->rhist + p * cells, 0, sizeof *a->rhist * cells);
+    a->budget[p] = a->budget_new;
+    return 0;
+}
+
+void apr_clear_history(apr_t *a)
+{
+    size_t k = (size_t)a->nphases * a->t.n;
+    memset(a->hist, 0, sizeof *a->hist * k);
+    memset(a->shist, 0, sizeof *a->shist * k);
+    memset(a->rhist, 0, sizeof *a->rhist * k);
+}
+
+/* Moves phases q+1.. of one per-phase array down one. */
+static void shift(void *arr, size_t size, size_t per, unsigned q, unsigned phases)
+{
+    char *base = arr;
+    memmove(base + size * per * q, base + size * per * (q + 1), size * per * (phases - q - 1));
+}
+
+void apr_remove_phase(apr_t *a, unsigned q)
+{
+    size_t cells = a->t.n;
+    shift(a->use, sizeof *a->use, cells, q, a->nphases);
+    shift(a->hist, sizeof *a->hist, cells, q, a->nphases);
+    shift(a->luse, sizeof *a->luse, cells * TORUS_DIRS, q, a->nphases);
+    shift(a->sload, sizeof *a->sload, cells, q, a->nphases);
+    shift(a->rload, sizeof *a->rload, cells, q, a->nphases);
+    shift(a->shist, sizeof *a->shist, cells, q, a->nphases);
+    shift(a->rhist, sizeof *a->rhist, cells, q, a->nphases);
+    shift(a->budget, sizeof *a->budget, 1, q, a->nphases);
+    a->nphases--;
+    for (unsigned i = 0; i < a->n; i++)
+        if (a->c[i].phase != APR_NONE && a->c[i].phase > q)
+            a->c[i].phase--;
+}
+
+static void count(apr_t *a, unsigned ci, bool add)
+{
+    const apr_conn_t *c = &a->c[ci];
+    size_t base = (size_t)c->phase * a->t.n;
+    int delta = add ? 1 : -1;
+    if (add) {
+        a->sload[base + c->src] += c->dur;
+        a->rload[base + c->dst] += c->dur;
+    } else {
+        a->sload[base + c->src] -= c->dur;
+        a->rload[base + c->dst] -= c->dur;
+    }
+    for (unsigned k = 0; k < c->len; k++) {
+        a->use[base + c->path[k]] = (uint16_t)(a->use[base + c->path[k]] + delta);
+        if (k + 1 < c->len) {
+            size_t l = (base + c->path[k]) * TORUS_DIRS + c->dirs[k];
+            a->luse[l] = (uint16_t)(a->luse[l] + delta);
+        }
+    }
+}
+
+static int commit(apr_t *a, unsigned ci, unsigned p, const apr_cand_t *path)
+{
+    apr_conn_t *c = &a->c[ci];
+    if (path->len > c->cap) {
+        uint16_t *cells = realloc(c->path, sizeof *cells * path->len);
+        if (cells != NULL)
+            c->path = cells;
+        uint8_t *dirs = realloc(c->dirs, path->len);
+        if (dirs != NULL)
+            c->dirs = dirs;
+        if (cells == NULL || dirs == NULL)
+            return -1;
+        c->cap = path->len;
+    }
+    memcpy(c->path, path->path, sizeof *c->path * path->len);
+    memcpy(c->dirs, path->dirs, path->len > 1 ? path->len - 1 : 0);
+    c->len = path->len;
+    c->phase = p;
+    count(a, ci, true);
+    return 0;
+}
+
+void apr_rip_up(apr_t *a, unsigned ci)
+{
+    if (!routed(a, ci))
+        return;
+    count(a, ci, false);
+    a->c[ci].phase = APR_NONE;
+}
+
+/* The phases connection c may take: at least every earlier connection's and at most every later one's.
+ * Unrouted neighbours pass on their own bounds, so routing in any order keeps the set consistent. */
+static void phase_bounds(apr_t *a, unsigned c, unsigned *lo, unsigned *hi)
+{
+    *lo = 0;
+    *hi = APR_NONE;
+    for (int dir = 0; dir < 2; dir++) {
+        const unsigned *start = dir == 0 ? a->pred_start : a->succ_start, *list = dir == 0 ? a->pred : a->succ;
+        if (start == NULL || start[c] == start[c + 1])
+            continue;
+        if (++a->mark_gen == 0) {
+            memset(a->mark, 0, sizeof *a->mark * a->n);
+            a->mark_gen = 1;
+        }
+        unsigned top = 0;
+        for (unsigned k = start[c]; k < start[c + 1]; k++)
+            a->stack[top++] = list[k];
+        while (top > 0) {
+            unsigned e = a->stack[--top];
+            if (a->mark[e] == a->mark_gen)
+                continue;
+            a->mark[e] = a->mark_gen;
+            if (routed(a, e)) {
+                if (dir == 0 && a->c[e].phase > *lo)
+                    *lo = a->c[e].phase;
+                if (dir == 1 && a->c[e].phase < *hi)
+                    *hi = a->c[e].phase;
+                continue;
+            }
+            for (unsigned k = start[e]; k < start[e + 1]; k++)
+                if (a->mark[list[k]] != a->mark_gen)
+                    a->stack[top++] = list[k];
+        }
+    }
+}
+
+static void take_best(apr_t *a)
+{
+    apr_cand_t t = a->best;
+    a->best = a->cand;
+    a->cand = t;
+}
+
+int apr_route_one(apr_t *a, unsigned ci)
+{
+    apr_conn_t *c = &a->c[ci];
+    unsigned lo, hi;
+    phase_bounds(a, ci, &lo, &hi);
+    uint64_t best = APR_INF;
+    unsigned best_p = APR_NONE;
+    for (unsigned p = lo; p < a->nphases && p <= hi; p++) {
+        /* Both ends are on every path, and each other hop costs at least APR_SCALE. */
+        uint64_t cs = apr_node_cost(a, p, c->src), cd = c->src == c->dst ? 0 : apr_node_cost(a, p, c->dst);
+        if (cs == APR_INF || cd == APR_INF)
+            continue;
+        uint64_t tc = apr_time_cost(a, p, c);
+        if (tc + cs + cd + (c->dist > 1 ? (uint64_t)(c->dist - 1) * APR_SCALE : 0) >= best)
+            continue;
+        uint64_t cost = apr_search(a, p, c, best - tc);
+        if (cost != APR_INF && cost + tc < best) {
+            best = cost + tc;
+            best_p = p;
+            take_best(a);
+        }
+    }
+    if (best_p == APR_NONE) {
+        if (hi != APR_NONE && hi < a->nphases)
+            return -1; /* not reached: a later connection bounds it only once the sequential pass is over */
+        if (apr_add_phase(a) != 0)
+            return -1;
+        best_p = a->nphases - 1;
+        if (apr_search(a, best_p, c, APR_INF) == APR_INF)
+            return -1; /* not reached: an empty phase has room for one channel per cell of a simple path */
+        take_best(a);
+    }
+    return commit(a, ci, best_p, &a->best);
+}
+
+void apr_saved_free(apr_saved_t *s)
+{
+    free(s->phase);
+    free(s->start);
+    free(s->cells);
+    free(s->dirs);
+    memset(s, 0, sizeof *s);
+}
+
+int apr_save(const apr_t *a, apr_saved_t *s)
+{
+    memset(s, 0, sizeof *s);
+    size_t total = 0;
+    for (unsigned i = 0; i < a->n; i++)
+        total += a->c[i].len;
+    s->phase = malloc(sizeof *s->phase * (a->n + 1u));
+    s->start = malloc(sizeof *s->start * (a->n + 1u));
+    s->cells = malloc(sizeof *s->cells * (total + 1));
+    s->dirs = malloc(total + 1);
+    if (s->phase == NULL || s->start == NULL || s->cells == NULL || s->dirs == NULL) {
+        apr_saved_free(s);
+        return -1;
+    }
+    size_t at = 0;
+    for (unsigned i = 0; i < a->n; i++) {
+        const apr_conn_t *c = &a->c[i];
+        s->phase[i] = c->phase;
+        s->start[i] = (unsigned)at;
+        memcpy(s->cells + at, c->path, sizeof *c->path * c->len);
+        memcpy(s->dirs + at, c->dirs, c->len > 1 ? c->len - 1 : 0);
+        at += c->len;
+    }
+    s->start[a->n] = (unsigned)at;
+    s->nphases = a->nphases;
+    return 0;
+}
+
+/* Puts back a snapshot. It never needs memory: the phases' arrays only grow, and so does each connection's
+ * path buffer, which held the saved path when it was saved. */
+void apr_restore(apr_t *a, const apr_saved_t *s)
+{
+    a->nphases = s->nphases;
+    size_t k = (size_t)a->nphases * a->t.n;
+    memset(a->use, 0, sizeof *a->use * k);
+    memset(a->luse, 0, sizeof *a->luse * k * TORUS_DIRS);
+    memset(a->sload, 0, sizeof *a->sload * k);
+    memset(a->rload, 0, sizeof *a->rload * k);
+    apr_clear_history(a);
+    for (unsigned i = 0; i < a->n; i++) {
+        apr_conn_t *c = &a->c[i];
+        c->len = s->start[i + 1] - s->start[i];
+        memcpy(c->path, s->cells + s->start[i], sizeof *c->path * c->len);
+        memcpy(c->dirs, s->dirs + s->start[i], c->len > 1 ? c->len - 1 : 0);
+        c->phase = s->phase[i];
+        count(a, i, true);
+    }
+}
+
+void apr_set_budget(apr_t *a, unsigned phases)
+{
+    uint64_t most = 0;
+    for (unsigned v = 0; v < a->t.n; v++) {
+        if (a->send_total[v] > most)
+            most = a->send_total[v];
+        if (a->recv_total[v] > most)
+            most = a->recv_total[v];
+    }
+    /* An even share of the busiest timeline, plus room for the longest connection not to split evenly. */
+    a->budget_new = phases && most ? (most + phases - 1) / phases + a->dref - 1 : 0;
+    for (unsigned p = 0; p < a->nphases; p++)
+        a->budget[p] = a->budget_new;
+}

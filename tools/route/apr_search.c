@@ -1,0 +1,153 @@
+/* APR's node costs and its shortest-path search (A* on node costs, one phase's copy of the torus). */
+#include <stdlib.h>
+
+#include "apr_internal.h"
+
+#define NODE_COST_MAX 0xffffffffu /* keeps any path's cost below 2^48, the heap's key field */
+
+uint64_t apr_node_cost(const apr_t *a, unsigned p, unsigned v)
+{
+    size_t k = (size_t)p * a->t.n + v;
+    uint64_t u = a->use[k];
+    if (u >= a->cap && a->pres == 0)
+        return APR_INF;
+    uint64_t cost = APR_SCALE + APR_BALANCE * u * u / ((uint64_t)a->cap * a->cap) + a->hist[k];
+    if (u >= a->cap) {
+        /* Negotiated congestion (PathFinder): each channel beyond capacity costs more every round. */
+        cost = cost * (APR_SCALE + a->pres * (u + 1 - a->cap)) / APR_SCALE;
+    }
+    return cost < NODE_COST_MAX ? cost : NODE_COST_MAX;
+}
+
+/* One timeline: below the budget a small pull towards the less loaded phases; above it, like a channel over
+ * capacity, a price per longest-connection's worth of clocks over, rising with the rounds and the history. */
+static uint64_t timeline_cost(const apr_t *a, uint64_t budget, uint64_t load, uint64_t d, uint32_t hist)
+{
+    uint64_t after = load + d;
+    if (after <= budget)
+        return APR_TIME_BAL * after / budget;
+    uint64_t over = ((after - budget) * APR_SCALE + a->dref - 1) / a->dref;
+    uint64_t cost = (APR_SCALE + APR_TIME_BAL + (uint64_t)hist) * (APR_SCALE + a->tpres * over / APR_SCALE) / APR_SCALE;
+    return cost < NODE_COST_MAX ? cost : NODE_COST_MAX;
+}
+
+uint64_t apr_time_cost(const apr_t *a, unsigned p, const apr_conn_t *c)
+{
+    uint64_t budget = a->budget[p];
+    if (budget == 0)
+        return 0;
+    size_t base = (size_t)p * a->t.n;
+    return timeline_cost(a, budget, a->sload[base + c->src], c->dur, a->shist[base + c->src]) +
+           timeline_cost(a, budget, a->rload[base + c->dst], c->dur, a->rhist[base + c->dst]);
+}
+
+static void heap_push(apr_t *a, uint64_t key, unsigned cell)
+{
+    if (a->heap_n == a->heap_cap)
+        return; /* cannot happen: the heap holds one entry per relaxation, sized for all of them */
+    uint64_t e = key << 16 | cell;
+    unsigned i = a->heap_n++;
+    while (i > 0 && a->heap[(i - 1) / 2] > e) {
+        a->heap[i] = a->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    a->heap[i] = e;
+}
+
+static uint64_t heap_pop(apr_t *a)
+{
+    uint64_t top = a->heap[0], last = a->heap[--a->heap_n];
+    unsigned i = 0;
+    for (;;) {
+        unsigned l = 2 * i + 1, m = l;
+        if (l >= a->heap_n)
+            break;
+        if (l + 1 < a->heap_n && a->heap[l + 1] < a->heap[l])
+            m = l + 1;
+        if (a->heap[m] >= last)
+            break;
+        a->heap[i] = a->heap[m];
+        i = m;
+    }
+    a->heap[i] = last;
+    return top;
+}
+
+static void take_path(apr_t *a, unsigned src, unsigned dst)
+{
+    unsigned len = 1;
+    for (unsigned v = dst; v != src; v = a->prev[v])
+        len++;
+    a->cand.len = len;
+    unsigned k = len - 1;
+    for (unsigned v = dst;; v = a->prev[v], k--) {
+        a->cand.path[k] = (uint16_t)v;
+        if (v == src)
+            break;
+        a->cand.dirs[k - 1] = a->pdir[v];
+    }
+}
+
+uint64_t apr_search(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound)
+{
+    const torus_t *t = &a->t;
+    a->stats.searches++;
+    uint64_t cs = apr_node_cost(a, p, c->src);
+    if (cs >= bound)
+        return APR_INF;
+    if (c->src == c->dst) {
+        a->cand.path[0] = (uint16_t)c->src;
+        a->cand.len = 1;
+        return cs;
+    }
+    /* The search stamps rather than clears its arrays; restart the stamps before they wrap. */
+    if (++a->gen == 0) {
+        for (unsigned v = 0; v < t->n; v++)
+            a->seen[v] = a->closed[v] = 0;
+        a->gen = 1;
+    }
+    const uint32_t gen = a->gen;
+    const size_t base = (size_t)p * t->n;
+    /* Every cell costs at least APR_SCALE, so the hops still to go, times that, never overestimate. */
+    unsigned xd = a->cx[c->dst], yd = a->cy[c->dst];
+    for (unsigned x = 0; x < t->w; x++)
+        a->hx[x] = (uint16_t)(torus_ring(x, xd, t->w) * APR_SCALE);
+    for (unsigned y = 0; y < t->h; y++)
+        a->hy[y] = (uint16_t)(torus_ring(y, yd, t->h) * APR_SCALE);
+    a->heap_n = 0;
+    a->g[c->src] = cs;
+    a->seen[c->src] = gen;
+    heap_push(a, cs + a->hx[a->cx[c->src]] + a->hy[a->cy[c->src]], c->src);
+    while (a->heap_n > 0) {
+        uint64_t e = heap_pop(a);
+        unsigned u = (unsigned)(e & 0xffff);
+        if ((e >> 16) >= bound)
+            return APR_INF;
+        if (a->closed[u] == gen)
+            continue;
+        a->closed[u] = gen;
+        if (u == c->dst) {
+            take_path(a, c->src, c->dst);
+            return a->g[u];
+        }
+        const unsigned *nb = a->nb + (size_t)u * TORUS_DIRS;
+        const uint16_t *links = a->luse + (base + u) * TORUS_DIRS;
+        for (unsigned d = 0; d < TORUS_DIRS; d++) {
+            unsigned v = nb[d];
+            if (v == APR_NONE || a->closed[v] == gen)
+                continue;
+            uint64_t cv = apr_node_cost(a, p, v);
+            if (cv == APR_INF)
+                continue;
+            uint64_t gv = a->g[u] + cv + (uint64_t)APR_LINK * links[d];
+            if (a->seen[v] != gen || gv < a->g[v]) {
+                a->seen[v] = gen;
+                a->g[v] = gv;
+                a->prev[v] = (uint16_t)u;
+                a->pdir[v] = (uint8_t)d;
+                heap_push(a, gv + a->hx[a->cx[v]] + a->hy[a->cy[v]], v);
+            }
+        }
+    }
+    return APR_INF;
+}

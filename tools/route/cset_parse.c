@@ -1,0 +1,646 @@
+/* The .cset parser: one directive a line, every error kept with its line and column, never a crash. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cset.h"
+
+typedef struct token {
+    const char *text;
+    size_t len;
+    unsigned col;
+} token_t;
+
+/* An `after ID` not resolved until the whole file is read (it may name a later connection). */
+typedef struct pending {
+    unsigned conn;
+    token_t id;
+    unsigned line;
+} pending_t;
+
+typedef struct parser {
+    cset_t *s;
+    cset_diags_t *d;
+    size_t nerrors;
+    unsigned line;
+    unsigned array_line, capacity_line, first_conn_line;
+    token_t task; /* the current task's name; len 0 = the default "main" */
+    token_t *toks;
+    size_t ntoks, toks_cap;
+    pending_t *pend;
+    size_t npend, pend_cap;
+} parser_t;
+
+static void diag_add(cset_diags_t *d, unsigned line, unsigned col, const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
+static void diag_add(cset_diags_t *d, unsigned line, unsigned col, const char *fmt, va_list ap)
+{
+    char buf[512];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    if (d->n == d->cap) {
+        size_t cap = d->cap ? 2 * d->cap : 16;
+        cset_diag_t *grown = realloc(d->v, sizeof *grown * cap);
+        if (grown == NULL)
+            return;
+        d->v = grown;
+        d->cap = cap;
+    }
+    char *msg = strdup(buf);
+    if (msg == NULL)
+        return;
+    d->v[d->n++] = (cset_diag_t){line, col, msg};
+}
+
+static void error_at(parser_t *p, unsigned line, unsigned col, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void error_at(parser_t *p, unsigned line, unsigned col, const char *fmt, ...)
+{
+    p->nerrors++;
+    va_list ap;
+    va_start(ap, fmt);
+    diag_add(p->d, line, col, fmt, ap);
+    va_end(ap);
+}
+
+/* A token as it may be shown in a message: printable ASCII, at most 40 characters. */
+static const char *show(const token_t *t, char *buf, size_t cap)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->len && n + 4 < cap; i++) {
+        if (n >= 40) {
+            memcpy(buf + n, "...", 3);
+            n += 3;
+            break;
+        }
+        char c = t->text[i];
+        buf[n++] = c >= 0x20 && c < 0x7f ? c : '?';
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+static bool tok_is(const token_t *t, const char *s)
+{
+    return t->len == strlen(s) && memcmp(t->text, s, t->len) == 0;
+}
+
+static bool is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* Splits one line into tokens; a '#' starts a comment wherever it is. */
+static bool tokenize(parser_t *p, const char *line, size_t len)
+{
+    p->ntoks = 0;
+    size_t i = 0;
+    while (i < len && line[i] != '#') {
+        if (is_space(line[i])) {
+            i++;
+            continue;
+        }
+        size_t start = i;
+        while (i < len && !is_space(line[i]) && line[i] != '#')
+            i++;
+        if (p->ntoks == p->toks_cap) {
+            size_t cap = p->toks_cap ? 2 * p->toks_cap : 16;
+            token_t *grown = realloc(p->toks, sizeof *grown * cap);
+            if (grown == NULL)
+                return false;
+            p->toks = grown;
+            p->toks_cap = cap;
+        }
+        unsigned col = start + 1 > 0xffffffffu ? 0xffffffffu : (unsigned)(start + 1);
+        p->toks[p->ntoks++] = (token_t){line + start, i - start, col};
+    }
+    return true;
+}
+
+/* Decimal digits only; false when empty, not a number or above max. */
+static bool parse_uint(const char *s, size_t len, uint64_t max, uint64_t *v)
+{
+    if (len == 0)
+        return false;
+    uint64_t x = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        x = x * 10 + (uint64_t)(s[i] - '0');
+        if (x > max)
+            return false;
+    }
+    *v = x;
+    return true;
+}
+
+/* "AxB" with separator sep. */
+static bool parse_pair(const token_t *t, char sep, uint64_t max, uint64_t *a, uint64_t *b)
+{
+    const char *mid = memchr(t->text, sep, t->len);
+    if (mid == NULL)
+        return false;
+    size_t n = (size_t)(mid - t->text);
+    return parse_uint(t->text, n, max, a) && parse_uint(mid + 1, t->len - n - 1, max, b);
+}
+
+static bool id_ok(const token_t *t)
+{
+    for (size_t i = 0; i < t->len; i++) {
+        char c = t->text[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+              c == '-' || c == ':'))
+            return false;
+    }
+    return t->len > 0;
+}
+
+/* Checks an id token; returns false (with an error) when it cannot name a connection or task. */
+static bool check_id(parser_t *p, const token_t *t, const char *what)
+{
+    char buf[64];
+    if (!id_ok(t)) {
+        error_at(p, p->line, t->col, "'%s' is not a valid %s (letters, digits, '_', '.', '-', ':')",
+                 show(t, buf, sizeof buf), what);
+        return false;
+    }
+    if (tok_is(t, "after")) {
+        error_at(p, p->line, t->col, "'after' is a keyword, not a %s", what);
+        return false;
+    }
+    return true;
+}
+
+/* Column just past the last token: where a missing field belongs. */
+static unsigned end_col(const parser_t *p)
+{
+    const token_t *last = &p->toks[p->ntoks - 1];
+    return last->col + (unsigned)last->len;
+}
+
+static void directive_array(parser_t *p)
+{
+    uint64_t w, h;
+    if (p->ntoks != 2) {
+        error_at(p, p->line, p->ntoks < 2 ? end_col(p) : p->toks[2].col, "array wants one WxH, e.g. 'array 8x8'");
+        return;
+    }
+    const token_t *t = &p->toks[1];
+    char buf[64];
+    if (!parse_pair(t, 'x', CSET_MAX_SIDE, &w, &h) || w < 1 || h < 1) {
+        error_at(p, p->line, t->col, "array wants WxH with sides 1..%u, not '%s'", CSET_MAX_SIDE,
+                 show(t, buf, sizeof buf));
+        return;
+    }
+    if (p->array_line != 0) {
+        error_at(p, p->line, p->toks[0].col, "array given twice (first at line %u)", p->array_line);
+        return;
+    }
+    if (p->first_conn_line != 0) {
+        error_at(p, p->line, p->toks[0].col, "array must come before the first conn (line %u)", p->first_conn_line);
+        return;
+    }
+    p->array_line = p->line;
+    p->s->width = (unsigned)w;
+    p->s->height = (unsigned)h;
+}
+
+static void directive_capacity(parser_t *p)
+{
+    uint64_t v;
+    if (p->ntoks != 2) {
+        error_at(p, p->line, p->ntoks < 2 ? end_col(p) : p->toks[2].col, "capacity wants one number, 1..%u",
+                 CSET_MAX_CAPACITY);
+        return;
+    }
+    const token_t *t = &p->toks[1];
+    char buf[64];
+    if (!parse_uint(t->text, t->len, CSET_MAX_CAPACITY, &v) || v < 1) {
+        error_at(p, p->line, t->col, "capacity must be 1..%u channels, not '%s'", CSET_MAX_CAPACITY,
+                 show(t, buf, sizeof buf));
+        return;
+    }
+    if (p->capacity_line != 0) {
+        error_at(p, p->line, p->toks[0].col, "capacity given twice (first at line %u)", p->capacity_line);
+        return;
+    }
+    p->capacity_line = p->line;
+    p->s->capacity = (unsigned)v;
+}
+
+static void directive_task(parser_t *p)
+{
+    if (p->ntoks != 2) {
+        error_at(p, p->line, p->ntoks < 2 ? end_col(p) : p->toks[2].col, "task wants one name");
+        return;
+    }
+    if (check_id(p, &p->toks[1], "task name"))
+        p->task = p->toks[1];
+}
+
+/* A cell "X,Y" inside the array; false with an error. */
+static bool parse_cell(parser_t *p, const token_t *t, const char *what, unsigned *cell)
+{
+    uint64_t x, y;
+    char buf[64];
+    if (!parse_pair(t, ',', 0xffffffffu, &x, &y)) {
+        error_at(p, p->line, t->col, "%s wants a cell X,Y, not '%s'", what, show(t, buf, sizeof buf));
+        return false;
+    }
+    if (x >= p->s->width || y >= p->s->height) {
+        error_at(p, p->line, t->col, "%s %s is outside the %ux%u array", what, show(t, buf, sizeof buf), p->s->width,
+                 p->s->height);
+        return false;
+    }
+    *cell = (unsigned)(y * p->s->width + x);
+    return true;
+}
+
+static bool add_pending(parser_t *p, unsigned conn, const token_t *id)
+{
+    if (p->npend == p->pend_cap) {
+        size_t cap = p->pend_cap ? 2 * p->pend_cap : 16;
+        pending_t *grown = realloc(p->pend, sizeof *grown * cap);
+        if (grown == NULL)
+            return false;
+        p->pend = grown;
+        p->pend_cap = cap;
+    }
+    p->pend[p->npend++] = (pending_t){conn, *id, p->line};
+    return true;
+}
+
+static void directive_conn(parser_t *p)
+{
+    static const char *const fields[] = {"ID", "SRC", "DST", "WORDS"};
+    if (p->ntoks < 5) {
+        error_at(p, p->line, end_col(p), "expected %s: conn ID SRC DST WORDS [after ID...]", fields[p->ntoks - 1]);
+        return;
+    }
+    if (p->first_conn_line == 0)
+        p->first_conn_line = p->line;
+    bool ok = check_id(p, &p->toks[1], "connection id");
+    const token_t *id = &p->toks[1];
+    unsigned prev = ok ? cset_find(p->s, id->text, id->len) : CSET_NONE;
+    if (prev != CSET_NONE) {
+        char buf[64];
+        error_at(p, p->line, id->col, "connection '%s' is already defined at line %u", show(id, buf, sizeof buf),
+                 p->s->conns[prev].line);
+        ok = false;
+    }
+    unsigned src = 0, dst = 0;
+    ok = parse_cell(p, &p->toks[2], "SRC", &src) && ok;
+    ok = parse_cell(p, &p->toks[3], "DST", &dst) && ok;
+    uint64_t words = 0;
+    const token_t *w = &p->toks[4];
+    if (!parse_uint(w->text, w->len, CSET_MAX_WORDS, &words) || words < 1) {
+        char buf[64];
+        error_at(p, p->line, w->col, "WORDS must be 1..%u, not '%s'", CSET_MAX_WORDS, show(w, buf, sizeof buf));
+        ok = false;
+    }
+    if (p->ntoks > 5 && !tok_is(&p->toks[5], "after")) {
+        char buf[64];
+        error_at(p, p->line, p->toks[5].col, "unexpected '%s' (only 'after ID...' may follow WORDS)",
+                 show(&p->toks[5], buf, sizeof buf));
+        return;
+    }
+    if (p->ntoks == 6) {
+        error_at(p, p->line, end_col(p), "after wants at least one connection id");
+        ok = false;
+    }
+    for (size_t i = 6; i < p->ntoks; i++)
+        ok = check_id(p, &p->toks[i], "connection id") && ok;
+    if (!ok)
+        return;
+    if (p->s->nconns >= CSET_MAX_CONNS) {
+        error_at(p, p->line, p->toks[0].col, "more than %u connections", (unsigned)CSET_MAX_CONNS);
+        return;
+    }
+    char name[256];
+    snprintf(name, sizeof name, "%.*s", p->task.len ? (int)p->task.len : 4, p->task.len ? p->task.text : "main");
+    unsigned task = cset_task(p->s, name);
+    char *cid = strndup(id->text, id->len);
+    unsigned c = cid != NULL && task != CSET_NONE ? cset_add(p->s, cid, src, dst, (uint32_t)words, task) : CSET_NONE;
+    free(cid);
+    if (c == CSET_NONE) {
+        error_at(p, p->line, p->toks[0].col, "out of memory");
+        return;
+    }
+    p->s->conns[c].line = p->line;
+    for (size_t i = 6; i < p->ntoks; i++)
+        if (!add_pending(p, c, &p->toks[i]))
+            error_at(p, p->line, p->toks[i].col, "out of memory");
+}
+
+static void parse_line(parser_t *p, const char *line, size_t len)
+{
+    if (!tokenize(p, line, len)) {
+        error_at(p, p->line, 1, "out of memory");
+        return;
+    }
+    if (p->ntoks == 0)
+        return;
+    const token_t *k = &p->toks[0];
+    if (tok_is(k, "array"))
+        directive_array(p);
+    else if (tok_is(k, "capacity"))
+        directive_capacity(p);
+    else if (tok_is(k, "task"))
+        directive_task(p);
+    else if (tok_is(k, "conn"))
+        directive_conn(p);
+    else {
+        char buf[64];
+        error_at(p, p->line, k->col, "unknown directive '%s' (array, capacity, task, conn)", show(k, buf, sizeof buf));
+    }
+}
+
+/* Resolves the `after` ids now that every connection is known. Returns the accepted edges' pending indices. */
+static void resolve_after(parser_t *p, size_t *edge_of, size_t *nedges)
+{
+    cset_t *s = p->s;
+    *nedges = 0;
+    for (size_t i = 0; i < p->npend; i++) {
+        const pending_t *q = &p->pend[i];
+        char buf[64], buf2[64];
+        unsigned e = cset_find(s, q->id.text, q->id.len);
+        if (e == CSET_NONE) {
+            error_at(p, q->line, q->id.col, "no connection '%s' (named after 'after')", show(&q->id, buf, sizeof buf));
+            continue;
+        }
+        if (e == q->conn) {
+            error_at(p, q->line, q->id.col, "connection '%s' cannot be used after itself", s->conns[e].id);
+            continue;
+        }
+        if (s->conns[e].task != s->conns[q->conn].task) {
+            snprintf(buf2, sizeof buf2, "%s", s->tasks[s->conns[q->conn].task]);
+            error_at(p, q->line, q->id.col,
+                     "'%s' belongs to task %s, not %s: ordering constraints stay within a task (phases never mix "
+                     "tasks)",
+                     s->conns[e].id, s->tasks[s->conns[e].task], buf2);
+            continue;
+        }
+        if (cset_add_after(s, q->conn, e) != 0) {
+            error_at(p, q->line, q->id.col, "out of memory");
+            continue;
+        }
+        edge_of[(*nedges)++] = i;
+    }
+}
+
+static void remove_after(cset_t *s, unsigned later, unsigned earlier)
+{
+    cset_conn_t *c = &s->conns[later];
+    for (unsigned k = 0; k < c->nafter; k++)
+        if (c->after[k] == earlier) {
+            c->after[k] = c->after[--c->nafter];
+            return;
+        }
+}
+
+/* Connections left after Kahn's algorithm (marked in `left`): true when some are. */
+static bool unordered(const cset_t *s, bool *left, unsigned *indeg, unsigned *queue)
+{
+    unsigned head = 0, tail = 0;
+    for (unsigned i = 0; i < s->nconns; i++) {
+        indeg[i] = s->conns[i].nafter;
+        left[i] = true;
+        if (indeg[i] == 0)
+            queue[tail++] = i;
+    }
+    /* Successor lists are implicit: a full scan per step would be quadratic, so walk the edges once. */
+    unsigned *start = calloc((size_t)s->nconns + 1, sizeof *start);
+    unsigned *succ = NULL;
+    size_t nedges = 0;
+    for (unsigned i = 0; i < s->nconns; i++)
+        for (unsigned k = 0; k < s->conns[i].nafter; k++)
+            start[s->conns[i].after[k] + 1]++, nedges++;
+    for (unsigned i = 0; i < s->nconns; i++)
+        start[i + 1] += start[i];
+    succ = malloc(sizeof *succ * (nedges ? nedges : 1));
+    unsigned *fill = calloc((size_t)s->nconns + 1, sizeof *fill);
+    if (start == NULL || succ == NULL || fill == NULL) {
+        free(start);
+        free(succ);
+        free(fill);
+        return false;
+    }
+    for (unsigned i = 0; i < s->nconns; i++)
+        for (unsigned k = 0; k < s->conns[i].nafter; k++) {
+            unsigned e = s->conns[i].after[k];
+            succ[start[e] + fill[e]++] = i;
+        }
+    while (head < tail) {
+        unsigned u = queue[head++];
+        left[u] = false;
+        for (unsigned k = start[u]; k < start[u + 1]; k++)
+            if (--indeg[succ[k]] == 0)
+                queue[tail++] = succ[k];
+    }
+    free(start);
+    free(succ);
+    free(fill);
+    return tail < s->nconns;
+}
+
+/* The member before u on the cycle being walked: the first of u's predecessors still left and seen. */
+static unsigned cycle_pred(const cset_t *s, const bool *left, const unsigned *seen, unsigned u)
+{
+    const cset_conn_t *c = &s->conns[u];
+    for (unsigned k = 0; k < c->nafter; k++)
+        if (left[c->after[k]] && seen[c->after[k]] != CSET_NONE)
+            return c->after[k];
+    return u; /* not reached: every member of the cycle has one */
+}
+
+/* Reports each cycle of ordering constraints once, at one of its `after` ids, and drops that constraint. */
+static void break_cycles(parser_t *p, const size_t *edge_of, size_t nedges)
+{
+    cset_t *s = p->s;
+    if (nedges == 0)
+        return;
+    bool *left = malloc(sizeof *left * s->nconns);
+    unsigned *indeg = malloc(sizeof *indeg * s->nconns);
+    unsigned *queue = malloc(sizeof *queue * s->nconns);
+    unsigned *seen = malloc(sizeof *seen * s->nconns);
+    if (left == NULL || indeg == NULL || queue == NULL || seen == NULL) {
+        error_at(p, 0, 0, "out of memory");
+        goto out;
+    }
+    while (unordered(s, left, indeg, queue)) {
+        /* Every connection left has a predecessor left: walking back from any of them enters a cycle. */
+        unsigned v = 0;
+        while (!left[v])
+            v++;
+        for (unsigned i = 0; i < s->nconns; i++)
+            seen[i] = CSET_NONE;
+        unsigned step = 0;
+        while (seen[v] == CSET_NONE) {
+            seen[v] = step++;
+            const cset_conn_t *c = &s->conns[v];
+            unsigned next = CSET_NONE;
+            for (unsigned k = 0; k < c->nafter && next == CSET_NONE; k++)
+                if (left[c->after[k]])
+                    next = c->after[k];
+            v = next;
+        }
+        /* v is on the cycle. Blame its member with the highest index (most likely the one written last) and
+         * its constraint on the next member back; the message walks the cycle from there. */
+        unsigned blame = v, u = v;
+        do {
+            if (u > blame)
+                blame = u;
+            u = cycle_pred(s, left, seen, u);
+        } while (u != v);
+        unsigned blame_pred = cycle_pred(s, left, seen, blame);
+        char msg[400];
+        size_t n = (size_t)snprintf(msg, sizeof msg, "%s", s->conns[blame].id);
+        u = blame;
+        do {
+            u = cycle_pred(s, left, seen, u);
+            if (n < sizeof msg)
+                n += (size_t)snprintf(msg + n, sizeof msg - n, " after %s", s->conns[u].id);
+        } while (u != blame);
+        unsigned line = s->conns[blame].line, col = 0;
+        for (size_t i = 0; i < nedges; i++) {
+            const pending_t *q = &p->pend[edge_of[i]];
+            if (q->conn == blame && cset_find(s, q->id.text, q->id.len) == blame_pred) {
+                line = q->line;
+                col = q->id.col;
+                break;
+            }
+        }
+        error_at(p, line, col, "ordering constraints form a cycle: %s", msg);
+        remove_after(s, blame, blame_pred);
+    }
+out:
+    free(left);
+    free(indeg);
+    free(queue);
+    free(seen);
+}
+
+/* Sorts by line and column, keeping the order found among equals (qsort is not stable: carry the index). */
+typedef struct ranked {
+    cset_diag_t d;
+    size_t seq;
+} ranked_t;
+
+static int ranked_cmp(const void *a, const void *b)
+{
+    const ranked_t *x = a, *y = b;
+    if (x->d.line != y->d.line)
+        return x->d.line < y->d.line ? -1 : 1;
+    if (x->d.col != y->d.col)
+        return x->d.col < y->d.col ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void sort_diags(cset_diags_t *d)
+{
+    ranked_t *r = malloc(sizeof *r * (d->n ? d->n : 1));
+    if (r == NULL)
+        return;
+    for (size_t i = 0; i < d->n; i++)
+        r[i] = (ranked_t){d->v[i], i};
+    qsort(r, d->n, sizeof *r, ranked_cmp);
+    for (size_t i = 0; i < d->n; i++)
+        d->v[i] = r[i].d;
+    free(r);
+}
+
+size_t cset_parse(cset_t *s, const char *text, size_t len, cset_diags_t *d)
+{
+    memset(d, 0, sizeof *d);
+    cset_init(s, CSET_DEFAULT_SIDE, CSET_DEFAULT_SIDE, CSET_DEFAULT_CAPACITY);
+    parser_t p = {.s = s, .d = d};
+    size_t i = 0;
+    while (i < len) {
+        const char *nl = memchr(text + i, '\n', len - i);
+        size_t n = nl ? (size_t)(nl - (text + i)) : len - i;
+        p.line++;
+        parse_line(&p, text + i, n);
+        i += n + (nl != NULL);
+    }
+    size_t *edge_of = malloc(sizeof *edge_of * (p.npend ? p.npend : 1));
+    size_t nedges = 0;
+    if (edge_of == NULL)
+        error_at(&p, 0, 0, "out of memory");
+    else
+        resolve_after(&p, edge_of, &nedges);
+    break_cycles(&p, edge_of, nedges);
+    free(edge_of);
+    free(p.toks);
+    free(p.pend);
+    /* Messages are found in two passes (lines, then the `after` names): show them in file order. */
+    sort_diags(d);
+    return p.nerrors;
+}
+
+size_t cset_parse_file(cset_t *s, const char *path, cset_diags_t *d)
+{
+    FILE *f = fopen(path, "rb");
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    int err = 0;
+    if (f == NULL)
+        err = errno;
+    while (f != NULL) {
+        if (len == cap) {
+            cap = cap ? 2 * cap : 65536;
+            char *grown = realloc(text, cap);
+            if (grown == NULL) {
+                err = ENOMEM;
+                break;
+            }
+            text = grown;
+        }
+        size_t n = fread(text + len, 1, cap - len, f);
+        len += n;
+        if (n == 0) {
+            if (ferror(f))
+                err = errno ? errno : EIO;
+            break;
+        }
+    }
+    if (f != NULL)
+        fclose(f);
+    if (err != 0) {
+        free(text);
+        memset(d, 0, sizeof *d);
+        cset_init(s, CSET_DEFAULT_SIDE, CSET_DEFAULT_SIDE, CSET_DEFAULT_CAPACITY);
+        cset_diag_t diag = {0, 0, NULL};
+        char buf[300];
+        snprintf(buf, sizeof buf, "cannot read: %s", strerror(err));
+        diag.msg = strdup(buf);
+        d->v = malloc(sizeof *d->v);
+        if (d->v != NULL && diag.msg != NULL) {
+            d->v[0] = diag;
+            d->n = d->cap = 1;
+        } else
+            free(diag.msg);
+        return 1;
+    }
+    size_t n = cset_parse(s, text ? text : "", len, d);
+    free(text);
+    return n;
+}
+
+void cset_diags_free(cset_diags_t *d)
+{
+    for (size_t i = 0; i < d->n; i++)
+        free(d->v[i].msg);
+    free(d->v);
+    memset(d, 0, sizeof *d);
+}
+
+void cset_print_diags(const cset_diags_t *d, const char *name, FILE *out)
+{
+    for (size_t i = 0; i < d->n; i++) {
+        if (d->v[i].line == 0)
+            fprintf(out, "%s: %s\n", name, d->v[i].msg);
+        else
+            fprintf(out, "%s:%u:%u: %s\n", name, d->v[i].line, d->v[i].col, d->v[i].msg);
+    }
+}

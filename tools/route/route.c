@@ -1,0 +1,304 @@
+/* The compiler's driver: tasks through APR, channel numbers, AS per phase (route.h). */
+#include "route.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apr.h"
+#include "sched.h"
+
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err != NULL && errlen > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+void route_options_init(route_options_t *o)
+{
+    o->capacity = 0;
+    o->iterations = ROUTE_DEFAULT_ITERATIONS;
+    o->seed = ROUTE_DEFAULT_SEED;
+}
+
+void route_plan_free(route_plan_t *plan)
+{
+    for (unsigned p = 0; p < plan->nphases; p++)
+        free(plan->phases[p].conns);
+    free(plan->phases);
+    free(plan->conns);
+    free(plan->cells);
+    free(plan->dirs);
+    free(plan->chans);
+    memset(plan, 0, sizeof *plan);
+}
+
+/* Scratch arrays of one task, in the task's own numbering. */
+typedef struct task_input {
+    unsigned *conns; /* global numbers of the task's connections, ascending */
+    unsigned *local; /* global -> local (only the task's entries are meaningful) */
+    unsigned *src, *dst, *after_start, *after;
+    uint32_t *words;
+} task_input_t;
+
+static void task_input_free(task_input_t *t)
+{
+    free(t->conns);
+    free(t->local);
+    free(t->src);
+    free(t->dst);
+    free(t->after_start);
+    free(t->after);
+    free(t->words);
+}
+
+static int task_input(const cset_t *set, unsigned task, task_input_t *t, unsigned *n, char *err, size_t errlen)
+{
+    memset(t, 0, sizeof *t);
+    size_t total = set->nconns + 1u, edges = 1;
+    for (unsigned i = 0; i < set->nconns; i++)
+        edges += set->conns[i].nafter;
+    t->conns = malloc(sizeof *t->conns * total);
+    t->local = malloc(sizeof *t->local * total);
+    t->src = malloc(sizeof *t->src * total);
+    t->dst = malloc(sizeof *t->dst * total);
+    t->words = malloc(sizeof *t->words * total);
+    t->after_start = malloc(sizeof *t->after_start * total);
+    t->after = malloc(sizeof *t->after * edges);
+    if (t->conns == NULL || t->local == NULL || t->src == NULL || t->dst == NULL || t->words == NULL ||
+        t->after_start == NULL || t->after == NULL)
+        return fail(err, errlen, "out of memory");
+    unsigned k = 0;
+    for (unsigned i = 0; i < set->nconns; i++)
+        if (set->conns[i].task == task) {
+            t->local[i] = k;
+            t->conns[k++] = i;
+        }
+    *n = k;
+    unsigned m = 0;
+    for (unsigned j = 0; j < k; j++) {
+        const cset_conn_t *c = &set->conns[t->conns[j]];
+        t->src[j] = c->src;
+        t->dst[j] = c->dst;
+        t->words[j] = c->words;
+        t->after_start[j] = m;
+        for (unsigned a = 0; a < c->nafter; a++) {
+            if (set->conns[c->after[a]].task != task)
+                return fail(err, errlen, "connection '%s' is used after '%s' of another task", c->id,
+                            set->conns[c->after[a]].id);
+            t->after[m++] = t->local[c->after[a]];
+        }
+    }
+    t->after_start[k] = m;
+    return 0;
+}
+
+static int append_path(route_plan_t *plan, size_t *cap, size_t *used, const uint16_t *cells, const uint8_t *dirs,
+                       unsigned len)
+{
+    if (*used + len > *cap) {
+        size_t ncap = *cap ? *cap : 1024;
+        while (ncap < *used + len)
+            ncap *= 2;
+        uint16_t *c = realloc(plan->cells, sizeof *c * ncap);
+        if (c != NULL)
+            plan->cells = c;
+        uint8_t *d = realloc(plan->dirs, ncap);
+        if (d != NULL)
+            plan->dirs = d;
+        uint8_t *ch = realloc(plan->chans, ncap);
+        if (ch != NULL)
+            plan->chans = ch;
+        if (c == NULL || d == NULL || ch == NULL)
+            return -1;
+        *cap = ncap;
+    }
+    memcpy(plan->cells + *used, cells, sizeof *cells * len);
+    memcpy(plan->dirs + *used, dirs, len > 1 ? len - 1 : 0);
+    plan->dirs[*used + len - 1] = 0;
+    *used += len;
+    return 0;
+}
+
+static int route_tasks(const cset_t *set, const route_options_t *o, route_plan_t *plan, char *err, size_t errlen)
+{
+    size_t cap = 0, used = 0;
+    for (unsigned task = 0; task < set->ntasks; task++) {
+        task_input_t t;
+        unsigned n = 0;
+        if (task_input(set, task, &t, &n, err, errlen) != 0) {
+            task_input_free(&t);
+            return -1;
+        }
+        apr_input_t in = {
+            .torus = plan->torus,
+            .capacity = plan->capacity,
+            .iterations = o->iterations,
+            .seed = o->seed,
+            .nconns = n,
+            .src = t.src,
+            .dst = t.dst,
+            .words = t.words,
+            .after_start = t.after_start,
+            .after = t.after,
+        };
+        apr_t *a = apr_route(&in);
+        if (a == NULL) {
+            task_input_free(&t);
+            return fail(err, errlen, "out of memory routing task %s", set->tasks[task]);
+        }
+        int rc = 0;
+        for (unsigned j = 0; j < n && rc == 0; j++) {
+            route_conn_t *rc_conn = &plan->conns[t.conns[j]];
+            unsigned len;
+            const uint16_t *path = apr_path(a, j, &len);
+            rc_conn->phase = plan->nphases + apr_phase_of(a, j);
+            rc_conn->first = (unsigned)used;
+            rc_conn->ncells = len;
+            rc = append_path(plan, &cap, &used, path, apr_dirs(a, j), len);
+        }
+        const apr_stats_t *st = apr_stats(a);
+        plan->lower_bound += st->lower_bound;
+        plan->greedy_phases += st->greedy_phases;
+        plan->rounds += st->rounds;
+        plan->searches += st->searches;
+        unsigned phases = apr_phases(a);
+        apr_free(a);
+        task_input_free(&t);
+        if (rc != 0)
+            return fail(err, errlen, "out of memory");
+        route_phase_t *grown = realloc(plan->phases, sizeof *grown * (plan->nphases + phases + 1u));
+        if (grown == NULL)
+            return fail(err, errlen, "out of memory");
+        plan->phases = grown;
+        for (unsigned p = 0; p < phases; p++)
+            plan->phases[plan->nphases++] = (route_phase_t){.task = task};
+    }
+    return 0;
+}
+
+static int fill_phases(route_plan_t *plan)
+{
+    unsigned n = plan->set->nconns;
+    for (unsigned i = 0; i < n; i++)
+        plan->phases[plan->conns[i].phase].nconns++;
+    for (unsigned p = 0; p < plan->nphases; p++) {
+        plan->phases[p].conns = malloc(sizeof(unsigned) * (plan->phases[p].nconns + 1u));
+        if (plan->phases[p].conns == NULL)
+            return -1;
+        plan->phases[p].nconns = 0;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        route_phase_t *ph = &plan->phases[plan->conns[i].phase];
+        ph->conns[ph->nconns++] = i;
+    }
+    return 0;
+}
+
+/* Channel numbers: at each cell of a phase, its connections in connection order take 4, 5, 6, ... */
+static int assign_channels(route_plan_t *plan)
+{
+    uint8_t *next = calloc(plan->torus.n, 1);
+    if (next == NULL)
+        return -1;
+    for (unsigned p = 0; p < plan->nphases; p++) {
+        const route_phase_t *ph = &plan->phases[p];
+        for (unsigned k = 0; k < ph->nconns; k++) {
+            const route_conn_t *c = &plan->conns[ph->conns[k]];
+            for (unsigned j = 0; j < c->ncells; j++)
+                plan->chans[c->first + j] = (uint8_t)(ROUTE_FIRST_CHANNEL + next[plan->cells[c->first + j]]++);
+        }
+        for (unsigned k = 0; k < ph->nconns; k++) {
+            const route_conn_t *c = &plan->conns[ph->conns[k]];
+            for (unsigned j = 0; j < c->ncells; j++)
+                next[plan->cells[c->first + j]] = 0;
+        }
+    }
+    free(next);
+    return 0;
+}
+
+static int schedule(route_plan_t *plan, uint64_t seed)
+{
+    const cset_t *set = plan->set;
+    unsigned n = set->nconns;
+    size_t edges = 1;
+    for (unsigned i = 0; i < n; i++)
+        edges += set->conns[i].nafter;
+    unsigned *local = malloc(sizeof *local * (n + 1u)), *src = malloc(sizeof *src * (n + 1u)),
+             *dst = malloc(sizeof *dst * (n + 1u)), *after_start = malloc(sizeof *after_start * (n + 1u)),
+             *after = malloc(sizeof *after * edges);
+    uint64_t *dur = malloc(sizeof *dur * (n + 1u)), *start = malloc(sizeof *start * (n + 1u));
+    int rc = -1;
+    if (local == NULL || src == NULL || dst == NULL || after_start == NULL || after == NULL || dur == NULL ||
+        start == NULL)
+        goto out;
+    for (unsigned p = 0; p < plan->nphases; p++) {
+        route_phase_t *ph = &plan->phases[p];
+        for (unsigned k = 0; k < ph->nconns; k++)
+            local[ph->conns[k]] = k;
+        unsigned m = 0;
+        for (unsigned k = 0; k < ph->nconns; k++) {
+            const cset_conn_t *c = &set->conns[ph->conns[k]];
+            src[k] = c->src;
+            dst[k] = c->dst;
+            dur[k] = (uint64_t)SCHED_CLOCKS_PER_WORD * c->words;
+            after_start[k] = m;
+            /* Those in earlier phases are over before this one starts. */
+            for (unsigned a = 0; a < c->nafter; a++)
+                if (plan->conns[c->after[a]].phase == p)
+                    after[m++] = local[c->after[a]];
+        }
+        after_start[ph->nconns] = m;
+        sched_input_t in = {plan->torus.n, ph->nconns, src, dst, dur, m ? after_start : NULL, m ? after : NULL, seed};
+        int64_t clocks = sched_phase(&in, start);
+        if (clocks < 0)
+            goto out;
+        ph->clocks = (uint64_t)clocks;
+        for (unsigned k = 0; k < ph->nconns; k++) {
+            route_conn_t *c = &plan->conns[ph->conns[k]];
+            c->start = start[k];
+            c->end = start[k] + dur[k];
+        }
+    }
+    rc = 0;
+out:
+    free(local);
+    free(src);
+    free(dst);
+    free(after_start);
+    free(after);
+    free(dur);
+    free(start);
+    return rc;
+}
+
+int route_compile(const cset_t *set, const route_options_t *o, route_plan_t *plan, char *err, size_t errlen)
+{
+    memset(plan, 0, sizeof *plan);
+    unsigned capacity = o->capacity ? o->capacity : set->capacity;
+    if (capacity < 1 || capacity > CSET_MAX_CAPACITY)
+        return fail(err, errlen, "capacity must be 1..%u channels, not %u", CSET_MAX_CAPACITY, capacity);
+    plan->set = set;
+    plan->torus = torus_make(set->width, set->height);
+    plan->capacity = capacity;
+    plan->conns = calloc(set->nconns + 1u, sizeof *plan->conns);
+    if (plan->conns == NULL)
+        return fail(err, errlen, "out of memory");
+    if (route_tasks(set, o, plan, err, errlen) != 0) {
+        route_plan_free(plan);
+        return -1;
+    }
+    if (fill_phases(plan) != 0 || assign_channels(plan) != 0 || schedule(plan, o->seed) != 0) {
+        route_plan_free(plan);
+        return fail(err, errlen, "out of memory");
+    }
+    return 0;
+}

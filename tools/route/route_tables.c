@@ -1,0 +1,139 @@
+/* The cell tables: per cell and phase a forwarding pattern and the AS schedule (route_tables.h). */
+#include "route_tables.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu.h"
+
+_Static_assert((int)CSET_MAX_SIDE == (int)EMU_MAX_DIM, "connection sets name arrays the emulator can build");
+
+/* A growing list of words (one cell's blob). */
+typedef struct words {
+    uint32_t *v;
+    size_t n, cap;
+} words_t;
+
+static int push(words_t *w, uint32_t x)
+{
+    if (w->n == w->cap) {
+        size_t cap = w->cap ? 2 * w->cap : 64;
+        uint32_t *grown = realloc(w->v, sizeof *grown * cap);
+        if (grown == NULL)
+            return -1;
+        w->v = grown;
+        w->cap = cap;
+    }
+    w->v[w->n++] = x;
+    return 0;
+}
+
+static int put(words_t *w, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
+{
+    /* || sequences the pushes (| would leave their order unspecified) and stops at the first failure. */
+    return push(w, a) != 0 || push(w, b) != 0 || push(w, c) != 0 || push(w, d) != 0 ? -1 : 0;
+}
+
+static uint32_t link_end(unsigned dir, unsigned channel)
+{
+    return 1u << 12 | dir << 8 | channel;
+}
+
+typedef struct xfer {
+    uint64_t start;
+    unsigned conn;
+} xfer_t;
+
+static int xfer_cmp(const void *x, const void *y)
+{
+    const xfer_t *a = x, *b = y;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    return a->conn < b->conn ? -1 : a->conn > b->conn;
+}
+
+/* The record of phase p at cell v, appended to w. */
+static int phase_record(const route_plan_t *plan, unsigned p, unsigned v, words_t *w, xfer_t *sends, xfer_t *recvs)
+{
+    const route_phase_t *ph = &plan->phases[p];
+    const cset_t *set = plan->set;
+    size_t count_at = w->n;
+    if (push(w, 0) != 0) /* n_fwd, known once the entries are out */
+        return -1;
+    uint32_t nfwd = 0;
+    unsigned nsend = 0, nrecv = 0;
+    for (unsigned k = 0; k < ph->nconns; k++) {
+        unsigned ci = ph->conns[k];
+        const route_conn_t *c = &plan->conns[ci];
+        for (unsigned j = 0; j < c->ncells; j++) {
+            unsigned at = c->first + j;
+            if (plan->cells[at] != v)
+                continue;
+            uint32_t route = j + 1 < c->ncells ? link_end(plan->dirs[at], plan->chans[at + 1]) : 0;
+            uint32_t source = j > 0 ? link_end(torus_opposite(plan->dirs[at - 1]), plan->chans[at - 1]) : 0;
+            if (put(w, plan->chans[at], route, source, 0) != 0)
+                return -1;
+            nfwd++;
+        }
+        if (set->conns[ci].src == v)
+            sends[nsend++] = (xfer_t){c->start, ci};
+        if (set->conns[ci].dst == v)
+            recvs[nrecv++] = (xfer_t){c->start, ci};
+    }
+    w->v[count_at] = nfwd;
+    if (put(w, nsend, nrecv, (uint32_t)(ph->clocks > UINT32_MAX ? UINT32_MAX : ph->clocks), 0) != 0)
+        return -1;
+    qsort(sends, nsend, sizeof *sends, xfer_cmp);
+    qsort(recvs, nrecv, sizeof *recvs, xfer_cmp);
+    for (unsigned k = 0; k < nsend; k++) {
+        const route_conn_t *c = &plan->conns[sends[k].conn];
+        if (put(w, sends[k].conn, plan->chans[c->first], set->conns[sends[k].conn].words,
+                set->conns[sends[k].conn].dst) != 0)
+            return -1;
+    }
+    for (unsigned k = 0; k < nrecv; k++) {
+        const route_conn_t *c = &plan->conns[recvs[k].conn];
+        if (put(w, recvs[k].conn, plan->chans[c->first + c->ncells - 1], set->conns[recvs[k].conn].words,
+                set->conns[recvs[k].conn].src) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int route_tables(const route_plan_t *plan, celldata_t *out, char *err, size_t errlen)
+{
+    const torus_t *t = &plan->torus;
+    if (celldata_init(out, t->w, t->h) != 0) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    unsigned most = 1;
+    for (unsigned p = 0; p < plan->nphases; p++)
+        if (plan->phases[p].nconns > most)
+            most = plan->phases[p].nconns;
+    xfer_t *sends = malloc(sizeof *sends * most), *recvs = malloc(sizeof *recvs * most);
+    words_t w = {0};
+    int rc = sends != NULL && recvs != NULL ? 0 : -1;
+    for (unsigned v = 0; v < t->n && rc == 0; v++) {
+        w.n = 0;
+        rc = put(&w, ROUTE_TABLE_MAGIC, plan->nphases, 0, 0);
+        for (unsigned p = 0; p < plan->nphases && rc == 0; p++)
+            rc = push(&w, 0); /* the record offsets, filled in below */
+        for (unsigned p = 0; p < plan->nphases && rc == 0; p++) {
+            w.v[ROUTE_TABLE_HEADER_WORDS + p] = (uint32_t)(w.n * 4);
+            rc = phase_record(plan, p, v, &w, sends, recvs);
+        }
+        if (rc == 0)
+            rc = celldata_append(out, v % t->w, v / t->w, w.v, w.n);
+    }
+    free(w.v);
+    free(sends);
+    free(recvs);
+    if (rc != 0) {
+        celldata_free(out);
+        snprintf(err, errlen, "out of memory (or a cell's table over the cell data limit)");
+    }
+    return rc;
+}

@@ -1,0 +1,38 @@
+/*
+ * The compiler's output for the cells: one blob of 32-bit words per cell in a cell data file
+ * (tools/celldata.h), read by the ConSet runtime. Offsets are in bytes from the start of the blob.
+ *
+ *   word 0      ROUTE_TABLE_MAGIC ('CSET')
+ *   word 1      P, the number of phases
+ *   words 2, 3  reserved, 0
+ *   4 .. 4+P-1  byte offset of each phase's record
+ *
+ *   phase record:
+ *     n_fwd, then n_fwd entries {channel, route, source, 0}: exactly a forwarding pattern for COA_LOAD
+ *       (docs/network.md), one entry per connection through this cell, in connection order. route is
+ *       kind 1 (link) << 12 | direction << 8 | the next cell's channel, or 0 at the destination; source is
+ *       kind 1 << 12 | the direction of the previous cell seen from here << 8 | its channel, or 0 at the
+ *       source. A connection to itself has one entry with both 0.
+ *     n_send, n_recv, predicted phase clocks (AS), 0
+ *     n_send entries {connection number, channel here, words, destination cell id}, in schedule order
+ *     n_recv entries {connection number, channel here, words, source cell id}, in schedule order
+ */
+#ifndef TOOLS_ROUTE_ROUTE_TABLES_H
+#define TOOLS_ROUTE_ROUTE_TABLES_H
+
+#include <stddef.h>
+
+#include "celldata.h"
+#include "route.h"
+
+enum {
+    ROUTE_TABLE_MAGIC = 0x54455343, /* "CSET" read as a little-endian word */
+    ROUTE_TABLE_HEADER_WORDS = 4,
+    ROUTE_FWD_WORDS = 4,
+    ROUTE_XFER_WORDS = 4,
+};
+
+/* Builds every cell's blob into *out (initialized here). Returns 0, or -1 with a message. */
+int route_tables(const route_plan_t *plan, celldata_t *out, char *err, size_t errlen);
+
+#endif
