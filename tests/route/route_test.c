@@ -203,6 +203,20 @@ void rt_check_plan(const cset_t *s, const route_plan_t *plan)
     unsigned lb = rt_lower_bound(s, plan->capacity);
     if (plan->nphases < lb)
         fail_msg("%u phases, below the lower bound %u", plan->nphases, lb);
+    /* The channels the routes take, over what one phase holds, is a lower bound too (per task). */
+    for (unsigned task = 0; task < s->ntasks; task++) {
+        uint64_t uses = 0;
+        unsigned phases = 0;
+        for (unsigned i = 0; i < s->nconns; i++)
+            if (s->conns[i].task == task)
+                uses += plan->conns[i].ncells;
+        for (unsigned p = 0; p < plan->nphases; p++)
+            phases += plan->phases[p].task == task;
+        uint64_t room = (uint64_t)plan->torus.n * plan->capacity;
+        if (phases < (uses + room - 1) / room)
+            fail_msg("task %u: %u phases for %llu channel uses of %llu per phase", task, phases,
+                     (unsigned long long)uses, (unsigned long long)room);
+    }
 }
 
 typedef struct xfer {

@@ -1,9 +1,10 @@
 /*
  * The cell tables on the emulated machine: each phase's forwarding entries, loaded into the agents by COA_LOAD
  * (the pattern loader of docs/network.md), must give exactly the pathways of the plan. Every cell runs a
- * program that loads its entries for phase a0, sends one word (the connection number + 0x1000) on each of its
- * sends through go0, then reads each of its receives through gi0 and compares; a word that went anywhere else
- * faults, deadlocks or arrives on a channel where another connection's word is expected.
+ * program that loads its entries for phase a0, then in rounds sends a word on each of its sends through go0
+ * and reads one from each of its receives through gi0, comparing it with the connection's number; a word that
+ * went anywhere else, or a credit that went back to the wrong channel, faults, deadlocks or shows as a wrong
+ * word.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,9 +16,15 @@
 #include "route/route_tables.h"
 #include "route_test.h"
 
-enum { TABLES = 0x70000, LIMIT = 2000000 };
+enum {
+    TABLES = 0x70000,
+    LIMIT = 2000000,
+    ROUNDS = 12, /* more than a channel's queue (8 words by default) */
+};
 
-/* a0 = the phase; returns a0 = words that were not what the receive entry expects, a1 = words received. */
+/* a0 = the phase, a1 = rounds. In round k every send carries word (connection << 8) + k + 1, then every
+ * receive reads one and compares. Returns a0 = words that were not what the receive entry expects, a1 = words
+ * received. More rounds than a queue holds make every credit find its way back along the pathway. */
 static const char program[] =
     "        .include \"coa.inc\"\n"
     "        .equ TABLES, 0x70000\n"
@@ -45,11 +52,17 @@ static const char program[] =
     "        rdcr r20, [CR_CELL_ID]\n"
     "        li   r30, 0\n"
     "        li   r31, 0\n"
-    "        beqz r13, 3f\n"
-    "2:      ldw  r21, [r15]\n"
-    "        ldw  r22, [r15 + 4]\n"
-    "        ldw  r23, [r15 + 12]\n"
-    "        add  r24, r21, 0x1000\n"
+    "        li   r40, 0                 # round\n"
+    "10:     beq  r40, a1, 7f\n"
+    "        add  r40, r40, 1\n"
+    "        mov  r41, r13\n"
+    "        mov  r42, r15\n"
+    "        beqz r41, 3f\n"
+    "2:      ldw  r21, [r42]\n"
+    "        ldw  r22, [r42 + 4]\n"
+    "        ldw  r23, [r42 + 12]\n"
+    "        sll  r24, r21, 8\n"
+    "        add  r24, r24, r40\n"
     "        bne  r23, r20, 4f\n"
     "        wrcr r22, [COA_GATE_IN1]   # to itself: the input gate first (a free channel on go0 wants a sign)\n"
     "4:      wrcr r22, [COA_GATE_OUT0]\n"
@@ -61,21 +74,25 @@ static const char program[] =
     "        add  r30, r30, 1\n"
     "6:      li   r26, COA_NONE\n"
     "        wrcr r26, [COA_GATE_IN1]\n"
-    "5:      add  r15, r15, 16\n"
-    "        loop r13, 2b\n"
-    "3:      beqz r14, 7f\n"
-    "8:      ldw  r21, [r16]\n"
-    "        ldw  r22, [r16 + 4]\n"
-    "        ldw  r23, [r16 + 12]\n"
+    "5:      add  r42, r42, 16\n"
+    "        loop r41, 2b\n"
+    "3:      mov  r41, r14\n"
+    "        mov  r42, r16\n"
+    "        beqz r41, 10b\n"
+    "8:      ldw  r21, [r42]\n"
+    "        ldw  r22, [r42 + 4]\n"
+    "        ldw  r23, [r42 + 12]\n"
     "        beq  r23, r20, 9f          # to itself: checked when sent\n"
     "        wrcr r22, [COA_GATE_IN0]\n"
     "        mov  r25, gi0\n"
-    "        add  r24, r21, 0x1000\n"
+    "        sll  r24, r21, 8\n"
+    "        add  r24, r24, r40\n"
     "        add  r31, r31, 1\n"
     "        beq  r25, r24, 9f\n"
     "        add  r30, r30, 1\n"
-    "9:      add  r16, r16, 16\n"
-    "        loop r14, 8b\n"
+    "9:      add  r42, r42, 16\n"
+    "        loop r41, 8b\n"
+    "        jmp  10b\n"
     "7:      mov  a0, r30\n"
     "        mov  a1, r31\n"
     "        halt\n";
@@ -111,8 +128,8 @@ static void run_phases(const route_plan_t *plan, unsigned threads, uint64_t *has
         asm_result_free(&r);
         assert_non_null(prog);
         for (unsigned v = 0; v < plan->torus.n; v++) {
-            uint32_t arg = p;
-            assert_int_equal(emu_array_load(a, v % plan->torus.w, v / plan->torus.w, prog, &arg, 1, err, sizeof err),
+            const uint32_t args[2] = {p, ROUNDS};
+            assert_int_equal(emu_array_load(a, v % plan->torus.w, v / plan->torus.w, prog, args, 2, err, sizeof err),
                              0);
         }
         if (celldata_load(&d, a, TABLES, err, sizeof err) != 0)
@@ -131,6 +148,7 @@ static void run_phases(const route_plan_t *plan, unsigned threads, uint64_t *has
             unsigned expect = 0;
             for (unsigned k = 0; k < plan->phases[p].nconns; k++)
                 expect += s->conns[plan->phases[p].conns[k]].dst == v;
+            expect *= ROUNDS;
             if (ca_reg(ca, 3) != 0 || ca_reg(ca, 4) != expect)
                 fail_msg("phase %u, cell %u: %u wrong words, %u received of %u", p, v, ca_reg(ca, 3), ca_reg(ca, 4),
                          expect);
