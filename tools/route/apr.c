@@ -1,4 +1,5 @@
-/* APR's set-up and driver: the routing order, the sequential pass, phase removal, balancing (apr.h). */
+/* APR's set-up and driver: the routing order, the sequential pass, phase removal, balancing, tightening
+ * (apr.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -208,6 +209,16 @@ void apr_free(apr_t *a)
     free(a);
 }
 
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+    while (b != 0) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
 static apr_t *create(const apr_input_t *in)
 {
     apr_t *a = calloc(1, sizeof *a);
@@ -255,12 +266,17 @@ static apr_t *create(const apr_input_t *in)
         for (unsigned d = 0; d < TORUS_DIRS; d++)
             a->nb[v * TORUS_DIRS + d] = torus_has_link(&a->t, d) ? torus_neighbour(&a->t, v, d) : APR_NONE;
     }
+    /* Schedule clocks are counted in units of the greatest common divisor of the connections' words, so that
+     * scaling every connection's words by the same factor changes no decision: the same routes and phases. */
+    uint64_t unit = 0;
+    for (unsigned i = 0; i < a->n; i++)
+        unit = gcd(unit, in->words[i]);
     for (unsigned i = 0; i < a->n; i++) {
         apr_conn_t *c = &a->c[i];
         c->src = in->src[i];
         c->dst = in->dst[i];
         c->words = in->words[i];
-        c->dur = 2ull * c->words; /* AS's 2 clocks per word (sched.h) */
+        c->dur = c->words / unit;
         c->dist = torus_distance(&a->t, c->src, c->dst);
         c->phase = APR_NONE;
         a->send_total[c->src] += c->dur;

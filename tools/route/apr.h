@@ -8,7 +8,9 @@
  * new phase opens when no phase has room (capacity is never exceeded). Then phases are removed one at a
  * time by rip-up and reroute: the emptiest phase's connections are put into the others, letting nodes go
  * over capacity at a growing price, and the connections through overfull nodes are ripped up and rerouted
- * until nothing is over (negotiated congestion), or `iterations` rounds pass and the removal is undone.
+ * until nothing is over (negotiated congestion), or the rounds run out and the removal is undone. Last, the
+ * same negotiation balances the schedule: each phase's send and receive clocks per cell against a budget,
+ * then lower budgets for one phase after another (AS, sched.h, can do no better than the busiest timeline).
  * docs/conset.md gives the costs and the order.
  */
 #ifndef TOOLS_ROUTE_APR_H

@@ -27,7 +27,7 @@ enum {
 typedef struct apr_conn {
     unsigned src, dst, dist;
     uint32_t words;
-    uint64_t dur;   /* clocks it streams (AS's duration) */
+    uint64_t dur;   /* how long it streams (AS's duration), in units of the task's words' common divisor */
     unsigned phase; /* APR_NONE while unrouted */
     unsigned len;   /* cells on the path */
     unsigned cap;   /* room in path/dirs */
@@ -57,7 +57,7 @@ struct apr {
     uint32_t *hist;
     uint16_t *luse;
     uint64_t pres; /* price of going over capacity, 0 = not allowed (the sequential pass) */
-    /* The schedule, negotiated like the channels: per phase and cell, the clocks of the connections that
+    /* The schedule, negotiated like the channels: per phase and cell, the time (in units) of the connections
      * start (send) and end (receive) there, against a budget per timeline of each phase (0 = none). */
     uint64_t *sload, *rload;
     uint32_t *shist, *rhist;
@@ -111,8 +111,8 @@ int apr_remove_phase_negotiated(apr_t *a, unsigned q, unsigned *list);
 /* Moves connections between phases until no timeline is over the budget either, keeping the best schedule
  * bound seen with no cell over capacity. Returns 0, or -1 when out of memory. */
 int apr_balance(apr_t *a, unsigned *list);
-/* Then lowers one phase's budget after another to below its busiest timeline, as long as the others can take
- * what no longer fits. Returns 0, or -1 when out of memory. */
+/* Then lowers one phase's budget after another by one longest connection below its busiest timeline (each
+ * phase once), as long as the others can take what no longer fits. Returns 0, or -1 when out of memory. */
 int apr_tighten(apr_t *a, unsigned *list);
 /* Sum over the phases of the busiest timeline's clocks: what AS can at best do. */
 uint64_t apr_schedule_bound(const apr_t *a);

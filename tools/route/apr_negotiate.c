@@ -193,14 +193,30 @@ static int negotiate_time(apr_t *a, unsigned *list, apr_saved_t *best, uint64_t 
 int apr_balance(apr_t *a, unsigned *list)
 {
     apr_set_budget(a, a->nphases);
-    if (time_over(a) == 0)
-        return 0;
     apr_saved_t best;
     if (apr_save(a, &best) != 0)
         return -1;
     uint64_t best_bound = apr_schedule_bound(a);
-    int rc = negotiate_time(a, list, &best, &best_bound);
-    apr_restore(a, &best);
+    int rc = 0;
+    /* The fair budget can leave no slack at all (63 connections a cell over 21 phases is 3 in every one):
+     * when the negotiation cannot meet it, a budget one longest connection larger is tried, up to what the
+     * phases already need; the tightening then lowers the budgets of the phases it can. */
+    for (uint64_t budget = a->budget_new; rc == 0 && time_over(a) > 0; budget += a->dref) {
+        for (unsigned p = 0; p < a->nphases; p++)
+            a->budget[p] = budget;
+        a->budget_new = budget;
+        rc = negotiate_time(a, list, &best, &best_bound);
+        apr_restore(a, &best);
+        if (rc != 0)
+            break;
+        rc = 0;
+        uint64_t longest = 0;
+        for (unsigned p = 0; p < a->nphases; p++)
+            if (apr_phase_bound(a, p) > longest)
+                longest = apr_phase_bound(a, p);
+        if (budget >= longest)
+            break;
+    }
     apr_saved_free(&best);
     return rc < 0 ? -1 : 0;
 }
@@ -227,7 +243,7 @@ int apr_tighten(apr_t *a, unsigned *list)
         for (unsigned p = 0; p < a->nphases; p++) {
             uint64_t b = apr_phase_bound(a, p);
             unsigned n = at_bound(a, p, b);
-            if (!tried[p] && b > 0 && (q == APR_NONE || n < fewest)) {
+            if (!tried[p] && b > a->dref && (q == APR_NONE || n < fewest)) {
                 q = p;
                 fewest = n;
             }
@@ -239,8 +255,10 @@ int apr_tighten(apr_t *a, unsigned *list)
             rc = -1;
             break;
         }
+        /* One longest connection less: with connections alike, one slot less. Each phase is tried once. */
         uint64_t old = a->budget[q], best_bound = apr_schedule_bound(a);
-        a->budget[q] = apr_phase_bound(a, q) - 1;
+        a->budget[q] = apr_phase_bound(a, q) - a->dref;
+        tried[q] = true;
         apr_saved_t best;
         int clean = apr_save(a, &best) != 0 ? -1 : negotiate_time(a, list, &best, &best_bound);
         apr_saved_free(&best);
@@ -249,7 +267,6 @@ int apr_tighten(apr_t *a, unsigned *list)
         else if (clean == 0) {
             apr_restore(a, &before);
             a->budget[q] = old;
-            tried[q] = true;
             failures++;
         }
         apr_saved_free(&before);
