@@ -11,6 +11,7 @@ typedef struct bench_context {
     bool json;
     bool quick;
     const char *out_dir;
+    unsigned threads; /* host threads for the emulated runs (results do not depend on it) */
     json_writer_t *jw; /* inside the "records" array when json */
 } bench_context_t;
 
@@ -22,6 +23,7 @@ typedef struct bench {
 
 int bench_speed(bench_context_t *ctx);
 int bench_logp(bench_context_t *ctx);
+int bench_patterns(bench_context_t *ctx);
 
 /* Starts a record {"bench": ..., "case": ...}; the caller adds fields and calls json_end_object. */
 void bench_record_begin(bench_context_t *ctx, const char *bench, const char *case_name);

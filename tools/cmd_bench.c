@@ -8,6 +8,7 @@
 #include "commands.h"
 
 static const bench_t benches[] = {
+    {"patterns", bench_patterns, "seed 004's torus, butterfly and all-to-all under ConSet and message passing"},
     {"logp", bench_logp, "LogGP microbenchmarks of message passing: EEL, o_s, o_r, g, G, g/G"},
     {"speed", bench_speed, "emulated instructions and cell-clocks per host second"},
 };
@@ -15,11 +16,12 @@ enum { NBENCHES = sizeof benches / sizeof benches[0] };
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: iwarp bench [--json] [--quick] [--out DIR] [BENCH...]\n"
+    fprintf(out, "usage: iwarp bench [--json] [--quick] [--out DIR] [--threads N] [BENCH...]\n"
                  "Runs the named benches (default: all) and prints their report.\n"
                  "  --json      one JSON document with a record per measured case, on stdout\n"
                  "  --quick     smaller runs (for tests and a first look)\n"
                  "  --out DIR   where plots and tables are written (default: out/bench)\n"
+                 "  --threads N host threads for the emulated runs (default 1; results do not change)\n"
                  "benches:\n");
     for (unsigned i = 0; i < NBENCHES; i++)
         fprintf(out, "  %-10s %s\n", benches[i].name, benches[i].summary);
@@ -27,15 +29,16 @@ static void usage(FILE *out)
 
 int cmd_bench(int argc, char **argv)
 {
-    enum { OPT_JSON = 256, OPT_QUICK, OPT_OUT, OPT_HELP };
+    enum { OPT_JSON = 256, OPT_QUICK, OPT_OUT, OPT_HELP, OPT_THREADS };
     static const struct option longopts[] = {
         {"json", no_argument, NULL, OPT_JSON},
         {"quick", no_argument, NULL, OPT_QUICK},
         {"out", required_argument, NULL, OPT_OUT},
+        {"threads", required_argument, NULL, OPT_THREADS},
         {"help", no_argument, NULL, OPT_HELP},
         {NULL, 0, NULL, 0},
     };
-    bench_context_t ctx = {.out_dir = "out/bench"};
+    bench_context_t ctx = {.out_dir = "out/bench", .threads = 1};
     optind = 1;
     int c;
     while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -43,6 +46,16 @@ int cmd_bench(int argc, char **argv)
         case OPT_JSON: ctx.json = true; break;
         case OPT_QUICK: ctx.quick = true; break;
         case OPT_OUT: ctx.out_dir = optarg; break;
+        case OPT_THREADS: {
+            char *end;
+            unsigned long n = strtoul(optarg, &end, 10);
+            if (*end != '\0' || n < 1 || n > 256) {
+                fprintf(stderr, "iwarp bench: --threads wants 1..256, not '%s'\n", optarg);
+                return 2;
+            }
+            ctx.threads = (unsigned)n;
+            break;
+        }
         case OPT_HELP:
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;

@@ -1,0 +1,239 @@
+/*
+ * iwarp bench patterns: the basic communication patterns of seed 004 (section 5.1) on the emulated 8x8
+ * array, under ConSet (the communication compiler's phases, programs/patterns/conset_pattern.s) and under
+ * message passing (programs/patterns/msgpass.s), beside the seed's models: the table of its Tables 1-3,
+ * the aggregate bandwidth, and Figures 2-4 as SVG plots.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench.h"
+#include "celldata.h"
+#include "model.h"
+#include "plot.h"
+#include "route/pattern.h"
+#include "route/route.h"
+#include "route/route_tables.h"
+
+enum { CONSET_TABLES = 0x70000, CAPACITY = 12 };
+
+typedef struct pattern_case {
+    model_pattern_t model;
+    pattern_kind_t kind;
+    uint32_t msgpass_pattern; /* the pattern argument of msgpass.s */
+} pattern_case_t;
+
+static const pattern_case_t cases[] = {
+    {MODEL_TORUS, PATTERN_TORUS, 0},
+    {MODEL_BUTTERFLY, PATTERN_BUTTERFLY, 1},
+    {MODEL_ALLTOALL, PATTERN_ALLTOALL, 2},
+};
+enum { NCASES = sizeof cases / sizeof cases[0] };
+
+typedef struct pattern_result {
+    unsigned phases;
+    uint64_t conset_words_per_cell; /* the most words any cell sends */
+    unsigned messages;              /* per cell */
+    double predicted_conset, predicted_msgpass;
+    double emulated_conset, emulated_msgpass; /* clocks, 0 when the run failed */
+    uint64_t bytes;                           /* moved by the whole array */
+} pattern_result_t;
+
+/* Loads `program` with args on every cell, and the cell data when given; runs; the slowest cell's a0. */
+static double run_pattern(const bench_context_t *ctx, const char *program, const uint32_t *args, unsigned nargs,
+                          const celldata_t *tables)
+{
+    emu_machine_t m;
+    emu_machine_defaults(&m);
+    char err[512];
+    emu_array_t *a;
+    if (emu_array_create(&a, &m, err, sizeof err) != 0) {
+        fprintf(stderr, "bench patterns: %s\n", err);
+        return 0;
+    }
+    emu_array_set_threads(a, ctx->threads);
+    const emu_program_t *p = bench_program(a, program, NULL, 0);
+    int rc = p != NULL ? 0 : -1;
+    for (unsigned y = 0; rc == 0 && y < m.height; y++)
+        for (unsigned x = 0; rc == 0 && x < m.width; x++)
+            if (emu_array_load(a, x, y, p, args, nargs, err, sizeof err) != 0) {
+                fprintf(stderr, "bench patterns: %s\n", err);
+                rc = -1;
+            }
+    if (rc == 0 && tables != NULL && celldata_load(tables, a, CONSET_TABLES, err, sizeof err) != 0) {
+        fprintf(stderr, "bench patterns: %s\n", err);
+        rc = -1;
+    }
+    double clocks = 0;
+    if (rc == 0) {
+        emu_run_status_t st = emu_array_run(a, 4000000000ull);
+        if (st == EMU_RUN_DONE) {
+            for (unsigned y = 0; y < m.height; y++)
+                for (unsigned x = 0; x < m.width; x++)
+                    clocks = fmax(clocks, ca_reg(emu_array_ca(a, x, y), ISA_REG_A0));
+        } else {
+            unsigned fx = 0, fy = 0;
+            err[0] = '\0';
+            if (emu_array_first_fault(a, &fx, &fy))
+                emu_format_fault(a, fx, fy, err, sizeof err);
+            fprintf(stderr, "bench patterns: %s (args %u, %u) ended %s %s\n%s", program, args[0], args[1],
+                    emu_run_status_name(st), err, emu_array_deadlock(a));
+        }
+    }
+    emu_array_free(a);
+    return clocks;
+}
+
+static int measure(const bench_context_t *ctx, const pattern_case_t *pc, uint32_t words, pattern_result_t *r)
+{
+    memset(r, 0, sizeof *r);
+    char err[512];
+    cset_t set;
+    if (pattern_generate(&set, pc->kind, 8, 8, words, CAPACITY, err, sizeof err) != 0) {
+        fprintf(stderr, "bench patterns: %s\n", err);
+        return -1;
+    }
+    route_options_t o;
+    route_options_init(&o);
+    route_plan_t plan;
+    celldata_t tables;
+    int rc = route_compile(&set, &o, &plan, err, sizeof err);
+    if (rc == 0) {
+        rc = route_tables(&plan, &tables, err, sizeof err);
+        if (rc != 0)
+            route_plan_free(&plan);
+    }
+    if (rc != 0) {
+        fprintf(stderr, "bench patterns: %s\n", err);
+        cset_free(&set);
+        return -1;
+    }
+    r->phases = plan.nphases;
+    uint64_t sent[64] = {0};
+    for (unsigned i = 0; i < set.nconns; i++) {
+        sent[set.conns[i].src] += set.conns[i].words;
+        r->bytes += 4ull * set.conns[i].words;
+    }
+    for (unsigned c = 0; c < 64; c++)
+        if (sent[c] > r->conset_words_per_cell)
+            r->conset_words_per_cell = sent[c];
+    r->messages = set.nconns / 64;
+    r->predicted_conset = model_conset(r->phases, r->conset_words_per_cell);
+    r->predicted_msgpass = model_msgpass(r->messages, words, MODEL_C, MODEL_A);
+    route_plan_free(&plan);
+    cset_free(&set);
+
+    uint32_t args[3] = {words, 0, 0};
+    r->emulated_conset = run_pattern(ctx, "programs/patterns/conset_pattern.s", args, 2, &tables);
+    celldata_free(&tables);
+    args[1] = pc->msgpass_pattern;
+    r->emulated_msgpass = run_pattern(ctx, "programs/patterns/msgpass.s", args, 3, NULL);
+    return r->emulated_conset > 0 && r->emulated_msgpass > 0 ? 0 : -1;
+}
+
+/* MB/s of the whole array: bytes over the time at 20 MHz. */
+static double mbps(uint64_t bytes, double clocks) { return clocks > 0 ? (double)bytes / (clocks / 20.0) : 0; }
+
+static double deviation(double emulated, double seed) { return seed > 0 ? 100.0 * (emulated - seed) / seed : NAN; }
+
+static void record(bench_context_t *ctx, const char *pattern, const char *model, uint32_t words, unsigned phases,
+                   double predicted, double emulated, double seed_predicted, double seed_measured, uint64_t bytes)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s %s %u", pattern, model, words);
+    bench_record_begin(ctx, "patterns", name);
+    json_string(ctx->jw, "pattern", pattern);
+    json_string(ctx->jw, "model", model);
+    json_u64(ctx->jw, "words", words);
+    if (phases)
+        json_u64(ctx->jw, "phases", phases);
+    json_double(ctx->jw, "predicted_clocks", predicted);
+    json_double(ctx->jw, "emulated_clocks", emulated);
+    json_double(ctx->jw, "seed_predicted_clocks", seed_predicted);
+    if (seed_measured > 0) {
+        json_double(ctx->jw, "seed_measured_clocks", seed_measured);
+        json_double(ctx->jw, "deviation_percent", deviation(emulated, seed_measured));
+    } else {
+        json_null(ctx->jw, "seed_measured_clocks");
+    }
+    json_double(ctx->jw, "aggregate_mb_per_s", mbps(bytes, emulated));
+    json_double(ctx->jw, "predicted_aggregate_mb_per_s", mbps(bytes, predicted));
+    json_end_object(ctx->jw);
+}
+
+static void write_plot(const bench_context_t *ctx, const pattern_case_t *pc, const uint32_t *sizes, unsigned nsizes,
+                       const pattern_result_t *r)
+{
+    const model_pattern_info_t *info = model_pattern(pc->model);
+    char title[128], path[1024];
+    snprintf(title, sizeof title, "%s pattern on 8x8: aggregate bandwidth", info->name);
+    plot_t p;
+    plot_init(&p, title, "words per connection", "MB/s (all cells)", true, false);
+    plot_series_t *s[4] = {plot_add(&p, "ConSet, emulated", false), plot_add(&p, "ConSet, predicted", true),
+                           plot_add(&p, "message passing, emulated", false),
+                           plot_add(&p, "message passing, predicted", true)};
+    for (unsigned i = 0; i < nsizes; i++) {
+        plot_point(s[0], sizes[i], mbps(r[i].bytes, r[i].emulated_conset));
+        plot_point(s[1], sizes[i], mbps(r[i].bytes, r[i].predicted_conset));
+        plot_point(s[2], sizes[i], mbps(r[i].bytes, r[i].emulated_msgpass));
+        plot_point(s[3], sizes[i], mbps(r[i].bytes, r[i].predicted_msgpass));
+    }
+    snprintf(path, sizeof path, "%s/patterns_%s.svg", ctx->out_dir, pattern_name(pc->kind));
+    if (plot_write_svg(&p, path) != 0)
+        fprintf(stderr, "bench patterns: cannot write %s\n", path);
+}
+
+int bench_patterns(bench_context_t *ctx)
+{
+    uint32_t sizes[MODEL_SIZES];
+    unsigned nsizes = ctx->quick ? 2 : MODEL_SIZES;
+    memcpy(sizes, model_sizes, sizeof sizes);
+    int rc = 0;
+    if (!ctx->json)
+        printf("Seed 004's basic patterns on the emulated 8x8 array, %d channels for connections; clocks at 20 MHz.\n"
+               "predicted: the seed's models (ConSet with this compiler's phases); seed: its Tables 1-3.\n",
+               CAPACITY);
+    for (unsigned c = 0; c < NCASES; c++) {
+        const pattern_case_t *pc = &cases[c];
+        const model_pattern_info_t *info = model_pattern(pc->model);
+        pattern_result_t r[MODEL_SIZES];
+        for (unsigned i = 0; i < nsizes; i++)
+            if (measure(ctx, pc, sizes[i], &r[i]) != 0)
+                rc = -1;
+        write_plot(ctx, pc, sizes, nsizes, r);
+        if (ctx->json) {
+            for (unsigned i = 0; i < nsizes; i++) {
+                record(ctx, info->name, "conset", sizes[i], r[i].phases, r[i].predicted_conset,
+                       r[i].emulated_conset, model_seed_predicted_conset(pc->model, i),
+                       model_seed_measured_conset(pc->model, i), r[i].bytes);
+                record(ctx, info->name, "msgpass", sizes[i], 0, r[i].predicted_msgpass, r[i].emulated_msgpass,
+                       model_seed_predicted_msgpass(pc->model, i), model_seed_measured_msgpass(pc->model, i),
+                       r[i].bytes);
+            }
+            continue;
+        }
+        printf("\n%s: %u phase%s (the seed's compiler: %u), %u messages per cell\n", info->name, r[0].phases,
+               r[0].phases == 1 ? "" : "s", info->conset_phases, r[0].messages);
+        printf("%7s | %10s %10s %10s | %10s %10s %10s | %9s %9s\n", "words", "ConSet", "ConSet", "seed", "MsgPass",
+               "MsgPass", "seed", "ConSet", "MsgPass");
+        printf("%7s | %10s %10s %10s | %10s %10s %10s | %9s %9s\n", "", "predicted", "emulated", "predicted",
+               "predicted", "emulated", "predicted", "MB/s", "MB/s");
+        for (unsigned i = 0; i < nsizes; i++)
+            printf("%7u | %10.0f %10.0f %10.0f | %10.0f %10.0f %10.0f | %9.1f %9.1f\n", sizes[i],
+                   r[i].predicted_conset, r[i].emulated_conset, model_seed_predicted_conset(pc->model, i),
+                   r[i].predicted_msgpass, r[i].emulated_msgpass, model_seed_predicted_msgpass(pc->model, i),
+                   mbps(r[i].bytes, r[i].emulated_conset), mbps(r[i].bytes, r[i].emulated_msgpass));
+        if (model_seed_measured_conset(pc->model, 0) > 0) {
+            printf("calibration against the seed's measured Table 1 (emulated vs measured):\n");
+            for (unsigned i = 0; i < nsizes; i++) {
+                double mc = model_seed_measured_conset(pc->model, i), mm = model_seed_measured_msgpass(pc->model, i);
+                printf("%7u |   ConSet %8.0f vs %8.0f  %+6.1f%%   |   MsgPass %8.0f vs %8.0f  %+6.1f%%\n", sizes[i],
+                       r[i].emulated_conset, mc, deviation(r[i].emulated_conset, mc), r[i].emulated_msgpass, mm,
+                       deviation(r[i].emulated_msgpass, mm));
+            }
+        }
+        printf("plot: %s/patterns_%s.svg\n", ctx->out_dir, pattern_name(pc->kind));
+    }
+    return rc;
+}
