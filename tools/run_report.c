@@ -135,7 +135,7 @@ void run_report_text(const run_report_t *r, FILE *out)
         for (unsigned y = 0; y < h; y++)
             for (unsigned x = 0; x < w; x++) {
                 const ca_t *ca = emu_array_ca(a, x, y);
-                char label[16], a0[16];
+                char label[32], a0[16];
                 snprintf(label, sizeof label, "(%u,%u)", x, y);
                 snprintf(a0, sizeof a0, "0x%x", ca_reg(ca, ISA_REG_A0));
                 stats_row(out, label, ca_state_name(ca->s.state), a0, &ca->s.stats);

@@ -188,7 +188,7 @@ int view_cli_parse(view_cli_t *c, int argc, char **argv, const char *who, bool n
             c->paused_given = true;
             break;
         case O_SELECT: {
-            unsigned x, y;
+            unsigned x = 0, y = 0;
             if (!pair_of(optarg, ',', EMU_MAX_DIM - 1, &x, &y))
                 bad = "--select wants X,Y";
             c->v.select = (int)(y * 1000 + x); /* resolved against the array's width once it is known */
@@ -196,7 +196,7 @@ int view_cli_parse(view_cli_t *c, int argc, char **argv, const char *who, bool n
             break;
         }
         case O_SIZE: {
-            unsigned w, h;
+            unsigned w = 0, h = 0;
             if (!pair_of(optarg, 'x', 8192, &w, &h) || w < 320 || h < 200)
                 bad = "--size wants WxH, at least 320x200";
             c->v.width = (int)w;
