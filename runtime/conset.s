@@ -9,9 +9,9 @@
 #   conset_init()                        checks the tables, sets up the synchronization rings
 #   conset_instantiate(a0 = phase)       the communication context switch (7 steps of seed 004, 4.2)
 #   conset_transfer(a0 = phase, a1 = send buffer, a2 = receive area, a3 = receive stride)
-#                                        streams the phase's connections: each send from the send buffer,
-#                                        the i-th receive into a2 + i * a3; one word out and one in each
-#                                        2 clocks while both are going
+#                                        streams the phase's connections in the compiler's segments: each
+#                                        send from the send buffer, the i-th receive into a2 + i * a3; one
+#                                        word out and one in each 2 clocks while both are going
 #   conset_send_element / conset_receive_element: bind a gate to a connection's channel for systolic use.
 #
 # Uses go0 and gi0 for the data and sync.s's rings (go0, gi1) for the synchronization; events are kept off
@@ -36,7 +36,24 @@
         .equ PR_SEND_COUNT, 0
         .equ PR_RECV_COUNT, 4
         .equ PR_PREDICTED, 8
+        .equ PR_SEGMENT_COUNT, 12
         .equ PR_LISTS, 16
+        # a send or receive entry of the lists
+        .equ XE_CONN, 0
+        .equ XE_CHANNEL, 4
+        .equ XE_WORDS, 8
+        .equ XE_PEER, 12                 # destination cell id of a send, source of a receive
+        .equ XE_SIZE, 16
+        # a segment, after the lists: the channels of a send and a receive starting with it (0: the one
+        # going goes on), its words, and which of the two are going
+        .equ SEG_OUT, 0
+        .equ SEG_IN, 4
+        .equ SEG_WORDS, 8
+        .equ SEG_MODE, 12
+        .equ SEG_SIZE, 16
+        .equ SEG_SEND, 1
+        .equ SEG_RECEIVE, 2
+        .equ SEG_BOTH, 3
 
         .text
 
@@ -125,8 +142,8 @@ conset_instantiate:
         # 7. resume in the new context
         jr   r30
 
-# conset_lists(a0 = phase) -> a0 = first send entry, a1 = first receive entry, a2 = sends, a3 = receives.
-# Uses r11..r13.
+# conset_lists(a0 = phase) -> a0 = first send entry, a1 = first receive entry, a2 = sends, a3 = receives,
+# a4 = first segment, a5 = segments. Uses r11..r13.
 conset_lists:
         mov  r13, ra
         call conset_record
@@ -136,15 +153,20 @@ conset_lists:
         add  r12, r12, 4                 # the counts
         ldw  a2, [r12 + PR_SEND_COUNT]
         ldw  a3, [r12 + PR_RECV_COUNT]
+        ldw  a5, [r12 + PR_SEGMENT_COUNT]
         add  a0, r12, PR_LISTS
-        sll  r11, a2, 4
+        sll  r11, a2, 4                  # XE_SIZE bytes an entry
         add  a1, a0, r11
+        sll  r11, a3, 4
+        add  a4, a1, r11
         jr   r13
 
 # conset_transfer(a0 = phase, a1 = send buffer, a2 = receive area, a3 = receive stride in bytes).
-# Streams the phase's sends and receives in schedule order: while a send and a receive are both going, an
-# LIW bundle moves one word out through go0 and one in through gi0 every 2 clocks; then whichever remains
-# alone, also at 2 clocks a word.
+# Streams the phase's sends and receives by the compiler's segments: in each the same send and the same
+# receive are going, and where both are, an LIW bundle moves one word out through go0 and one in through
+# gi0 every 2 clocks. The segments follow the schedule's times, which both ends of a connection share, so
+# the cell furthest behind can always move (pairing sends and receives by rank alone can wait in a
+# circle). The schedule orders the words; it is not a clock the cell waits for.
 conset_transfer:
         sub  sp, sp, 16
         stw  ra, [sp]
@@ -152,56 +174,34 @@ conset_transfer:
         mov  r21, a2                     # where the next receive goes
         mov  r22, a3                     # receive stride
         call conset_lists
-        mov  r23, a0                     # next send entry
-        mov  r24, a1                     # next receive entry
-        mov  r25, a2                     # sends left
-        mov  r26, a3                     # receives left
-        li   r27, 0                      # words left in the current send (0: take the next one)
-        li   r28, 0                      # words left in the current receive
-.next:  bnez r27, 1f
-        beqz r25, 1f                     # the next send: bind go0 to its channel
-        ldw  r11, [r23 + 4]
-        wrcr r11, [COA_GATE_OUT0]
-        ldw  r27, [r23 + 8]
-        mov  r16, r20                    # every send streams from the start of the send buffer
-        add  r23, r23, 16
-        sub  r25, r25, 1
-1:      bnez r28, 2f
-        beqz r26, 2f                     # the next receive: bind gi0 to its channel
-        ldw  r11, [r24 + 4]
-        wrcr r11, [COA_GATE_IN0]
-        ldw  r28, [r24 + 8]
+        mov  r23, a4                     # next segment
+        mov  r24, a5                     # segments left
+        li   r26, SEG_BOTH
+.seg:   beqz r24, .done
+        { ldw r11, [r23 + SEG_OUT] ; ldw r12, [r23 + SEG_IN] ; sub r24, r24, 1 }
+        { ldw r18, [r23 + SEG_WORDS] ; ldw r25, [r23 + SEG_MODE] ; add r23, r23, SEG_SIZE }
+        beqz r11, 1f
+        wrcr r11, [COA_GATE_OUT0]        # a send starts: it streams from the start of the send buffer
+        mov  r16, r20
+1:      beqz r12, 2f
+        wrcr r12, [COA_GATE_IN0]         # a receive starts: its own place in the receive area
         mov  r17, r21
         add  r21, r21, r22
-        add  r24, r24, 16
-        sub  r26, r26, 1
-2:      bnez r27, 3f
-        beqz r28, .done                  # nothing left either way
-        # receives only
-        mov  r18, r28
+2:      beq  r25, r26, .both
+        li   r11, SEG_SEND
+        bne  r25, r11, .recv
+3:      { ldw go0, [r16] ; add r16, r16, 4 ; loop r18, 3b }
+        jmp  .seg
+.recv:
 4:      { stw gi0, [r17] ; add r17, r17, 4 ; loop r18, 4b }
-        li   r28, 0
-        jmp  .next
-3:      bnez r28, 5f
-        # sends only
-        mov  r18, r27
-6:      { ldw go0, [r16] ; add r16, r16, 4 ; loop r18, 6b }
-        li   r27, 0
-        jmp  .next
-5:      # both: as many words as the shorter one has
-        mov  r18, r27
-        bleu r18, r28, 7f
-        mov  r18, r28
-7:      sub  r27, r27, r18
-        sub  r28, r28, r18
-        # The send runs one word ahead: a bundle that writes go0 and reads gi0 issues only when both can
+        jmp  .seg
+.both:  # The send runs one word ahead: a bundle that writes go0 and reads gi0 issues only when both can
         # go, and if every cell waited for a word before sending its first one, none would ever come.
-        { ldw go0, [r16] ; add r16, r16, 4 }
-        sub  r18, r18, 1
-        beqz r18, 9f
-8:      { ldw go0, [r16] ; stw gi0, [r17] ; add r16, r16, 4 ; add r17, r17, 4 ; loop r18, 8b }
-9:      { stw gi0, [r17] ; add r17, r17, 4 }
-        jmp  .next
+        { ldw go0, [r16] ; add r16, r16, 4 ; sub r18, r18, 1 }
+        beqz r18, 6f
+5:      { ldw go0, [r16] ; stw gi0, [r17] ; add r16, r16, 4 ; add r17, r17, 4 ; loop r18, 5b }
+6:      { stw gi0, [r17] ; add r17, r17, 4 }
+        jmp  .seg
 .done:  li   r11, COA_NONE
         wrcr r11, [COA_GATE_OUT0]
         wrcr r11, [COA_GATE_IN0]

@@ -7,13 +7,14 @@
 #        receive of a phase lands in its own slot of K words; without checking they all share one.
 #
 # Halts with a0 = clocks from leaving the start barrier to leaving the end barrier. Traps 1 on a wrong
-# word.
+# word, 2 when checking and a phase's receives do not fit the receive area (RECV_WORDS words).
         .include "conset.s"
 
         .bss
         .align 16
 sendbuf: .space 4 * 16384
-recvbuf: .space 4 * 4 * 16384            # room for four receives of 16384 words in a phase
+        .equ RECV_WORDS, 4 * 16384
+recvbuf: .space 4 * RECV_WORDS           # e.g. room for four receives of 16384 words in a phase
 
         .text
 _start: mov  r64, a0                     # K
@@ -29,6 +30,7 @@ _start: mov  r64, a0                     # K
         call sync_barrier
         rdcr r80, [CR_CLOCK_LO]
         li   r71, 0                      # phase
+        beqz r70, 9f                     # a set with no connections has no phases
 3:      mov  a0, r71
         call conset_instantiate
         mov  a0, r71
@@ -36,7 +38,15 @@ _start: mov  r64, a0                     # K
         li   a2, recvbuf
         li   a3, 0
         beqz r65, 4f
-        sll  a3, r64, 2                  # a slot per receive when checking
+        mov  a0, r71                     # checking: a slot of K words per receive, if they fit
+        call conset_lists
+        mul  r72, a3, r64
+        li   r73, RECV_WORDS
+        bgtu r72, r73, too_many
+        mov  a0, r71
+        li   a1, sendbuf
+        li   a2, recvbuf
+        sll  a3, r64, 2
 4:      call conset_transfer
         beqz r65, 7f
         # check: the i-th receive of the phase came from its source, word j = (source << 16) | j
@@ -46,9 +56,9 @@ _start: mov  r64, a0                     # K
         mov  r73, a3                     # receives
         li   r74, recvbuf
         beqz r73, 7f
-5:      ldw  r75, [r72 + 12]             # source
+5:      ldw  r75, [r72 + XE_PEER]        # source
         sll  r75, r75, 16
-        ldw  r76, [r72 + 8]              # words
+        ldw  r76, [r72 + XE_WORDS]
         mov  r77, r74
         beqz r76, 8f
 6:      ldw  r78, [r77]
@@ -56,12 +66,13 @@ _start: mov  r64, a0                     # K
         { add r75, r75, 1 ; add r77, r77, 4 ; loop r76, 6b }
 8:      sll  r79, r64, 2
         add  r74, r74, r79
-        add  r72, r72, 16
+        add  r72, r72, XE_SIZE
         loop r73, 5b
 7:      add  r71, r71, 1
         bne  r71, r70, 3b
-        call sync_barrier                # the pattern is over when every cell is done
+9:      call sync_barrier                # the pattern is over when every cell is done
         rdcr r81, [CR_CLOCK_LO]
         sub  a0, r81, r80
         halt
 bad_word: trap 1
+too_many: trap 2

@@ -32,15 +32,20 @@ static void run_desc(e2e_run_t *r)
 
 static void source_path(char *buf, size_t cap, const char *rel) { snprintf(buf, cap, "%s/%s", IWARP_SOURCE_ROOT, rel); }
 
-void e2e_run_file(e2e_run_t *r, const char *rel_path)
+void e2e_run_path(e2e_run_t *r, const char *path)
 {
     memset(r, 0, sizeof *r);
-    char path[1024];
-    source_path(path, sizeof path, rel_path);
     emu_machine_t m;
     emu_machine_defaults(&m);
     assert_int_equal(run_desc_parse_file(path, &m, &r->desc, stderr), 0);
     run_desc(r);
+}
+
+void e2e_run_file(e2e_run_t *r, const char *rel_path)
+{
+    char path[1024];
+    source_path(path, sizeof path, rel_path);
+    e2e_run_path(r, path);
 }
 
 void e2e_run_program(e2e_run_t *r, const char *rel_path, unsigned w, unsigned h, const uint32_t *args, unsigned nargs)

@@ -19,6 +19,8 @@ typedef struct e2e_run {
 
 /* Loads a run description file (path relative to the source root) and runs it to the end. */
 void e2e_run_file(e2e_run_t *r, const char *rel_path);
+/* The same with a path as it is. */
+void e2e_run_path(e2e_run_t *r, const char *path);
 /* Runs one program (relative to the source root) on every cell of a WxH array with the given args. */
 void e2e_run_program(e2e_run_t *r, const char *rel_path, unsigned w, unsigned h, const uint32_t *args, unsigned nargs);
 /* The same from a run description text and a program given as assembly text in a temporary folder. */

@@ -1,13 +1,111 @@
-/* The basic patterns of seed 004 move every word where it should go under both models: the programs check
- * every word received (checking mode) and trap on the first wrong one. */
+/* The basic patterns of seed 004 move every word where it should go under both models (message passing,
+ * and ConSet with the communication compiler's tables): the programs check every word received (checking
+ * mode) and trap on the first wrong one. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h> /* mkdtemp */
+#include <unistd.h>
 
+#include "celldata.h"
 #include "e2e.h"
+#include "iwarp_config.h"
+#include "route/pattern.h"
+#include "route/route.h"
+#include "route/route_tables.h"
+
+enum { CONSET_TABLES = 0x70000 };
+
+/* The user's way: `iwarp route --pattern ... -o tables.cdat`, then a run description with a celldata line;
+ * conset_pattern.s in checking mode traps on the first wrong word. Returns the timed clocks of cell (0,0)
+ * and the phases through *phases. */
+static uint32_t run_conset(pattern_kind_t kind, unsigned w, unsigned h, uint32_t words, unsigned capacity,
+                           bool check, unsigned *phases)
+{
+    char err[256];
+    cset_t set;
+    route_options_t o;
+    route_plan_t plan;
+    celldata_t tables;
+    if (pattern_generate(&set, kind, w, h, words, capacity, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    route_options_init(&o);
+    if (route_compile(&set, &o, &plan, err, sizeof err) != 0 || route_tables(&plan, &tables, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    *phases = plan.nphases;
+    char dir[] = "/tmp/iwarp-conset-XXXXXX", cdat[1100], run[1100];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cdat, sizeof cdat, "%s/tables.cdat", dir);
+    snprintf(run, sizeof run, "%s/pattern.run", dir);
+    if (celldata_write(&tables, cdat, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    FILE *f = fopen(run, "w");
+    assert_non_null(f);
+    fprintf(f, "array %ux%u\nprogram p %s/programs/patterns/conset_pattern.s\ncells all p %u %u\n"
+               "celldata tables.cdat at 0x%x\n",
+            w, h, IWARP_SOURCE_ROOT, words, check ? 1u : 0u, CONSET_TABLES);
+    fclose(f);
+    e2e_run_t r;
+    e2e_run_path(&r, run);
+    unlink(cdat);
+    unlink(run);
+    rmdir(dir);
+    e2e_assert_done(&r);
+    uint32_t clocks = e2e_a0(&r, 0, 0);
+    for (unsigned y = 0; y < h; y++)
+        for (unsigned x = 0; x < w; x++)
+            assert_true(e2e_a0(&r, x, y) > 0);
+    e2e_free(&r);
+    celldata_free(&tables);
+    route_plan_free(&plan);
+    cset_free(&set);
+    return clocks;
+}
+
+static void test_conset_torus_delivers(void **state)
+{
+    (void)state;
+    unsigned phases;
+    run_conset(PATTERN_TORUS, 8, 8, 40, 12, true, &phases); /* more words than a queue holds */
+    assert_int_equal(phases, 1);
+    run_conset(PATTERN_TORUS, 3, 2, 17, 12, true, &phases);
+    run_conset(PATTERN_TORUS, 1, 1, 5, 12, true, &phases); /* a cell alone: nothing to send */
+}
+
+static void test_conset_butterfly_delivers(void **state)
+{
+    (void)state;
+    unsigned phases;
+    run_conset(PATTERN_BUTTERFLY, 8, 8, 24, 12, true, &phases);
+    assert_int_equal(phases, 2);
+    run_conset(PATTERN_BUTTERFLY, 8, 8, 24, 16, true, &phases); /* six receives in its one phase */
+    assert_int_equal(phases, 1);
+    run_conset(PATTERN_BUTTERFLY, 4, 2, 9, 12, true, &phases);
+}
+
+static void test_conset_all_to_all_delivers(void **state)
+{
+    (void)state;
+    unsigned phases;
+    run_conset(PATTERN_ALLTOALL, 8, 8, 12, 12, true, &phases);
+    assert_true(phases > 20);
+    run_conset(PATTERN_ALLTOALL, 3, 3, 30, 4, true, &phases);
+    assert_true(phases > 1);
+}
+
+/* The timed runs of the bench at its smallest size, pinned: a change in the runtime, the compiler or the
+ * machine shows up here (IWARP_REBASELINE=1 records new values). */
+static void test_conset_clocks_are_pinned(void **state)
+{
+    (void)state;
+    unsigned phases;
+    e2e_check_golden("conset_torus_8x8_32", run_conset(PATTERN_TORUS, 8, 8, 32, 12, false, &phases));
+    e2e_check_golden("conset_butterfly_8x8_32", run_conset(PATTERN_BUTTERFLY, 8, 8, 32, 12, false, &phases));
+}
 
 static void run_msgpass(uint32_t pattern, unsigned w, unsigned h)
 {
@@ -48,6 +146,10 @@ int main(void)
         cmocka_unit_test(test_torus_messages_arrive_whole),
         cmocka_unit_test(test_butterfly_messages_arrive_whole),
         cmocka_unit_test(test_all_to_all_messages_arrive_whole),
+        cmocka_unit_test(test_conset_torus_delivers),
+        cmocka_unit_test(test_conset_butterfly_delivers),
+        cmocka_unit_test(test_conset_all_to_all_delivers),
+        cmocka_unit_test(test_conset_clocks_are_pinned),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -237,6 +237,81 @@ static uint32_t link_end(unsigned dir, unsigned ch)
     return 1u << 12 | dir << 8 | ch;
 }
 
+/* One side (sends or receives) of a cell's segments as they are replayed. */
+typedef struct seg_side {
+    const xfer_t *list;
+    unsigned n, next; /* list[next] is the one going or the next to start */
+    bool going;
+    uint32_t done; /* its words moved so far */
+} seg_side_t;
+
+/* Takes a segment's side: a new transfer only when none is going and on the channel the next one has, the
+ * words within it; returns its schedule time at the start of the segment, or UINT64_MAX when not going. */
+static uint64_t seg_take(const route_plan_t *plan, seg_side_t *sd, bool on, uint32_t channel, uint32_t words,
+                         bool at_dest, const char *what, unsigned v, unsigned p, unsigned k)
+{
+    if (!on) {
+        if (channel != 0 || sd->going)
+            fail_msg("cell %u phase %u segment %u: the %s %s", v, p, k, what,
+                     sd->going ? "going pauses" : "channel is set without a transfer");
+        return UINT64_MAX;
+    }
+    if (channel != 0) {
+        if (sd->going || sd->next >= sd->n)
+            fail_msg("cell %u phase %u segment %u: a %s starts while %s", v, p, k, what,
+                     sd->going ? "one is going" : "none is left");
+        const route_conn_t *c = &plan->conns[sd->list[sd->next].conn];
+        uint32_t want = plan->chans[at_dest ? c->first + c->ncells - 1 : c->first];
+        if (channel != want)
+            fail_msg("cell %u phase %u segment %u: %s channel %u, expected %u", v, p, k, what, channel, want);
+        sd->going = true;
+        sd->done = 0;
+    } else if (!sd->going) {
+        fail_msg("cell %u phase %u segment %u: a %s goes on that never started", v, p, k, what);
+    }
+    const route_conn_t *c = &plan->conns[sd->list[sd->next].conn];
+    uint64_t t = c->start + 2ull * sd->done;
+    uint32_t total = plan->set->conns[sd->list[sd->next].conn].words;
+    sd->done += words;
+    if (sd->done > total)
+        fail_msg("cell %u phase %u segment %u: the %s moves %u of %u words", v, p, k, what, sd->done, total);
+    if (sd->done == total) {
+        sd->going = false;
+        sd->next++;
+    }
+    return t;
+}
+
+/* The segments replayed: every send and receive moved whole, in list order, each segment's send and receive
+ * at the same schedule time, and the segments in schedule order. Returns the words they took. */
+static size_t check_segments(const route_plan_t *plan, unsigned v, unsigned p, const xfer_t *sends, unsigned ns,
+                             const xfer_t *recvs, unsigned nr, uint32_t nseg, const uint32_t *w, size_t avail)
+{
+    if ((size_t)nseg * ROUTE_SEGMENT_WORDS > avail)
+        fail_msg("cell %u phase %u: %u segments do not fit the record", v, p, nseg);
+    seg_side_t out = {.list = sends, .n = ns}, in = {.list = recvs, .n = nr};
+    uint64_t end = 0;
+    for (unsigned k = 0; k < nseg; k++, w += ROUTE_SEGMENT_WORDS) {
+        uint32_t words = w[2], mode = w[3];
+        if (words == 0 || mode == 0 || mode > (ROUTE_SEGMENT_SEND | ROUTE_SEGMENT_RECEIVE))
+            fail_msg("cell %u phase %u segment %u: %u words, mode %u", v, p, k, words, mode);
+        uint64_t ts = seg_take(plan, &out, mode & ROUTE_SEGMENT_SEND, w[0], words, false, "send", v, p, k);
+        uint64_t tr = seg_take(plan, &in, mode & ROUTE_SEGMENT_RECEIVE, w[1], words, true, "receive", v, p, k);
+        if (ts != UINT64_MAX && tr != UINT64_MAX && ts != tr)
+            fail_msg("cell %u phase %u segment %u: pairs a send at clock %llu with a receive at %llu", v, p, k,
+                     (unsigned long long)ts, (unsigned long long)tr);
+        uint64_t t = ts != UINT64_MAX ? ts : tr;
+        if (t < end)
+            fail_msg("cell %u phase %u segment %u: starts at clock %llu, before the last one ended (%llu)", v, p, k,
+                     (unsigned long long)t, (unsigned long long)end);
+        end = t + 2ull * words;
+    }
+    if (out.next != ns || in.next != nr)
+        fail_msg("cell %u phase %u: the segments move %u of %u sends and %u of %u receives", v, p, out.next, ns,
+                 in.next, nr);
+    return (size_t)nseg * ROUTE_SEGMENT_WORDS;
+}
+
 /* Phase record of cell v, checked word by word from *at; returns the words it took. */
 static size_t check_record(const route_plan_t *plan, unsigned p, unsigned v, const uint32_t *w, size_t avail)
 {
@@ -283,7 +358,9 @@ static size_t check_record(const route_plan_t *plan, unsigned p, unsigned v, con
     WORD(ns, "n_send");
     WORD(nr, "n_recv");
     WORD(ph->clocks, "predicted clocks");
-    WORD(0, "reserved");
+    if (at >= avail)
+        fail_msg("cell %u phase %u: the record ends before n_seg", v, p);
+    uint32_t nseg = w[at++];
     qsort(sends, ns, sizeof *sends, xfer_cmp);
     qsort(recvs, nr, sizeof *recvs, xfer_cmp);
     for (unsigned k = 0; k < ns; k++) {
@@ -300,6 +377,7 @@ static size_t check_record(const route_plan_t *plan, unsigned p, unsigned v, con
         WORD(s->conns[recvs[k].conn].words, "receive: words");
         WORD(s->conns[recvs[k].conn].src, "receive: source");
     }
+    at += check_segments(plan, v, p, sends, ns, recvs, nr, nseg, w + at, avail - at);
 #undef WORD
     free(sends);
     free(recvs);

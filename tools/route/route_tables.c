@@ -2,11 +2,13 @@
 #include "route_tables.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "emu.h"
+#include "sched.h"
 
 _Static_assert((int)CSET_MAX_SIDE == (int)EMU_MAX_DIM, "connection sets name arrays the emulator can build");
 
@@ -54,6 +56,59 @@ static int xfer_cmp(const void *x, const void *y)
     return a->conn < b->conn ? -1 : a->conn > b->conn;
 }
 
+/*
+ * The cell's walk through its schedule: segments in which the same send and the same receive are going,
+ * stretches where neither is going left out. Both ends of a connection are in it at the same schedule
+ * time, so a cell that follows its segments pairs a send with a receive only where the schedule does.
+ * Every start and end is even (durations are 2 clocks a word, and a start is 0 or another's end), so each
+ * segment is whole words.
+ */
+static int segments(const route_plan_t *plan, const xfer_t *sends, unsigned ns, const xfer_t *recvs, unsigned nr,
+                    words_t *w, uint32_t *count)
+{
+    const route_conn_t *c = plan->conns;
+    uint64_t t = 0;
+    unsigned i = 0, j = 0;
+    *count = 0;
+    while (i < ns || j < nr) {
+        bool s_on = i < ns && c[sends[i].conn].start <= t, r_on = j < nr && c[recvs[j].conn].start <= t;
+        if (s_on && c[sends[i].conn].end == c[sends[i].conn].start) { /* nothing to move */
+            i++;
+            continue;
+        }
+        if (r_on && c[recvs[j].conn].end == c[recvs[j].conn].start) {
+            j++;
+            continue;
+        }
+        uint64_t b = UINT64_MAX;
+        if (i < ns)
+            b = s_on ? c[sends[i].conn].end : c[sends[i].conn].start;
+        if (j < nr) {
+            uint64_t rb = r_on ? c[recvs[j].conn].end : c[recvs[j].conn].start;
+            b = rb < b ? rb : b;
+        }
+        if (!s_on && !r_on) { /* an idle stretch */
+            t = b;
+            continue;
+        }
+        if ((b - t) % SCHED_CLOCKS_PER_WORD != 0 || t % SCHED_CLOCKS_PER_WORD != 0)
+            return -2; /* not whole words: a scheduler bug */
+        const route_conn_t *sc = s_on ? &c[sends[i].conn] : NULL, *rc = r_on ? &c[recvs[j].conn] : NULL;
+        uint32_t out = sc != NULL && sc->start == t ? plan->chans[sc->first] : 0;
+        uint32_t in = rc != NULL && rc->start == t ? plan->chans[rc->first + rc->ncells - 1] : 0;
+        uint32_t mode = (sc != NULL ? ROUTE_SEGMENT_SEND : 0) | (rc != NULL ? ROUTE_SEGMENT_RECEIVE : 0);
+        if (put(w, out, in, (uint32_t)((b - t) / SCHED_CLOCKS_PER_WORD), mode) != 0)
+            return -1;
+        ++*count;
+        t = b;
+        if (sc != NULL && sc->end == b)
+            i++;
+        if (rc != NULL && rc->end == b)
+            j++;
+    }
+    return 0;
+}
+
 /* The record of phase p at cell v, appended to w. */
 static int phase_record(const route_plan_t *plan, unsigned p, unsigned v, words_t *w, xfer_t *sends, xfer_t *recvs)
 {
@@ -83,6 +138,7 @@ static int phase_record(const route_plan_t *plan, unsigned p, unsigned v, words_
             recvs[nrecv++] = (xfer_t){c->start, ci};
     }
     w->v[count_at] = nfwd;
+    size_t counts_at = w->n;
     if (put(w, nsend, nrecv, (uint32_t)(ph->clocks > UINT32_MAX ? UINT32_MAX : ph->clocks), 0) != 0)
         return -1;
     qsort(sends, nsend, sizeof *sends, xfer_cmp);
@@ -99,6 +155,11 @@ static int phase_record(const route_plan_t *plan, unsigned p, unsigned v, words_
                 set->conns[recvs[k].conn].src) != 0)
             return -1;
     }
+    uint32_t nseg;
+    int rc = segments(plan, sends, nsend, recvs, nrecv, w, &nseg);
+    if (rc != 0)
+        return rc;
+    w->v[counts_at + 3] = nseg;
     return 0;
 }
 
@@ -133,7 +194,8 @@ int route_tables(const route_plan_t *plan, celldata_t *out, char *err, size_t er
     free(recvs);
     if (rc != 0) {
         celldata_free(out);
-        snprintf(err, errlen, "out of memory (or a cell's table over the cell data limit)");
+        snprintf(err, errlen, "%s", rc == -2 ? "internal: a schedule time that is not whole words"
+                                             : "out of memory (or a cell's table over the cell data limit)");
     }
-    return rc;
+    return rc != 0 ? -1 : 0;
 }

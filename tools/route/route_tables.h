@@ -13,9 +13,12 @@
  *       kind 1 (link) << 12 | direction << 8 | the next cell's channel, or 0 at the destination; source is
  *       kind 1 << 12 | the direction of the previous cell seen from here << 8 | its channel, or 0 at the
  *       source. A connection to itself has one entry with both 0.
- *     n_send, n_recv, predicted phase clocks (AS), 0
+ *     n_send, n_recv, predicted phase clocks (AS), n_seg
  *     n_send entries {connection number, channel here, words, destination cell id}, in schedule order
  *     n_recv entries {connection number, channel here, words, source cell id}, in schedule order
+ *     n_seg segments {out, in, words, mode}: the cell's walk through the schedule, in order. mode is
+ *       ROUTE_SEGMENT_SEND | ROUTE_SEGMENT_RECEIVE as a send and a receive are going for these words; out
+ *       (in) is the channel of a send (receive) starting with this segment, 0 when one going continues.
  */
 #ifndef TOOLS_ROUTE_ROUTE_TABLES_H
 #define TOOLS_ROUTE_ROUTE_TABLES_H
@@ -30,6 +33,9 @@ enum {
     ROUTE_TABLE_HEADER_WORDS = 4,
     ROUTE_FWD_WORDS = 4,
     ROUTE_XFER_WORDS = 4,
+    ROUTE_SEGMENT_WORDS = 4,
+    ROUTE_SEGMENT_SEND = 1,
+    ROUTE_SEGMENT_RECEIVE = 2,
 };
 
 /* Builds every cell's blob into *out (initialized here). Returns 0, or -1 with a message. */
