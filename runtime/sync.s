@@ -153,4 +153,102 @@ sync_barrier:
         wrcr r11, [CR_EVENT_ENABLE]
         ret
 
+# sync_barrier_aligned(): a barrier that every cell leaves in the same clock (give or take the 2 clocks of
+# the waiting loop). The release carries a clock, the cell that started it reads the clock and adds an
+# upper bound of the release's way round (SYNC_RELEASE_HOP clocks a cell it passes, SYNC_RELEASE_SLACK
+# more), and each cell, having passed the release on, waits for that clock. A ConSet context switch needs
+# it: a cell that left a plain barrier early could rewrite its agent and send into a neighbour still
+# running the last phase's forwarding pattern (seed 004 put up with the risk; on 16x16 it corrupts words).
+# Traps TRAP_SYNC_LATE if the release reached a cell more than SYNC_LATE_LIMIT clocks after the clock it
+# names (the bound was wrong: something else held the synchronization channels up). Uses r11..r16, go0
+# and gi1.
+        .equ SYNC_RELEASE_HOP, 3
+        .equ SYNC_RELEASE_SLACK, 16
+        .equ SYNC_LATE_LIMIT, 32
+        .equ TRAP_SYNC_LATE, 0x5359
+sync_barrier_aligned:
+        rdcr r11, [CR_EVENT_ENABLE]
+        wrcr zero, [CR_EVENT_ENABLE]
+        ldw  r12, [sync_snake]
+        beqz r12, .grid_aligned
+        li   r14, SYNC_X_OUT
+        wrcr r14, [COA_GATE_OUT0]
+        li   r14, SYNC_X_IN
+        wrcr r14, [COA_GATE_IN1]
+        rdcr r12, [CR_CELL_ID]
+        bnez r12, 1f
+        mov  go0, r12                    # cell 0: the token round the ring ...
+        mov  r15, gi1                    # ... back: everyone has arrived
+        rdcr r13, [CR_ARRAY_W]
+        rdcr r14, [CR_ARRAY_H]
+        mul  r13, r13, r14               # the release passes every other cell once
+        mul  r13, r13, SYNC_RELEASE_HOP
+        rdcr r16, [CR_CLOCK_LO]
+        add  r16, r16, r13
+        add  r16, r16, SYNC_RELEASE_SLACK
+        mov  go0, r16                    # the release, naming the clock to leave at ...
+        mov  r15, gi1                    # ... back: everyone has it
+        jmp  .leave_at
+1:      mov  go0, gi1                    # the token: pass it on as it comes
+        mov  r16, gi1                    # the release: pass it on, then wait for its clock
+        mov  go0, r16
+        jmp  .leave_at
+.grid_aligned:
+        rdcr r12, [CR_CELL_X]
+        rdcr r13, [CR_CELL_Y]
+        li   r14, SYNC_X_OUT
+        wrcr r14, [COA_GATE_OUT0]
+        li   r14, SYNC_X_IN
+        wrcr r14, [COA_GATE_IN1]
+        bnez r12, .row_cell_aligned
+        mov  go0, r13                    # x = 0: the row token round
+        mov  r15, gi1                    # it came back: the whole row has arrived
+        li   r14, SYNC_Y_OUT
+        wrcr r14, [COA_GATE_OUT0]
+        li   r14, SYNC_Y_IN
+        wrcr r14, [COA_GATE_IN1]
+        bnez r13, .column_cell_aligned
+        mov  go0, r13                    # (0,0): round column 0
+        mov  r15, gi1
+        rdcr r13, [CR_ARRAY_W]
+        rdcr r14, [CR_ARRAY_H]
+        add  r13, r13, r14               # down column 0, then along a row
+        mul  r13, r13, SYNC_RELEASE_HOP
+        rdcr r16, [CR_CLOCK_LO]
+        add  r16, r16, r13
+        add  r16, r16, SYNC_RELEASE_SLACK
+        mov  go0, r16                    # the release down column 0 ...
+        mov  r15, gi1
+        jmp  .row_release_aligned
+.column_cell_aligned:
+        mov  go0, gi1                    # the column token: pass it on
+        mov  r16, gi1                    # the release: pass it on, then along the row
+        mov  go0, r16
+.row_release_aligned:
+        li   r14, SYNC_X_OUT
+        wrcr r14, [COA_GATE_OUT0]
+        li   r14, SYNC_X_IN
+        wrcr r14, [COA_GATE_IN1]
+        mov  go0, r16
+        mov  r15, gi1                    # back round the row
+        jmp  .leave_at
+.row_cell_aligned:
+        mov  go0, gi1                    # arrival token: pass it on
+        mov  r16, gi1                    # release: pass it on, then wait for its clock
+        mov  go0, r16
+.leave_at:
+        li   r14, COA_NONE
+        wrcr r14, [COA_GATE_OUT0]
+        wrcr r14, [COA_GATE_IN1]
+        rdcr r15, [CR_CLOCK_LO]
+        sub  r15, r15, r16
+        li   r14, SYNC_LATE_LIMIT
+        bgt  r15, r14, .late             # (signed: the clock may wrap)
+2:      rdcr r15, [CR_CLOCK_LO]
+        sub  r15, r15, r16
+        blt  r15, zero, 2b
+        wrcr r11, [CR_EVENT_ENABLE]
+        ret
+.late:  trap TRAP_SYNC_LATE
+
         .endif

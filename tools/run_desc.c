@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "celldata.h"
+#include "route/route_tables.h"
 #include "program_load.h"
 
 enum { MAX_ERRORS = 50, MAX_TOKENS = 24 };
@@ -266,17 +267,18 @@ static void statement(parser_t *p, token_t *tk, unsigned n)
             return;
         d->rules = grown;
         d->rules[d->nrules++] = r;
-    } else if (tok_is(kw, "celldata")) {
+    } else if (tok_is(kw, "celldata") || tok_is(kw, "route")) {
         uint64_t addr;
         if (n != 4 || !tok_is(&tk[2], "at") || !parse_u64(&tk[3], &addr) || addr > 0xffffffffull || addr % 4 != 0) {
-            error_at(p, kw->col, "'celldata' wants FILE at ADDRESS (a multiple of 4)");
+            error_at(p, kw->col, "'%.*s' wants FILE at ADDRESS (a multiple of 4)", (int)kw->len, kw->text);
             return;
         }
         if (d->ncelldata == RUN_DESC_MAX_LIST) {
-            error_at(p, kw->col, "too many 'celldata' lines");
+            error_at(p, kw->col, "too many 'celldata' and 'route' lines");
             return;
         }
         d->celldata_addr[d->ncelldata] = (uint32_t)addr;
+        d->celldata_routed[d->ncelldata] = tok_is(kw, "route");
         d->celldata[d->ncelldata++] = resolve(p, &tk[1]);
     } else if (tok_is(kw, "max_cycles") || tok_is(kw, "threads")) {
         uint64_t v;
@@ -291,7 +293,7 @@ static void statement(parser_t *p, token_t *tk, unsigned n)
     } else {
         error_at(p, kw->col,
                  "unknown statement '%.*s' (array, machine, set, define, include, program, cells, celldata, "
-                 "max_cycles, threads)",
+                 "route, max_cycles, threads)",
                  (int)kw->len, kw->text);
     }
 }
@@ -494,8 +496,14 @@ int run_desc_build(const run_desc_t *d, const char *const *extra_defines, size_t
     /* After the programs: loading an image clears the cell's memory. */
     for (size_t i = 0; rc == 0 && i < d->ncelldata; i++) {
         celldata_t cd;
-        if (celldata_read(&cd, d->celldata[i], err, sizeof err) != 0 ||
-            celldata_load(&cd, a, d->celldata_addr[i], err, sizeof err) != 0) {
+        /* Both messages start with the path. */
+        if (d->celldata_routed[i] ? route_file_tables(d->celldata[i], &cd, err, sizeof err) != 0
+                                  : celldata_read(&cd, d->celldata[i], err, sizeof err) != 0) {
+            fprintf(stderr, "%s\n", err);
+            rc = -1;
+            continue;
+        }
+        if (celldata_load(&cd, a, d->celldata_addr[i], err, sizeof err) != 0) {
             fprintf(stderr, "%s: %s\n", d->celldata[i], err);
             rc = -1;
         }

@@ -150,6 +150,6 @@ void e2e_check_golden(const char *name, uint64_t cycles)
         fail_msg("no golden cycle count for '%s' in tests/golden/cycles.txt (IWARP_REBASELINE=1 records it)", name);
     if (want != cycles)
         fail_msg("'%s' took %llu cycles, the golden count is %llu (if the change is intended: IWARP_REBASELINE=1 "
-                 "meson test -C build e2e_programs, then review the diff)",
+                 "meson test -C build --suite e2e, then review the diff of tests/golden/cycles.txt)",
                  name, (unsigned long long)cycles, (unsigned long long)want);
 }

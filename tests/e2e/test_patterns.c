@@ -9,6 +9,7 @@
 #include <cmocka.h>
 #include <stdio.h>
 #include <stdlib.h> /* mkdtemp */
+#include <string.h>
 #include <unistd.h>
 
 #include "celldata.h"
@@ -97,6 +98,88 @@ static void test_conset_all_to_all_delivers(void **state)
     assert_true(phases > 1);
 }
 
+/* On 16x16 the plain barrier's release reaches the two ends of its ring 500 clocks apart: a cell that left
+ * early would send into a neighbour still forwarding the last phase's way (words lost, a credit error).
+ * The switch's aligned barrier makes the phases safe on any size. */
+static void test_conset_phases_switch_safely_on_16x16(void **state)
+{
+    (void)state;
+    unsigned phases;
+    run_conset(PATTERN_BUTTERFLY, 16, 16, 24, 12, true, &phases);
+    assert_true(phases > 1);
+}
+
+/* Every cell leaves sync_barrier_aligned in the same clock, give or take the 2 of its waiting loop. */
+static void test_aligned_barrier_releases_every_cell_together(void **state)
+{
+    (void)state;
+    static const char *const arrays[] = {"1x1", "2x1", "3x3", "5x7", "8x8", "4x6", "16x16", "31x31", "32x32"};
+    char options[256];
+    for (unsigned i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
+        snprintf(options, sizeof options, "array %s\ninclude %s/runtime", arrays[i], IWARP_SOURCE_ROOT);
+        e2e_run_t r;
+        e2e_run_source(&r,
+                       "        .include \"sync.s\"\n"
+                       "_start: call sync_init\n"
+                       "        call sync_barrier\n"
+                       "        call sync_barrier_aligned\n"
+                       "        rdcr a0, [CR_CLOCK_LO]\n"
+                       "        halt\n",
+                       options);
+        e2e_assert_done(&r);
+        unsigned w = emu_array_width(r.array), h = emu_array_height(r.array);
+        uint32_t lo = UINT32_MAX, hi = 0;
+        for (unsigned y = 0; y < h; y++)
+            for (unsigned x = 0; x < w; x++) {
+                uint32_t t = e2e_a0(&r, x, y);
+                lo = t < lo ? t : lo;
+                hi = t > hi ? t : hi;
+            }
+        if (hi - lo > 2)
+            fail_msg("%s: cells left between clocks %u and %u", arrays[i], lo, hi);
+        e2e_free(&r);
+    }
+}
+
+/* The run descriptions of programs/patterns: a `route` line compiles the connection set when the run is
+ * built. */
+static void test_conset_run_descriptions_deliver(void **state)
+{
+    (void)state;
+    static const char *const runs[] = {"programs/patterns/conset_torus.run", "programs/patterns/conset_butterfly.run",
+                                       "programs/patterns/conset_alltoall.run"};
+    for (unsigned i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        e2e_run_t r;
+        e2e_run_file(&r, runs[i]);
+        e2e_assert_done(&r);
+        assert_true(e2e_a0(&r, 7, 7) > 256u * 2);
+        e2e_free(&r);
+    }
+}
+
+/* A bad connection set named by a `route` line: the error says where, and the run is not built. */
+static void test_route_line_reports_the_sets_error(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/iwarp-route-XXXXXX", cset[1100];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cset, sizeof cset, "%s/bad.cset", dir);
+    FILE *f = fopen(cset, "w");
+    assert_non_null(f);
+    fputs("array 2x1\ntask t\nconn a 0,0 5,0 10\n", f);
+    fclose(f);
+    celldata_t d;
+    char err[256];
+    assert_int_equal(route_file_tables(cset, &d, err, sizeof err), -1);
+    char where[1200];
+    snprintf(where, sizeof where, "%s:3:", cset);
+    assert_true(strncmp(err, where, strlen(where)) == 0);
+    unlink(cset);
+    rmdir(dir);
+    assert_int_equal(route_file_tables(cset, &d, err, sizeof err), -1); /* gone: cannot be read */
+    assert_true(strlen(err) > 0);
+}
+
 /* The timed runs of the bench at its smallest size, pinned: a change in the runtime, the compiler or the
  * machine shows up here (IWARP_REBASELINE=1 records new values). */
 static void test_conset_clocks_are_pinned(void **state)
@@ -149,6 +232,10 @@ int main(void)
         cmocka_unit_test(test_conset_torus_delivers),
         cmocka_unit_test(test_conset_butterfly_delivers),
         cmocka_unit_test(test_conset_all_to_all_delivers),
+        cmocka_unit_test(test_conset_phases_switch_safely_on_16x16),
+        cmocka_unit_test(test_aligned_barrier_releases_every_cell_together),
+        cmocka_unit_test(test_conset_run_descriptions_deliver),
+        cmocka_unit_test(test_route_line_reports_the_sets_error),
         cmocka_unit_test(test_conset_clocks_are_pinned),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

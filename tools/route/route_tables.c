@@ -199,3 +199,35 @@ int route_tables(const route_plan_t *plan, celldata_t *out, char *err, size_t er
     }
     return rc != 0 ? -1 : 0;
 }
+
+int route_file_tables(const char *path, celldata_t *out, char *err, size_t errlen)
+{
+    cset_t set;
+    cset_diags_t d;
+    size_t nerr = cset_parse_file(&set, path, &d);
+    int rc = 0;
+    if (nerr != 0) {
+        const cset_diag_t *first = &d.v[0];
+        char more[64] = "";
+        if (nerr > 1)
+            snprintf(more, sizeof more, " (and %zu more error%s)", nerr - 1, nerr > 2 ? "s" : "");
+        if (first->line == 0)
+            snprintf(err, errlen, "%s: %s%s", path, first->msg, more);
+        else
+            snprintf(err, errlen, "%s:%u:%u: %s%s", path, first->line, first->col, first->msg, more);
+        rc = -1;
+    }
+    cset_diags_free(&d);
+    route_options_t o;
+    route_options_init(&o);
+    route_plan_t plan;
+    char why[256];
+    if (rc == 0 && (rc = route_compile(&set, &o, &plan, why, sizeof why)) == 0) {
+        rc = route_tables(&plan, out, why, sizeof why);
+        route_plan_free(&plan);
+    }
+    if (rc != 0 && nerr == 0)
+        snprintf(err, errlen, "%s: %s", path, why);
+    cset_free(&set);
+    return rc;
+}

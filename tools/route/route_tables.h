@@ -41,4 +41,9 @@ enum {
 /* Builds every cell's blob into *out (initialized here). Returns 0, or -1 with a message. */
 int route_tables(const route_plan_t *plan, celldata_t *out, char *err, size_t errlen);
 
+/* Parses a .cset file, compiles it with the default options and builds its tables into *out (what a run
+ * description's `route FILE at ADDR` line loads). Returns 0, or -1 with a message that starts with the
+ * path ("PATH:LINE:COL: what" for the first parse error). */
+int route_file_tables(const char *path, celldata_t *out, char *err, size_t errlen);
+
 #endif
