@@ -31,6 +31,13 @@
         .equ CONSET_LAST_CHANNEL, 19
         .equ TRAP_CONSET_TABLES, 0x4353  # no tables at CONSET_TABLES (celldata missing from the run)
         .equ TRAP_CONSET_PHASE, 0x4354   # a phase the tables do not have
+        .equ CONSET_TIMED, 1             # flag of the tables: keep to the schedule's clock
+        .ifndef CONSET_LOOKAHEAD
+        .equ CONSET_LOOKAHEAD, 8         # words a send runs ahead of its receive: at most the queue depth
+        .endif
+        # From leaving the switch's barrier to the phase's clock 0: steps 3-6 take at most 16 entries x 6
+        # clocks, 16 channels x 3 and some 30 more, so every cell is ready by then.
+        .equ CONSET_SWITCH_CLOCKS, 192
 
         # a phase record, after its forwarding entries (n_fwd, then n_fwd x 4 words)
         .equ PR_SEND_COUNT, 0
@@ -44,12 +51,12 @@
         .equ XE_WORDS, 8
         .equ XE_PEER, 12                 # destination cell id of a send, source of a receive
         .equ XE_SIZE, 16
-        # a segment, after the lists: the channels of a send and a receive starting with it (0: the one
-        # going goes on), its words, and which of the two are going
-        .equ SEG_OUT, 0
-        .equ SEG_IN, 4
-        .equ SEG_WORDS, 8
-        .equ SEG_MODE, 12
+        # a segment, after the lists: the channels of a send and a receive starting with it (out | in << 8;
+        # 0: the one going goes on), its words, which of the two are going, its clock in the schedule
+        .equ SEG_CHANNELS, 0
+        .equ SEG_WORDS, 4
+        .equ SEG_MODE, 8
+        .equ SEG_START, 12
         .equ SEG_SIZE, 16
         .equ SEG_SEND, 1
         .equ SEG_RECEIVE, 2
@@ -63,6 +70,9 @@
         wrcr zero, [COA_LC + \ch * 8 + LC_STATE]
 free_skip\@:
         .endm
+
+        .data
+conset_phase_clock: .word 0              # CR_CLOCK_LO at the current phase's clock 0
 
         .text
 
@@ -100,8 +110,11 @@ conset_instantiate:
         # 1. disable events, so that no handler touches the agent during the switch
         rdcr r28, [CR_EVENT_ENABLE]
         wrcr zero, [CR_EVENT_ENABLE]
-        # 2. synchronize all cells: every one has finished with the previous phase's connections
+        # 2. synchronize all cells: every one has finished with the previous phase's connections. All
+        #    leave in the same clock, so the phase's clock can start a fixed time later on every cell.
         call sync_barrier_aligned
+        add  a0, a0, CONSET_SWITCH_CLOCKS
+        stw  a0, [conset_phase_clock]
         # 3. put the communication agent to sleep
         li   r11, 1
         wrcr r11, [COA_SLEEP]
@@ -170,7 +183,9 @@ conset_lists:
 # receive are going, and where both are, an LIW bundle moves one word out through go0 and one in through
 # gi0 every 2 clocks. The segments follow the schedule's times, which both ends of a connection share, so
 # the cell furthest behind can always move (pairing sends and receives by rank alone can wait in a
-# circle). The schedule orders the words; it is not a clock the cell waits for.
+# circle). Untimed tables order the words only; timed ones (iwarp route --links) also hold each segment
+# until its clock in the schedule, counted from the phase's clock 0, so that connections the compiler
+# kept off each other's links stay off them.
 conset_transfer:
         sub  sp, sp, 16
         stw  ra, [sp]
@@ -181,10 +196,19 @@ conset_transfer:
         mov  r23, a4                     # next segment
         mov  r24, a5                     # segments left
         li   r26, SEG_BOTH
+        ldw  r27, [CONSET_TABLES + 8]
+        and  r27, r27, CONSET_TIMED
+        ldw  r28, [conset_phase_clock]
 .seg:   beqz r24, .done
-        { ldw r11, [r23 + SEG_OUT] ; ldw r12, [r23 + SEG_IN] ; sub r24, r24, 1 }
-        { ldw r18, [r23 + SEG_WORDS] ; ldw r25, [r23 + SEG_MODE] ; add r23, r23, SEG_SIZE }
-        beqz r11, 1f
+        { ldw r29, [r23 + SEG_CHANNELS] ; ldw r18, [r23 + SEG_WORDS] ; sub r24, r24, 1 }
+        { ldw r25, [r23 + SEG_MODE] ; ldw r19, [r23 + SEG_START] ; add r23, r23, SEG_SIZE }
+        { and r11, r29, 0xff ; srl r12, r29, 8 }
+        beqz r27, 1f
+        add  r19, r19, r28               # timed: wait for the segment's clock
+7:      rdcr r13, [CR_CLOCK_LO]
+        sub  r13, r13, r19
+        blt  r13, zero, 7b
+1:      beqz r11, 1f
         wrcr r11, [COA_GATE_OUT0]        # a send starts: it streams from the start of the send buffer
         mov  r16, r20
 1:      beqz r12, 2f
@@ -199,12 +223,20 @@ conset_transfer:
 .recv:
 4:      { stw gi0, [r17] ; add r17, r17, 4 ; loop r18, 4b }
         jmp  .seg
-.both:  # The send runs one word ahead: a bundle that writes go0 and reads gi0 issues only when both can
-        # go, and if every cell waited for a word before sending its first one, none would ever come.
-        { ldw go0, [r16] ; add r16, r16, 4 ; sub r18, r18, 1 }
-        beqz r18, 6f
-5:      { ldw go0, [r16] ; stw gi0, [r17] ; add r16, r16, 4 ; add r17, r17, 4 ; loop r18, 5b }
-6:      { stw gi0, [r17] ; add r17, r17, 4 }
+.both:  # The send runs CONSET_LOOKAHEAD words ahead of the receive: a bundle that writes go0 and reads
+        # gi0 issues only when both can go, so cells whose pairings close a circle move as many words per
+        # round of the circle as they keep ahead. One word ahead is enough not to deadlock, but the
+        # circle then moves a word per latency of its connections (a 3-hop pathway: 8-10 clocks), not
+        # per 2 clocks. The words ahead always fit: the source's own queue holds them.
+        li   r13, CONSET_LOOKAHEAD
+        bleu r13, r18, 1f
+        mov  r13, r18
+1:      sub  r18, r18, r13               # words sent and received in the same bundle
+        mov  r14, r13                    # receives left at the end
+2:      { ldw go0, [r16] ; add r16, r16, 4 ; loop r13, 2b }
+        beqz r18, 4f
+3:      { ldw go0, [r16] ; stw gi0, [r17] ; add r16, r16, 4 ; add r17, r17, 4 ; loop r18, 3b }
+4:      { stw gi0, [r17] ; add r17, r17, 4 ; loop r14, 4b }
         jmp  .seg
 .done:  li   r11, COA_NONE
         wrcr r11, [COA_GATE_OUT0]

@@ -160,8 +160,8 @@ sync_barrier:
 # it: a cell that left a plain barrier early could rewrite its agent and send into a neighbour still
 # running the last phase's forwarding pattern (seed 004 put up with the risk; on 16x16 it corrupts words).
 # Traps TRAP_SYNC_LATE if the release reached a cell more than SYNC_LATE_LIMIT clocks after the clock it
-# names (the bound was wrong: something else held the synchronization channels up). Uses r11..r16, go0
-# and gi1.
+# names (the bound was wrong: something else held the synchronization channels up). Returns a0 = the
+# clock it named. Uses r11..r16, go0 and gi1.
         .equ SYNC_RELEASE_HOP, 3
         .equ SYNC_RELEASE_SLACK, 16
         .equ SYNC_LATE_LIMIT, 32
@@ -248,6 +248,7 @@ sync_barrier_aligned:
         sub  r15, r15, r16
         blt  r15, zero, 2b
         wrcr r11, [CR_EVENT_ENABLE]
+        mov  a0, r16
         ret
 .late:  trap TRAP_SYNC_LATE
 

@@ -14,6 +14,7 @@
 #include "plot.h"
 #include "route/pattern.h"
 #include "route/route.h"
+#include "route/route_report.h"
 #include "route/route_tables.h"
 
 enum { CONSET_TABLES = 0x70000, CAPACITY = 12 };
@@ -32,11 +33,13 @@ static const pattern_case_t cases[] = {
 enum { NCASES = sizeof cases / sizeof cases[0] };
 
 typedef struct pattern_result {
-    unsigned phases;
+    unsigned phases, phases_links;
     uint64_t conset_words_per_cell; /* the most words any cell sends */
     unsigned messages;              /* per cell */
     double predicted_conset, predicted_msgpass;
+    double predicted_links;                   /* the congestion-aware AS's phases plus a switch each */
     double emulated_conset, emulated_msgpass; /* clocks, 0 when the run failed */
+    double emulated_links;                    /* ConSet with `iwarp route --links` tables */
     uint64_t bytes;                           /* moved by the whole array */
 } pattern_result_t;
 
@@ -85,31 +88,47 @@ static double run_pattern(const bench_context_t *ctx, const char *program, const
     return clocks;
 }
 
-static int measure(const bench_context_t *ctx, const pattern_case_t *pc, uint32_t words, pattern_result_t *r)
+/* Compiles the pattern (the seed's AS, or the congestion-aware one) into cell tables. */
+static int compile(const pattern_case_t *pc, uint32_t words, bool links, cset_t *set, route_plan_t *plan,
+                   celldata_t *tables)
 {
-    memset(r, 0, sizeof *r);
     char err[512];
-    cset_t set;
-    if (pattern_generate(&set, pc->kind, 8, 8, words, CAPACITY, err, sizeof err) != 0) {
+    if (pattern_generate(set, pc->kind, 8, 8, words, CAPACITY, err, sizeof err) != 0) {
         fprintf(stderr, "bench patterns: %s\n", err);
         return -1;
     }
     route_options_t o;
     route_options_init(&o);
-    route_plan_t plan;
-    celldata_t tables;
-    int rc = route_compile(&set, &o, &plan, err, sizeof err);
+    o.link_aware = links;
+    int rc = route_compile(set, &o, plan, err, sizeof err);
     if (rc == 0) {
-        rc = route_tables(&plan, &tables, err, sizeof err);
+        rc = route_tables(plan, tables, err, sizeof err);
         if (rc != 0)
-            route_plan_free(&plan);
+            route_plan_free(plan);
     }
     if (rc != 0) {
         fprintf(stderr, "bench patterns: %s\n", err);
+        cset_free(set);
+    }
+    return rc;
+}
+
+static int measure(const bench_context_t *ctx, const pattern_case_t *pc, uint32_t words, pattern_result_t *r)
+{
+    memset(r, 0, sizeof *r);
+    cset_t set, set_links;
+    route_plan_t plan, plan_links;
+    celldata_t tables, tables_links;
+    if (compile(pc, words, false, &set, &plan, &tables) != 0)
+        return -1;
+    if (compile(pc, words, true, &set_links, &plan_links, &tables_links) != 0) {
+        celldata_free(&tables);
+        route_plan_free(&plan);
         cset_free(&set);
         return -1;
     }
     r->phases = plan.nphases;
+    r->phases_links = plan_links.nphases;
     uint64_t sent[64] = {0};
     for (unsigned i = 0; i < set.nconns; i++) {
         sent[set.conns[i].src] += set.conns[i].words;
@@ -121,15 +140,20 @@ static int measure(const bench_context_t *ctx, const pattern_case_t *pc, uint32_
     r->messages = set.nconns / 64;
     r->predicted_conset = model_conset(r->phases, r->conset_words_per_cell);
     r->predicted_msgpass = model_msgpass(r->messages, words, MODEL_C, MODEL_A);
+    r->predicted_links = (double)route_predicted_clocks(&plan_links) + (double)plan_links.nphases * MODEL_PER_PHASE;
     route_plan_free(&plan);
+    route_plan_free(&plan_links);
     cset_free(&set);
+    cset_free(&set_links);
 
     uint32_t args[3] = {words, 0, 0};
     r->emulated_conset = run_pattern(ctx, "programs/patterns/conset_pattern.s", args, 2, &tables);
+    r->emulated_links = run_pattern(ctx, "programs/patterns/conset_pattern.s", args, 2, &tables_links);
     celldata_free(&tables);
+    celldata_free(&tables_links);
     args[1] = pc->msgpass_pattern;
     r->emulated_msgpass = run_pattern(ctx, "programs/patterns/msgpass.s", args, 3, NULL);
-    return r->emulated_conset > 0 && r->emulated_msgpass > 0 ? 0 : -1;
+    return r->emulated_conset > 0 && r->emulated_links > 0 && r->emulated_msgpass > 0 ? 0 : -1;
 }
 
 /* MB/s of the whole array: bytes over the time at 20 MHz. */
@@ -170,14 +194,16 @@ static void write_plot(const bench_context_t *ctx, const pattern_case_t *pc, con
     snprintf(title, sizeof title, "%s pattern on 8x8: aggregate bandwidth", info->name);
     plot_t p;
     plot_init(&p, title, "words per connection", "MB/s (all cells)", true, false);
-    plot_series_t *s[4] = {plot_add(&p, "ConSet, emulated", false), plot_add(&p, "ConSet, predicted", true),
+    plot_series_t *s[5] = {plot_add(&p, "ConSet, emulated", false), plot_add(&p, "ConSet, predicted", true),
                            plot_add(&p, "message passing, emulated", false),
-                           plot_add(&p, "message passing, predicted", true)};
+                           plot_add(&p, "message passing, predicted", true),
+                           plot_add(&p, "ConSet, congestion-aware schedule, emulated", false)};
     for (unsigned i = 0; i < nsizes; i++) {
         plot_point(s[0], sizes[i], mbps(r[i].bytes, r[i].emulated_conset));
         plot_point(s[1], sizes[i], mbps(r[i].bytes, r[i].predicted_conset));
         plot_point(s[2], sizes[i], mbps(r[i].bytes, r[i].emulated_msgpass));
         plot_point(s[3], sizes[i], mbps(r[i].bytes, r[i].predicted_msgpass));
+        plot_point(s[4], sizes[i], mbps(r[i].bytes, r[i].emulated_links));
     }
     snprintf(path, sizeof path, "%s/patterns_%s.svg", ctx->out_dir, pattern_name(pc->kind));
     if (plot_write_svg(&p, path) != 0)
@@ -192,8 +218,10 @@ int bench_patterns(bench_context_t *ctx)
     int rc = 0;
     if (!ctx->json)
         printf("Seed 004's basic patterns on the emulated 8x8 array, %d channels for connections; clocks at 20 MHz.\n"
-               "predicted: the seed's models (ConSet with this compiler's phases); seed: its Tables 1-3.\n",
-               CAPACITY);
+               "predicted: the seed's models (ConSet with this compiler's phases); seed: its Tables 1-3.\n"
+               "links: ConSet compiled with `iwarp route --links` (the scheduler keeps connections that share a\n"
+               "physical link apart and the cells keep to its clock): predicted = its phases + %d clocks a switch.\n",
+               CAPACITY, MODEL_PER_PHASE);
     for (unsigned c = 0; c < NCASES; c++) {
         const pattern_case_t *pc = &cases[c];
         const model_pattern_info_t *info = model_pattern(pc->model);
@@ -210,20 +238,23 @@ int bench_patterns(bench_context_t *ctx)
                 record(ctx, info->name, "msgpass", sizes[i], 0, r[i].predicted_msgpass, r[i].emulated_msgpass,
                        model_seed_predicted_msgpass(pc->model, i), model_seed_measured_msgpass(pc->model, i),
                        r[i].bytes);
+                record(ctx, info->name, "conset_links", sizes[i], r[i].phases_links, r[i].predicted_links,
+                       r[i].emulated_links, NAN, 0, r[i].bytes);
             }
             continue;
         }
-        printf("\n%s: %u phase%s (the seed's compiler: %u), %u messages per cell\n", info->name, r[0].phases,
-               r[0].phases == 1 ? "" : "s", info->conset_phases, r[0].messages);
-        printf("%7s | %10s %10s %10s | %10s %10s %10s | %9s %9s\n", "words", "ConSet", "ConSet", "seed", "MsgPass",
-               "MsgPass", "seed", "ConSet", "MsgPass");
-        printf("%7s | %10s %10s %10s | %10s %10s %10s | %9s %9s\n", "", "predicted", "emulated", "predicted",
-               "predicted", "emulated", "predicted", "MB/s", "MB/s");
+        printf("\n%s: %u phase%s (the seed's compiler: %u; congestion-aware: %u), %u messages per cell\n", info->name,
+               r[0].phases, r[0].phases == 1 ? "" : "s", info->conset_phases, r[0].phases_links, r[0].messages);
+        printf("%7s | %10s %10s %10s | %10s %10s %10s | %9s %9s | %10s %10s\n", "words", "ConSet", "ConSet", "seed",
+               "MsgPass", "MsgPass", "seed", "ConSet", "MsgPass", "links", "links");
+        printf("%7s | %10s %10s %10s | %10s %10s %10s | %9s %9s | %10s %10s\n", "", "predicted", "emulated",
+               "predicted", "predicted", "emulated", "predicted", "MB/s", "MB/s", "predicted", "emulated");
         for (unsigned i = 0; i < nsizes; i++)
-            printf("%7u | %10.0f %10.0f %10.0f | %10.0f %10.0f %10.0f | %9.1f %9.1f\n", sizes[i],
+            printf("%7u | %10.0f %10.0f %10.0f | %10.0f %10.0f %10.0f | %9.1f %9.1f | %10.0f %10.0f\n", sizes[i],
                    r[i].predicted_conset, r[i].emulated_conset, model_seed_predicted_conset(pc->model, i),
                    r[i].predicted_msgpass, r[i].emulated_msgpass, model_seed_predicted_msgpass(pc->model, i),
-                   mbps(r[i].bytes, r[i].emulated_conset), mbps(r[i].bytes, r[i].emulated_msgpass));
+                   mbps(r[i].bytes, r[i].emulated_conset), mbps(r[i].bytes, r[i].emulated_msgpass),
+                   r[i].predicted_links, r[i].emulated_links);
         if (model_seed_measured_conset(pc->model, 0) > 0) {
             printf("calibration against the seed's measured Table 1 (emulated vs measured):\n");
             for (unsigned i = 0; i < nsizes; i++) {

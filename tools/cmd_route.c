@@ -38,6 +38,8 @@ static void usage(FILE *out)
             "  --capacity N        channels per cell the connections may use, 1..16 (default: the set's, or 12)\n"
             "  --iterations K      rip-up-and-reroute rounds allowed for each phase removal (default %u)\n"
             "  --seed S            seed of the rerouting order (default %u); the same seed gives the same output\n"
+            "  --links             schedule the links too: connections sharing a physical link never overlap\n"
+            "                      (congestion-aware; default: the seed's AS, which looks at the two ends only)\n"
             "pattern generation (seed 004, section 5.1):\n"
             "  --pattern NAME      torus, butterfly or alltoall instead of FILE\n"
             "  --words K           words per connection\n"
@@ -78,6 +80,7 @@ static int parse_options(int argc, char **argv, route_cli_t *o)
         OPT_CAPACITY,
         OPT_ITERATIONS,
         OPT_SEED,
+        OPT_LINKS,
         OPT_PATTERN,
         OPT_WORDS,
         OPT_ARRAY,
@@ -91,6 +94,7 @@ static int parse_options(int argc, char **argv, route_cli_t *o)
         {"capacity", required_argument, NULL, OPT_CAPACITY},
         {"iterations", required_argument, NULL, OPT_ITERATIONS},
         {"seed", required_argument, NULL, OPT_SEED},
+        {"links", no_argument, NULL, OPT_LINKS},
         {"pattern", required_argument, NULL, OPT_PATTERN},
         {"words", required_argument, NULL, OPT_WORDS},
         {"array", required_argument, NULL, OPT_ARRAY},
@@ -109,6 +113,7 @@ static int parse_options(int argc, char **argv, route_cli_t *o)
         case 'o': o->output = optarg; break;
         case OPT_REPORT: o->report = true; break;
         case OPT_JSON: o->json = true; break;
+        case OPT_LINKS: o->opt.link_aware = true; break;
         case OPT_CAPACITY:
             if (parse_uint(optarg, CSET_MAX_CAPACITY, &v) != 0 || v < 1) {
                 fprintf(stderr, "iwarp route: --capacity wants 1..%u, not '%s'\n", CSET_MAX_CAPACITY, optarg);

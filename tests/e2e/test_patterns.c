@@ -24,8 +24,8 @@ enum { CONSET_TABLES = 0x70000 };
 /* The user's way: `iwarp route --pattern ... -o tables.cdat`, then a run description with a celldata line;
  * conset_pattern.s in checking mode traps on the first wrong word. Returns the timed clocks of cell (0,0)
  * and the phases through *phases. */
-static uint32_t run_conset(pattern_kind_t kind, unsigned w, unsigned h, uint32_t words, unsigned capacity,
-                           bool check, unsigned *phases)
+static uint32_t run_conset_with(pattern_kind_t kind, unsigned w, unsigned h, uint32_t words, unsigned capacity,
+                                bool check, bool links, unsigned *phases)
 {
     char err[256];
     cset_t set;
@@ -35,6 +35,7 @@ static uint32_t run_conset(pattern_kind_t kind, unsigned w, unsigned h, uint32_t
     if (pattern_generate(&set, kind, w, h, words, capacity, err, sizeof err) != 0)
         fail_msg("%s", err);
     route_options_init(&o);
+    o.link_aware = links;
     if (route_compile(&set, &o, &plan, err, sizeof err) != 0 || route_tables(&plan, &tables, err, sizeof err) != 0)
         fail_msg("%s", err);
     *phases = plan.nphases;
@@ -67,6 +68,12 @@ static uint32_t run_conset(pattern_kind_t kind, unsigned w, unsigned h, uint32_t
     return clocks;
 }
 
+static uint32_t run_conset(pattern_kind_t kind, unsigned w, unsigned h, uint32_t words, unsigned capacity,
+                           bool check, unsigned *phases)
+{
+    return run_conset_with(kind, w, h, words, capacity, check, false, phases);
+}
+
 static void test_conset_torus_delivers(void **state)
 {
     (void)state;
@@ -96,6 +103,16 @@ static void test_conset_all_to_all_delivers(void **state)
     assert_true(phases > 20);
     run_conset(PATTERN_ALLTOALL, 3, 3, 30, 4, true, &phases);
     assert_true(phases > 1);
+}
+
+/* Tables of `iwarp route --links`: the cells keep to the schedule's clock. */
+static void test_conset_with_links_delivers(void **state)
+{
+    (void)state;
+    unsigned phases;
+    run_conset_with(PATTERN_BUTTERFLY, 8, 8, 24, 12, true, true, &phases);
+    run_conset_with(PATTERN_ALLTOALL, 8, 8, 12, 12, true, true, &phases);
+    run_conset_with(PATTERN_TORUS, 5, 3, 20, 12, true, true, &phases);
 }
 
 /* On 16x16 the plain barrier's release reaches the two ends of its ring 500 clocks apart: a cell that left
@@ -188,6 +205,8 @@ static void test_conset_clocks_are_pinned(void **state)
     unsigned phases;
     e2e_check_golden("conset_torus_8x8_32", run_conset(PATTERN_TORUS, 8, 8, 32, 12, false, &phases));
     e2e_check_golden("conset_butterfly_8x8_32", run_conset(PATTERN_BUTTERFLY, 8, 8, 32, 12, false, &phases));
+    e2e_check_golden("conset_butterfly_links_8x8_32",
+                     run_conset_with(PATTERN_BUTTERFLY, 8, 8, 32, 12, false, true, &phases));
 }
 
 static void run_msgpass(uint32_t pattern, unsigned w, unsigned h)
@@ -232,6 +251,7 @@ int main(void)
         cmocka_unit_test(test_conset_torus_delivers),
         cmocka_unit_test(test_conset_butterfly_delivers),
         cmocka_unit_test(test_conset_all_to_all_delivers),
+        cmocka_unit_test(test_conset_with_links_delivers),
         cmocka_unit_test(test_conset_phases_switch_safely_on_16x16),
         cmocka_unit_test(test_aligned_barrier_releases_every_cell_together),
         cmocka_unit_test(test_conset_run_descriptions_deliver),

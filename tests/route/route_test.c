@@ -292,15 +292,20 @@ static size_t check_segments(const route_plan_t *plan, unsigned v, unsigned p, c
     seg_side_t out = {.list = sends, .n = ns}, in = {.list = recvs, .n = nr};
     uint64_t end = 0;
     for (unsigned k = 0; k < nseg; k++, w += ROUTE_SEGMENT_WORDS) {
-        uint32_t words = w[2], mode = w[3];
+        uint32_t words = w[1], mode = w[2];
         if (words == 0 || mode == 0 || mode > (ROUTE_SEGMENT_SEND | ROUTE_SEGMENT_RECEIVE))
             fail_msg("cell %u phase %u segment %u: %u words, mode %u", v, p, k, words, mode);
-        uint64_t ts = seg_take(plan, &out, mode & ROUTE_SEGMENT_SEND, w[0], words, false, "send", v, p, k);
-        uint64_t tr = seg_take(plan, &in, mode & ROUTE_SEGMENT_RECEIVE, w[1], words, true, "receive", v, p, k);
+        if (w[0] >> 16 != 0)
+            fail_msg("cell %u phase %u segment %u: channels word 0x%x", v, p, k, w[0]);
+        uint64_t ts = seg_take(plan, &out, mode & ROUTE_SEGMENT_SEND, w[0] & 0xff, words, false, "send", v, p, k);
+        uint64_t tr = seg_take(plan, &in, mode & ROUTE_SEGMENT_RECEIVE, w[0] >> 8, words, true, "receive", v, p, k);
         if (ts != UINT64_MAX && tr != UINT64_MAX && ts != tr)
             fail_msg("cell %u phase %u segment %u: pairs a send at clock %llu with a receive at %llu", v, p, k,
                      (unsigned long long)ts, (unsigned long long)tr);
         uint64_t t = ts != UINT64_MAX ? ts : tr;
+        if (w[3] != t)
+            fail_msg("cell %u phase %u segment %u: start %u, the schedule says %llu", v, p, k, w[3],
+                     (unsigned long long)t);
         if (t < end)
             fail_msg("cell %u phase %u segment %u: starts at clock %llu, before the last one ended (%llu)", v, p, k,
                      (unsigned long long)t, (unsigned long long)end);
@@ -395,7 +400,7 @@ void rt_check_tables(const route_plan_t *plan, const celldata_t *d)
         assert_true(n >= 4u + P);
         assert_int_equal(w[0], 0x54455343);
         assert_int_equal(w[1], P);
-        assert_int_equal(w[2], 0);
+        assert_int_equal(w[2], plan->link_aware ? ROUTE_TABLE_TIMED : 0);
         assert_int_equal(w[3], 0);
         size_t at = 4 + P;
         for (unsigned p = 0; p < P; p++) {

@@ -293,9 +293,70 @@ static void test_other_seeds_and_no_rerouting_still_give_valid_plans(void **stat
     cset_free(&s);
 }
 
+/* route --links: every property still holds, connections sharing a directed link never overlap in time, and
+ * the tables say the cells keep to the clock. */
+static void check_links_apart(const route_plan_t *plan)
+{
+    for (unsigned p = 0; p < plan->nphases; p++) {
+        const route_phase_t *ph = &plan->phases[p];
+        for (unsigned a = 0; a < ph->nconns; a++)
+            for (unsigned b = 0; b < a; b++) {
+                const route_conn_t *x = &plan->conns[ph->conns[a]], *y = &plan->conns[ph->conns[b]];
+                if (!(x->start < y->end && y->start < x->end))
+                    continue;
+                for (unsigned i = 0; i + 1 < x->ncells; i++)
+                    for (unsigned j = 0; j + 1 < y->ncells; j++)
+                        if (plan->cells[x->first + i] == plan->cells[y->first + j] &&
+                            plan->dirs[x->first + i] == plan->dirs[y->first + j])
+                            fail_msg("phase %u: connections %u and %u share the link %u/%u at the same time", p,
+                                     ph->conns[a], ph->conns[b], plan->cells[x->first + i], plan->dirs[x->first + i]);
+            }
+    }
+}
+
+static void compile_links(const cset_t *s, route_plan_t *plan)
+{
+    route_options_t o;
+    route_options_init(&o);
+    o.link_aware = true;
+    char err[256];
+    if (route_compile(s, &o, plan, err, sizeof err) != 0)
+        fail_msg("route_compile: %s", err);
+    assert_true(plan->link_aware);
+    rt_check_plan(s, plan);
+    check_links_apart(plan);
+    celldata_t d;
+    assert_int_equal(route_tables(plan, &d, err, sizeof err), 0);
+    rt_check_tables(plan, &d);
+    celldata_free(&d);
+}
+
+static void test_links_keep_connections_sharing_a_link_apart(void **state)
+{
+    (void)state;
+    static const pattern_kind_t kinds[] = {PATTERN_TORUS, PATTERN_BUTTERFLY, PATTERN_ALLTOALL};
+    for (unsigned k = 0; k < 3; k++) {
+        cset_t s;
+        route_plan_t plan;
+        rt_pattern(&s, kinds[k], 8, 8, 256, 12);
+        compile_links(&s, &plan);
+        route_plan_free(&plan);
+        cset_free(&s);
+    }
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        cset_t s;
+        route_plan_t plan;
+        rt_random_set(&s, seed, 5, 4, 60, 6, seed % 2 == 0);
+        compile_links(&s, &plan);
+        route_plan_free(&plan);
+        cset_free(&s);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_links_keep_connections_sharing_a_link_apart),
         cmocka_unit_test(test_torus_butterfly_and_alltoall_keep_capacity_12),
         cmocka_unit_test(test_torus_butterfly_and_alltoall_keep_capacity_16),
         cmocka_unit_test(test_small_and_odd_arrays),

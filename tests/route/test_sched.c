@@ -32,8 +32,8 @@ static void follows(phase_t *p, unsigned e)
 /* Schedules and checks: no overlap on any timeline, followers after what they follow; returns the span. */
 static uint64_t schedule(const phase_t *p, uint64_t *start)
 {
-    sched_input_t in = {
-        p->cells, p->n, p->src, p->dst, p->dur, p->ordered ? p->after_start : NULL, p->ordered ? p->after : NULL, 1};
+    sched_input_t in = {p->cells, p->n, p->src, p->dst, p->dur, p->ordered ? p->after_start : NULL,
+                        p->ordered ? p->after : NULL, 1, 0, NULL, NULL};
     int64_t span = sched_phase(&in, start);
     assert_true(span >= 0);
     uint64_t latest = 0;
@@ -152,6 +152,26 @@ static void test_an_empty_phase_takes_no_time(void **state)
     assert_int_equal(schedule(&p, start), 0);
 }
 
+/* With links, two connections that share one never overlap, even from and to different cells; without,
+ * the seed's AS lets them. */
+static void test_connections_sharing_a_link_are_kept_apart_with_links(void **state)
+{
+    (void)state;
+    /* 0 -> 2 and 1 -> 3 both cross link 7; 4 -> 5 crosses link 8 only. */
+    unsigned src[3] = {0, 1, 4}, dst[3] = {2, 3, 5}, link_start[4] = {0, 2, 4, 5}, links[5] = {6, 7, 7, 9, 8};
+    uint64_t dur[3] = {40, 30, 40}, start[3];
+    sched_input_t in = {6, 3, src, dst, dur, NULL, NULL, 1, 0, NULL, NULL};
+    assert_int_equal(sched_phase(&in, start), 40);
+    assert_int_equal(start[0], 0);
+    assert_int_equal(start[1], 0);
+    in.nlinks = 10;
+    in.link_start = link_start;
+    in.links = links;
+    assert_int_equal(sched_phase(&in, start), 70);
+    assert_true(start[0] >= start[1] + dur[1] || start[1] >= start[0] + dur[0]);
+    assert_int_equal(start[2], 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -162,6 +182,7 @@ int main(void)
         cmocka_unit_test(test_ordering_constraints_wait_for_the_end),
         cmocka_unit_test(test_no_schedule_is_shorter_than_the_busiest_timeline),
         cmocka_unit_test(test_an_empty_phase_takes_no_time),
+        cmocka_unit_test(test_connections_sharing_a_link_are_kept_apart_with_links),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

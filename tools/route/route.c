@@ -26,6 +26,7 @@ void route_options_init(route_options_t *o)
     o->capacity = 0;
     o->iterations = ROUTE_DEFAULT_ITERATIONS;
     o->seed = ROUTE_DEFAULT_SEED;
+    o->link_aware = false;
 }
 
 void route_plan_free(route_plan_t *plan)
@@ -229,9 +230,21 @@ static int schedule(route_plan_t *plan, uint64_t seed)
 {
     const cset_t *set = plan->set;
     unsigned n = set->nconns;
-    size_t edges = 1;
-    for (unsigned i = 0; i < n; i++)
+    size_t edges = 1, hops = 1;
+    for (unsigned i = 0; i < n; i++) {
         edges += set->conns[i].nafter;
+        hops += plan->conns[i].ncells;
+    }
+    unsigned *link_start = NULL, *links = NULL;
+    if (plan->link_aware) {
+        link_start = malloc(sizeof *link_start * (n + 1u));
+        links = malloc(sizeof *links * hops);
+        if (link_start == NULL || links == NULL) {
+            free(link_start);
+            free(links);
+            return -1;
+        }
+    }
     unsigned *local = malloc(sizeof *local * (n + 1u)), *src = malloc(sizeof *src * (n + 1u)),
              *dst = malloc(sizeof *dst * (n + 1u)), *after_start = malloc(sizeof *after_start * (n + 1u)),
              *after = malloc(sizeof *after * edges);
@@ -257,7 +270,22 @@ static int schedule(route_plan_t *plan, uint64_t seed)
                     after[m++] = local[c->after[a]];
         }
         after_start[ph->nconns] = m;
-        sched_input_t in = {plan->torus.n, ph->nconns, src, dst, dur, m ? after_start : NULL, m ? after : NULL, seed};
+        sched_input_t in = {plan->torus.n, ph->nconns, src, dst, dur, m ? after_start : NULL, m ? after : NULL, seed,
+                            0, NULL, NULL};
+        if (plan->link_aware) {
+            /* Link id: the cell it leaves times 4, plus the direction. */
+            unsigned nl = 0;
+            for (unsigned k = 0; k < ph->nconns; k++) {
+                const route_conn_t *c = &plan->conns[ph->conns[k]];
+                link_start[k] = nl;
+                for (unsigned j = 0; j + 1 < c->ncells; j++)
+                    links[nl++] = 4u * plan->cells[c->first + j] + plan->dirs[c->first + j];
+            }
+            link_start[ph->nconns] = nl;
+            in.nlinks = 4u * plan->torus.n;
+            in.link_start = link_start;
+            in.links = links;
+        }
         int64_t clocks = sched_phase(&in, start);
         if (clocks < 0)
             goto out;
@@ -277,6 +305,8 @@ out:
     free(after);
     free(dur);
     free(start);
+    free(link_start);
+    free(links);
     return rc;
 }
 
@@ -289,6 +319,7 @@ int route_compile(const cset_t *set, const route_options_t *o, route_plan_t *pla
     plan->set = set;
     plan->torus = torus_make(set->width, set->height);
     plan->capacity = capacity;
+    plan->link_aware = o->link_aware;
     plan->conns = calloc(set->nconns + 1u, sizeof *plan->conns);
     if (plan->conns == NULL)
         return fail(err, errlen, "out of memory");

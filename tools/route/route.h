@@ -8,6 +8,7 @@
 #ifndef TOOLS_ROUTE_ROUTE_H
 #define TOOLS_ROUTE_ROUTE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,6 +25,7 @@ typedef struct route_options {
     unsigned capacity;   /* 0: the set's */
     unsigned iterations; /* rip-up-and-reroute rounds per phase removal */
     uint64_t seed;
+    bool link_aware; /* schedule the links too (sched.h); false: the seed's AS, the two ends only */
 } route_options_t;
 
 void route_options_init(route_options_t *o);
@@ -45,6 +47,7 @@ typedef struct route_plan {
     const cset_t *set; /* not owned; must outlive the plan */
     torus_t torus;
     unsigned capacity;
+    bool link_aware;     /* scheduled with the links (route_options_t) */
     route_conn_t *conns; /* one per connection of the set */
     uint16_t *cells;     /* path cells */
     uint8_t *dirs;       /* dirs[k]: from cells[k] to cells[k + 1] of the same path */

@@ -98,8 +98,8 @@ void route_report_text(const route_plan_t *plan, const char *name, bool full, do
             set->ntasks == 1 ? "" : "s", plan->torus.w, plan->torus.h, plan->capacity);
     fprintf(out, "phases: %u (lower bound %u; %u after the sequential pass, then %u rip-up-and-reroute rounds)\n",
             plan->nphases, plan->lower_bound, plan->greedy_phases, plan->rounds);
-    fprintf(out, "predicted clocks: %llu (AS, the phases added up, without the context switches)\n",
-            (unsigned long long)route_predicted_clocks(plan));
+    fprintf(out, "predicted clocks: %llu (AS%s, the phases added up, without the context switches)\n",
+            (unsigned long long)route_predicted_clocks(plan), plan->link_aware ? " with the links" : "");
     fprintf(out, "channels per cell: max %u, mean %.2f of %u; link congestion: max %u connections per link\n",
             s.channels_max, s.channels_mean, plan->capacity, s.link_max);
     if (host_seconds >= 0)
@@ -169,6 +169,7 @@ void route_report_json(const route_plan_t *plan, const char *name, bool full, do
     json_u64(&j, "width", plan->torus.w);
     json_u64(&j, "height", plan->torus.h);
     json_u64(&j, "capacity", plan->capacity);
+    json_bool(&j, "link_aware", plan->link_aware);
     json_u64(&j, "connections", set->nconns);
     json_begin_array(&j, "tasks");
     for (unsigned t = 0; t < set->ntasks; t++)

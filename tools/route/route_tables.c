@@ -97,7 +97,8 @@ static int segments(const route_plan_t *plan, const xfer_t *sends, unsigned ns, 
         uint32_t out = sc != NULL && sc->start == t ? plan->chans[sc->first] : 0;
         uint32_t in = rc != NULL && rc->start == t ? plan->chans[rc->first + rc->ncells - 1] : 0;
         uint32_t mode = (sc != NULL ? ROUTE_SEGMENT_SEND : 0) | (rc != NULL ? ROUTE_SEGMENT_RECEIVE : 0);
-        if (put(w, out, in, (uint32_t)((b - t) / SCHED_CLOCKS_PER_WORD), mode) != 0)
+        if (put(w, out | in << 8, (uint32_t)((b - t) / SCHED_CLOCKS_PER_WORD), mode,
+                (uint32_t)(t > UINT32_MAX ? UINT32_MAX : t)) != 0)
             return -1;
         ++*count;
         t = b;
@@ -179,7 +180,7 @@ int route_tables(const route_plan_t *plan, celldata_t *out, char *err, size_t er
     int rc = sends != NULL && recvs != NULL ? 0 : -1;
     for (unsigned v = 0; v < t->n && rc == 0; v++) {
         w.n = 0;
-        rc = put(&w, ROUTE_TABLE_MAGIC, plan->nphases, 0, 0);
+        rc = put(&w, ROUTE_TABLE_MAGIC, plan->nphases, plan->link_aware ? ROUTE_TABLE_TIMED : 0, 0);
         for (unsigned p = 0; p < plan->nphases && rc == 0; p++)
             rc = push(&w, 0); /* the record offsets, filled in below */
         for (unsigned p = 0; p < plan->nphases && rc == 0; p++) {

@@ -4,7 +4,8 @@
  *
  *   word 0      ROUTE_TABLE_MAGIC ('CSET')
  *   word 1      P, the number of phases
- *   words 2, 3  reserved, 0
+ *   word 2      flags: ROUTE_TABLE_TIMED when the cells keep to the schedule's clock (route --links)
+ *   word 3      reserved, 0
  *   4 .. 4+P-1  byte offset of each phase's record
  *
  *   phase record:
@@ -16,9 +17,10 @@
  *     n_send, n_recv, predicted phase clocks (AS), n_seg
  *     n_send entries {connection number, channel here, words, destination cell id}, in schedule order
  *     n_recv entries {connection number, channel here, words, source cell id}, in schedule order
- *     n_seg segments {out, in, words, mode}: the cell's walk through the schedule, in order. mode is
- *       ROUTE_SEGMENT_SEND | ROUTE_SEGMENT_RECEIVE as a send and a receive are going for these words; out
- *       (in) is the channel of a send (receive) starting with this segment, 0 when one going continues.
+ *     n_seg segments {out | in << 8, words, mode, start}: the cell's walk through the schedule, in order.
+ *       mode is ROUTE_SEGMENT_SEND | ROUTE_SEGMENT_RECEIVE as a send and a receive are going for these
+ *       words; out (in) is the channel of a send (receive) starting with this segment, 0 when one going
+ *       continues; start is the segment's clock in the schedule, from the start of the phase.
  */
 #ifndef TOOLS_ROUTE_ROUTE_TABLES_H
 #define TOOLS_ROUTE_ROUTE_TABLES_H
@@ -36,6 +38,7 @@ enum {
     ROUTE_SEGMENT_WORDS = 4,
     ROUTE_SEGMENT_SEND = 1,
     ROUTE_SEGMENT_RECEIVE = 2,
+    ROUTE_TABLE_TIMED = 1,
 };
 
 /* Builds every cell's blob into *out (initialized here). Returns 0, or -1 with a message. */

@@ -21,6 +21,7 @@ typedef struct timeline {
 typedef struct state {
     const sched_input_t *in;
     timeline_t *send, *recv;
+    timeline_t *link; /* per directed link, when the input has links */
     unsigned *list_start, *list; /* each cell's connections (as source or destination), longest first */
     unsigned *first;             /* per cell: the list entries before it are all placed */
     unsigned *waiting;           /* per connection: how many of those it follows are not placed */
@@ -117,14 +118,22 @@ static int place(state_t *s, unsigned c)
                 at = end;
         }
     timeline_t *out = &s->send[in->src[c]], *into = &s->recv[in->dst[c]];
-    /* The first gap long enough on both: alternate until neither timeline pushes the start on. */
+    unsigned l0 = in->nlinks ? in->link_start[c] : 0, l1 = in->nlinks ? in->link_start[c + 1] : 0;
+    /* The first gap long enough on both ends (and its links): alternate until no timeline pushes the
+     * start on. */
     for (;;) {
-        bool moved_out = push_past(out, &at, d), moved_in = push_past(into, &at, d);
-        if (!moved_out && !moved_in)
+        bool moved = push_past(out, &at, d);
+        moved |= push_past(into, &at, d);
+        for (unsigned k = l0; k < l1; k++)
+            moved |= push_past(&s->link[in->links[k]], &at, d);
+        if (!moved)
             break;
     }
     if (insert(out, at, d) != 0 || insert(into, at, d) != 0)
         return -1;
+    for (unsigned k = l0; k < l1; k++)
+        if (insert(&s->link[in->links[k]], at, d) != 0)
+            return -1;
     s->start[c] = at;
     s->placed[c] = true;
     return 0;
@@ -197,9 +206,13 @@ static void reset(state_t *s)
         s->send[v].last_end = s->recv[v].last_end = 0;
         s->first[v] = s->list_start[v];
     }
+    for (unsigned l = 0; l < in->nlinks; l++)
+        s->link[l] = (timeline_t){.v = s->link[l].v, .cap = s->link[l].cap};
     for (unsigned c = 0; c < in->n; c++) {
         s->send[in->src[c]].pending += in->dur[c];
         s->recv[in->dst[c]].pending += in->dur[c];
+        for (unsigned k = in->nlinks ? in->link_start[c] : 0; k < (in->nlinks ? in->link_start[c + 1] : 0); k++)
+            s->link[in->links[k]].pending += in->dur[c];
         s->placed[c] = false;
         s->waiting[c] = in->after_start ? in->after_start[c + 1] - in->after_start[c] : 0;
     }
@@ -239,7 +252,7 @@ static int64_t attempt(state_t *s)
     return (int64_t)makespan;
 }
 
-/* The busiest timeline's clocks: no schedule is shorter. */
+/* The busiest timeline's clocks (a cell's, or a link's when links count): no schedule is shorter. */
 static uint64_t lower_bound(const state_t *s)
 {
     uint64_t most = 0;
@@ -249,6 +262,9 @@ static uint64_t lower_bound(const state_t *s)
         if (s->recv[v].pending > most)
             most = s->recv[v].pending;
     }
+    for (unsigned l = 0; l < s->in->nlinks; l++)
+        if (s->link[l].pending > most)
+            most = s->link[l].pending;
     return most;
 }
 
@@ -293,8 +309,11 @@ static void state_free(state_t *s)
         free(s->send[v].v);
     for (unsigned v = 0; s->recv != NULL && v < s->in->cells; v++)
         free(s->recv[v].v);
+    for (unsigned l = 0; s->link != NULL && l < s->in->nlinks; l++)
+        free(s->link[l].v);
     free(s->send);
     free(s->recv);
+    free(s->link);
     free(s->list_start);
     free(s->list);
     free(s->first);
@@ -313,6 +332,7 @@ int64_t sched_phase(const sched_input_t *in, uint64_t *start)
     state_t s = {.in = in, .rng = in->seed};
     s.send = calloc(cells, sizeof *s.send);
     s.recv = calloc(cells, sizeof *s.recv);
+    s.link = in->nlinks ? calloc(in->nlinks, sizeof *s.link) : NULL;
     s.list_start = calloc(cells + 1u, sizeof *s.list_start);
     s.list = malloc(sizeof *s.list * (2u * n + 1));
     s.first = malloc(sizeof *s.first * (cells + 1u));
@@ -326,7 +346,7 @@ int64_t sched_phase(const sched_input_t *in, uint64_t *start)
         s.succ = malloc(sizeof *s.succ * m);
     }
     int64_t best = -1;
-    if (s.send == NULL || s.recv == NULL || s.list_start == NULL || s.list == NULL || s.first == NULL ||
+    if (s.send == NULL || s.recv == NULL || (in->nlinks && s.link == NULL) || s.list_start == NULL || s.list == NULL || s.first == NULL ||
         s.waiting == NULL || s.placed == NULL || s.start == NULL || s.cells == NULL || s.rank == NULL ||
         (m && (s.succ_start == NULL || s.succ == NULL)) || build(&s) != 0)
         goto out;
@@ -336,13 +356,13 @@ int64_t sched_phase(const sched_input_t *in, uint64_t *start)
         s.rank[c] = c;
     reset(&s);
     uint64_t floor = lower_bound(&s);
-    bool alike = m == 0;
+    bool alike = m == 0 && in->nlinks == 0;
     for (unsigned c = 1; c < n && alike; c++)
         alike = in->dur[c] == in->dur[0];
     /* Seed 004's greedy first; then, unless it met the lower bound, the other schedules in turn. */
     for (unsigned k = 0; k < SCHED_ATTEMPTS + 2; k++) {
         int64_t span;
-        if (k == 1 && !alike)
+        if ((k == 1 && !alike) || (k == 2 && in->nlinks)) /* the other two know nothing of links */
             continue;
         if (k == 1)
             span = sched_color(in, s.start);

@@ -12,6 +12,11 @@
  * SCHED_ATTEMPTS times, first breaking ties by cell and connection number, then in orders shuffled by the
  * seed, and the shortest schedule is kept (the first of equals). It stops early at the lower bound, the
  * busiest timeline's clocks.
+ *
+ * With links (sched_input_t.nlinks), every directed physical link is a timeline too: the congestion-aware
+ * scheduler that seed 004 left for later. A link shared by two connections at once gives each half its
+ * bandwidth (round-robin), which slows both and every cell paired with them; kept apart, each runs at
+ * full rate and the prediction holds.
  */
 #ifndef TOOLS_ROUTE_SCHED_H
 #define TOOLS_ROUTE_SCHED_H
@@ -32,6 +37,11 @@ typedef struct sched_input {
      * when there is none */
     const unsigned *after_start, *after;
     uint64_t seed; /* of the shuffled attempts */
+    /* Optional (nlinks 0: the seed's AS, which looks only at the two ends): connection i also occupies the
+     * directed links links[link_start[i] .. link_start[i + 1]) (ids below nlinks) for its d clocks, so two
+     * connections that share a link never overlap. Only the greedy passes run then. */
+    unsigned nlinks;
+    const unsigned *link_start, *links;
 } sched_input_t;
 
 /* Fills start[0..n); returns the phase's predicted clocks (the latest end), or -1 when out of memory. */
