@@ -5,39 +5,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err != NULL && errlen > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
+#include "err.h"
 
 int emu_array_create(emu_array_t **out, const emu_machine_t *m, char *err, size_t errlen)
 {
     *out = NULL;
     if (m->width < 1 || m->width > EMU_MAX_DIM || m->height < 1 || m->height > EMU_MAX_DIM)
-        return fail(err, errlen, "array %ux%u: each side must be 1..%u", m->width, m->height, EMU_MAX_DIM);
+        return err_set(err, errlen, "array %ux%u: each side must be 1..%u", m->width, m->height, EMU_MAX_DIM);
     emu_array_t *a = calloc(1, sizeof *a);
     if (a == NULL)
-        return fail(err, errlen, "out of memory");
+        return err_set(err, errlen, "out of memory");
     a->machine = *m;
     a->ncells = m->width * m->height;
     a->cells = calloc(a->ncells, sizeof *a->cells);
     if (a->cells == NULL) {
         free(a);
-        return fail(err, errlen, "out of memory for %u cells", m->width * m->height);
+        return err_set(err, errlen, "out of memory for %u cells", m->width * m->height);
     }
     for (unsigned i = 0; i < a->ncells; i++) {
         if (emu_cell_init(&a->cells[i], a, i % m->width, i / m->width) != 0) {
             a->ncells = i + 1;
             emu_array_free(a);
-            return fail(err, errlen, "out of memory for cells (%u bytes of memory each, %u channels of %u words)",
-                        m->mem_bytes, m->channels, m->queue_depth);
+            return err_set(err, errlen, "out of memory for cells (%u bytes of memory each, %u channels of %u words)",
+                           m->mem_bytes, m->channels, m->queue_depth);
         }
     }
     for (unsigned i = 0; i < a->ncells; i++)
@@ -62,7 +52,10 @@ void emu_array_free(emu_array_t *a)
     free(a);
 }
 
-const emu_machine_t *emu_array_machine(const emu_array_t *a) { return &a->machine; }
+const emu_machine_t *emu_array_machine(const emu_array_t *a)
+{
+    return &a->machine;
+}
 
 void emu_array_set_output(emu_array_t *a, emu_output_fn fn, void *user)
 {
@@ -75,14 +68,14 @@ const emu_program_t *emu_array_add_program(emu_array_t *a, isa_image_t *image, c
     emu_program_t **grown = realloc(a->programs, sizeof *grown * (a->nprograms + 1));
     if (grown == NULL) {
         isa_image_free(image);
-        fail(err, errlen, "out of memory");
+        err_set(err, errlen, "out of memory");
         return NULL;
     }
     a->programs = grown;
     emu_program_t *p = malloc(sizeof *p);
     if (p == NULL) {
         isa_image_free(image);
-        fail(err, errlen, "out of memory");
+        err_set(err, errlen, "out of memory");
         return NULL;
     }
     if (emu_program_init(p, image, &a->machine.timing, err, errlen) != 0) {
@@ -97,13 +90,14 @@ int emu_array_load(emu_array_t *a, unsigned x, unsigned y, const emu_program_t *
                    unsigned nargs, char *err, size_t errlen)
 {
     if (x >= a->machine.width || y >= a->machine.height)
-        return fail(err, errlen, "cell (%u,%u) is outside the %ux%u array", x, y, a->machine.width, a->machine.height);
+        return err_set(err, errlen, "cell (%u,%u) is outside the %ux%u array", x, y, a->machine.width,
+                       a->machine.height);
     if (nargs > 8)
-        return fail(err, errlen, "at most 8 arguments (a0..a7), not %u", nargs);
+        return err_set(err, errlen, "at most 8 arguments (a0..a7), not %u", nargs);
     emu_cell_t *c = emu_array_cell(a, x, y);
     char inner[200];
     if (ca_load(&c->ca, prog, inner, sizeof inner) != 0)
-        return fail(err, errlen, "cell (%u,%u): %s", x, y, inner);
+        return err_set(err, errlen, "cell (%u,%u): %s", x, y, inner);
     for (unsigned i = 0; i < nargs; i++)
         ca_set_arg(&c->ca, i, args[i]);
     c->ca.s.ready_at = a->clock;
@@ -112,7 +106,10 @@ int emu_array_load(emu_array_t *a, unsigned x, unsigned y, const emu_program_t *
     return 0;
 }
 
-void emu_array_request_stop(emu_array_t *a) { a->stop_requested = true; }
+void emu_array_request_stop(emu_array_t *a)
+{
+    a->stop_requested = true;
+}
 
 /* The same decision on every thread, from the same summary and the same clock state. Returns true when
  * the run stops, with the reason in *st. */
@@ -223,7 +220,10 @@ void emu_array_finish(emu_array_t *a, emu_run_status_t st)
     }
 }
 
-uint64_t emu_array_clock(const emu_array_t *a) { return a->clock; }
+uint64_t emu_array_clock(const emu_array_t *a)
+{
+    return a->clock;
+}
 
 uint64_t emu_array_cycles(const emu_array_t *a)
 {
@@ -243,8 +243,14 @@ uint64_t emu_array_cycles(const emu_array_t *a)
     return end;
 }
 
-unsigned emu_array_width(const emu_array_t *a) { return a->machine.width; }
-unsigned emu_array_height(const emu_array_t *a) { return a->machine.height; }
+unsigned emu_array_width(const emu_array_t *a)
+{
+    return a->machine.width;
+}
+unsigned emu_array_height(const emu_array_t *a)
+{
+    return a->machine.height;
+}
 
 const coa_t *emu_array_coa(const emu_array_t *a, unsigned x, unsigned y)
 {
@@ -258,7 +264,10 @@ int emu_array_poke(emu_array_t *a, unsigned x, unsigned y, uint32_t addr, const 
     return ca_mem_write(&emu_array_cell(a, x, y)->ca, addr, bytes, len);
 }
 
-void emu_array_set_threads(emu_array_t *a, unsigned n) { a->nthreads = n < 1 ? 1 : n; }
+void emu_array_set_threads(emu_array_t *a, unsigned n)
+{
+    a->nthreads = n < 1 ? 1 : n;
+}
 
 void emu_array_set_hooks(emu_array_t *a, const emu_hooks_t *hooks)
 {
@@ -273,8 +282,14 @@ unsigned emu_array_marks(const emu_array_t *a, unsigned x, unsigned y, const uin
     *marks = c->marks;
     return c->marks_clock == a->last_ran && a->ran_any ? c->nmarks : 0;
 }
-unsigned emu_array_threads(const emu_array_t *a) { return a->nthreads; }
-const char *emu_array_deadlock(const emu_array_t *a) { return a->deadlock; }
+unsigned emu_array_threads(const emu_array_t *a)
+{
+    return a->nthreads;
+}
+const char *emu_array_deadlock(const emu_array_t *a)
+{
+    return a->deadlock;
+}
 
 const ca_t *emu_array_ca(const emu_array_t *a, unsigned x, unsigned y)
 {

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "err.h"
+
 typedef enum { KEY_U32, KEY_UINT, KEY_U64 } key_type_t;
 
 typedef struct machine_key {
@@ -15,7 +17,10 @@ typedef struct machine_key {
     uint64_t min, max;
 } machine_key_t;
 
-#define KEY(name, type, field, min, max) {name, type, offsetof(emu_machine_t, field), min, max}
+#define KEY(name, type, field, min, max)                                                                               \
+    {                                                                                                                  \
+        name, type, offsetof(emu_machine_t, field), min, max                                                           \
+    }
 static const machine_key_t keys[] = {
     KEY("mem_bytes", KEY_U32, mem_bytes, 4096, 1u << 30),
     KEY("mem_guard", KEY_U32, mem_guard, 0, 1u << 20),
@@ -41,25 +46,13 @@ void emu_machine_defaults(emu_machine_t *m)
     m->text_base = 0x1000;
     m->width = 8; /* the 64-cell iWarp of seed 004 */
     m->height = 8;
-    m->channels = 20;   /* seed 004, 4.1.2: 20 logical channels per cell */
-    m->queue_depth = 8; /* DESIGN.md default, no source */
-    m->link_clocks = 2; /* seed 004: 40 MB/s per link = one 32-bit word per 2 clocks at 20 MHz */
-    m->hop_latency = 2; /* DESIGN.md default, no source */
+    m->channels = 20;    /* seed 004, 4.1.2: 20 logical channels per cell */
+    m->queue_depth = 8;  /* DESIGN.md default, no source */
+    m->link_clocks = 2;  /* seed 004: 40 MB/s per link = one 32-bit word per 2 clocks at 20 MHz */
+    m->hop_latency = 2;  /* DESIGN.md default, no source */
     m->setup_clocks = 2; /* with hop_latency, a header takes 4 clocks per hop (DESIGN.md: 4-5), no source */
-    m->spools = 8;      /* DESIGN.md default, no source */
+    m->spools = 8;       /* DESIGN.md default, no source */
     m->deadlock_clocks = 100000;
-}
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err != NULL && errlen > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
 }
 
 static int parse_u64(const char *s, uint64_t *out)
@@ -88,9 +81,9 @@ int emu_machine_set(emu_machine_t *m, const char *key, const char *value, char *
     if (strncmp(key, "timing.", 7) == 0) {
         int t = isa_timing_lookup(key + 7);
         if (t < 0)
-            return fail(err, errlen, "unknown timing class '%s'", key + 7);
+            return err_set(err, errlen, "unknown timing class '%s'", key + 7);
         if (parse_u64(value, &v) != 0 || v < 1 || v > 1000)
-            return fail(err, errlen, "%s wants clocks from 1 to 1000, not '%s'", key, value);
+            return err_set(err, errlen, "%s wants clocks from 1 to 1000, not '%s'", key, value);
         m->timing.clocks[t] = (uint16_t)v;
         return 0;
     }
@@ -99,8 +92,8 @@ int emu_machine_set(emu_machine_t *m, const char *key, const char *value, char *
         if (strcmp(k->name, key) != 0)
             continue;
         if (parse_u64(value, &v) != 0 || v < k->min || v > k->max)
-            return fail(err, errlen, "%s wants a number from %llu to %llu, not '%s'", key, (unsigned long long)k->min,
-                        (unsigned long long)k->max, value);
+            return err_set(err, errlen, "%s wants a number from %llu to %llu, not '%s'", key,
+                           (unsigned long long)k->min, (unsigned long long)k->max, value);
         char *field = (char *)m + k->offset;
         switch (k->type) {
         case KEY_U32: *(uint32_t *)(void *)field = (uint32_t)v; break;
@@ -109,7 +102,7 @@ int emu_machine_set(emu_machine_t *m, const char *key, const char *value, char *
         }
         return 0;
     }
-    return fail(err, errlen, "unknown machine key '%s'", key);
+    return err_set(err, errlen, "unknown machine key '%s'", key);
 }
 
 static char *trim(char *s, char **end_out)
@@ -129,7 +122,7 @@ int emu_machine_load(emu_machine_t *m, const char *path, char *err, size_t errle
 {
     FILE *f = fopen(path, "r");
     if (f == NULL)
-        return fail(err, errlen, "%s: %s", path, strerror(errno));
+        return err_set(err, errlen, "%s: %s", path, strerror(errno));
     char line[512];
     unsigned lineno = 0;
     int rc = 0;
@@ -143,7 +136,7 @@ int emu_machine_load(emu_machine_t *m, const char *path, char *err, size_t errle
             continue;
         char *eq = strchr(start, '=');
         if (eq == NULL) {
-            rc = fail(err, errlen, "%s:%u:%d: expected 'key = value'", path, lineno, (int)(start - line) + 1);
+            rc = err_set(err, errlen, "%s:%u:%d: expected 'key = value'", path, lineno, (int)(start - line) + 1);
             break;
         }
         *eq = '\0';
@@ -151,7 +144,7 @@ int emu_machine_load(emu_machine_t *m, const char *path, char *err, size_t errle
         char *value = trim(eq + 1, NULL);
         char inner[200];
         if (emu_machine_set(m, key, value, inner, sizeof inner) != 0)
-            rc = fail(err, errlen, "%s:%u:%d: %s", path, lineno, (int)(key - line) + 1, inner);
+            rc = err_set(err, errlen, "%s:%u:%d: %s", path, lineno, (int)(key - line) + 1, inner);
     }
     fclose(f);
     return rc;
@@ -172,4 +165,23 @@ void emu_machine_print(const emu_machine_t *m, FILE *out)
     }
     for (unsigned t = 0; t < ISA_T_COUNT; t++)
         fprintf(out, "timing.%s = %u\n", isa_timing_key((isa_timing_class_t)t), m->timing.clocks[t]);
+}
+
+int emu_parse_array_size(const char *s, unsigned *width, unsigned *height)
+{
+    char *end;
+    if (*s < '0' || *s > '9')
+        return -1;
+    unsigned long x = strtoul(s, &end, 10);
+    if (*end != 'x' && *end != 'X')
+        return -1;
+    const char *second = end + 1;
+    if (*second < '0' || *second > '9')
+        return -1;
+    unsigned long y = strtoul(second, &end, 10);
+    if (*end != '\0' || x < 1 || y < 1 || x > EMU_MAX_DIM || y > EMU_MAX_DIM)
+        return -1;
+    *width = (unsigned)x;
+    *height = (unsigned)y;
+    return 0;
 }

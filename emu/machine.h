@@ -17,24 +17,27 @@ enum {
 };
 
 typedef struct emu_machine {
-    isa_timing_t timing;       /* clocks per timing class */
-    uint32_t mem_bytes;        /* memory per cell */
-    uint32_t mem_guard;        /* addresses below this fault, so a null pointer is caught */
-    uint32_t text_base;        /* where images are expected to start */
-    unsigned width, height;    /* torus size, 1..EMU_MAX_DIM each */
-    unsigned channels;         /* logical channels per cell */
-    unsigned queue_depth;      /* words per logical channel queue */
-    unsigned link_clocks;      /* clocks per word on a physical link (40 MB/s = one word per 2 clocks) */
-    unsigned hop_latency;      /* clocks from a link to the next cell's queue */
-    unsigned setup_clocks;     /* clocks a header spends at a cell to allocate and link the next channel */
-    unsigned spools;           /* spool units per cell */
-    uint64_t deadlock_clocks;  /* clocks with no progress while some cell waits before the run stops */
+    isa_timing_t timing;      /* clocks per timing class */
+    uint32_t mem_bytes;       /* memory per cell */
+    uint32_t mem_guard;       /* addresses below this fault, so a null pointer is caught */
+    uint32_t text_base;       /* where images are expected to start */
+    unsigned width, height;   /* torus size, 1..EMU_MAX_DIM each */
+    unsigned channels;        /* logical channels per cell */
+    unsigned queue_depth;     /* words per logical channel queue */
+    unsigned link_clocks;     /* clocks per word on a physical link (40 MB/s = one word per 2 clocks) */
+    unsigned hop_latency;     /* clocks from a link to the next cell's queue */
+    unsigned setup_clocks;    /* clocks a header spends at a cell to allocate and link the next channel */
+    unsigned spools;          /* spool units per cell */
+    uint64_t deadlock_clocks; /* clocks with no progress while some cell waits before the run stops */
 } emu_machine_t;
 
 void emu_machine_defaults(emu_machine_t *m);
 
 /* Sets one key from its text value; returns 0, or -1 with a message in err. */
 int emu_machine_set(emu_machine_t *m, const char *key, const char *value, char *err, size_t errlen);
+
+/* Parses "WxH" (sides 1..EMU_MAX_DIM; 'X' also separates): 0 and the sides, or -1. */
+int emu_parse_array_size(const char *s, unsigned *width, unsigned *height);
 
 /* Reads a description file over the current values; errors are `file:line:col: message`. */
 int emu_machine_load(emu_machine_t *m, const char *path, char *err, size_t errlen);

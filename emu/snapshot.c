@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "array_internal.h"
+#include "err.h"
 
 static const char snap_magic[8] = {'I', 'W', 'S', 'N', 'A', 'P', '0', '1'};
 
@@ -32,26 +33,17 @@ struct emu_snapshot {
     size_t slots_per_cell; /* per cell: 4 lines of nslots slots */
     size_t ctrl_per_slot;
     cell_snap_t *cells;
-    uint8_t *mem;         /* ncells * mem_bytes */
-    uint32_t *qdata;      /* ncells * channels * depth */
+    uint8_t *mem;    /* ncells * mem_bytes */
+    uint32_t *qdata; /* ncells * channels * depth */
     uint8_t *qtag;
-    coa_slot_t *slots;    /* ncells * slots_per_cell, ctrl pointers unused */
-    coa_ctrl_t *ctrl;     /* ncells * slots_per_cell * ctrl_per_slot */
+    coa_slot_t *slots; /* ncells * slots_per_cell, ctrl pointers unused */
+    coa_ctrl_t *ctrl;  /* ncells * slots_per_cell * ctrl_per_slot */
 };
 
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
+static size_t queue_words(const emu_machine_t *m)
 {
-    if (err != NULL && errlen > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
+    return (size_t)m->channels * m->queue_depth;
 }
-
-static size_t queue_words(const emu_machine_t *m) { return (size_t)m->channels * m->queue_depth; }
 
 static emu_snapshot_t *snapshot_alloc(const emu_machine_t *m, unsigned ncells, size_t nslots)
 {
@@ -91,10 +83,13 @@ void emu_snapshot_free(emu_snapshot_t *s)
 size_t emu_snapshot_bytes(const emu_snapshot_t *s)
 {
     return sizeof *s + s->ncells * (sizeof *s->cells + s->machine.mem_bytes + queue_words(&s->machine) * 5 +
-                                     s->slots_per_cell * (sizeof *s->slots + s->ctrl_per_slot * sizeof *s->ctrl));
+                                    s->slots_per_cell * (sizeof *s->slots + s->ctrl_per_slot * sizeof *s->ctrl));
 }
 
-uint64_t emu_snapshot_clock(const emu_snapshot_t *s) { return s->clock; }
+uint64_t emu_snapshot_clock(const emu_snapshot_t *s)
+{
+    return s->clock;
+}
 
 emu_snapshot_t *emu_snapshot_take(const emu_array_t *a)
 {
@@ -146,7 +141,7 @@ int emu_snapshot_restore(emu_array_t *a, const emu_snapshot_t *s, char *err, siz
     const emu_machine_t *m = &a->machine;
     if (!same_machine(m, &s->machine) || s->ncells != a->ncells ||
         s->slots_per_cell != COA_NUM_DIRS * a->cells[0].out[0].nslots)
-        return fail(err, errlen, "the snapshot was taken on a different machine (array, memory or network size)");
+        return err_set(err, errlen, "the snapshot was taken on a different machine (array, memory or network size)");
     a->clock = s->clock;
     a->last_progress = s->last_progress;
     memcpy(a->deadlock, s->deadlock, sizeof a->deadlock);
@@ -214,14 +209,20 @@ static void header_sizes(uint32_t sizes[6])
     sizes[5] = sizeof(coa_t);
 }
 
-static int write_all(FILE *f, const void *p, size_t n) { return fwrite(p, 1, n, f) == n ? 0 : -1; }
-static int read_all(FILE *f, void *p, size_t n) { return fread(p, 1, n, f) == n ? 0 : -1; }
+static int write_all(FILE *f, const void *p, size_t n)
+{
+    return fwrite(p, 1, n, f) == n ? 0 : -1;
+}
+static int read_all(FILE *f, void *p, size_t n)
+{
+    return fread(p, 1, n, f) == n ? 0 : -1;
+}
 
 int emu_snapshot_save(const emu_snapshot_t *s, const char *path, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "wb");
     if (f == NULL)
-        return fail(err, errlen, "%s: %s", path, strerror(errno));
+        return err_set(err, errlen, "%s: %s", path, strerror(errno));
     snap_header_t h;
     memset(&h, 0, sizeof h);
     memcpy(h.magic, snap_magic, sizeof h.magic);
@@ -242,7 +243,7 @@ int emu_snapshot_save(const emu_snapshot_t *s, const char *path, char *err, size
              write_all(f, s->ctrl, nslots * s->ctrl_per_slot * sizeof *s->ctrl);
     if (fclose(f) != 0)
         rc = -1;
-    return rc ? fail(err, errlen, "%s: write failed", path) : 0;
+    return rc ? err_set(err, errlen, "%s: write failed", path) : 0;
 }
 
 /* What a file could get wrong that the emulator would index with. */
@@ -271,7 +272,7 @@ emu_snapshot_t *emu_snapshot_load(const char *path, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
     if (f == NULL) {
-        fail(err, errlen, "%s: %s", path, strerror(errno));
+        err_set(err, errlen, "%s: %s", path, strerror(errno));
         return NULL;
     }
     snap_header_t h;
@@ -282,13 +283,13 @@ emu_snapshot_t *emu_snapshot_load(const char *path, char *err, size_t errlen)
         memcmp(h.sizes, sizes, sizeof sizes) != 0 || h.ncells == 0 || h.ncells > EMU_MAX_DIM * EMU_MAX_DIM ||
         h.ncells != h.machine.width * h.machine.height || h.machine.channels > COA_MAX_CHANNELS ||
         h.ctrl_per_slot != 2u * h.machine.channels + 4u || h.slots_per_cell > 4 * 128) {
-        fail(err, errlen, "%s: not a snapshot written by this build of the emulator", path);
+        err_set(err, errlen, "%s: not a snapshot written by this build of the emulator", path);
         fclose(f);
         return NULL;
     }
     s = snapshot_alloc(&h.machine, h.ncells, h.slots_per_cell / COA_NUM_DIRS);
     if (s == NULL) {
-        fail(err, errlen, "%s: out of memory", path);
+        err_set(err, errlen, "%s: out of memory", path);
         fclose(f);
         return NULL;
     }
@@ -304,13 +305,13 @@ emu_snapshot_t *emu_snapshot_load(const char *path, char *err, size_t errlen)
     fclose(f);
     if (rc != 0) {
         emu_snapshot_free(s);
-        fail(err, errlen, "%s: truncated snapshot", path);
+        err_set(err, errlen, "%s: truncated snapshot", path);
         return NULL;
     }
     s->deadlock[sizeof s->deadlock - 1] = '\0';
     if (!plausible(s)) {
         emu_snapshot_free(s);
-        fail(err, errlen, "%s: corrupt snapshot", path);
+        err_set(err, errlen, "%s: corrupt snapshot", path);
         return NULL;
     }
     return s;

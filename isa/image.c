@@ -2,10 +2,12 @@
 #include "image.h"
 
 #include <errno.h>
-#include <stdbool.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "err.h"
 
 static const char image_magic[8] = {'I', 'W', 'A', 'R', 'P', 'I', 'M', 'G'};
 enum { HEADER_WORDS = 12, MAX_SECTION_BYTES = 64u << 20 };
@@ -16,7 +18,10 @@ static int put_u32(FILE *f, uint32_t v)
     return fwrite(b, 1, 4, f) == 4 ? 0 : -1;
 }
 
-static uint32_t get_u32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+static uint32_t get_u32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
 
 int isa_image_write(const isa_image_t *img, FILE *out)
 {
@@ -29,8 +34,17 @@ int isa_image_write(const isa_image_t *img, FILE *out)
 
     int rc = fwrite(image_magic, 1, 8, out) == 8 ? 0 : -1;
     uint32_t header[HEADER_WORDS - 1] = {
-        ISA_IMAGE_VERSION, img->entry,        img->text_base,     img->text_words,     img->data_base,
-        img->data_bytes,   img->bss_bytes, (uint32_t)img->nsyms, (uint32_t)img->nlines, (uint32_t)img->nfiles, strtab,
+        ISA_IMAGE_VERSION,
+        img->entry,
+        img->text_base,
+        img->text_words,
+        img->data_base,
+        img->data_bytes,
+        img->bss_bytes,
+        (uint32_t)img->nsyms,
+        (uint32_t)img->nlines,
+        (uint32_t)img->nfiles,
+        strtab,
     };
     for (unsigned i = 0; i < HEADER_WORDS - 1; i++)
         rc |= put_u32(out, header[i]);
@@ -60,19 +74,6 @@ int isa_image_write(const isa_image_t *img, FILE *out)
     return rc ? -1 : 0;
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err != NULL && errlen > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
 /* Copies the NUL-terminated string at off in the string table; NULL if it is not terminated in range. */
 static char *str_at(const uint8_t *strtab, uint32_t size, uint32_t off)
 {
@@ -92,12 +93,12 @@ int isa_image_parse(const uint8_t *buf, size_t len, isa_image_t *img, char *err,
 {
     memset(img, 0, sizeof *img);
     if (len < 8 + 4 * (HEADER_WORDS - 1) || memcmp(buf, image_magic, 8) != 0)
-        return fail(err, errlen, "not an iWarp image (bad magic or too short)");
+        return err_set(err, errlen, "not an iWarp image (bad magic or too short)");
     uint32_t h[HEADER_WORDS - 1];
     for (unsigned i = 0; i < HEADER_WORDS - 1; i++)
         h[i] = get_u32(buf + 8 + 4 * i);
     if (h[0] != ISA_IMAGE_VERSION)
-        return fail(err, errlen, "image version %u, this emulator reads version %u", h[0], ISA_IMAGE_VERSION);
+        return err_set(err, errlen, "image version %u, this emulator reads version %u", h[0], ISA_IMAGE_VERSION);
     img->entry = h[1];
     img->text_base = h[2];
     img->text_words = h[3];
@@ -105,14 +106,15 @@ int isa_image_parse(const uint8_t *buf, size_t len, isa_image_t *img, char *err,
     img->data_bytes = h[5];
     img->bss_bytes = h[6];
     uint32_t nsyms = h[7], nlines = h[8], nfiles = h[9], strtab_bytes = h[10];
-    if (img->text_words > MAX_SECTION_BYTES / 4 || img->data_bytes > MAX_SECTION_BYTES || img->bss_bytes > MAX_SECTION_BYTES || nsyms > MAX_SECTION_BYTES / 12 ||
-        nlines > MAX_SECTION_BYTES / 16 || nfiles > MAX_SECTION_BYTES / 4 || strtab_bytes > MAX_SECTION_BYTES)
-        return fail(err, errlen, "image section sizes out of range");
+    if (img->text_words > MAX_SECTION_BYTES / 4 || img->data_bytes > MAX_SECTION_BYTES ||
+        img->bss_bytes > MAX_SECTION_BYTES || nsyms > MAX_SECTION_BYTES / 12 || nlines > MAX_SECTION_BYTES / 16 ||
+        nfiles > MAX_SECTION_BYTES / 4 || strtab_bytes > MAX_SECTION_BYTES)
+        return err_set(err, errlen, "image section sizes out of range");
 
     uint64_t need = 8 + 4ull * (HEADER_WORDS - 1) + 4ull * img->text_words + ((img->data_bytes + 3ull) & ~3ull) +
                     12ull * nsyms + 16ull * nlines + 4ull * nfiles + strtab_bytes;
     if (need != len)
-        return fail(err, errlen, "image is %zu bytes but its header describes %llu", len, (unsigned long long)need);
+        return err_set(err, errlen, "image is %zu bytes but its header describes %llu", len, (unsigned long long)need);
 
     const uint8_t *p = buf + 8 + 4 * (HEADER_WORDS - 1);
     const uint8_t *syms_at = p + 4ull * img->text_words + ((img->data_bytes + 3ull) & ~3ull);
@@ -127,7 +129,7 @@ int isa_image_parse(const uint8_t *buf, size_t len, isa_image_t *img, char *err,
     img->files = calloc(nfiles ? nfiles : 1, sizeof *img->files);
     if (!img->text || !img->data || !img->syms || !img->lines || !img->files) {
         isa_image_free(img);
-        return fail(err, errlen, "out of memory reading image");
+        return err_set(err, errlen, "out of memory reading image");
     }
     for (uint32_t i = 0; i < img->text_words; i++)
         img->text[i] = get_u32(p + 4 * i);
@@ -142,7 +144,7 @@ int isa_image_parse(const uint8_t *buf, size_t len, isa_image_t *img, char *err,
         img->nsyms = i + 1;
         if (img->syms[i].name == NULL || kind > ISA_SYM_ABS) {
             isa_image_free(img);
-            return fail(err, errlen, "symbol %u has a bad name offset or kind", i);
+            return err_set(err, errlen, "symbol %u has a bad name offset or kind", i);
         }
     }
     for (uint32_t i = 0; i < nfiles; i++) {
@@ -150,7 +152,7 @@ int isa_image_parse(const uint8_t *buf, size_t len, isa_image_t *img, char *err,
         img->nfiles = i + 1;
         if (img->files[i] == NULL) {
             isa_image_free(img);
-            return fail(err, errlen, "file name %u has a bad offset", i);
+            return err_set(err, errlen, "file name %u has a bad offset", i);
         }
     }
     for (uint32_t i = 0; i < nlines; i++) {
@@ -160,7 +162,7 @@ int isa_image_parse(const uint8_t *buf, size_t len, isa_image_t *img, char *err,
         if (line->file >= nfiles || (i > 0 && line->addr < img->lines[i - 1].addr)) {
             img->nlines = i;
             isa_image_free(img);
-            return fail(err, errlen, "line entry %u names a missing file or is out of order", i);
+            return err_set(err, errlen, "line entry %u names a missing file or is out of order", i);
         }
     }
     img->nlines = nlines;
@@ -171,7 +173,7 @@ int isa_image_load_file(const char *path, isa_image_t *out, char *err, size_t er
 {
     FILE *f = fopen(path, "rb");
     if (f == NULL)
-        return fail(err, errlen, "%s: %s", path, strerror(errno));
+        return err_set(err, errlen, "%s: %s", path, strerror(errno));
     uint8_t *buf = NULL;
     size_t len = 0, cap = 0;
     for (;;) {
@@ -181,7 +183,7 @@ int isa_image_load_file(const char *path, isa_image_t *out, char *err, size_t er
             if (nb == NULL) {
                 free(buf);
                 fclose(f);
-                return fail(err, errlen, "%s: out of memory", path);
+                return err_set(err, errlen, "%s: out of memory", path);
             }
             buf = nb;
         }
@@ -194,13 +196,13 @@ int isa_image_load_file(const char *path, isa_image_t *out, char *err, size_t er
     fclose(f);
     if (read_error) {
         free(buf);
-        return fail(err, errlen, "%s: read error", path);
+        return err_set(err, errlen, "%s: read error", path);
     }
     char inner[200];
     int rc = isa_image_parse(buf, len, out, inner, sizeof inner);
     free(buf);
     if (rc != 0)
-        return fail(err, errlen, "%s: %s", path, inner);
+        return err_set(err, errlen, "%s: %s", path, inner);
     return 0;
 }
 

@@ -23,6 +23,14 @@
         .data
 sync_snake:     .word 0                  # 1: the one-ring barrier (an even side), 0: rows and column 0
 
+        # Binds go0 to channel out and gi1 to channel in: a ring of the barrier. Uses r14.
+        .macro sync_gates out, in
+        li   r14, \out
+        wrcr r14, [COA_GATE_OUT0]
+        li   r14, \in
+        wrcr r14, [COA_GATE_IN1]
+        .endm
+
         .text
 
 # sync_init(): the rings. Every cell calls it before its first barrier.
@@ -98,10 +106,7 @@ sync_barrier:
         wrcr zero, [CR_EVENT_ENABLE]
         ldw  r12, [sync_snake]
         beqz r12, .grid_barrier
-        li   r14, SYNC_X_OUT
-        wrcr r14, [COA_GATE_OUT0]
-        li   r14, SYNC_X_IN
-        wrcr r14, [COA_GATE_IN1]
+        sync_gates SYNC_X_OUT, SYNC_X_IN
         rdcr r12, [CR_CELL_ID]
         bnez r12, 1f
         mov  go0, r12                    # cell 0: the token round the ring ...
@@ -115,18 +120,12 @@ sync_barrier:
 .grid_barrier:
         rdcr r12, [CR_CELL_X]
         rdcr r13, [CR_CELL_Y]
-        li   r14, SYNC_X_OUT
-        wrcr r14, [COA_GATE_OUT0]
-        li   r14, SYNC_X_IN
-        wrcr r14, [COA_GATE_IN1]
+        sync_gates SYNC_X_OUT, SYNC_X_IN
         bnez r12, .row_cell
         # x = 0: send the row token round, then the column
         mov  go0, r13
         mov  r15, gi1                    # it came back: the whole row has arrived
-        li   r14, SYNC_Y_OUT
-        wrcr r14, [COA_GATE_OUT0]
-        li   r14, SYNC_Y_IN
-        wrcr r14, [COA_GATE_IN1]
+        sync_gates SYNC_Y_OUT, SYNC_Y_IN
         bnez r13, .column_cell
         mov  go0, r13                    # (0,0): round column 0 ...
         mov  r15, gi1
@@ -137,10 +136,7 @@ sync_barrier:
         mov  go0, gi1                    # the column token: pass it on
         mov  go0, gi1                    # the release: pass it on, then along the row
 .release_row:
-        li   r14, SYNC_X_OUT
-        wrcr r14, [COA_GATE_OUT0]
-        li   r14, SYNC_X_IN
-        wrcr r14, [COA_GATE_IN1]
+        sync_gates SYNC_X_OUT, SYNC_X_IN
         mov  go0, r13
         mov  r15, gi1                    # back round the row: done
         jmp  .done
@@ -171,10 +167,7 @@ sync_barrier_aligned:
         wrcr zero, [CR_EVENT_ENABLE]
         ldw  r12, [sync_snake]
         beqz r12, .grid_aligned
-        li   r14, SYNC_X_OUT
-        wrcr r14, [COA_GATE_OUT0]
-        li   r14, SYNC_X_IN
-        wrcr r14, [COA_GATE_IN1]
+        sync_gates SYNC_X_OUT, SYNC_X_IN
         rdcr r12, [CR_CELL_ID]
         bnez r12, 1f
         mov  go0, r12                    # cell 0: the token round the ring ...
@@ -196,17 +189,11 @@ sync_barrier_aligned:
 .grid_aligned:
         rdcr r12, [CR_CELL_X]
         rdcr r13, [CR_CELL_Y]
-        li   r14, SYNC_X_OUT
-        wrcr r14, [COA_GATE_OUT0]
-        li   r14, SYNC_X_IN
-        wrcr r14, [COA_GATE_IN1]
+        sync_gates SYNC_X_OUT, SYNC_X_IN
         bnez r12, .row_cell_aligned
         mov  go0, r13                    # x = 0: the row token round
         mov  r15, gi1                    # it came back: the whole row has arrived
-        li   r14, SYNC_Y_OUT
-        wrcr r14, [COA_GATE_OUT0]
-        li   r14, SYNC_Y_IN
-        wrcr r14, [COA_GATE_IN1]
+        sync_gates SYNC_Y_OUT, SYNC_Y_IN
         bnez r13, .column_cell_aligned
         mov  go0, r13                    # (0,0): round column 0
         mov  r15, gi1
@@ -225,10 +212,7 @@ sync_barrier_aligned:
         mov  r16, gi1                    # the release: pass it on, then along the row
         mov  go0, r16
 .row_release_aligned:
-        li   r14, SYNC_X_OUT
-        wrcr r14, [COA_GATE_OUT0]
-        li   r14, SYNC_X_IN
-        wrcr r14, [COA_GATE_IN1]
+        sync_gates SYNC_X_OUT, SYNC_X_IN
         mov  go0, r16
         mov  r15, gi1                    # back round the row
         jmp  .leave_at

@@ -6,20 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "err.h"
+
 static const char magic[8] = {'I', 'W', 'C', 'D', 'A', 'T', '0', '1'};
 enum { MAX_BLOB_WORDS = 1u << 24 };
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err != NULL && errlen > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
 
 int celldata_init(celldata_t *d, unsigned width, unsigned height)
 {
@@ -69,7 +59,10 @@ static void put(uint8_t *p, uint32_t v)
     p[3] = (uint8_t)(v >> 24);
 }
 
-static uint32_t get(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+static uint32_t get(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
 
 int celldata_write(const celldata_t *d, const char *path, char *err, size_t errlen)
 {
@@ -77,7 +70,7 @@ int celldata_write(const celldata_t *d, const char *path, char *err, size_t errl
     size_t header = 8 + 8 + 8 * (size_t)n;
     FILE *f = fopen(path, "wb");
     if (f == NULL)
-        return fail(err, errlen, "%s: %s", path, strerror(errno));
+        return err_set(err, errlen, "%s: %s", path, strerror(errno));
     uint8_t w[4];
     int rc = fwrite(magic, 1, 8, f) == 8 ? 0 : -1;
     put(w, d->width);
@@ -99,7 +92,7 @@ int celldata_write(const celldata_t *d, const char *path, char *err, size_t errl
         }
     if (fclose(f) != 0)
         rc = -1;
-    return rc ? fail(err, errlen, "%s: write failed", path) : 0;
+    return rc ? err_set(err, errlen, "%s: write failed", path) : 0;
 }
 
 int celldata_read(celldata_t *d, const char *path, char *err, size_t errlen)
@@ -107,7 +100,7 @@ int celldata_read(celldata_t *d, const char *path, char *err, size_t errlen)
     memset(d, 0, sizeof *d);
     FILE *f = fopen(path, "rb");
     if (f == NULL)
-        return fail(err, errlen, "%s: %s", path, strerror(errno));
+        return err_set(err, errlen, "%s: %s", path, strerror(errno));
     uint8_t *buf = NULL;
     size_t len = 0, cap = 0;
     for (;;) {
@@ -117,7 +110,7 @@ int celldata_read(celldata_t *d, const char *path, char *err, size_t errlen)
             if (g == NULL) {
                 free(buf);
                 fclose(f);
-                return fail(err, errlen, "%s: out of memory", path);
+                return err_set(err, errlen, "%s: out of memory", path);
             }
             buf = g;
         }
@@ -129,22 +122,22 @@ int celldata_read(celldata_t *d, const char *path, char *err, size_t errlen)
     fclose(f);
     int rc = 0;
     if (len < 16 || memcmp(buf, magic, 8) != 0 || celldata_init(d, get(buf + 8), get(buf + 12)) != 0) {
-        rc = fail(err, errlen, "%s: not a cell data file", path);
+        rc = err_set(err, errlen, "%s: not a cell data file", path);
     } else {
         unsigned n = d->width * d->height;
         if (len < 16 + 8 * (size_t)n)
-            rc = fail(err, errlen, "%s: truncated", path);
+            rc = err_set(err, errlen, "%s: truncated", path);
         for (unsigned i = 0; rc == 0 && i < n; i++) {
             uint32_t off = get(buf + 16 + 8 * i), bytes = get(buf + 20 + 8 * i);
             if (off > len || bytes > len - off || bytes % 4 != 0 || off % 4 != 0) {
-                rc = fail(err, errlen, "%s: blob of cell %u lies outside the file", path, i);
+                rc = err_set(err, errlen, "%s: blob of cell %u lies outside the file", path, i);
                 break;
             }
             uint32_t words[1];
             for (uint32_t k = 0; rc == 0 && k < bytes / 4; k++) {
                 words[0] = get(buf + off + 4 * k);
                 if (celldata_append(d, i % d->width, i / d->width, words, 1) != 0)
-                    rc = fail(err, errlen, "%s: out of memory", path);
+                    rc = err_set(err, errlen, "%s: out of memory", path);
             }
         }
     }
@@ -157,22 +150,22 @@ int celldata_read(celldata_t *d, const char *path, char *err, size_t errlen)
 int celldata_load(const celldata_t *d, emu_array_t *a, uint32_t addr, char *err, size_t errlen)
 {
     if (d->width != emu_array_width(a) || d->height != emu_array_height(a))
-        return fail(err, errlen, "cell data for a %ux%u array, but the array is %ux%u", d->width, d->height,
-                    emu_array_width(a), emu_array_height(a));
+        return err_set(err, errlen, "cell data for a %ux%u array, but the array is %ux%u", d->width, d->height,
+                       emu_array_width(a), emu_array_height(a));
     for (unsigned y = 0; y < d->height; y++)
         for (unsigned x = 0; x < d->width; x++) {
             unsigned i = y * d->width + x;
             /* Memory is little-endian whatever the host. */
             uint8_t *bytes = malloc(4 * (size_t)d->nwords[i] + 1);
             if (bytes == NULL)
-                return fail(err, errlen, "out of memory");
+                return err_set(err, errlen, "out of memory");
             for (uint32_t k = 0; k < d->nwords[i]; k++)
                 put(bytes + 4 * k, d->blobs[i][k]);
             int rc = emu_array_poke(a, x, y, addr, bytes, 4 * d->nwords[i]);
             free(bytes);
             if (rc != 0)
-                return fail(err, errlen, "cell (%u,%u): %u words at 0x%x run past its memory", x, y, d->nwords[i],
-                            addr);
+                return err_set(err, errlen, "cell (%u,%u): %u words at 0x%x run past its memory", x, y, d->nwords[i],
+                               addr);
         }
     return 0;
 }

@@ -58,20 +58,6 @@ static int parse_uint(const char *s, unsigned long long max, unsigned long long 
     return *end == '\0' && *v <= max ? 0 : -1;
 }
 
-static int parse_array(const char *s, unsigned *w, unsigned *h)
-{
-    char *end;
-    unsigned long x = strtoul(s, &end, 10);
-    if (*end != 'x' && *end != 'X')
-        return -1;
-    unsigned long y = strtoul(end + 1, &end, 10);
-    if (*end != '\0' || x < 1 || y < 1 || x > CSET_MAX_SIDE || y > CSET_MAX_SIDE)
-        return -1;
-    *w = (unsigned)x;
-    *h = (unsigned)y;
-    return 0;
-}
-
 static int parse_options(int argc, char **argv, route_cli_t *o)
 {
     enum {
@@ -151,7 +137,7 @@ static int parse_options(int argc, char **argv, route_cli_t *o)
             o->words_given = true;
             break;
         case OPT_ARRAY:
-            if (parse_array(optarg, &o->width, &o->height) != 0) {
+            if (emu_parse_array_size(optarg, &o->width, &o->height) != 0) {
                 fprintf(stderr, "iwarp route: --array wants WxH with sides 1..%u, not '%s'\n", CSET_MAX_SIDE, optarg);
                 return -1;
             }

@@ -6,12 +6,12 @@
 #include <time.h>
 
 #include "commands.h"
+#include "debug/state_hash.h"
 #include "emu.h"
 #include "json.h"
 #include "program_load.h"
 #include "run_desc.h"
 #include "run_report.h"
-#include "debug/state_hash.h"
 #include "view/trace.h"
 
 enum { MAX_LIST = 64 };
@@ -59,20 +59,6 @@ static void usage(FILE *out)
             "Exit status: 0 when every cell halted, 1 on a fault, deadlock or limit, 2 on bad usage or input.\n");
 }
 
-static int parse_array(const char *s, unsigned *w, unsigned *h)
-{
-    char *end;
-    unsigned long x = strtoul(s, &end, 10);
-    if (*end != 'x' && *end != 'X')
-        return -1;
-    unsigned long y = strtoul(end + 1, &end, 10);
-    if (*end != '\0' || x < 1 || y < 1 || x > EMU_MAX_DIM || y > EMU_MAX_DIM)
-        return -1;
-    *w = (unsigned)x;
-    *h = (unsigned)y;
-    return 0;
-}
-
 static int parse_args(const char *s, run_options_t *o)
 {
     char *copy = strdup(s), *save = NULL;
@@ -93,14 +79,30 @@ static int parse_args(const char *s, run_options_t *o)
 
 static int parse_options(int argc, char **argv, run_options_t *o)
 {
-    enum { OPT_ARRAY = 256, OPT_ARGS, OPT_MACHINE, OPT_SET, OPT_MAX, OPT_JSON, OPT_QUIET, OPT_HELP, OPT_THREADS,
-           OPT_RECORD, OPT_HASH_AT };
+    enum {
+        OPT_ARRAY = 256,
+        OPT_ARGS,
+        OPT_MACHINE,
+        OPT_SET,
+        OPT_MAX,
+        OPT_JSON,
+        OPT_QUIET,
+        OPT_HELP,
+        OPT_THREADS,
+        OPT_RECORD,
+        OPT_HASH_AT
+    };
     static const struct option longopts[] = {
-        {"array", required_argument, NULL, OPT_ARRAY},   {"args", required_argument, NULL, OPT_ARGS},
-        {"machine", required_argument, NULL, OPT_MACHINE}, {"set", required_argument, NULL, OPT_SET},
-        {"max-cycles", required_argument, NULL, OPT_MAX}, {"json", no_argument, NULL, OPT_JSON},
-        {"quiet", no_argument, NULL, OPT_QUIET},         {"help", no_argument, NULL, OPT_HELP},
-        {"threads", required_argument, NULL, OPT_THREADS}, {"record", required_argument, NULL, OPT_RECORD},
+        {"array", required_argument, NULL, OPT_ARRAY},
+        {"args", required_argument, NULL, OPT_ARGS},
+        {"machine", required_argument, NULL, OPT_MACHINE},
+        {"set", required_argument, NULL, OPT_SET},
+        {"max-cycles", required_argument, NULL, OPT_MAX},
+        {"json", no_argument, NULL, OPT_JSON},
+        {"quiet", no_argument, NULL, OPT_QUIET},
+        {"help", no_argument, NULL, OPT_HELP},
+        {"threads", required_argument, NULL, OPT_THREADS},
+        {"record", required_argument, NULL, OPT_RECORD},
         {"state-hash-at", required_argument, NULL, OPT_HASH_AT},
         {NULL, 0, NULL, 0},
     };
@@ -112,7 +114,7 @@ static int parse_options(int argc, char **argv, run_options_t *o)
     while ((c = getopt_long(argc, argv, "D:I:h", longopts, NULL)) != -1) {
         switch (c) {
         case OPT_ARRAY:
-            if (parse_array(optarg, &o->width, &o->height) != 0) {
+            if (emu_parse_array_size(optarg, &o->width, &o->height) != 0) {
                 fprintf(stderr, "iwarp run: --array wants WxH with sides 1..%u, not '%s'\n", EMU_MAX_DIM, optarg);
                 return -1;
             }

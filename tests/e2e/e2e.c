@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "golden.h"
 #include "iwarp_config.h"
 
 static void collect(void *user, unsigned x, unsigned y, const char *text)
@@ -30,7 +31,10 @@ static void run_desc(e2e_run_t *r)
     r->status = emu_array_run(r->array, r->desc.max_cycles);
 }
 
-static void source_path(char *buf, size_t cap, const char *rel) { snprintf(buf, cap, "%s/%s", IWARP_SOURCE_ROOT, rel); }
+static void source_path(char *buf, size_t cap, const char *rel)
+{
+    snprintf(buf, cap, "%s/%s", IWARP_SOURCE_ROOT, rel);
+}
 
 void e2e_run_path(e2e_run_t *r, const char *path)
 {
@@ -96,7 +100,10 @@ void e2e_free(e2e_run_t *r)
     memset(r, 0, sizeof *r);
 }
 
-uint32_t e2e_a0(const e2e_run_t *r, unsigned x, unsigned y) { return ca_reg(emu_array_ca(r->array, x, y), ISA_REG_A0); }
+uint32_t e2e_a0(const e2e_run_t *r, unsigned x, unsigned y)
+{
+    return ca_reg(emu_array_ca(r->array, x, y), ISA_REG_A0);
+}
 
 void e2e_assert_done(const e2e_run_t *r)
 {
@@ -111,45 +118,5 @@ void e2e_assert_done(const e2e_run_t *r)
 
 void e2e_check_golden(const char *name, uint64_t cycles)
 {
-    char path[1024];
-    source_path(path, sizeof path, "tests/golden/cycles.txt");
-    const char *rebase = getenv("IWARP_REBASELINE");
-    FILE *f = fopen(path, "r");
-    char line[256];
-    char *lines = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&lines, &len);
-    bool found = false;
-    uint64_t want = 0;
-    while (f != NULL && fgets(line, sizeof line, f) != NULL) {
-        char key[200];
-        unsigned long long v;
-        if (sscanf(line, "%199s %llu", key, &v) == 2 && strcmp(key, name) == 0) {
-            found = true;
-            want = v;
-            if (rebase)
-                continue;
-        }
-        fputs(line, out);
-    }
-    if (f != NULL)
-        fclose(f);
-    if (rebase) {
-        fprintf(out, "%s %llu\n", name, (unsigned long long)cycles);
-        fclose(out);
-        f = fopen(path, "w");
-        assert_non_null(f);
-        fputs(lines, f);
-        fclose(f);
-        free(lines);
-        return;
-    }
-    fclose(out);
-    free(lines);
-    if (!found)
-        fail_msg("no golden cycle count for '%s' in tests/golden/cycles.txt (IWARP_REBASELINE=1 records it)", name);
-    if (want != cycles)
-        fail_msg("'%s' took %llu cycles, the golden count is %llu (if the change is intended: IWARP_REBASELINE=1 "
-                 "meson test -C build --suite e2e, then review the diff of tests/golden/cycles.txt)",
-                 name, (unsigned long long)cycles, (unsigned long long)want);
+    golden_check("tests/golden/cycles.txt", name, cycles, "cycles", "e2e");
 }

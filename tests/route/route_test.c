@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "golden.h"
 #include "iwarp_config.h"
 #include "route/route_tables.h"
 #include "route/torus.h"
@@ -445,46 +446,5 @@ void rt_random_set(cset_t *s, uint64_t seed, unsigned w, unsigned h, unsigned n,
 
 void rt_check_golden(const char *name, uint64_t value)
 {
-    char path[1024];
-    rt_source_path(path, sizeof path, "tests/route/golden/phases.txt");
-    const char *rebase = getenv("IWARP_REBASELINE");
-    FILE *f = fopen(path, "r");
-    char line[256];
-    char *lines = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&lines, &len);
-    assert_non_null(out);
-    bool found = false;
-    uint64_t want = 0;
-    while (f != NULL && fgets(line, sizeof line, f) != NULL) {
-        char key[200];
-        unsigned long long v;
-        if (sscanf(line, "%199s %llu", key, &v) == 2 && strcmp(key, name) == 0) {
-            found = true;
-            want = v;
-            if (rebase)
-                continue;
-        }
-        fputs(line, out);
-    }
-    if (f != NULL)
-        fclose(f);
-    if (rebase) {
-        fprintf(out, "%s %llu\n", name, (unsigned long long)value);
-        fclose(out);
-        f = fopen(path, "w");
-        assert_non_null(f);
-        fputs(lines, f);
-        fclose(f);
-        free(lines);
-        return;
-    }
-    fclose(out);
-    free(lines);
-    if (!found)
-        fail_msg("no golden value for '%s' in tests/route/golden/phases.txt (IWARP_REBASELINE=1 records it)", name);
-    if (want != value)
-        fail_msg("'%s' is %llu, the golden value is %llu (if the change is intended: IWARP_REBASELINE=1 meson test "
-                 "-C build route_golden, then review the diff of tests/route/golden/phases.txt)",
-                 name, (unsigned long long)value, (unsigned long long)want);
+    golden_check("tests/route/golden/phases.txt", name, value, "value", "route");
 }

@@ -7,19 +7,8 @@
 #include <string.h>
 
 #include "apr.h"
+#include "err.h"
 #include "sched.h"
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err != NULL && errlen > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
 
 void route_options_init(route_options_t *o)
 {
@@ -75,7 +64,7 @@ static int task_input(const cset_t *set, unsigned task, task_input_t *t, unsigne
     t->after = malloc(sizeof *t->after * edges);
     if (t->conns == NULL || t->local == NULL || t->src == NULL || t->dst == NULL || t->words == NULL ||
         t->after_start == NULL || t->after == NULL)
-        return fail(err, errlen, "out of memory");
+        return err_set(err, errlen, "out of memory");
     unsigned k = 0;
     for (unsigned i = 0; i < set->nconns; i++)
         if (set->conns[i].task == task) {
@@ -92,8 +81,8 @@ static int task_input(const cset_t *set, unsigned task, task_input_t *t, unsigne
         t->after_start[j] = m;
         for (unsigned a = 0; a < c->nafter; a++) {
             if (set->conns[c->after[a]].task != task)
-                return fail(err, errlen, "connection '%s' is used after '%s' of another task", c->id,
-                            set->conns[c->after[a]].id);
+                return err_set(err, errlen, "connection '%s' is used after '%s' of another task", c->id,
+                               set->conns[c->after[a]].id);
             t->after[m++] = t->local[c->after[a]];
         }
     }
@@ -153,7 +142,7 @@ static int route_tasks(const cset_t *set, const route_options_t *o, route_plan_t
         apr_t *a = apr_route(&in);
         if (a == NULL) {
             task_input_free(&t);
-            return fail(err, errlen, "out of memory routing task %s", set->tasks[task]);
+            return err_set(err, errlen, "out of memory routing task %s", set->tasks[task]);
         }
         int rc = 0;
         for (unsigned j = 0; j < n && rc == 0; j++) {
@@ -174,10 +163,10 @@ static int route_tasks(const cset_t *set, const route_options_t *o, route_plan_t
         apr_free(a);
         task_input_free(&t);
         if (rc != 0)
-            return fail(err, errlen, "out of memory");
+            return err_set(err, errlen, "out of memory");
         route_phase_t *grown = realloc(plan->phases, sizeof *grown * (plan->nphases + phases + 1u));
         if (grown == NULL)
-            return fail(err, errlen, "out of memory");
+            return err_set(err, errlen, "out of memory");
         plan->phases = grown;
         for (unsigned p = 0; p < phases; p++)
             plan->phases[plan->nphases++] = (route_phase_t){.task = task};
@@ -270,8 +259,8 @@ static int schedule(route_plan_t *plan, uint64_t seed)
                     after[m++] = local[c->after[a]];
         }
         after_start[ph->nconns] = m;
-        sched_input_t in = {plan->torus.n, ph->nconns, src, dst, dur, m ? after_start : NULL, m ? after : NULL, seed,
-                            0, NULL, NULL};
+        sched_input_t in = {plan->torus.n,    ph->nconns, src, dst,  dur, m ? after_start : NULL,
+                            m ? after : NULL, seed,       0,   NULL, NULL};
         if (plan->link_aware) {
             /* Link id: the cell it leaves times 4, plus the direction. */
             unsigned nl = 0;
@@ -315,21 +304,21 @@ int route_compile(const cset_t *set, const route_options_t *o, route_plan_t *pla
     memset(plan, 0, sizeof *plan);
     unsigned capacity = o->capacity ? o->capacity : set->capacity;
     if (capacity < 1 || capacity > CSET_MAX_CAPACITY)
-        return fail(err, errlen, "capacity must be 1..%u channels, not %u", CSET_MAX_CAPACITY, capacity);
+        return err_set(err, errlen, "capacity must be 1..%u channels, not %u", CSET_MAX_CAPACITY, capacity);
     plan->set = set;
     plan->torus = torus_make(set->width, set->height);
     plan->capacity = capacity;
     plan->link_aware = o->link_aware;
     plan->conns = calloc(set->nconns + 1u, sizeof *plan->conns);
     if (plan->conns == NULL)
-        return fail(err, errlen, "out of memory");
+        return err_set(err, errlen, "out of memory");
     if (route_tasks(set, o, plan, err, errlen) != 0) {
         route_plan_free(plan);
         return -1;
     }
     if (fill_phases(plan) != 0 || assign_channels(plan) != 0 || schedule(plan, o->seed) != 0) {
         route_plan_free(plan);
-        return fail(err, errlen, "out of memory");
+        return err_set(err, errlen, "out of memory");
     }
     return 0;
 }

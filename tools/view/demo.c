@@ -46,22 +46,22 @@ static int header_line(demo_t *d, const char *key, size_t klen, const char *val,
     } else if (KEY("order")) {
         d->order = (int)strtol(v, &end, 10);
         if (*end != '\0')
-            return view_fail(err, errlen, "%s.txt:%u: order wants a number", d->name, ln);
+            return err_set(err, errlen, "%s.txt:%u: order wants a number", d->name, ln);
     } else if (KEY("speed")) {
         d->speed = strtod(v, &end);
         d->has_speed = true;
         if (*end != '\0' || d->speed < 0)
-            return view_fail(err, errlen, "%s.txt:%u: speed wants clocks per second", d->name, ln);
+            return err_set(err, errlen, "%s.txt:%u: speed wants clocks per second", d->name, ln);
     } else if (KEY("select")) {
         if (sscanf(v, "%d,%d", &d->select_x, &d->select_y) != 2 || d->select_x < 0 || d->select_y < 0)
-            return view_fail(err, errlen, "%s.txt:%u: select wants X,Y", d->name, ln);
+            return err_set(err, errlen, "%s.txt:%u: select wants X,Y", d->name, ln);
     } else if (KEY("shot")) {
         d->shot = strtoull(v, &end, 10);
         d->has_shot = true;
         if (*end != '\0')
-            return view_fail(err, errlen, "%s.txt:%u: shot wants a clock", d->name, ln);
+            return err_set(err, errlen, "%s.txt:%u: shot wants a clock", d->name, ln);
     } else {
-        return view_fail(err, errlen, "%s.txt:%u: unknown key '%.*s'", d->name, ln, (int)klen, key);
+        return err_set(err, errlen, "%s.txt:%u: unknown key '%.*s'", d->name, ln, (int)klen, key);
     }
 #undef KEY
     return 0;
@@ -73,7 +73,7 @@ int demo_parse(demo_t *d, const char *name, const char *text, char *err, size_t 
     d->select_x = d->select_y = -1;
     d->name = strdup(name);
     if (d->name == NULL)
-        return view_fail(err, errlen, "out of memory");
+        return err_set(err, errlen, "out of memory");
     const char *p = text;
     unsigned ln = 0;
     for (;;) {
@@ -85,10 +85,10 @@ int demo_parse(demo_t *d, const char *name, const char *text, char *err, size_t 
             break;
         }
         if (*p == '\0')
-            return view_fail(err, errlen, "%s.txt: no '---' line between the settings and the narrative", name);
+            return err_set(err, errlen, "%s.txt: no '---' line between the settings and the narrative", name);
         const char *colon = memchr(p, ':', n);
         if (n > 0 && colon == NULL)
-            return view_fail(err, errlen, "%s.txt:%u: settings are 'key: value'", name, ln);
+            return err_set(err, errlen, "%s.txt:%u: settings are 'key: value'", name, ln);
         if (n > 0) {
             const char *val = colon + 1;
             while (*val == ' ')
@@ -110,7 +110,7 @@ int demo_parse(demo_t *d, const char *name, const char *text, char *err, size_t 
     if (d->summary == NULL)
         d->summary = strdup("");
     if (d->narrative == NULL || d->title == NULL || d->summary == NULL)
-        return view_fail(err, errlen, "out of memory");
+        return err_set(err, errlen, "out of memory");
     return 0;
 }
 
@@ -119,14 +119,14 @@ int demo_load(demo_t *d, const char *dir, const char *name, char *err, size_t er
     memset(d, 0, sizeof *d);
     for (const char *c = name; *c; c++)
         if (*c == '/' || *c == '.')
-            return view_fail(err, errlen, "no demo named '%s'", name);
+            return err_set(err, errlen, "no demo named '%s'", name);
     char path[4096];
     snprintf(path, sizeof path, "%s/%s.txt", dir, name);
     view_bytes_t text = {0};
     char inner[512];
     if (view_read_file(path, &text, 1u << 20, true, inner, sizeof inner) != 0) {
         view_bytes_free(&text);
-        return view_fail(err, errlen, "no demo named '%s' (%s)", name, inner);
+        return err_set(err, errlen, "no demo named '%s' (%s)", name, inner);
     }
     int rc = demo_parse(d, name, (const char *)text.data, err, errlen);
     view_bytes_free(&text);
@@ -134,9 +134,9 @@ int demo_load(demo_t *d, const char *dir, const char *name, char *err, size_t er
         return rc;
     snprintf(path, sizeof path, "%s/%s.run", dir, name);
     if (access(path, R_OK) != 0)
-        return view_fail(err, errlen, "demo '%s' has no run description %s", name, path);
+        return err_set(err, errlen, "demo '%s' has no run description %s", name, path);
     d->run_path = strdup(path);
-    return d->run_path == NULL ? view_fail(err, errlen, "out of memory") : 0;
+    return d->run_path == NULL ? err_set(err, errlen, "out of memory") : 0;
 }
 
 static int by_order(const void *a, const void *b)
@@ -157,7 +157,7 @@ int demo_list(const char *dir, demo_t **out, char *err, size_t errlen)
     *out = NULL;
     DIR *dp = opendir(dir);
     if (dp == NULL)
-        return view_fail(err, errlen, "%s: %s", dir, strerror(errno));
+        return err_set(err, errlen, "%s: %s", dir, strerror(errno));
     demo_t *list = NULL;
     int n = 0;
     struct dirent *e;
@@ -169,7 +169,7 @@ int demo_list(const char *dir, demo_t **out, char *err, size_t errlen)
         if (grown == NULL) {
             closedir(dp);
             demo_list_free(list, n);
-            return view_fail(err, errlen, "out of memory");
+            return err_set(err, errlen, "out of memory");
         }
         list = grown;
         char name[256];

@@ -240,19 +240,19 @@ int view_png_write(const char *path, const uint8_t *rgb, unsigned w, unsigned h,
     view_bytes_t b = {0};
     if (view_png_encode(&b, rgb, w, h, stride) != 0) {
         view_bytes_free(&b);
-        return view_fail(err, errlen, "%s: out of memory encoding the image", path);
+        return err_set(err, errlen, "%s: out of memory encoding the image", path);
     }
     FILE *f = fopen(path, "wb");
     if (f == NULL) {
         int e = errno;
         view_bytes_free(&b);
-        return view_fail(err, errlen, "%s: %s", path, strerror(e));
+        return err_set(err, errlen, "%s: %s", path, strerror(e));
     }
     bool ok = fwrite(b.data, 1, b.len, f) == b.len;
     int e = errno;
     ok = fclose(f) == 0 && ok;
     view_bytes_free(&b);
-    return ok ? 0 : view_fail(err, errlen, "%s: %s", path, strerror(e));
+    return ok ? 0 : err_set(err, errlen, "%s: %s", path, strerror(e));
 }
 
 /* --- inflate (after Mark Adler's puff: canonical codes decoded bit by bit) --- */
@@ -471,7 +471,7 @@ int view_png_decode(const uint8_t *data, size_t len, uint8_t **rgb, unsigned *w,
     static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     *rgb = NULL;
     if (len < 8 || memcmp(data, sig, 8) != 0)
-        return view_fail(err, errlen, "not a PNG file");
+        return err_set(err, errlen, "not a PNG file");
     uint32_t crc_t[256];
     crc_table(crc_t);
     view_bytes_t z = {0};
@@ -481,18 +481,18 @@ int view_png_decode(const uint8_t *data, size_t len, uint8_t **rgb, unsigned *w,
     while (!end) {
         if (pos + 12 > len) {
             view_bytes_free(&z);
-            return view_fail(err, errlen, "PNG cut short");
+            return err_set(err, errlen, "PNG cut short");
         }
         uint32_t n = get_be32(data + pos);
         const uint8_t *type = data + pos + 4, *body = data + pos + 8;
         if (n > len - pos - 12 || crc32_update(crc_t, 0, type, n + 4) != get_be32(body + n)) {
             view_bytes_free(&z);
-            return view_fail(err, errlen, "PNG chunk damaged (length or CRC)");
+            return err_set(err, errlen, "PNG chunk damaged (length or CRC)");
         }
         if (memcmp(type, "IHDR", 4) == 0) {
             if (n != 13 || body[8] != 8 || (body[9] != 2 && body[9] != 6) || body[10] || body[11] || body[12]) {
                 view_bytes_free(&z);
-                return view_fail(err, errlen, "only 8-bit RGB or RGBA PNGs without interlace are read");
+                return err_set(err, errlen, "only 8-bit RGB or RGBA PNGs without interlace are read");
             }
             width = get_be32(body);
             height = get_be32(body + 4);
@@ -506,7 +506,7 @@ int view_png_decode(const uint8_t *data, size_t len, uint8_t **rgb, unsigned *w,
     }
     if (bpp == 0 || width == 0 || height == 0 || width > 16384 || height > 16384) {
         view_bytes_free(&z);
-        return view_fail(err, errlen, "PNG without a usable header");
+        return err_set(err, errlen, "PNG without a usable header");
     }
     view_bytes_t raw = {0};
     int rc = inflate_zlib(z.data, z.len, &raw);
@@ -514,7 +514,7 @@ int view_png_decode(const uint8_t *data, size_t len, uint8_t **rgb, unsigned *w,
     size_t row = (size_t)width * bpp;
     if (rc != 0 || raw.len != (row + 1) * height) {
         view_bytes_free(&raw);
-        return view_fail(err, errlen, "PNG image data damaged");
+        return err_set(err, errlen, "PNG image data damaged");
     }
     uint8_t *img = malloc((size_t)width * height * 3);
     uint8_t *cur = malloc(row), *prior = calloc(row, 1);
@@ -523,7 +523,7 @@ int view_png_decode(const uint8_t *data, size_t len, uint8_t **rgb, unsigned *w,
         free(cur);
         free(prior);
         view_bytes_free(&raw);
-        return view_fail(err, errlen, "out of memory");
+        return err_set(err, errlen, "out of memory");
     }
     for (unsigned y = 0; y < height && rc == 0; y++) {
         const uint8_t *line = raw.data + y * (row + 1);
@@ -548,7 +548,7 @@ int view_png_decode(const uint8_t *data, size_t len, uint8_t **rgb, unsigned *w,
     view_bytes_free(&raw);
     if (rc != 0) {
         free(img);
-        return view_fail(err, errlen, "PNG row filter unknown");
+        return err_set(err, errlen, "PNG row filter unknown");
     }
     *rgb = img;
     *w = width;
@@ -567,6 +567,6 @@ int view_png_read(const char *path, uint8_t **rgb, unsigned *w, unsigned *h, cha
     int rc = view_png_decode(b.data, b.len, rgb, w, h, inner, sizeof inner);
     view_bytes_free(&b);
     if (rc != 0)
-        return view_fail(err, errlen, "%s: %s", path, inner);
+        return err_set(err, errlen, "%s: %s", path, inner);
     return 0;
 }

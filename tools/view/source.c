@@ -9,7 +9,7 @@
 static int cursors(view_source_t *s, char *err, size_t errlen)
 {
     if (view_cursor_init(&s->cur, &s->trace) != 0 || view_cursor_init(&s->past, &s->trace) != 0)
-        return view_fail(err, errlen, "out of memory");
+        return err_set(err, errlen, "out of memory");
     return 0;
 }
 
@@ -113,10 +113,10 @@ int view_source_save(const view_source_t *s, const char *path, char *err, size_t
 {
     FILE *f = fopen(path, "wb");
     if (f == NULL)
-        return view_fail(err, errlen, "%s: %s", path, strerror(errno));
+        return err_set(err, errlen, "%s: %s", path, strerror(errno));
     const view_bytes_t *b = s->trace.bytes;
     bool ok = fwrite(b->data, 1, b->len, f) == b->len;
     int e = errno;
     ok = fclose(f) == 0 && ok;
-    return ok ? 0 : view_fail(err, errlen, "%s: %s", path, strerror(e));
+    return ok ? 0 : err_set(err, errlen, "%s: %s", path, strerror(e));
 }

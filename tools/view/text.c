@@ -55,7 +55,7 @@ int text_init(text_t *t, SDL_Renderer *ren, const char *dir, char *err, size_t e
     memset(t, 0, sizeof *t);
     t->ren = ren;
     if (TTF_Init() != 0)
-        return view_fail(err, errlen, "SDL2_ttf: %s", TTF_GetError());
+        return err_set(err, errlen, "SDL2_ttf: %s", TTF_GetError());
     t->ttf_started = true;
     static const char *const names[FACE_COUNT] = {"DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansMono.ttf"};
     for (int f = 0; f < FACE_COUNT; f++)
@@ -65,12 +65,12 @@ int text_init(text_t *t, SDL_Renderer *ren, const char *dir, char *err, size_t e
         t->paths[FACE_BOLD] = strdup(t->paths[FACE_SANS]);
     if (t->paths[FACE_SANS] == NULL || t->paths[FACE_MONO] == NULL) {
         text_free(t);
-        return view_fail(err, errlen,
-                         "no font found: looked for DejaVuSans.ttf and DejaVuSansMono.ttf in %s$IWARP_FONT_DIR, "
-                         "/usr/share/fonts/truetype/dejavu and the other usual font folders; install "
-                         "fonts-dejavu-core (scripts/setup.sh does) or point --font-dir or IWARP_FONT_DIR at a folder "
-                         "holding them",
-                         dir != NULL ? "--font-dir, " : "");
+        return err_set(err, errlen,
+                       "no font found: looked for DejaVuSans.ttf and DejaVuSansMono.ttf in %s$IWARP_FONT_DIR, "
+                       "/usr/share/fonts/truetype/dejavu and the other usual font folders; install "
+                       "fonts-dejavu-core (scripts/setup.sh does) or point --font-dir or IWARP_FONT_DIR at a folder "
+                       "holding them",
+                       dir != NULL ? "--font-dir, " : "");
     }
     return 0;
 }

@@ -122,28 +122,28 @@ static int parse_header(view_trace_t *t, rd_t *r)
     for (size_t i = 0; i < 10; i++)
         v[i] = rd_varint(r);
     if (r->bad || v[0] != VIEW_TRACE_VERSION)
-        return view_fail(t->error, sizeof t->error, "recording version %llu, this viewer reads version %d",
-                         (unsigned long long)v[0], VIEW_TRACE_VERSION);
+        return err_set(t->error, sizeof t->error, "recording version %llu, this viewer reads version %d",
+                       (unsigned long long)v[0], VIEW_TRACE_VERSION);
     for (size_t i = 1; i < 10; i++)
         if (v[i] > 0xffff)
-            return view_fail(t->error, sizeof t->error, "the recording's header is malformed");
+            return err_set(t->error, sizeof t->error, "the recording's header is malformed");
     view_layout_init(&s->l, (unsigned)v[1], (unsigned)v[2], (unsigned)v[3], (unsigned)v[4], (unsigned)v[5],
                      (unsigned)v[6], (unsigned)v[7]);
     s->key_every = v[8];
     if (!view_layout_valid(&s->l) || v[9] != s->l.cell_slots || s->key_every == 0)
-        return view_fail(t->error, sizeof t->error,
-                         "the recording's array (%llux%llu, %llu channels) is not one this "
-                         "viewer can show",
-                         (unsigned long long)v[1], (unsigned long long)v[2], (unsigned long long)v[3]);
+        return err_set(t->error, sizeof t->error,
+                       "the recording's array (%llux%llu, %llu channels) is not one this "
+                       "viewer can show",
+                       (unsigned long long)v[1], (unsigned long long)v[2], (unsigned long long)v[3]);
     s->title = rd_string(r, NULL);
     uint64_t np = rd_varint(r);
     unsigned ncells = s->l.width * s->l.height;
     if (r->bad || np > ncells)
-        return view_fail(t->error, sizeof t->error, "the recording's header is malformed");
+        return err_set(t->error, sizeof t->error, "the recording's header is malformed");
     s->programs = calloc(np ? np : 1, sizeof *s->programs);
     s->cell_program = calloc(ncells, sizeof *s->cell_program);
     if (s->programs == NULL || s->cell_program == NULL)
-        return view_fail(t->error, sizeof t->error, "out of memory");
+        return err_set(t->error, sizeof t->error, "out of memory");
     for (uint64_t k = 0; k < np && !r->bad; k++) {
         view_program_info_t *p = &s->programs[s->nprograms++];
         p->name = rd_string(r, NULL);
@@ -182,10 +182,10 @@ static int parse_header(view_trace_t *t, rd_t *r)
         s->cell_program[i] = (uint16_t)w;
     }
     if (r->bad || s->title == NULL)
-        return view_fail(t->error, sizeof t->error, "the recording's header is malformed");
+        return err_set(t->error, sizeof t->error, "the recording's header is malformed");
     t->last_mark = calloc(ncells, sizeof *t->last_mark);
     if (t->last_mark == NULL)
-        return view_fail(t->error, sizeof t->error, "out of memory");
+        return err_set(t->error, sizeof t->error, "out of memory");
     return 0;
 }
 
@@ -273,11 +273,11 @@ int view_trace_scan(view_trace_t *t)
         if (rc == 1)
             return 0;
         if (rc < 0)
-            return view_fail(t->error, sizeof t->error, "the recording is malformed at byte %zu", t->scanned);
+            return err_set(t->error, sizeof t->error, "the recording is malformed at byte %zu", t->scanned);
         if (!t->header_done) {
             if (tag != VIEW_REC_HEADER || parse_header(t, &r) != 0) {
                 if (t->error[0] == '\0')
-                    view_fail(t->error, sizeof t->error, "the recording has no header");
+                    err_set(t->error, sizeof t->error, "the recording has no header");
                 return -1;
             }
             t->header_done = true;
@@ -285,25 +285,25 @@ int view_trace_scan(view_trace_t *t)
             continue;
         }
         if (t->ended)
-            return view_fail(t->error, sizeof t->error, "records follow the end of the recording at byte %zu",
-                             t->scanned);
+            return err_set(t->error, sizeof t->error, "records follow the end of the recording at byte %zu",
+                           t->scanned);
         uint64_t clock = rd_varint(&r);
         if (r.bad || (t->nkeys > 0 && clock < t->last_clock))
-            return view_fail(t->error, sizeof t->error, "the recording is malformed at byte %zu", t->scanned);
+            return err_set(t->error, sizeof t->error, "the recording is malformed at byte %zu", t->scanned);
         switch (tag) {
         case VIEW_REC_KEY:
         case VIEW_REC_DELTA:
             if (tag == VIEW_REC_DELTA && t->nkeys == 0)
-                return view_fail(t->error, sizeof t->error, "the recording starts without a keyframe");
+                return err_set(t->error, sizeof t->error, "the recording starts without a keyframe");
             if (tag == VIEW_REC_KEY) {
                 if (grow((void **)&t->keys, &t->keycap, t->nkeys, sizeof *t->keys) != 0)
-                    return view_fail(t->error, sizeof t->error, "out of memory");
+                    return err_set(t->error, sizeof t->error, "out of memory");
                 t->keys[t->nkeys++] = (struct view_key){clock, t->scanned};
                 if (t->nkeys == 1)
                     t->first_clock = clock;
             }
             if (scan_slots(t, &r, clock) != 0)
-                return view_fail(t->error, sizeof t->error, "the recording is malformed at byte %zu", t->scanned);
+                return err_set(t->error, sizeof t->error, "the recording is malformed at byte %zu", t->scanned);
             break;
         case VIEW_REC_FAULT: {
             uint64_t cell = rd_varint(&r);
@@ -311,7 +311,7 @@ int view_trace_scan(view_trace_t *t)
             if (r.bad || cell >= (uint64_t)t->st.l.width * t->st.l.height ||
                 grow((void **)&t->faults, &t->faultcap, t->nfaults, sizeof *t->faults) != 0) {
                 free(text);
-                return view_fail(t->error, sizeof t->error, "the recording is malformed at byte %zu", t->scanned);
+                return err_set(t->error, sizeof t->error, "the recording is malformed at byte %zu", t->scanned);
             }
             t->faults[t->nfaults++] = (view_fault_event_t){clock, (unsigned)cell, text};
             break;
@@ -321,7 +321,7 @@ int view_trace_scan(view_trace_t *t)
             char *dl = rd_string(&r, NULL);
             if (r.bad || st > EMU_RUN_STOPPED) {
                 free(dl);
-                return view_fail(t->error, sizeof t->error, "the recording is malformed at byte %zu", t->scanned);
+                return err_set(t->error, sizeof t->error, "the recording is malformed at byte %zu", t->scanned);
             }
             t->ended = true;
             t->end_clock = clock;
@@ -333,7 +333,7 @@ int view_trace_scan(view_trace_t *t)
         default: /* unknown records are skipped: later versions may add some */ break;
         }
         if (t->nkeys == 0)
-            return view_fail(t->error, sizeof t->error, "the recording starts without a keyframe");
+            return err_set(t->error, sizeof t->error, "the recording starts without a keyframe");
         t->last_clock = clock;
         t->scanned = next;
     }
@@ -343,12 +343,12 @@ static int open_common(view_trace_t *t, char *err, size_t errlen)
 {
     const view_bytes_t *b = t->bytes;
     if (b->len < VIEW_TRACE_MAGIC_LEN || memcmp(b->data, VIEW_TRACE_MAGIC, VIEW_TRACE_MAGIC_LEN) != 0)
-        return view_fail(err, errlen, "not a recording (it does not start with %s)", VIEW_TRACE_MAGIC);
+        return err_set(err, errlen, "not a recording (it does not start with %s)", VIEW_TRACE_MAGIC);
     t->scanned = VIEW_TRACE_MAGIC_LEN;
     if (view_trace_scan(t) != 0)
-        return view_fail(err, errlen, "%s", t->error);
+        return err_set(err, errlen, "%s", t->error);
     if (!t->header_done || t->nkeys == 0)
-        return view_fail(err, errlen, "the recording is empty or cut short before its first keyframe");
+        return err_set(err, errlen, "the recording is empty or cut short before its first keyframe");
     return 0;
 }
 
@@ -360,7 +360,7 @@ int view_trace_open_file(view_trace_t *t, const char *path, char *err, size_t er
         return -1;
     char inner[300];
     if (open_common(t, inner, sizeof inner) != 0)
-        return view_fail(err, errlen, "%s: %s", path, inner);
+        return err_set(err, errlen, "%s: %s", path, inner);
     return 0;
 }
 

@@ -193,7 +193,7 @@ static view_recorder_t *attach(emu_array_t *a, FILE *file, view_bytes_t *mem, co
     view_layout_from_machine(&l, emu_array_machine(a));
     if (r == NULL || view_model_init(&r->m, &l) != 0) {
         free(r);
-        view_fail(err, errlen, "out of memory for the recorder");
+        err_set(err, errlen, "out of memory for the recorder");
         return NULL;
     }
     r->a = a;
@@ -218,7 +218,7 @@ view_recorder_t *view_record_attach(emu_array_t *a, const char *path, const char
 {
     FILE *f = fopen(path, "wb");
     if (f == NULL) {
-        view_fail(err, errlen, "%s: %s", path, strerror(errno));
+        err_set(err, errlen, "%s: %s", path, strerror(errno));
         return NULL;
     }
     view_recorder_t *r = attach(a, f, NULL, title, err, errlen);
@@ -272,7 +272,7 @@ int view_record_finish(view_recorder_t *r, emu_run_status_t st, char *err, size_
         r->write_errno = errno;
     }
     if (r->write_failed)
-        rc = view_fail(err, errlen, "writing the recording failed: %s", strerror(r->write_errno));
+        rc = err_set(err, errlen, "writing the recording failed: %s", strerror(r->write_errno));
     release(r);
     return rc;
 }

@@ -2,21 +2,9 @@
 #include "util.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-int view_fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err != NULL && errlen > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
 
 void view_bytes_free(view_bytes_t *b)
 {
@@ -68,7 +56,7 @@ int view_read_file(const char *path, view_bytes_t *out, size_t max, bool nul, ch
 {
     FILE *f = fopen(path, "rb");
     if (f == NULL)
-        return view_fail(err, errlen, "%s: %s", path, strerror(errno));
+        return err_set(err, errlen, "%s: %s", path, strerror(errno));
     char buf[65536];
     size_t n, start = out->len;
     while ((n = fread(buf, 1, sizeof buf, f)) > 0 && out->len - start <= max)
@@ -76,10 +64,10 @@ int view_read_file(const char *path, view_bytes_t *out, size_t max, bool nul, ch
     bool bad = ferror(f) != 0;
     fclose(f);
     if (bad)
-        return view_fail(err, errlen, "%s: read error", path);
+        return err_set(err, errlen, "%s: read error", path);
     if (out->len - start > max)
-        return view_fail(err, errlen, "%s: larger than %zu bytes", path, max);
+        return err_set(err, errlen, "%s: larger than %zu bytes", path, max);
     if (nul)
         view_bytes_put(out, "", 1);
-    return out->failed ? view_fail(err, errlen, "%s: out of memory", path) : 0;
+    return out->failed ? err_set(err, errlen, "%s: out of memory", path) : 0;
 }

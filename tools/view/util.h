@@ -7,8 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Writes the message into err (when there is one) and returns -1, so `return view_fail(...)` reads well. */
-int view_fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+#include "err.h" /* err_set */
 
 /* A growable byte buffer: the recorder's output in live mode, a file's contents, an encoded image. */
 typedef struct view_bytes {
