@@ -8,7 +8,7 @@
 #
 #   conset_init()                        checks the tables, sets up the synchronization rings
 #   conset_instantiate(a0 = phase)       the communication context switch (7 steps of seed 004, 4.2)
-#   conset_transfer(a0 = phase, a1 = send buffer, a2 = receive area, a3 = receive stride)
+#   conset_transfer(a0 = phase, a1 = send buffer, a2 = receive area, a3 = receive stride in bytes)
 #                                        streams the phase's connections in the compiler's segments: each
 #                                        send from the send buffer, the i-th receive into a2 + i * a3; one
 #                                        word out and one in each 2 clocks while both are going
@@ -33,7 +33,8 @@
         .equ TRAP_CONSET_PHASE, 0x4354   # a phase the tables do not have
         .equ CONSET_TIMED, 1             # flag of the tables: keep to the schedule's clock
         .ifndef CONSET_LOOKAHEAD
-        .equ CONSET_LOOKAHEAD, 8         # words a send runs ahead of its receive: at most the queue depth
+        .equ CONSET_LOOKAHEAD, 8         # words a send runs ahead of its receive (conset_init caps it
+                                         # at the machine's queue depth)
         .endif
         # From leaving the switch's barrier to the phase's clock 0: steps 3-6 take at most 16 entries x 6
         # clocks, 16 channels x 3 and some 30 more, so every cell is ready by then.
@@ -73,6 +74,7 @@ free_skip\@:
 
         .data
 conset_phase_clock: .word 0              # CR_CLOCK_LO at the current phase's clock 0
+conset_lookahead: .word 0                # min(CONSET_LOOKAHEAD, queue depth)
 
         .text
 
@@ -82,6 +84,13 @@ conset_init:
         ldw  r11, [CONSET_TABLES]
         li   r12, CONSET_MAGIC
         bne  r11, r12, .no_tables
+        # A send may run ahead only as far as its own channel's queue holds: beyond that it would wait for
+        # its receiver before its own receive has begun, and a circle of such cells would never move.
+        rdcr r11, [CR_QUEUE_DEPTH]
+        li   r12, CONSET_LOOKAHEAD
+        bleu r12, r11, 1f
+        mov  r12, r11
+1:      stw  r12, [conset_lookahead]
         call sync_init
         jr   r31
 .no_tables:
@@ -210,10 +219,10 @@ conset_transfer:
         blt  r13, zero, 7b
 1:      beqz r11, 1f
         wrcr r11, [COA_GATE_OUT0]        # a send starts: it streams from the start of the send buffer
-        mov  r16, r20
+        { mov r16, r20 ; mov r30, r11 }  # r30, r31: the channels the gates are bound to
 1:      beqz r12, 2f
         wrcr r12, [COA_GATE_IN0]         # a receive starts: its own place in the receive area
-        mov  r17, r21
+        { mov r17, r21 ; mov r31, r12 }
         add  r21, r21, r22
 2:      beq  r25, r26, .both
         li   r11, SEG_SEND
@@ -228,7 +237,8 @@ conset_transfer:
         # round of the circle as they keep ahead. One word ahead is enough not to deadlock, but the
         # circle then moves a word per latency of its connections (a 3-hop pathway: 8-10 clocks), not
         # per 2 clocks. The words ahead always fit: the source's own queue holds them.
-        li   r13, CONSET_LOOKAHEAD
+        beq  r30, r31, .self
+        ldw  r13, [conset_lookahead]
         bleu r13, r18, 1f
         mov  r13, r18
 1:      sub  r18, r18, r13               # words sent and received in the same bundle
@@ -237,6 +247,11 @@ conset_transfer:
         beqz r18, 4f
 3:      { ldw go0, [r16] ; stw gi0, [r17] ; add r16, r16, 4 ; add r17, r17, 4 ; loop r18, 3b }
 4:      { stw gi0, [r17] ; add r17, r17, 4 ; loop r14, 4b }
+        jmp  .seg
+.self:  # A connection from the cell to itself: one queue between go0 and gi0, which a bundle that writes
+        # one and reads the other could fill and then wait on forever. A word at a time.
+5:      { ldw go0, [r16] ; add r16, r16, 4 }
+        { stw gi0, [r17] ; add r17, r17, 4 ; loop r18, 5b }
         jmp  .seg
 .done:  li   r11, COA_NONE
         wrcr r11, [COA_GATE_OUT0]

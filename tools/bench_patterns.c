@@ -17,7 +17,8 @@
 #include "route/route_report.h"
 #include "route/route_tables.h"
 
-enum { CONSET_TABLES = 0x70000, CAPACITY = 12 };
+/* The seed's array: 64 cells, 8x8 (the machine's default size too). */
+enum { CONSET_TABLES = 0x70000, CAPACITY = 12, SIDE = 8, CELLS = SIDE * SIDE };
 
 typedef struct pattern_case {
     model_pattern_t model;
@@ -49,6 +50,7 @@ static double run_pattern(const bench_context_t *ctx, const char *program, const
 {
     emu_machine_t m;
     emu_machine_defaults(&m);
+    m.width = m.height = SIDE;
     char err[512];
     emu_array_t *a;
     if (emu_array_create(&a, &m, err, sizeof err) != 0) {
@@ -93,7 +95,7 @@ static int compile(const pattern_case_t *pc, uint32_t words, bool links, cset_t 
                    celldata_t *tables)
 {
     char err[512];
-    if (pattern_generate(set, pc->kind, 8, 8, words, CAPACITY, err, sizeof err) != 0) {
+    if (pattern_generate(set, pc->kind, SIDE, SIDE, words, CAPACITY, err, sizeof err) != 0) {
         fprintf(stderr, "bench patterns: %s\n", err);
         return -1;
     }
@@ -129,15 +131,15 @@ static int measure(const bench_context_t *ctx, const pattern_case_t *pc, uint32_
     }
     r->phases = plan.nphases;
     r->phases_links = plan_links.nphases;
-    uint64_t sent[64] = {0};
+    uint64_t sent[CELLS] = {0};
     for (unsigned i = 0; i < set.nconns; i++) {
         sent[set.conns[i].src] += set.conns[i].words;
         r->bytes += 4ull * set.conns[i].words;
     }
-    for (unsigned c = 0; c < 64; c++)
+    for (unsigned c = 0; c < CELLS; c++)
         if (sent[c] > r->conset_words_per_cell)
             r->conset_words_per_cell = sent[c];
-    r->messages = set.nconns / 64;
+    r->messages = set.nconns / CELLS;
     r->predicted_conset = model_conset(r->phases, r->conset_words_per_cell);
     r->predicted_msgpass = model_msgpass(r->messages, words, MODEL_C, MODEL_A);
     r->predicted_links = (double)route_predicted_clocks(&plan_links) + (double)plan_links.nphases * MODEL_PER_PHASE;

@@ -160,8 +160,14 @@ int plot_write_svg(const plot_t *p, const char *path)
     FILE *f = fopen(path, "w");
     if (f == NULL)
         return -1;
-    fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' font-family='sans-serif'>\n", WIDTH,
-            HEIGHT);
+    /* The legend sits right of the plot; the image widens so that its longest name fits (7 px a character
+     * is what a 12 px sans-serif takes at most, give or take). */
+    size_t longest = 0;
+    for (size_t s = 0; s < p->nseries; s++)
+        longest = strlen(p->series[s].name) > longest ? strlen(p->series[s].name) : longest;
+    int width = WIDTH - RIGHT + 42 + 7 * (int)(longest < 200 ? longest : 200) + 12;
+    fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' font-family='sans-serif'>\n",
+            width > WIDTH ? width : WIDTH, HEIGHT);
     fprintf(f, "<rect width='100%%' height='100%%' fill='white'/>\n");
     fprintf(f, "<text x='%d' y='24' text-anchor='middle' font-size='16' font-weight='bold'>", (WIDTH - RIGHT + LEFT) / 2);
     escaped(f, p->title);

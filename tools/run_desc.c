@@ -279,6 +279,7 @@ static void statement(parser_t *p, token_t *tk, unsigned n)
         }
         d->celldata_addr[d->ncelldata] = (uint32_t)addr;
         d->celldata_routed[d->ncelldata] = tok_is(kw, "route");
+        d->celldata_line[d->ncelldata] = p->line;
         d->celldata[d->ncelldata++] = resolve(p, &tk[1]);
     } else if (tok_is(kw, "max_cycles") || tok_is(kw, "threads")) {
         uint64_t v;
@@ -496,15 +497,15 @@ int run_desc_build(const run_desc_t *d, const char *const *extra_defines, size_t
     /* After the programs: loading an image clears the cell's memory. */
     for (size_t i = 0; rc == 0 && i < d->ncelldata; i++) {
         celldata_t cd;
-        /* Both messages start with the path. */
+        /* The line of the run description first, then the file's own error (which starts with its path). */
         if (d->celldata_routed[i] ? route_file_tables(d->celldata[i], &cd, err, sizeof err) != 0
                                   : celldata_read(&cd, d->celldata[i], err, sizeof err) != 0) {
-            fprintf(stderr, "%s\n", err);
+            fprintf(stderr, "%s:%u: %s\n", d->path, d->celldata_line[i], err);
             rc = -1;
             continue;
         }
         if (celldata_load(&cd, a, d->celldata_addr[i], err, sizeof err) != 0) {
-            fprintf(stderr, "%s: %s\n", d->celldata[i], err);
+            fprintf(stderr, "%s:%u: %s: %s\n", d->path, d->celldata_line[i], d->celldata[i], err);
             rc = -1;
         }
         celldata_free(&cd);

@@ -57,6 +57,7 @@ typedef struct run_desc {
     char *celldata[RUN_DESC_MAX_LIST]; /* cell data files (resolved paths) ... */
     uint32_t celldata_addr[RUN_DESC_MAX_LIST]; /* ... and where each goes in every cell's memory */
     bool celldata_routed[RUN_DESC_MAX_LIST]; /* a connection set, compiled into cell tables when built */
+    unsigned celldata_line[RUN_DESC_MAX_LIST]; /* the line that names it, for errors found when built */
     size_t ncelldata;
 } run_desc_t;
 

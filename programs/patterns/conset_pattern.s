@@ -7,17 +7,21 @@
 #        receive of a phase lands in its own slot of K words; without checking they all share one.
 #
 # Halts with a0 = clocks from leaving the start barrier to leaving the end barrier. Traps 1 on a wrong
-# word, 2 when checking and a phase's receives do not fit the receive area (RECV_WORDS words).
+# word, 2 when checking and a phase's receives do not fit the receive area (RECV_WORDS words), 3 when K
+# is more than the send buffer holds (SEND_WORDS).
         .include "conset.s"
 
         .bss
         .align 16
-sendbuf: .space 4 * 16384
+        .equ SEND_WORDS, 16384
+sendbuf: .space 4 * SEND_WORDS
         .equ RECV_WORDS, 4 * 16384
 recvbuf: .space 4 * RECV_WORDS           # e.g. room for four receives of 16384 words in a phase
 
         .text
 _start: mov  r64, a0                     # K
+        li   r66, SEND_WORDS
+        bgtu r64, r66, too_long
         mov  r65, a1                     # check
         call conset_init
         rdcr r66, [CR_CELL_ID]
@@ -76,3 +80,4 @@ _start: mov  r64, a0                     # K
         halt
 bad_word: trap 1
 too_many: trap 2
+too_long: trap 3

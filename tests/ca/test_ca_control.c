@@ -170,10 +170,10 @@ static void test_jr_jumps_to_a_computed_address(void **state)
     assert_int_equal(h_reg(h, ISA_REG_LINK), 0); /* jr does not link */
 }
 
-/* Emits rdcr r<first + i> of control registers 0x00..0x07. */
+/* Emits rdcr r<first + i> of control registers 0x00..0x08. */
 static void read_cell_registers(harness_t *h, unsigned first)
 {
-    for (unsigned i = 0; i < 8; i++)
+    for (unsigned i = 0; i < 9; i++)
         PB(h->p, pb_ri(ISA_OP_RDCR, first + i, 0, i));
 }
 
@@ -184,7 +184,8 @@ static void test_cell_registers_on_a_single_cell(void **state)
     h_run_to_halt(h);
     H_EXPECT_REGS(h, {10 + EMU_CR_CELL_X, 0}, {10 + EMU_CR_CELL_Y, 0}, {10 + EMU_CR_ARRAY_W, 1},
                   {10 + EMU_CR_ARRAY_H, 1}, {10 + EMU_CR_CLOCK_LO, 4u * h_op_clocks(h, ISA_OP_RDCR)},
-                  {10 + EMU_CR_CLOCK_HI, 0}, {10 + EMU_CR_MEM_BYTES, h->machine.mem_bytes}, {10 + EMU_CR_CELL_ID, 0});
+                  {10 + EMU_CR_CLOCK_HI, 0}, {10 + EMU_CR_MEM_BYTES, h->machine.mem_bytes}, {10 + EMU_CR_CELL_ID, 0},
+                  {10 + EMU_CR_QUEUE_DEPTH, h->machine.queue_depth});
 }
 
 static void test_cell_registers_name_the_cell_in_a_larger_array(void **state)
@@ -192,10 +193,12 @@ static void test_cell_registers_name_the_cell_in_a_larger_array(void **state)
     harness_t *h = *state;
     h_place(h, 3, 2, 2, 1);
     h_set(h, "mem_bytes", "128K");
+    h_set(h, "queue_depth", "5");
     read_cell_registers(h, 10);
     h_run_to_halt(h);
     H_EXPECT_REGS(h, {10 + EMU_CR_CELL_X, 2}, {10 + EMU_CR_CELL_Y, 1}, {10 + EMU_CR_ARRAY_W, 3},
-                  {10 + EMU_CR_ARRAY_H, 2}, {10 + EMU_CR_MEM_BYTES, 128 * 1024}, {10 + EMU_CR_CELL_ID, 1 * 3 + 2});
+                  {10 + EMU_CR_ARRAY_H, 2}, {10 + EMU_CR_MEM_BYTES, 128 * 1024}, {10 + EMU_CR_CELL_ID, 1 * 3 + 2},
+                  {10 + EMU_CR_QUEUE_DEPTH, 5});
 }
 
 static void test_clock_register_reads_the_clock_at_issue(void **state)

@@ -318,7 +318,7 @@ static void test_bad_control_registers_fault(void **state)
         unsigned opcode;
         uint32_t number;
     } bad[] = {
-        {ISA_OP_RDCR, 0x08},
+        {ISA_OP_RDCR, 0x09},
         {ISA_OP_RDCR, 0x0f},
         {ISA_OP_RDCR, 0x14},
         {ISA_OP_RDCR, EMU_CR_MARK}, /* write-only */

@@ -65,6 +65,14 @@ void e2e_run_program(e2e_run_t *r, const char *rel_path, unsigned w, unsigned h,
     run_desc(r);
 }
 
+void e2e_write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    assert_true(fputs(text, f) >= 0);
+    assert_int_equal(fclose(f), 0);
+}
+
 void e2e_run_source(e2e_run_t *r, const char *asm_text, const char *options)
 {
     memset(r, 0, sizeof *r);
@@ -73,14 +81,10 @@ void e2e_run_source(e2e_run_t *r, const char *asm_text, const char *options)
     char prog[1100], run[1100];
     snprintf(prog, sizeof prog, "%s/example.s", dir);
     snprintf(run, sizeof run, "%s/example.run", dir);
-    FILE *f = fopen(prog, "w");
-    assert_non_null(f);
-    fputs(asm_text, f);
-    fclose(f);
-    f = fopen(run, "w");
-    assert_non_null(f);
-    fprintf(f, "%s\nprogram example example.s\ncells all example\n", options);
-    fclose(f);
+    e2e_write_text(prog, asm_text);
+    char text[4096];
+    snprintf(text, sizeof text, "%s\nprogram example example.s\ncells all example\n", options);
+    e2e_write_text(run, text);
     emu_machine_t m;
     emu_machine_defaults(&m);
     int rc = run_desc_parse_file(run, &m, &r->desc, stderr);

@@ -26,6 +26,8 @@ void e2e_run_program(e2e_run_t *r, const char *rel_path, unsigned w, unsigned h,
 /* The same from a run description text and a program given as assembly text in a temporary folder. */
 void e2e_run_source(e2e_run_t *r, const char *asm_text, const char *options);
 void e2e_free(e2e_run_t *r);
+/* Writes TEXT to the file PATH (the test fails if it cannot). */
+void e2e_write_text(const char *path, const char *text);
 
 uint32_t e2e_a0(const e2e_run_t *r, unsigned x, unsigned y);
 /* Fails the test with the fault or deadlock report when the run did not end with every cell halted. */

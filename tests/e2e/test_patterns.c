@@ -18,6 +18,7 @@
 #include "route/pattern.h"
 #include "route/route.h"
 #include "route/route_tables.h"
+#include "run_desc.h"
 
 enum { CONSET_TABLES = 0x70000 };
 
@@ -174,27 +175,129 @@ static void test_conset_run_descriptions_deliver(void **state)
     }
 }
 
-/* A bad connection set named by a `route` line: the error says where, and the run is not built. */
+/* Runs conset_pattern.s (K words, checking) on the tables of the connection set SET, on a machine whose
+ * channel queues hold QUEUE_DEPTH words: a run description with a `route` line, as a user writes it. */
+static void run_cset_text(e2e_run_t *r, const char *set, unsigned w, unsigned h, unsigned k, unsigned queue_depth)
+{
+    char dir[] = "/tmp/iwarp-cset-XXXXXX", cset[1100], run[1100];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cset, sizeof cset, "%s/set.cset", dir);
+    snprintf(run, sizeof run, "%s/set.run", dir);
+    e2e_write_text(cset, set);
+    char text[2048];
+    snprintf(text, sizeof text,
+             "array %ux%u\nset queue_depth = %u\nprogram p %s/programs/patterns/conset_pattern.s\n"
+             "cells all p %u 1\nroute set.cset at 0x%x\n",
+             w, h, queue_depth, IWARP_SOURCE_ROOT, k, CONSET_TABLES);
+    e2e_write_text(run, text);
+    e2e_run_path(r, run);
+    unlink(cset);
+    unlink(run);
+    rmdir(dir);
+}
+
+/* Not only the uniform patterns: connections from a cell to itself, words from 1 to 50, an `after`, two
+ * tasks, on every queue depth from 1 to 8. A send that runs ahead of its receive further than its own
+ * queue holds deadlocks in a circle; one to itself shares that queue with its receive. */
+static void test_conset_mixed_sets_deliver_at_every_queue_depth(void **state)
+{
+    (void)state;
+    static const char set[] = "array 3x2\n"
+                              "task a\n"
+                              "conn self0 0,0 0,0 40\nconn self1 1,0 1,0 9\n"
+                              "conn x 0,0 2,1 33\nconn y 2,1 0,0 20\nconn z 1,0 0,1 17\nconn w 0,1 1,0 50\n"
+                              "conn v 1,1 1,1 1 after x\n"
+                              "task b\n"
+                              "conn p 2,0 0,1 12\nconn q 0,1 2,0 12\nconn r 1,1 2,1 3\nconn s 2,1 2,1 25\n";
+    for (unsigned depth = 1; depth <= 8; depth++) {
+        e2e_run_t r;
+        run_cset_text(&r, set, 3, 2, 50, depth);
+        if (r.status != EMU_RUN_DONE)
+            fail_msg("queue depth %u: %s", depth, emu_run_status_name(r.status));
+        e2e_free(&r);
+    }
+}
+
+/* More words than the pattern program's send buffer holds is refused before anything is sent. */
+static void test_conset_pattern_refuses_too_many_words(void **state)
+{
+    (void)state;
+    e2e_run_t r;
+    run_cset_text(&r, "array 2x1\nconn a 0,0 1,0 16384\nconn b 1,0 0,0 16384\n", 2, 1, 16385, 8);
+    assert_int_equal(r.status, EMU_RUN_FAULT);
+    unsigned x, y;
+    assert_true(emu_array_first_fault(r.array, &x, &y));
+    char why[512];
+    emu_format_fault(r.array, x, y, why, sizeof why);
+    assert_non_null(strstr(why, "trap 3 ")); /* conset_pattern.s: K is more than SEND_WORDS */
+    e2e_free(&r);
+}
+
+/* Builds the run description at PATH, which must fail; returns what it wrote to stderr (to be freed). */
+static char *build_errors(const char *path)
+{
+    emu_machine_t m;
+    emu_machine_defaults(&m);
+    run_desc_t desc;
+    assert_int_equal(run_desc_parse_file(path, &m, &desc, stderr), 0);
+    FILE *log = tmpfile();
+    assert_non_null(log);
+    fflush(stderr);
+    int saved = dup(STDERR_FILENO);
+    assert_true(saved >= 0 && dup2(fileno(log), STDERR_FILENO) >= 0);
+    emu_array_t *a;
+    int rc = run_desc_build(&desc, NULL, 0, NULL, 0, &a);
+    fflush(stderr);
+    dup2(saved, STDERR_FILENO);
+    close(saved);
+    run_desc_free(&desc);
+    assert_int_equal(rc, -1);
+    assert_null(a);
+    long len = ftell(log);
+    assert_true(len > 0);
+    char *text = calloc((size_t)len + 1, 1);
+    assert_non_null(text);
+    rewind(log);
+    assert_int_equal(fread(text, 1, (size_t)len, log), (size_t)len);
+    fclose(log);
+    return text;
+}
+
+/* A `route` line whose set is bad, does not fit the array or is missing: one line that names the run
+ * description's line and then the set's own `file:line:col`, and the run is not built. */
 static void test_route_line_reports_the_sets_error(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/iwarp-route-XXXXXX", cset[1100];
+    char dir[] = "/tmp/iwarp-route-XXXXXX", cset[1100], run[1100], want[2400];
     assert_non_null(mkdtemp(dir));
     snprintf(cset, sizeof cset, "%s/bad.cset", dir);
-    FILE *f = fopen(cset, "w");
-    assert_non_null(f);
-    fputs("array 2x1\ntask t\nconn a 0,0 5,0 10\n", f);
-    fclose(f);
-    celldata_t d;
-    char err[256];
-    assert_int_equal(route_file_tables(cset, &d, err, sizeof err), -1);
-    char where[1200];
-    snprintf(where, sizeof where, "%s:3:", cset);
-    assert_true(strncmp(err, where, strlen(where)) == 0);
-    unlink(cset);
+    snprintf(run, sizeof run, "%s/bad.run", dir);
+    e2e_write_text(cset, "array 2x1\ntask t\nconn a 0,0 5,0 10\nconn b 0,0 6,0 10\n");
+    char desc[2048];
+    snprintf(desc, sizeof desc,
+             "# a set with errors\narray 2x1\nprogram p %s/programs/patterns/conset_pattern.s\ncells all p 10 1\n"
+             "route bad.cset at 0x70000\n",
+             IWARP_SOURCE_ROOT);
+    e2e_write_text(run, desc);
+    char *text = build_errors(run);
+    snprintf(want, sizeof want, "%s:5: %s/bad.cset:3:12: DST 5,0 is outside the 2x1 array (and 1 more error)\n", run,
+             dir);
+    assert_string_equal(text, want);
+    free(text);
+
+    e2e_write_text(cset, "array 4x1\nconn a 0,0 3,0 10\n"); /* a good set, for another array */
+    text = build_errors(run);
+    snprintf(want, sizeof want, "%s:5: %s/bad.cset: ", run, dir);
+    assert_true(strncmp(text, want, strlen(want)) == 0);
+    assert_non_null(strstr(text, "4x1"));
+    free(text);
+
+    unlink(cset); /* gone */
+    text = build_errors(run);
+    assert_true(strncmp(text, want, strlen(want) - 2) == 0);
+    free(text);
+    unlink(run);
     rmdir(dir);
-    assert_int_equal(route_file_tables(cset, &d, err, sizeof err), -1); /* gone: cannot be read */
-    assert_true(strlen(err) > 0);
 }
 
 /* The timed runs of the bench at its smallest size, pinned: a change in the runtime, the compiler or the
@@ -256,6 +359,8 @@ int main(void)
         cmocka_unit_test(test_aligned_barrier_releases_every_cell_together),
         cmocka_unit_test(test_conset_run_descriptions_deliver),
         cmocka_unit_test(test_route_line_reports_the_sets_error),
+        cmocka_unit_test(test_conset_mixed_sets_deliver_at_every_queue_depth),
+        cmocka_unit_test(test_conset_pattern_refuses_too_many_words),
         cmocka_unit_test(test_conset_clocks_are_pinned),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
