@@ -17,6 +17,7 @@ typedef struct emu_cell {
     uint64_t now;                 /* clock of the step in progress, for control-register reads */
     uint64_t moved_seen;          /* coa.moved when the CA last found its gate blocked */
     uint64_t progress_at;         /* last clock at which the CA issued or a word moved here */
+    uint64_t awake_bundles;       /* bundles outside handlers since the CA last went to sleep in wfe */
     char console[EMU_CONSOLE_LINE];
     unsigned console_len;
     uint32_t marks[EMU_MAX_MARKS_PER_CLOCK];

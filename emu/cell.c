@@ -141,11 +141,21 @@ static uint32_t cell_event_sources(void *ctx)
     return bits;
 }
 
-/* Whether an event could divert a CA that waits on a gate, so that it must be stepped. */
+/* Up to this many bundles between waking from wfe and sleeping in it again are a program looking whether
+ * something came (the wait loops of runtime/msg.s take a dozen), not progress. */
+enum { EMU_RECHECK_BUNDLES = 64 };
+
+static bool asleep_in_wfe(const ca_t *ca)
+{
+    return ca->s.state == CA_WAITING && ca->s.wait_cause == CA_STALL_WFE;
+}
+
+/* Whether an event could divert a CA that waits on a gate, or wake one asleep in wfe (which a pending
+ * event in the mask wakes with events off too), so that it must be stepped. */
 static bool event_possible(const emu_cell_t *c, uint64_t now)
 {
     const ca_state_block_t *s = &c->ca.s;
-    if (!s->events_on)
+    if (!s->events_on && !asleep_in_wfe(&c->ca))
         return false;
     uint32_t bits = s->event_pending | c->coa.spool_events | (c->coa.narrivals > 0 ? (uint32_t)CA_EVENT_ARRIVAL : 0u);
     if (s->timer_at != 0 && now >= s->timer_at)
@@ -233,11 +243,17 @@ void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
             next_ca = UINT64_MAX;
         } else {
             uint64_t issued_before = ca->s.stats.bundles;
+            bool was_asleep = asleep_in_wfe(ca);
             next_ca = ca_step(ca, now);
             /* Event handlers are not progress on their own: a runtime that only retries on a timer while
-             * nothing moves is stuck, and the deadlock detector must see it. */
-            if (ca->s.stats.bundles != issued_before && !ca->s.in_handler)
+             * nothing moves is stuck, and the deadlock detector must see it. Nor is a program that wakes
+             * from wfe for that timer, looks again and sleeps again: the runtimes' wait loops do, and a
+             * torus without its dateline then livelocked for ever instead of stopping as a deadlock. */
+            if (ca->s.stats.bundles != issued_before && !ca->s.in_handler &&
+                ++c->awake_bundles > EMU_RECHECK_BUNDLES)
                 c->progress_at = now;
+            if (asleep_in_wfe(ca) && !was_asleep)
+                c->awake_bundles = 0;
             if (ca->s.state == CA_WAITING)
                 c->moved_seen = c->coa.moved;
         }
@@ -255,8 +271,8 @@ void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
     /* A waiting CA needs no clock of its own: whatever wakes it arrives over a link, and the sender keeps
      * the clock ticking until then (coa_sending), since every clock that runs steps every cell. */
     uint64_t next = ca->s.state == CA_WAITING ? UINT64_MAX : next_ca;
-    if (ca->s.events_on && ca->s.timer_at != 0 && (ca->s.event_mask & CA_EVENT_TIMER) && ca->s.timer_at < next &&
-        !ca_done(ca))
+    if ((ca->s.events_on || asleep_in_wfe(ca)) && ca->s.timer_at != 0 && (ca->s.event_mask & CA_EVENT_TIMER) &&
+        ca->s.timer_at < next && !ca_done(ca))
         next = ca->s.timer_at > now ? ca->s.timer_at : now + 1;
     if (coa_busy || coa_active(&c->coa) || coa_sending(&c->coa, now))
         next = now + 1;

@@ -17,7 +17,7 @@ static const char snap_magic[8] = {'I', 'W', 'S', 'N', 'A', 'P', '0', '1'};
 typedef struct cell_snap {
     ca_state_block_t ca;
     coa_t coa; /* pointers inside are the live array's; restore keeps the live ones */
-    uint64_t moved_seen, progress_at, now;
+    uint64_t moved_seen, progress_at, awake_bundles, now;
     char console[EMU_CONSOLE_LINE];
     unsigned console_len;
     uint32_t marks[EMU_MAX_MARKS_PER_CLOCK];
@@ -108,6 +108,7 @@ emu_snapshot_t *emu_snapshot_take(const emu_array_t *a)
         cs->coa = c->coa;
         cs->moved_seen = c->moved_seen;
         cs->progress_at = c->progress_at;
+        cs->awake_bundles = c->awake_bundles;
         cs->now = c->now;
         memcpy(cs->console, c->console, sizeof cs->console);
         cs->console_len = c->console_len;
@@ -160,6 +161,7 @@ int emu_snapshot_restore(emu_array_t *a, const emu_snapshot_t *s, char *err, siz
         memcpy(c->coa.in, wiring.in, sizeof c->coa.in);
         c->moved_seen = cs->moved_seen;
         c->progress_at = cs->progress_at;
+        c->awake_bundles = cs->awake_bundles;
         c->now = cs->now;
         memcpy(c->console, cs->console, sizeof c->console);
         c->console_len = cs->console_len;

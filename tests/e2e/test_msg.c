@@ -28,15 +28,15 @@ static void test_random_messages_arrive_whole_and_in_order_on_8x8(void **state)
 
 /* Long messages between random cells: with the dateline's pools they all get through; with every transit
  * hop in one pool, the channel dependencies round the rings close and the network deadlocks. */
-static void run_long_random_traffic(e2e_run_t *r, bool dateline)
+static void run_random_traffic(e2e_run_t *r, bool dateline, unsigned messages, unsigned max_words)
 {
     memset(r, 0, sizeof *r);
     emu_machine_t m;
     emu_machine_defaults(&m);
     char text[1024];
     snprintf(text, sizeof text,
-             "%sarray 8x8\nprogram random %s/programs/net/msg_random.s\ncells all random 8 2048\n",
-             dateline ? "" : "define MSG_NO_DATELINE=1\n", IWARP_SOURCE_ROOT);
+             "%sarray 8x8\nprogram random %s/programs/net/msg_random.s\ncells all random %u %u\n",
+             dateline ? "" : "define MSG_NO_DATELINE=1\n", IWARP_SOURCE_ROOT, messages, max_words);
     assert_int_equal(run_desc_parse_string("dateline.run", text, strlen(text), &m, &r->desc, stderr), 0);
     static const char *const none[1] = {NULL};
     assert_int_equal(run_desc_build(&r->desc, none, 0, none, 0, &r->array), 0);
@@ -47,7 +47,7 @@ static void test_random_long_messages_flow_with_the_dateline(void **state)
 {
     (void)state;
     e2e_run_t r;
-    run_long_random_traffic(&r, true);
+    run_random_traffic(&r, true, 8, 2048);
     e2e_assert_done(&r);
     e2e_free(&r);
 }
@@ -56,9 +56,27 @@ static void test_random_long_messages_deadlock_without_the_dateline(void **state
 {
     (void)state;
     e2e_run_t r;
-    run_long_random_traffic(&r, false);
+    run_random_traffic(&r, false, 8, 2048);
     assert_int_equal(r.status, EMU_RUN_DEADLOCK);
     assert_non_null(strstr(emu_array_deadlock(r.array), "channel"));
+    e2e_free(&r);
+}
+
+/* programs/net/msg_random.run's traffic without the dateline: here the senders that find no free channel
+ * retry on a timer, and the receivers' wait loops wake for each retry, look, and sleep again. That is no
+ * progress: the run stops as a deadlock (it ran on to the cycle limit when every instruction outside a
+ * handler counted). */
+static void test_retrying_senders_do_not_hide_a_deadlock(void **state)
+{
+    (void)state;
+    e2e_run_t r;
+    run_random_traffic(&r, false, 16, 1024);
+    assert_int_equal(r.status, EMU_RUN_DEADLOCK);
+    assert_non_null(strstr(emu_array_deadlock(r.array), "waiting for a free pool-0 channel"));
+    assert_true(emu_array_cycles(r.array) < 1000000);
+    e2e_free(&r);
+    run_random_traffic(&r, true, 16, 1024);
+    e2e_assert_done(&r);
     e2e_free(&r);
 }
 
@@ -127,6 +145,7 @@ int main(void)
         cmocka_unit_test(test_random_messages_arrive_whole_and_in_order_on_8x8),
         cmocka_unit_test(test_random_long_messages_flow_with_the_dateline),
         cmocka_unit_test(test_random_long_messages_deadlock_without_the_dateline),
+        cmocka_unit_test(test_retrying_senders_do_not_hide_a_deadlock),
         cmocka_unit_test(test_a_message_to_a_cell_that_does_not_exist_faults),
         cmocka_unit_test(test_a_buffer_outside_memory_faults),
         cmocka_unit_test(test_a_message_longer_than_the_receive_buffer_faults),

@@ -220,6 +220,62 @@ static void test_a_long_run_that_keeps_moving_is_not_reported_as_deadlock(void *
     net_free(&n);
 }
 
+/* Cell (0,0) sleeps in wfe on its timer SLEEPS times, 1000 clocks each, works BUSY loop iterations after
+ * each wake, then sends one word to (1,0), whose CA waits on gi0 all along. Nothing moves for 20000 clocks.
+ * Events stay off: the pending timer event in the mask wakes wfe all the same (docs/isa.md). */
+static void run_sleeper(net_t *n, unsigned busy)
+{
+    enum { SLEEPS = 20 };
+    net_init(n, 2, 1);
+    net_set(n, "deadlock_clocks", "%u", 5000);
+    net_create(n);
+    const emu_program_t *s = net_asmf(n,
+                                      "        .include \"net.inc\"\n"
+                                      "_start: li   r4, EV_TIMER\n"
+                                      "        wrcr r4, [CR_EVENT_MASK]\n"
+                                      "        li   r8, %u\n"
+                                      "1:      rdcr r5, [CR_CLOCK_LO]\n"
+                                      "        add  r5, r5, 1000\n"
+                                      "        wrcr r5, [CR_TIMER]\n"
+                                      "2:      wfe\n"
+                                      "        rdcr r6, [CR_EVENT_PENDING]\n"
+                                      "        and  r6, r6, r4\n"
+                                      "        beqz r6, 2b\n"
+                                      "        wrcr r4, [CR_EVENT_PENDING]\n"
+                                      "        li   r7, %u\n"
+                                      "3:      { add r9, r9, 1 ; loop r7, 3b }\n"
+                                      "        loop r8, 1b\n"
+                                      "        open 0\n"
+                                      "        sign 0, 0, 0, DIR_PX\n"
+                                      "        sign 0, 1, 0, SIGN_GATE, 0\n"
+                                      "        mov  go0, r9\n"
+                                      "        trailer 0\n"
+                                      "        halt\n",
+                                      (unsigned)SLEEPS, busy);
+    const emu_program_t *r = net_asmf(n, "        .include \"net.inc\"\n"
+                                         "_start: expect 0\n"
+                                         "        mov  a0, gi0\n"
+                                         "        halt\n");
+    net_load(n, 0, 0, s, NULL, 0);
+    net_load(n, 1, 0, r, NULL, 0);
+    net_run(n, NET_LIMIT);
+}
+
+/* Waking from wfe only to look and sleep again is not progress (the runtimes' wait loops while a sender
+ * retries on a timer); working between the sleeps is. */
+static void test_a_cell_that_only_wakes_and_sleeps_is_no_progress(void **state)
+{
+    (void)state;
+    net_t n;
+    run_sleeper(&n, 1);
+    assert_int_equal(n.status, EMU_RUN_DEADLOCK);
+    net_free(&n);
+    run_sleeper(&n, 100);
+    net_expect_done(&n);
+    assert_int_equal(net_a0(&n, 1, 0), 20u * 100);
+    net_free(&n);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -228,6 +284,7 @@ int main(void)
         cmocka_unit_test(test_four_cells_around_a_torus_ring_deadlock),
         cmocka_unit_test(test_headers_waiting_for_each_others_channels_around_a_ring_deadlock),
         cmocka_unit_test(test_a_long_run_that_keeps_moving_is_not_reported_as_deadlock),
+        cmocka_unit_test(test_a_cell_that_only_wakes_and_sleeps_is_no_progress),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
