@@ -2,6 +2,7 @@
 #include "route.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,87 +216,121 @@ static int assign_channels(route_plan_t *plan)
     return 0;
 }
 
-static int schedule(route_plan_t *plan, uint64_t seed)
+/* Scratch arrays for the scheduler's input of one phase at a time, sized for the whole set. */
+typedef struct phase_scratch {
+    unsigned *local; /* connection number -> its index in the phase being built */
+    unsigned *src, *dst, *after_start, *after;
+    unsigned *link_start, *links; /* only when link-aware */
+    uint64_t *dur, *start;
+} phase_scratch_t;
+
+static void phase_scratch_free(phase_scratch_t *x)
+{
+    free(x->local);
+    free(x->src);
+    free(x->dst);
+    free(x->after_start);
+    free(x->after);
+    free(x->link_start);
+    free(x->links);
+    free(x->dur);
+    free(x->start);
+}
+
+static int phase_scratch_alloc(const route_plan_t *plan, phase_scratch_t *x)
 {
     const cset_t *set = plan->set;
-    unsigned n = set->nconns;
-    size_t edges = 1, hops = 1;
-    for (unsigned i = 0; i < n; i++) {
+    size_t n = set->nconns + 1u, edges = 1, hops = 1;
+    for (unsigned i = 0; i < set->nconns; i++) {
         edges += set->conns[i].nafter;
         hops += plan->conns[i].ncells;
     }
-    unsigned *link_start = NULL, *links = NULL;
+    memset(x, 0, sizeof *x);
+    x->local = malloc(sizeof *x->local * n);
+    x->src = malloc(sizeof *x->src * n);
+    x->dst = malloc(sizeof *x->dst * n);
+    x->after_start = malloc(sizeof *x->after_start * n);
+    x->after = malloc(sizeof *x->after * edges);
+    x->dur = malloc(sizeof *x->dur * n);
+    x->start = malloc(sizeof *x->start * n);
+    bool ok = x->local != NULL && x->src != NULL && x->dst != NULL && x->after_start != NULL && x->after != NULL &&
+              x->dur != NULL && x->start != NULL;
     if (plan->link_aware) {
-        link_start = malloc(sizeof *link_start * (n + 1u));
-        links = malloc(sizeof *links * hops);
-        if (link_start == NULL || links == NULL) {
-            free(link_start);
-            free(links);
-            return -1;
-        }
+        x->link_start = malloc(sizeof *x->link_start * n);
+        x->links = malloc(sizeof *x->links * hops);
+        ok = ok && x->link_start != NULL && x->links != NULL;
     }
-    unsigned *local = malloc(sizeof *local * (n + 1u)), *src = malloc(sizeof *src * (n + 1u)),
-             *dst = malloc(sizeof *dst * (n + 1u)), *after_start = malloc(sizeof *after_start * (n + 1u)),
-             *after = malloc(sizeof *after * edges);
-    uint64_t *dur = malloc(sizeof *dur * (n + 1u)), *start = malloc(sizeof *start * (n + 1u));
-    int rc = -1;
-    if (local == NULL || src == NULL || dst == NULL || after_start == NULL || after == NULL || dur == NULL ||
-        start == NULL)
-        goto out;
-    for (unsigned p = 0; p < plan->nphases; p++) {
-        route_phase_t *ph = &plan->phases[p];
-        for (unsigned k = 0; k < ph->nconns; k++)
-            local[ph->conns[k]] = k;
-        unsigned m = 0;
+    return ok ? 0 : -1;
+}
+
+/* Phase p as the scheduler sees it, in the phase's own numbering: each connection's ends and clocks, the
+ * constraints between connections of the phase and, link-aware, the directed links each one crosses. */
+static sched_input_t phase_input(const route_plan_t *plan, unsigned p, phase_scratch_t *x, uint64_t seed)
+{
+    const cset_t *set = plan->set;
+    const route_phase_t *ph = &plan->phases[p];
+    for (unsigned k = 0; k < ph->nconns; k++)
+        x->local[ph->conns[k]] = k;
+    unsigned m = 0;
+    for (unsigned k = 0; k < ph->nconns; k++) {
+        const cset_conn_t *c = &set->conns[ph->conns[k]];
+        x->src[k] = c->src;
+        x->dst[k] = c->dst;
+        x->dur[k] = (uint64_t)SCHED_CLOCKS_PER_WORD * c->words;
+        x->after_start[k] = m;
+        /* Those in earlier phases are over before this one starts. */
+        for (unsigned a = 0; a < c->nafter; a++)
+            if (plan->conns[c->after[a]].phase == p)
+                x->after[m++] = x->local[c->after[a]];
+    }
+    x->after_start[ph->nconns] = m;
+    sched_input_t in = {
+        .cells = plan->torus.n,
+        .n = ph->nconns,
+        .src = x->src,
+        .dst = x->dst,
+        .dur = x->dur,
+        .after_start = m ? x->after_start : NULL,
+        .after = m ? x->after : NULL,
+        .seed = seed,
+    };
+    if (plan->link_aware) {
+        /* Link id: the cell it leaves times 4, plus the direction. */
+        unsigned nl = 0;
         for (unsigned k = 0; k < ph->nconns; k++) {
-            const cset_conn_t *c = &set->conns[ph->conns[k]];
-            src[k] = c->src;
-            dst[k] = c->dst;
-            dur[k] = (uint64_t)SCHED_CLOCKS_PER_WORD * c->words;
-            after_start[k] = m;
-            /* Those in earlier phases are over before this one starts. */
-            for (unsigned a = 0; a < c->nafter; a++)
-                if (plan->conns[c->after[a]].phase == p)
-                    after[m++] = local[c->after[a]];
+            const route_conn_t *c = &plan->conns[ph->conns[k]];
+            x->link_start[k] = nl;
+            for (unsigned j = 0; j + 1 < c->ncells; j++)
+                x->links[nl++] = 4u * plan->cells[c->first + j] + plan->dirs[c->first + j];
         }
-        after_start[ph->nconns] = m;
-        sched_input_t in = {plan->torus.n,    ph->nconns, src, dst,  dur, m ? after_start : NULL,
-                            m ? after : NULL, seed,       0,   NULL, NULL};
-        if (plan->link_aware) {
-            /* Link id: the cell it leaves times 4, plus the direction. */
-            unsigned nl = 0;
-            for (unsigned k = 0; k < ph->nconns; k++) {
-                const route_conn_t *c = &plan->conns[ph->conns[k]];
-                link_start[k] = nl;
-                for (unsigned j = 0; j + 1 < c->ncells; j++)
-                    links[nl++] = 4u * plan->cells[c->first + j] + plan->dirs[c->first + j];
-            }
-            link_start[ph->nconns] = nl;
-            in.nlinks = 4u * plan->torus.n;
-            in.link_start = link_start;
-            in.links = links;
+        x->link_start[ph->nconns] = nl;
+        in.nlinks = 4u * plan->torus.n;
+        in.link_start = x->link_start;
+        in.links = x->links;
+    }
+    return in;
+}
+
+static int schedule(route_plan_t *plan, uint64_t seed)
+{
+    phase_scratch_t x;
+    int rc = phase_scratch_alloc(plan, &x);
+    for (unsigned p = 0; p < plan->nphases && rc == 0; p++) {
+        sched_input_t in = phase_input(plan, p, &x, seed);
+        int64_t clocks = sched_phase(&in, x.start);
+        if (clocks < 0) {
+            rc = -1;
+            break;
         }
-        int64_t clocks = sched_phase(&in, start);
-        if (clocks < 0)
-            goto out;
+        route_phase_t *ph = &plan->phases[p];
         ph->clocks = (uint64_t)clocks;
         for (unsigned k = 0; k < ph->nconns; k++) {
             route_conn_t *c = &plan->conns[ph->conns[k]];
-            c->start = start[k];
-            c->end = start[k] + dur[k];
+            c->start = x.start[k];
+            c->end = x.start[k] + x.dur[k];
         }
     }
-    rc = 0;
-out:
-    free(local);
-    free(src);
-    free(dst);
-    free(after_start);
-    free(after);
-    free(dur);
-    free(start);
-    free(link_start);
-    free(links);
+    phase_scratch_free(&x);
     return rc;
 }
 
