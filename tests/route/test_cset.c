@@ -201,6 +201,36 @@ static void test_a_cycle_of_ordering_constraints_is_one_error_and_is_broken(void
     cset_free(&s);
 }
 
+static void test_task_names_are_compared_whole_however_long(void **state)
+{
+    (void)state;
+    /* Two names of 300 characters that differ only in the last: two tasks, so an `after` across them is an
+     * error (names were once cut at 255 characters, which merged the tasks and let it through). */
+    char one[301], two[301];
+    memset(one, 'x', 300);
+    memcpy(two, one, 300);
+    one[299] = '1';
+    two[299] = '2';
+    one[300] = two[300] = '\0';
+    char text[1024];
+    snprintf(text, sizeof text, "task %s\nconn a 0,0 1,0 1\ntask %s\nconn b 0,0 1,0 1 after a\n", one, two);
+    cset_t s;
+    char *got = diagnose(text, strlen(text), &s);
+    assert_non_null(strstr(got, "4:24: 'a' belongs to task xxx"));
+    assert_int_equal(s.ntasks, 2);
+    assert_string_equal(s.tasks[0], one);
+    assert_string_equal(s.tasks[1], two);
+    free(got);
+    cset_free(&s);
+    /* The same long name again is the same task. */
+    snprintf(text, sizeof text,
+             "task %s\nconn a 0,0 1,0 1\ntask main\nconn b 0,0 1,0 1\ntask %s\nconn c 0,0 1,0 1 after a\n", one, one);
+    rt_parse(&s, text);
+    assert_int_equal(s.ntasks, 2);
+    assert_int_equal(s.conns[2].task, 0);
+    cset_free(&s);
+}
+
 static void test_bytes_that_are_not_text_are_errors_not_crashes(void **state)
 {
     (void)state;
@@ -316,6 +346,7 @@ int main(void)
         cmocka_unit_test(test_duplicate_ids_point_at_the_first_definition),
         cmocka_unit_test(test_after_errors_are_reported_in_file_order_with_the_others),
         cmocka_unit_test(test_a_cycle_of_ordering_constraints_is_one_error_and_is_broken),
+        cmocka_unit_test(test_task_names_are_compared_whole_however_long),
         cmocka_unit_test(test_bytes_that_are_not_text_are_errors_not_crashes),
         cmocka_unit_test(test_every_error_of_a_long_file_is_reported),
         cmocka_unit_test(test_written_sets_parse_back_the_same),

@@ -317,9 +317,10 @@ static void directive_conn(parser_t *p)
         error_at(p, p->line, p->toks[0].col, "more than %u connections", (unsigned)CSET_MAX_CONNS);
         return;
     }
-    char name[256];
-    snprintf(name, sizeof name, "%.*s", p->task.len ? (int)p->task.len : 4, p->task.len ? p->task.text : "main");
-    unsigned task = cset_task(p->s, name);
+    /* The whole name, however long: a prefix would merge tasks that differ after it. */
+    char *name = p->task.len ? strndup(p->task.text, p->task.len) : strdup("main");
+    unsigned task = name != NULL ? cset_task(p->s, name) : CSET_NONE;
+    free(name);
     char *cid = strndup(id->text, id->len);
     unsigned c = cid != NULL && task != CSET_NONE ? cset_add(p->s, cid, src, dst, (uint32_t)words, task) : CSET_NONE;
     free(cid);
@@ -374,11 +375,12 @@ static void resolve_after(parser_t *p, size_t *edge_of, size_t *nedges)
             continue;
         }
         if (s->conns[e].task != s->conns[q->conn].task) {
-            snprintf(buf2, sizeof buf2, "%s", s->tasks[s->conns[q->conn].task]);
+            const char *theirs = s->tasks[s->conns[e].task], *ours = s->tasks[s->conns[q->conn].task];
+            token_t t1 = {theirs, strlen(theirs), 0}, t2 = {ours, strlen(ours), 0};
             error_at(p, q->line, q->id.col,
                      "'%s' belongs to task %s, not %s: ordering constraints stay within a task (phases never mix "
                      "tasks)",
-                     s->conns[e].id, s->tasks[s->conns[e].task], buf2);
+                     s->conns[e].id, show(&t1, buf, sizeof buf), show(&t2, buf2, sizeof buf2));
             continue;
         }
         if (cset_add_after(s, q->conn, e) != 0) {
