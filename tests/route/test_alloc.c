@@ -1,7 +1,8 @@
 /*
- * What the compiler asks of the allocator (malloc, calloc and realloc are wrapped at link time, see
+ * What the compiler asks of the allocator (malloc, calloc, realloc and strdup are wrapped at link time, see
  * meson.build). The bytes asked for are a deterministic measure of work that grows with the input: scratch
  * arrays sized for the whole set and allocated once per task or once per cycle made large sets quadratic.
+ * Failures that the code must survive are made here too.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,11 +14,13 @@
 void *__real_malloc(size_t n);
 void *__real_calloc(size_t n, size_t size);
 void *__real_realloc(void *p, size_t n);
+char *__real_strdup(const char *s);
 void *__wrap_malloc(size_t n);
 void *__wrap_calloc(size_t n, size_t size);
 void *__wrap_realloc(void *p, size_t n);
+char *__wrap_strdup(const char *s);
 
-static bool counting;
+static bool counting, strdup_fails;
 static uint64_t asked; /* bytes, while counting */
 
 void *__wrap_malloc(size_t n)
@@ -36,6 +39,11 @@ void *__wrap_realloc(void *p, size_t n)
 {
     asked += counting ? n : 0;
     return __real_realloc(p, n);
+}
+
+char *__wrap_strdup(const char *s)
+{
+    return strdup_fails ? NULL : __real_strdup(s);
 }
 
 /* Bytes asked for while parsing text and, when it parses, compiling it and building its tables. */
@@ -126,12 +134,36 @@ static void test_a_chain_of_constraints_costs_linear_work(void **state)
     expect_linear(chain_link, "a chain of constraints");
 }
 
+static void test_a_parse_error_without_memory_for_its_message_is_still_an_error(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/route_alloc_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    fputs("array 99x99\n", f);
+    fclose(f);
+    /* The message is made, then lost: strdup fails. */
+    strdup_fails = true;
+    celldata_t d;
+    char err[512];
+    int rc = route_file_tables(path, &d, err, sizeof err);
+    strdup_fails = false;
+    assert_int_equal(rc, -1);
+    char want[600];
+    snprintf(want, sizeof want, "%s: 1 error (out of memory for its message)", path);
+    assert_string_equal(err, want);
+    remove(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_separate_cycles_cost_linear_work),
         cmocka_unit_test(test_single_connection_tasks_cost_linear_work),
         cmocka_unit_test(test_a_chain_of_constraints_costs_linear_work),
+        cmocka_unit_test(test_a_parse_error_without_memory_for_its_message_is_still_an_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
