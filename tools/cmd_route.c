@@ -239,7 +239,10 @@ int cmd_route(int argc, char **argv)
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    if (o.output != NULL) {
+    if (o.output != NULL && route_tables_check(&plan, err, sizeof err) != 0) {
+        fprintf(stderr, "iwarp route: %s: %s\n", name, err); /* the input's fault: nothing is written */
+        rc = 2;
+    } else if (o.output != NULL) {
         celldata_t cd;
         if (route_tables(&plan, &cd, err, sizeof err) != 0 || celldata_write(&cd, o.output, err, sizeof err) != 0) {
             fprintf(stderr, "iwarp route: %s: %s\n", o.output, err);

@@ -121,6 +121,18 @@ static void test_an_output_that_cannot_be_written_is_status_1(void **state)
     expect("one.cset -o /nonexistent/dir/out.cdat", 1, "/nonexistent/dir/out.cdat");
 }
 
+static void test_a_timed_phase_too_long_for_the_cells_is_status_2_and_writes_nothing(void **state)
+{
+    (void)state;
+    write_file("long.cset", "array 2x1\nconn a 0,0 1,0 1073741824\n");
+    expect("long.cset --links -o long.cdat", 2,
+           "iwarp route: long.cset: phase 0 of the timed schedule (--links) lasts 2147483648 clocks");
+    char path[512];
+    snprintf(path, sizeof path, "%s/long.cdat", dir);
+    assert_int_not_equal(access(path, F_OK), 0);
+    expect("long.cset -o long.cdat", 0, "predicted clocks: 2147483648");
+}
+
 static void test_numbers_are_decimal_whole_and_in_range(void **state)
 {
     (void)state;
@@ -185,6 +197,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_a_generated_pattern_compiles_to_the_same_tables_as_its_file),
         cmocka_unit_test(test_report_and_json),
         cmocka_unit_test(test_an_output_that_cannot_be_written_is_status_1),
+        cmocka_unit_test(test_a_timed_phase_too_long_for_the_cells_is_status_2_and_writes_nothing),
         cmocka_unit_test(test_numbers_are_decimal_whole_and_in_range),
         cmocka_unit_test(test_an_unwritable_standard_output_is_status_1),
     };

@@ -164,9 +164,26 @@ static int phase_record(const route_plan_t *plan, unsigned p, unsigned v, words_
     return 0;
 }
 
+int route_tables_check(const route_plan_t *plan, char *err, size_t errlen)
+{
+    for (unsigned p = 0; plan->link_aware && p < plan->nphases; p++)
+        if (plan->phases[p].clocks > ROUTE_TIMED_MAX_CLOCKS) {
+            snprintf(err, errlen,
+                     "phase %u of the timed schedule (--links) lasts %llu clocks, more than the %u the cells can "
+                     "count; compile without --links, or with shorter connections",
+                     p, (unsigned long long)plan->phases[p].clocks, (unsigned)ROUTE_TIMED_MAX_CLOCKS);
+            return -1;
+        }
+    return 0;
+}
+
 int route_tables(const route_plan_t *plan, celldata_t *out, char *err, size_t errlen)
 {
     const torus_t *t = &plan->torus;
+    if (route_tables_check(plan, err, errlen) != 0) {
+        memset(out, 0, sizeof *out);
+        return -1;
+    }
     if (celldata_init(out, t->w, t->h) != 0) {
         snprintf(err, errlen, "out of memory");
         return -1;
