@@ -1,4 +1,5 @@
 /* iwarp route: the ConSet communication compiler (docs/conset.md). */
+#include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -49,15 +50,30 @@ static void usage(FILE *out)
             ROUTE_DEFAULT_ITERATIONS, ROUTE_DEFAULT_SEED);
 }
 
+/* A number as the .cset syntax writes them: decimal digits only (no sign, base prefix, spaces or trailing text),
+ * 0..max. */
 static int parse_uint(const char *s, unsigned long long max, unsigned long long *v)
 {
     char *end;
     if (*s < '0' || *s > '9')
         return -1;
-    *v = strtoull(s, &end, 0);
-    return *end == '\0' && *v <= max ? 0 : -1;
+    errno = 0;
+    *v = strtoull(s, &end, 10);
+    return *end == '\0' && errno == 0 && *v <= max ? 0 : -1;
 }
 
+/* Status 0, or 1 with a message when something written to stdout did not get there (a full disk, a closed
+ * pipe): a report that was cut must not look like a success. */
+static int stdout_status(void)
+{
+    int e = fflush(stdout) != 0 ? errno : 0;
+    if (e == 0 && !ferror(stdout))
+        return 0;
+    fprintf(stderr, "iwarp route: cannot write to standard output: %s\n", strerror(e ? e : EIO));
+    return 1;
+}
+
+/* Returns 0, -1 on bad usage (with a message), or 1 when --help was printed. */
 static int parse_options(int argc, char **argv, route_cli_t *o)
 {
     enum {
@@ -116,7 +132,8 @@ static int parse_options(int argc, char **argv, route_cli_t *o)
             break;
         case OPT_SEED:
             if (parse_uint(optarg, UINT64_MAX, &v) != 0) {
-                fprintf(stderr, "iwarp route: --seed wants a number, not '%s'\n", optarg);
+                fprintf(stderr, "iwarp route: --seed wants 0..%llu, not '%s'\n", (unsigned long long)UINT64_MAX,
+                        optarg);
                 return -1;
             }
             o->opt.seed = v;
@@ -145,7 +162,7 @@ static int parse_options(int argc, char **argv, route_cli_t *o)
             break;
         case OPT_CSET: o->cset_out = optarg; break;
         case OPT_HELP:
-        case 'h': usage(stdout); exit(0);
+        case 'h': usage(stdout); return 1;
         default: return -1;
         }
     }
@@ -202,8 +219,9 @@ static int load_set(const route_cli_t *o, cset_t *set, char *name, size_t cap)
 int cmd_route(int argc, char **argv)
 {
     route_cli_t o;
-    if (parse_options(argc, argv, &o) != 0)
-        return 2;
+    int opts = parse_options(argc, argv, &o);
+    if (opts != 0)
+        return opts > 0 ? stdout_status() : 2;
     cset_t set;
     char name[512], err[512];
     int rc = load_set(&o, &set, name, sizeof name);
@@ -221,7 +239,10 @@ int cmd_route(int argc, char **argv)
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    if (o.output != NULL) {
+    if (o.output != NULL && route_tables_check(&plan, err, sizeof err) != 0) {
+        fprintf(stderr, "iwarp route: %s: %s\n", name, err); /* the input's fault: nothing is written */
+        rc = 2;
+    } else if (o.output != NULL) {
         celldata_t cd;
         if (route_tables(&plan, &cd, err, sizeof err) != 0 || celldata_write(&cd, o.output, err, sizeof err) != 0) {
             fprintf(stderr, "iwarp route: %s: %s\n", o.output, err);
@@ -233,6 +254,8 @@ int cmd_route(int argc, char **argv)
         route_report_json(&plan, name, o.report, seconds, stdout);
     else
         route_report_text(&plan, name, o.report, seconds, stdout);
+    if (stdout_status() != 0)
+        rc = 1;
     route_plan_free(&plan);
     cset_free(&set);
     return rc;

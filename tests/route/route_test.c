@@ -7,6 +7,7 @@
 #include "golden.h"
 #include "iwarp_config.h"
 #include "route/route_tables.h"
+#include "route/splitmix64.h"
 #include "route/torus.h"
 
 void rt_source_path(char *buf, size_t cap, const char *rel)
@@ -413,32 +414,24 @@ void rt_check_tables(const route_plan_t *plan, const celldata_t *d)
     }
 }
 
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 void rt_random_set(cset_t *s, uint64_t seed, unsigned w, unsigned h, unsigned n, unsigned capacity, bool ordered)
 {
     assert_int_equal(cset_init(s, w, h, capacity), 0);
     uint64_t r = seed;
-    unsigned ntasks = 1 + (unsigned)(next_random(&r) % 3);
+    unsigned ntasks = 1 + (unsigned)(splitmix64_next(&r) % 3);
     for (unsigned i = 0; i < n; i++) {
         char id[32], task[16];
         snprintf(id, sizeof id, "r%u", i);
-        snprintf(task, sizeof task, "t%u", (unsigned)(next_random(&r) % ntasks));
+        snprintf(task, sizeof task, "t%u", (unsigned)(splitmix64_next(&r) % ntasks));
         unsigned t = cset_task(s, task);
-        unsigned src = (unsigned)(next_random(&r) % (w * h)), dst = (unsigned)(next_random(&r) % (w * h));
-        uint32_t words = 1 + (uint32_t)(next_random(&r) % 300);
+        unsigned src = (unsigned)(splitmix64_next(&r) % (w * h)), dst = (unsigned)(splitmix64_next(&r) % (w * h));
+        uint32_t words = 1 + (uint32_t)(splitmix64_next(&r) % 300);
         unsigned c = cset_add(s, id, src, dst, words, t);
         assert_int_not_equal(c, CSET_NONE);
         /* Constraints only point backwards, so the set stays acyclic. */
         for (unsigned k = 0; ordered && c > 0 && k < 2; k++) {
-            unsigned e = (unsigned)(next_random(&r) % c);
-            if (next_random(&r) % 4 == 0 && s->conns[e].task == t)
+            unsigned e = (unsigned)(splitmix64_next(&r) % c);
+            if (splitmix64_next(&r) % 4 == 0 && s->conns[e].task == t)
                 assert_int_equal(cset_add_after(s, c, e), 0);
         }
     }

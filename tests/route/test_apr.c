@@ -353,10 +353,45 @@ static void test_links_keep_connections_sharing_a_link_apart(void **state)
     }
 }
 
+static void test_a_timed_phase_longer_than_the_cells_can_count_is_refused(void **state)
+{
+    (void)state;
+    /* 2^31 - 2 clocks: the longest phase of whole words the cells count (signed 32-bit differences). */
+    cset_t s;
+    route_plan_t plan;
+    rt_parse(&s, "array 2x1\nconn a 0,0 1,0 1073741823\nconn b 1,0 0,0 1\n");
+    compile_links(&s, &plan);
+    assert_int_equal(plan.phases[0].clocks, 2147483646u);
+    route_plan_free(&plan);
+    cset_free(&s);
+    /* Two words more, after it: 2^31 clocks, which would wrap; untimed tables never look at the clock. */
+    rt_parse(&s, "array 2x1\nconn a 0,0 1,0 1073741823\nconn b 0,0 1,0 1 after a\n");
+    route_options_t o;
+    route_options_init(&o);
+    o.link_aware = true;
+    char err[256];
+    assert_int_equal(route_compile(&s, &o, &plan, err, sizeof err), 0);
+    assert_int_equal(plan.phases[0].clocks, 2147483648u);
+    assert_int_equal(route_tables_check(&plan, err, sizeof err), -1);
+    celldata_t d;
+    err[0] = '\0';
+    assert_int_equal(route_tables(&plan, &d, err, sizeof err), -1);
+    assert_string_equal(err, "phase 0 of the timed schedule (--links) lasts 2147483648 clocks, more than the "
+                             "2147483647 the cells can count; compile without --links, or with shorter connections");
+    route_plan_free(&plan);
+    rt_compile(&s, 0, &plan);
+    assert_int_equal(route_tables_check(&plan, err, sizeof err), 0);
+    assert_int_equal(route_tables(&plan, &d, err, sizeof err), 0);
+    celldata_free(&d);
+    route_plan_free(&plan);
+    cset_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_links_keep_connections_sharing_a_link_apart),
+        cmocka_unit_test(test_a_timed_phase_longer_than_the_cells_can_count_is_refused),
         cmocka_unit_test(test_torus_butterfly_and_alltoall_keep_capacity_12),
         cmocka_unit_test(test_torus_butterfly_and_alltoall_keep_capacity_16),
         cmocka_unit_test(test_small_and_odd_arrays),

@@ -10,11 +10,14 @@
 static const char *iwarp;
 static char dir[] = "/tmp/route_cli_XXXXXX";
 
-/* Runs `iwarp route ARGS` with stdout and stderr together; returns the exit status and the output. */
+/* Runs `iwarp route ARGS` with stderr, and stdout unless ARGS sends it elsewhere, read into *out; returns the
+ * exit status. */
 static int route(char **out, const char *args)
 {
     char cmd[2048];
     snprintf(cmd, sizeof cmd, "cd %s && %s route %s 2>&1", dir, iwarp, args);
+    if (strchr(args, '>') != NULL) /* 2>&1 first: stderr to the pipe, then stdout where ARGS says */
+        snprintf(cmd, sizeof cmd, "cd %s && %s route 2>&1 %s", dir, iwarp, args);
     FILE *p = popen(cmd, "r");
     assert_non_null(p);
     size_t n = 0, cap = 4096;
@@ -118,6 +121,60 @@ static void test_an_output_that_cannot_be_written_is_status_1(void **state)
     expect("one.cset -o /nonexistent/dir/out.cdat", 1, "/nonexistent/dir/out.cdat");
 }
 
+static void test_a_timed_phase_too_long_for_the_cells_is_status_2_and_writes_nothing(void **state)
+{
+    (void)state;
+    write_file("long.cset", "array 2x1\nconn a 0,0 1,0 1073741824\n");
+    expect("long.cset --links -o long.cdat", 2,
+           "iwarp route: long.cset: phase 0 of the timed schedule (--links) lasts 2147483648 clocks");
+    char path[512];
+    snprintf(path, sizeof path, "%s/long.cdat", dir);
+    assert_int_not_equal(access(path, F_OK), 0);
+    expect("long.cset -o long.cdat", 0, "predicted clocks: 2147483648");
+}
+
+static void test_numbers_are_decimal_whole_and_in_range(void **state)
+{
+    (void)state;
+    write_file("one.cset", "conn a 0,0 1,0 5\n");
+    /* Decimal as in the .cset syntax: a leading 0 is not octal, 0x is not hex. */
+    expect("--pattern torus --words 010", 0, "pattern torus 8x8, 10 words");
+    expect("--pattern torus --words 0x10", 2, "--words wants 1..2147483647, not '0x10'");
+    expect("--capacity 0x10 one.cset", 2, "--capacity wants 1..16, not '0x10'");
+    expect("--capacity 012 one.cset", 0, "capacity 12");
+    /* Past the range: strtoull's ERANGE is not UINT64_MAX. */
+    expect("--seed 18446744073709551615 one.cset", 0, "1 connection");
+    expect("--seed 18446744073709551616 one.cset", 2,
+           "--seed wants 0..18446744073709551615, not '18446744073709551616'");
+    expect("--seed 99999999999999999999999 one.cset", 2, "--seed wants 0..18446744073709551615");
+    expect("--iterations 100001 one.cset", 2, "--iterations wants 0..100000, not '100001'");
+    /* Trailing text, signs, spaces and empty arguments. */
+    expect("--iterations 12abc one.cset", 2, "--iterations wants 0..100000, not '12abc'");
+    expect("--seed -1 one.cset", 2, "--seed wants");
+    expect("--seed ' 1' one.cset", 2, "--seed wants");
+    expect("--seed '' one.cset", 2, "--seed wants");
+    expect("--words 4x --pattern torus", 2, "--words wants");
+}
+
+static void test_an_unwritable_standard_output_is_status_1(void **state)
+{
+    (void)state;
+    if (access("/dev/full", W_OK) != 0)
+        skip();
+    write_file("one.cset", "conn a 0,0 1,0 5\n");
+    expect("one.cset >/dev/full", 1, "iwarp route: cannot write to standard output: No space left on device");
+    expect("one.cset --report >/dev/full", 1, "cannot write to standard output");
+    expect("one.cset --json >/dev/full", 1, "cannot write to standard output");
+    expect("--help >/dev/full", 1, "cannot write to standard output");
+    /* The tables were written all the same. */
+    expect("one.cset -o full.cdat >/dev/full", 1, "cannot write to standard output");
+    size_t n;
+    char *d = slurp("full.cdat", &n);
+    assert_memory_equal(d, "IWCDAT01", 8);
+    free(d);
+    expect("one.cset >/dev/null", 0, "");
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -140,6 +197,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_a_generated_pattern_compiles_to_the_same_tables_as_its_file),
         cmocka_unit_test(test_report_and_json),
         cmocka_unit_test(test_an_output_that_cannot_be_written_is_status_1),
+        cmocka_unit_test(test_a_timed_phase_too_long_for_the_cells_is_status_2_and_writes_nothing),
+        cmocka_unit_test(test_numbers_are_decimal_whole_and_in_range),
+        cmocka_unit_test(test_an_unwritable_standard_output_is_status_1),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[256];

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "route/splitmix64.h"
 #include "route_test.h"
 
 /* Parses text and returns every diagnostic as "line:col: message\n" lines. */
@@ -20,6 +21,17 @@ static char *diagnose(const char *text, size_t len, cset_t *s)
     fclose(f);
     cset_diags_free(&d);
     return out;
+}
+
+/* The set in the .cset syntax (cset_write), *len bytes. */
+static char *written(const cset_t *s, size_t *len)
+{
+    char *text = NULL;
+    FILE *f = open_memstream(&text, len);
+    assert_non_null(f);
+    assert_int_equal(cset_write(s, f), 0);
+    fclose(f);
+    return text;
 }
 
 /* The diagnostics of text must be exactly `expect`. */
@@ -201,6 +213,147 @@ static void test_a_cycle_of_ordering_constraints_is_one_error_and_is_broken(void
     cset_free(&s);
 }
 
+static void test_task_names_are_compared_whole_however_long(void **state)
+{
+    (void)state;
+    /* Two names of 300 characters that differ only in the last: two tasks, so an `after` across them is an
+     * error (names were once cut at 255 characters, which merged the tasks and let it through). */
+    char one[301], two[301];
+    memset(one, 'x', 300);
+    memcpy(two, one, 300);
+    one[299] = '1';
+    two[299] = '2';
+    one[300] = two[300] = '\0';
+    char text[1024];
+    snprintf(text, sizeof text, "task %s\nconn a 0,0 1,0 1\ntask %s\nconn b 0,0 1,0 1 after a\n", one, two);
+    cset_t s;
+    char *got = diagnose(text, strlen(text), &s);
+    assert_non_null(strstr(got, "4:24: 'a' belongs to task xxx"));
+    assert_int_equal(s.ntasks, 2);
+    assert_string_equal(s.tasks[0], one);
+    assert_string_equal(s.tasks[1], two);
+    free(got);
+    cset_free(&s);
+    /* The same long name again is the same task. */
+    snprintf(text, sizeof text,
+             "task %s\nconn a 0,0 1,0 1\ntask main\nconn b 0,0 1,0 1\ntask %s\nconn c 0,0 1,0 1 after a\n", one, one);
+    rt_parse(&s, text);
+    assert_int_equal(s.ntasks, 2);
+    assert_int_equal(s.conns[2].task, 0);
+    cset_free(&s);
+}
+
+/* True when the set's ordering constraints have no cycle (Kahn's algorithm). */
+static bool acyclic(const cset_t *s)
+{
+    unsigned n = s->nconns, done = 0, *left = calloc(n + 1, sizeof *left), *queue = malloc(sizeof *queue * (n + 1));
+    assert_non_null(left);
+    assert_non_null(queue);
+    unsigned tail = 0;
+    for (unsigned i = 0; i < n; i++)
+        if ((left[i] = s->conns[i].nafter) == 0)
+            queue[tail++] = i;
+    while (done < tail) {
+        unsigned u = queue[done++];
+        for (unsigned i = 0; i < n; i++) /* quadratic, but the sets here are small */
+            for (unsigned k = 0; k < s->conns[i].nafter; k++)
+                if (s->conns[i].after[k] == u && --left[i] == 0)
+                    queue[tail++] = i;
+    }
+    free(left);
+    free(queue);
+    return tail == n;
+}
+
+static bool has_after(const cset_t *s, unsigned later, unsigned earlier)
+{
+    for (unsigned k = 0; k < s->conns[later].nafter; k++)
+        if (s->conns[later].after[k] == earlier)
+            return true;
+    return false;
+}
+
+static void test_every_cycle_is_reported_as_a_real_cycle_and_what_remains_is_acyclic(void **state)
+{
+    (void)state;
+    uint64_t r = 11;
+    for (unsigned round = 0; round < 300; round++) {
+        /* A random graph of constraints, often cyclic, sometimes with several cycles through one connection. */
+        unsigned n = 2 + (unsigned)(splitmix64_next(&r) % 20), m = (unsigned)(splitmix64_next(&r) % (3 * n));
+        cset_t all;
+        assert_int_equal(cset_init(&all, 2, 2, 4), 0);
+        unsigned task = cset_task(&all, "main");
+        for (unsigned i = 0; i < n; i++) {
+            char id[16];
+            snprintf(id, sizeof id, "c%u", i);
+            assert_int_not_equal(cset_add(&all, id, 0, 1, 1, task), CSET_NONE);
+        }
+        for (unsigned k = 0; k < m; k++) {
+            unsigned a = (unsigned)(splitmix64_next(&r) % n), b = (unsigned)(splitmix64_next(&r) % n);
+            if (a != b)
+                assert_int_equal(cset_add_after(&all, a, b), 0);
+        }
+        size_t len;
+        char *text = written(&all, &len);
+        cset_t s;
+        cset_diags_t d;
+        size_t errors = cset_parse(&s, text, len, &d);
+        /* One error per constraint dropped, none when there was no cycle, and no cycle left. */
+        unsigned kept = 0, had = 0;
+        for (unsigned i = 0; i < n; i++) {
+            kept += s.conns[i].nafter;
+            had += all.conns[i].nafter;
+            for (unsigned k = 0; k < s.conns[i].nafter; k++)
+                assert_true(has_after(&all, i, s.conns[i].after[k]));
+        }
+        assert_int_equal(errors, had - kept);
+        assert_int_equal(errors == 0, acyclic(&all));
+        assert_true(acyclic(&s));
+        /* Each message walks a cycle of the constraints as written: "X after Y after ... after X". */
+        for (size_t e = 0; e < d.n; e++) {
+            const char *at = strstr(d.v[e].msg, "form a cycle: ");
+            assert_non_null(at);
+            at += strlen("form a cycle: ");
+            unsigned first, prev, next;
+            int used;
+            assert_int_equal(sscanf(at, "c%u%n", &first, &used), 1);
+            at += used;
+            prev = first;
+            while (sscanf(at, " after c%u%n", &next, &used) == 1) {
+                assert_true(has_after(&all, prev, next));
+                prev = next;
+                at += used;
+            }
+            assert_int_equal(prev, first);
+            assert_int_equal(*at, '\0');
+        }
+        cset_diags_free(&d);
+        cset_free(&s);
+        cset_free(&all);
+        free(text);
+    }
+}
+
+static void test_dropping_a_cycle_keeps_the_other_constraints_in_their_order(void **state)
+{
+    (void)state;
+    const char *text = "conn w 0,0 1,0 1\n"
+                       "conn x 0,0 1,0 1\n"
+                       "conn y 0,0 1,0 1\n"
+                       "conn b 0,0 1,0 1 after a\n"
+                       "conn a 0,0 1,0 1 after w b x y\n";
+    expect_diags(text, "5:26: ordering constraints form a cycle: a after b after a\n");
+    cset_t s;
+    cset_diags_t d;
+    cset_parse(&s, text, strlen(text), &d);
+    cset_diags_free(&d);
+    assert_int_equal(s.conns[4].nafter, 3);
+    assert_string_equal(s.conns[s.conns[4].after[0]].id, "w");
+    assert_string_equal(s.conns[s.conns[4].after[1]].id, "x");
+    assert_string_equal(s.conns[s.conns[4].after[2]].id, "y");
+    cset_free(&s);
+}
+
 static void test_bytes_that_are_not_text_are_errors_not_crashes(void **state)
 {
     (void)state;
@@ -238,12 +391,8 @@ static void test_written_sets_parse_back_the_same(void **state)
     (void)state;
     cset_t s;
     rt_random_set(&s, 7, 5, 3, 200, 9, true);
-    char *text = NULL;
-    size_t n = 0;
-    FILE *f = open_memstream(&text, &n);
-    assert_non_null(f);
-    assert_int_equal(cset_write(&s, f), 0);
-    fclose(f);
+    size_t n;
+    char *text = written(&s, &n);
     cset_t back;
     rt_parse(&back, text);
     assert_int_equal(back.width, s.width);
@@ -316,6 +465,9 @@ int main(void)
         cmocka_unit_test(test_duplicate_ids_point_at_the_first_definition),
         cmocka_unit_test(test_after_errors_are_reported_in_file_order_with_the_others),
         cmocka_unit_test(test_a_cycle_of_ordering_constraints_is_one_error_and_is_broken),
+        cmocka_unit_test(test_task_names_are_compared_whole_however_long),
+        cmocka_unit_test(test_every_cycle_is_reported_as_a_real_cycle_and_what_remains_is_acyclic),
+        cmocka_unit_test(test_dropping_a_cycle_keeps_the_other_constraints_in_their_order),
         cmocka_unit_test(test_bytes_that_are_not_text_are_errors_not_crashes),
         cmocka_unit_test(test_every_error_of_a_long_file_is_reported),
         cmocka_unit_test(test_written_sets_parse_back_the_same),

@@ -45,7 +45,7 @@ typedef struct apr_cand {
 struct apr {
     torus_t t;
     unsigned cap, iterations;
-    uint64_t rng;
+    uint64_t rng; /* splitmix64.h */
     unsigned n;
     apr_conn_t *c;
     unsigned *order; /* routing order: ordering constraints first, then longest, most words, file order */

@@ -8,15 +8,7 @@
 #include <string.h>
 
 #include "apr_internal.h"
-
-/* splitmix64: a small generator whose whole state is one word of the router, so runs repeat exactly. */
-static uint64_t next_random(apr_t *a)
-{
-    uint64_t z = (a->rng += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
+#include "splitmix64.h"
 
 static uint64_t channels_over(const apr_t *a)
 {
@@ -103,12 +95,7 @@ static int round_once(apr_t *a, bool with_time, unsigned *list)
     for (unsigned k = 0; k < a->n; k++)
         if (touches_over(a, a->order[k], with_time))
             list[n++] = a->order[k];
-    for (unsigned i = n; i > 1; i--) {
-        unsigned j = (unsigned)(next_random(a) % i);
-        unsigned t = list[i - 1];
-        list[i - 1] = list[j];
-        list[j] = t;
-    }
+    splitmix64_shuffle(&a->rng, list, n);
     for (unsigned i = 0; i < n; i++)
         apr_rip_up(a, list[i]);
     for (unsigned i = 0; i < n; i++)

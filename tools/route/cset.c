@@ -26,74 +26,101 @@ void cset_free(cset_t *s)
         free(s->conns[i].after);
     }
     free(s->conns);
-    free(s->hash);
+    free(s->task_index.slot);
+    free(s->conn_index.slot);
     memset(s, 0, sizeof *s);
 }
 
-unsigned cset_task(cset_t *s, const char *name)
-{
-    for (unsigned i = 0; i < s->ntasks; i++)
-        if (strcmp(s->tasks[i], name) == 0)
-            return i;
-    char **grown = realloc(s->tasks, sizeof *grown * (s->ntasks + 1));
-    if (grown == NULL)
-        return CSET_NONE;
-    s->tasks = grown;
-    s->tasks[s->ntasks] = strdup(name);
-    if (s->tasks[s->ntasks] == NULL)
-        return CSET_NONE;
-    return s->ntasks++;
-}
-
-/* FNV-1a: ids are short, and the table only has to be deterministic and spread them. */
-static uint32_t hash_id(const char *id, size_t len)
+/* FNV-1a: names are short, and the table only has to be deterministic and spread them. */
+static uint32_t hash_name(const char *name, size_t len)
 {
     uint32_t h = 2166136261u;
     for (size_t i = 0; i < len; i++)
-        h = (h ^ (uint8_t)id[i]) * 16777619u;
+        h = (h ^ (uint8_t)name[i]) * 16777619u;
     return h;
 }
 
-unsigned cset_find(const cset_t *s, const char *id, size_t len)
+/* The two indexes differ only in where entry i's name is. */
+typedef const char *name_of_t(const cset_t *s, unsigned i);
+
+static const char *conn_name(const cset_t *s, unsigned i)
 {
-    if (s->hash_cap == 0)
+    return s->conns[i].id;
+}
+
+static const char *task_name(const cset_t *s, unsigned i)
+{
+    return s->tasks[i];
+}
+
+static unsigned index_find(const cset_t *s, const cset_index_t *x, name_of_t *name, const char *key, size_t len)
+{
+    if (x->cap == 0)
         return CSET_NONE;
-    for (uint32_t k = hash_id(id, len) & (s->hash_cap - 1);; k = (k + 1) & (s->hash_cap - 1)) {
-        unsigned i = s->hash[k];
+    for (uint32_t k = hash_name(key, len) & (x->cap - 1);; k = (k + 1) & (x->cap - 1)) {
+        unsigned i = x->slot[k];
         if (i == CSET_NONE)
             return CSET_NONE;
-        if (strlen(s->conns[i].id) == len && memcmp(s->conns[i].id, id, len) == 0)
+        const char *n = name(s, i);
+        if (strlen(n) == len && memcmp(n, key, len) == 0)
             return i;
     }
 }
 
-static void hash_insert(cset_t *s, unsigned i)
+static void index_insert(const cset_t *s, cset_index_t *x, name_of_t *name, unsigned i)
 {
-    const char *id = s->conns[i].id;
-    uint32_t k = hash_id(id, strlen(id)) & (s->hash_cap - 1);
-    while (s->hash[k] != CSET_NONE)
-        k = (k + 1) & (s->hash_cap - 1);
-    s->hash[k] = i;
+    const char *n = name(s, i);
+    uint32_t k = hash_name(n, strlen(n)) & (x->cap - 1);
+    while (x->slot[k] != CSET_NONE)
+        k = (k + 1) & (x->cap - 1);
+    x->slot[k] = i;
 }
 
-/* Keeps the table at most half full. */
-static int hash_reserve(cset_t *s, unsigned n)
+/* Room for entry n (entries 0..n-1 are in): keeps the table at most half full. */
+static int index_reserve(const cset_t *s, cset_index_t *x, name_of_t *name, unsigned n)
 {
-    if (2u * n <= s->hash_cap)
+    if (2u * (n + 1u) <= x->cap)
         return 0;
-    unsigned cap = s->hash_cap ? s->hash_cap : 64;
-    while (cap < 2u * n)
+    unsigned cap = x->cap ? x->cap : 64;
+    while (cap < 2u * (n + 1u))
         cap *= 2;
-    unsigned *h = malloc(sizeof *h * cap);
-    if (h == NULL)
+    unsigned *slot = malloc(sizeof *slot * cap);
+    if (slot == NULL)
         return -1;
-    memset(h, 0xff, sizeof *h * cap);
-    free(s->hash);
-    s->hash = h;
-    s->hash_cap = cap;
-    for (unsigned i = 0; i < s->nconns; i++)
-        hash_insert(s, i);
+    memset(slot, 0xff, sizeof *slot * cap);
+    free(x->slot);
+    x->slot = slot;
+    x->cap = cap;
+    for (unsigned i = 0; i < n; i++)
+        index_insert(s, x, name, i);
     return 0;
+}
+
+unsigned cset_task(cset_t *s, const char *name)
+{
+    unsigned t = index_find(s, &s->task_index, task_name, name, strlen(name));
+    if (t != CSET_NONE)
+        return t;
+    if (s->ntasks == s->tasks_cap) {
+        unsigned cap = s->tasks_cap ? 2 * s->tasks_cap : 16;
+        char **grown = realloc(s->tasks, sizeof *grown * cap);
+        if (grown == NULL)
+            return CSET_NONE;
+        s->tasks = grown;
+        s->tasks_cap = cap;
+    }
+    if (index_reserve(s, &s->task_index, task_name, s->ntasks) != 0)
+        return CSET_NONE;
+    s->tasks[s->ntasks] = strdup(name);
+    if (s->tasks[s->ntasks] == NULL)
+        return CSET_NONE;
+    index_insert(s, &s->task_index, task_name, s->ntasks);
+    return s->ntasks++;
+}
+
+unsigned cset_find(const cset_t *s, const char *id, size_t len)
+{
+    return index_find(s, &s->conn_index, conn_name, id, len);
 }
 
 unsigned cset_add(cset_t *s, const char *id, unsigned src, unsigned dst, uint32_t words, unsigned task)
@@ -110,7 +137,7 @@ unsigned cset_add(cset_t *s, const char *id, unsigned src, unsigned dst, uint32_
         s->conns = grown;
         s->conns_cap = cap;
     }
-    if (hash_reserve(s, s->nconns + 1) != 0)
+    if (index_reserve(s, &s->conn_index, conn_name, s->nconns) != 0)
         return CSET_NONE;
     cset_conn_t *c = &s->conns[s->nconns];
     memset(c, 0, sizeof *c);
@@ -121,7 +148,7 @@ unsigned cset_add(cset_t *s, const char *id, unsigned src, unsigned dst, uint32_
     c->dst = dst;
     c->words = words;
     c->task = task;
-    hash_insert(s, s->nconns);
+    index_insert(s, &s->conn_index, conn_name, s->nconns);
     return s->nconns++;
 }
 

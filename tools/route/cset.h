@@ -31,16 +31,22 @@ typedef struct cset_conn {
     unsigned line; /* where it was defined; 0 when built in memory */
 } cset_conn_t;
 
+/* Names to numbers: open addressing (CSET_NONE = empty), at most half full. */
+typedef struct cset_index {
+    unsigned *slot;
+    unsigned cap;
+} cset_index_t;
+
 typedef struct cset {
     unsigned width, height;
     unsigned capacity;
-    char **tasks; /* numbered in the order of their first connection */
-    unsigned ntasks;
+    char **tasks; /* numbered in the order of their first connection; names of any length */
+    unsigned ntasks, tasks_cap;
+    cset_index_t task_index;
     cset_conn_t *conns; /* in the file's order: the index is the connection number in the tables */
     unsigned nconns;
     unsigned conns_cap;
-    unsigned *hash; /* open addressing over conns by id (CSET_NONE = empty) */
-    unsigned hash_cap;
+    cset_index_t conn_index; /* by id */
 } cset_t;
 
 typedef struct cset_diag {

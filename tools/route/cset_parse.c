@@ -317,9 +317,10 @@ static void directive_conn(parser_t *p)
         error_at(p, p->line, p->toks[0].col, "more than %u connections", (unsigned)CSET_MAX_CONNS);
         return;
     }
-    char name[256];
-    snprintf(name, sizeof name, "%.*s", p->task.len ? (int)p->task.len : 4, p->task.len ? p->task.text : "main");
-    unsigned task = cset_task(p->s, name);
+    /* The whole name, however long: a prefix would merge tasks that differ after it. */
+    char *name = p->task.len ? strndup(p->task.text, p->task.len) : strdup("main");
+    unsigned task = name != NULL ? cset_task(p->s, name) : CSET_NONE;
+    free(name);
     char *cid = strndup(id->text, id->len);
     unsigned c = cid != NULL && task != CSET_NONE ? cset_add(p->s, cid, src, dst, (uint32_t)words, task) : CSET_NONE;
     free(cid);
@@ -356,11 +357,13 @@ static void parse_line(parser_t *p, const char *line, size_t len)
     }
 }
 
-/* Resolves the `after` ids now that every connection is known. Returns the accepted edges' pending indices. */
-static void resolve_after(parser_t *p, size_t *edge_of, size_t *nedges)
+/* Resolves the `after` ids now that every connection is known. added[f] is the pending entry of the f-th
+ * constraint in the order of the connections' after lists, all of connection 0's first (the pending entries
+ * come connection by connection, and a repeated id adds nothing); *nadded is how many there are. */
+static void resolve_after(parser_t *p, size_t *added, size_t *nadded)
 {
     cset_t *s = p->s;
-    *nedges = 0;
+    *nadded = 0;
     for (size_t i = 0; i < p->npend; i++) {
         const pending_t *q = &p->pend[i];
         char buf[64], buf2[64];
@@ -374,151 +377,206 @@ static void resolve_after(parser_t *p, size_t *edge_of, size_t *nedges)
             continue;
         }
         if (s->conns[e].task != s->conns[q->conn].task) {
-            snprintf(buf2, sizeof buf2, "%s", s->tasks[s->conns[q->conn].task]);
+            const char *theirs = s->tasks[s->conns[e].task], *ours = s->tasks[s->conns[q->conn].task];
+            token_t t1 = {theirs, strlen(theirs), 0}, t2 = {ours, strlen(ours), 0};
             error_at(p, q->line, q->id.col,
                      "'%s' belongs to task %s, not %s: ordering constraints stay within a task (phases never mix "
                      "tasks)",
-                     s->conns[e].id, s->tasks[s->conns[e].task], buf2);
+                     s->conns[e].id, show(&t1, buf, sizeof buf), show(&t2, buf2, sizeof buf2));
             continue;
         }
+        unsigned had = s->conns[q->conn].nafter;
         if (cset_add_after(s, q->conn, e) != 0) {
             error_at(p, q->line, q->id.col, "out of memory");
             continue;
         }
-        edge_of[(*nedges)++] = i;
+        if (s->conns[q->conn].nafter > had)
+            added[(*nadded)++] = i;
     }
 }
 
-static void remove_after(cset_t *s, unsigned later, unsigned earlier)
+/* The constraints as a graph along "is followed by": connection e has an edge to each connection after it.
+ * Edges are numbered f = the position of the constraint in the after lists, connection by connection. */
+typedef struct follow {
+    unsigned n;
+    size_t *start; /* edges of e: start[e] .. start[e + 1] */
+    unsigned *to;  /* the later connection */
+    size_t *edge;  /* its constraint's number f */
+} follow_t;
+
+static void follow_free(follow_t *g)
 {
-    cset_conn_t *c = &s->conns[later];
-    for (unsigned k = 0; k < c->nafter; k++)
-        if (c->after[k] == earlier) {
-            c->after[k] = c->after[--c->nafter];
-            return;
-        }
+    free(g->start);
+    free(g->to);
+    free(g->edge);
 }
 
-/* Connections left after Kahn's algorithm (marked in `left`): true when some are. */
-static bool unordered(const cset_t *s, bool *left, unsigned *indeg, unsigned *queue)
+static int follow_build(const cset_t *s, size_t nedges, follow_t *g)
 {
-    unsigned head = 0, tail = 0;
-    for (unsigned i = 0; i < s->nconns; i++) {
-        indeg[i] = s->conns[i].nafter;
-        left[i] = true;
-        if (indeg[i] == 0)
-            queue[tail++] = i;
-    }
-    /* Successor lists are implicit: a full scan per step would be quadratic, so walk the edges once. */
-    unsigned *start = calloc((size_t)s->nconns + 1, sizeof *start);
-    unsigned *succ = NULL;
-    size_t nedges = 0;
+    g->n = s->nconns;
+    g->start = calloc((size_t)s->nconns + 2, sizeof *g->start);
+    g->to = malloc(sizeof *g->to * (nedges ? nedges : 1));
+    g->edge = malloc(sizeof *g->edge * (nedges ? nedges : 1));
+    if (g->start == NULL || g->to == NULL || g->edge == NULL)
+        return -1;
     for (unsigned i = 0; i < s->nconns; i++)
         for (unsigned k = 0; k < s->conns[i].nafter; k++)
-            start[s->conns[i].after[k] + 1]++, nedges++;
+            g->start[s->conns[i].after[k] + 2]++;
+    for (unsigned e = 0; e < s->nconns; e++)
+        g->start[e + 2] += g->start[e + 1];
+    /* While they are put in, start[e + 1] is where e's next edge goes; at the end it is where e's edges end. */
+    size_t f = 0;
     for (unsigned i = 0; i < s->nconns; i++)
-        start[i + 1] += start[i];
-    succ = malloc(sizeof *succ * (nedges ? nedges : 1));
-    unsigned *fill = calloc((size_t)s->nconns + 1, sizeof *fill);
-    if (start == NULL || succ == NULL || fill == NULL) {
-        free(start);
-        free(succ);
-        free(fill);
-        return false;
-    }
-    for (unsigned i = 0; i < s->nconns; i++)
-        for (unsigned k = 0; k < s->conns[i].nafter; k++) {
-            unsigned e = s->conns[i].after[k];
-            succ[start[e] + fill[e]++] = i;
+        for (unsigned k = 0; k < s->conns[i].nafter; k++, f++) {
+            size_t at = g->start[s->conns[i].after[k] + 1]++;
+            g->to[at] = i;
+            g->edge[at] = f;
         }
-    while (head < tail) {
-        unsigned u = queue[head++];
-        left[u] = false;
-        for (unsigned k = start[u]; k < start[u + 1]; k++)
-            if (--indeg[succ[k]] == 0)
-                queue[tail++] = succ[k];
-    }
-    free(start);
-    free(succ);
-    free(fill);
-    return tail < s->nconns;
+    return 0;
 }
 
-/* The member before u on the cycle being walked: the first of u's predecessors still left and seen. */
-static unsigned cycle_pred(const cset_t *s, const bool *left, const unsigned *seen, unsigned u)
+/* Tarjan's strongly connected components, without recursion: comp[v] numbers v's component. Only an edge
+ * inside a component can be on a cycle. */
+static int components(const follow_t *g, unsigned *comp)
 {
-    const cset_conn_t *c = &s->conns[u];
-    for (unsigned k = 0; k < c->nafter; k++)
-        if (left[c->after[k]] && seen[c->after[k]] != CSET_NONE)
-            return c->after[k];
-    return u; /* not reached: every member of the cycle has one */
+    unsigned n = g->n, counter = 0, ncomp = 0, top = 0, depth = 0;
+    unsigned *index = malloc(sizeof *index * n), *low = malloc(sizeof *low * n);
+    unsigned *stack = malloc(sizeof *stack * n), *frame = malloc(sizeof *frame * n);
+    size_t *next = malloc(sizeof *next * n); /* per frame: its next edge */
+    bool *on = calloc(n, sizeof *on);
+    int rc = index != NULL && low != NULL && stack != NULL && frame != NULL && next != NULL && on != NULL ? 0 : -1;
+    for (unsigned v = 0; v < n && rc == 0; v++)
+        index[v] = CSET_NONE;
+    for (unsigned r = 0; r < n && rc == 0; r++) {
+        if (index[r] != CSET_NONE)
+            continue;
+        index[r] = low[r] = counter++;
+        stack[top++] = r;
+        on[r] = true;
+        frame[0] = r;
+        next[0] = g->start[r];
+        depth = 1;
+        while (depth > 0) {
+            unsigned v = frame[depth - 1];
+            if (next[depth - 1] < g->start[v + 1]) {
+                unsigned w = g->to[next[depth - 1]++];
+                if (index[w] == CSET_NONE) {
+                    index[w] = low[w] = counter++;
+                    stack[top++] = w;
+                    on[w] = true;
+                    frame[depth] = w;
+                    next[depth++] = g->start[w];
+                } else if (on[w] && index[w] < low[v])
+                    low[v] = index[w];
+                continue;
+            }
+            if (low[v] == index[v]) {
+                unsigned w;
+                do {
+                    w = stack[--top];
+                    on[w] = false;
+                    comp[w] = ncomp;
+                } while (w != v);
+                ncomp++;
+            }
+            if (--depth > 0 && low[v] < low[frame[depth - 1]])
+                low[frame[depth - 1]] = low[v];
+        }
+    }
+    free(index);
+    free(low);
+    free(stack);
+    free(frame);
+    free(next);
+    free(on);
+    return rc;
 }
 
-/* Reports each cycle of ordering constraints once, at one of its `after` ids, and drops that constraint. */
-static void break_cycles(parser_t *p, const size_t *edge_of, size_t nedges)
+/* The error of the cycle closed by the constraint `y after x`, where path[at_y .. top] is the search's path
+ * from y down to x: it names the cycle from y backwards, at the `after x` of y's line. */
+static void report_cycle(parser_t *p, const size_t *added, size_t f, const unsigned *path, unsigned at_y, unsigned top)
+{
+    const cset_t *s = p->s;
+    char msg[400];
+    size_t n = (size_t)snprintf(msg, sizeof msg, "%s", s->conns[path[at_y]].id);
+    for (unsigned d = top + 1; d-- > at_y && n < sizeof msg;)
+        n += (size_t)snprintf(msg + n, sizeof msg - n, " after %s", s->conns[path[d]].id);
+    const pending_t *q = &p->pend[added[f]];
+    error_at(p, q->line, q->id.col, "ordering constraints form a cycle: %s", msg);
+}
+
+/*
+ * Reports each cycle of ordering constraints once and drops the constraint that closes it, in linear time.
+ * In each strongly connected component a depth-first search along "is followed by" starts at the component's
+ * highest-numbered connection: every edge back to a connection on the search's path closes a cycle, and
+ * without those edges the rest is acyclic. A component that is one simple cycle is thus blamed on the
+ * connection written last, at its `after` naming the connection before it on the cycle.
+ */
+static void break_cycles(parser_t *p, const size_t *added, size_t nedges)
 {
     cset_t *s = p->s;
     if (nedges == 0)
         return;
-    bool *left = malloc(sizeof *left * s->nconns);
-    unsigned *indeg = malloc(sizeof *indeg * s->nconns);
-    unsigned *queue = malloc(sizeof *queue * s->nconns);
-    unsigned *seen = malloc(sizeof *seen * s->nconns);
-    if (left == NULL || indeg == NULL || queue == NULL || seen == NULL) {
+    unsigned n = s->nconns;
+    follow_t g = {0};
+    unsigned *comp = malloc(sizeof *comp * n), *path = malloc(sizeof *path * n),
+             *depth_of = malloc(sizeof *depth_of * n);
+    size_t *next = malloc(sizeof *next * n); /* per depth of the path: its next edge */
+    uint8_t *state = calloc(n, 1);           /* 0 not reached, 1 on the path, 2 done */
+    bool *drop = calloc(nedges, sizeof *drop);
+    if (comp == NULL || path == NULL || next == NULL || depth_of == NULL || state == NULL || drop == NULL ||
+        follow_build(s, nedges, &g) != 0 || components(&g, comp) != 0) {
         error_at(p, 0, 0, "out of memory");
         goto out;
     }
-    while (unordered(s, left, indeg, queue)) {
-        /* Every connection left has a predecessor left: walking back from any of them enters a cycle. */
-        unsigned v = 0;
-        while (!left[v])
-            v++;
-        for (unsigned i = 0; i < s->nconns; i++)
-            seen[i] = CSET_NONE;
-        unsigned step = 0;
-        while (seen[v] == CSET_NONE) {
-            seen[v] = step++;
-            const cset_conn_t *c = &s->conns[v];
-            unsigned next = CSET_NONE;
-            for (unsigned k = 0; k < c->nafter && next == CSET_NONE; k++)
-                if (left[c->after[k]])
-                    next = c->after[k];
-            v = next;
-        }
-        /* v is on the cycle. Blame its member with the highest index (most likely the one written last) and
-         * its constraint on the next member back; the message walks the cycle from there. */
-        unsigned blame = v, u = v;
-        do {
-            if (u > blame)
-                blame = u;
-            u = cycle_pred(s, left, seen, u);
-        } while (u != v);
-        unsigned blame_pred = cycle_pred(s, left, seen, blame);
-        char msg[400];
-        size_t n = (size_t)snprintf(msg, sizeof msg, "%s", s->conns[blame].id);
-        u = blame;
-        do {
-            u = cycle_pred(s, left, seen, u);
-            if (n < sizeof msg)
-                n += (size_t)snprintf(msg + n, sizeof msg - n, " after %s", s->conns[u].id);
-        } while (u != blame);
-        unsigned line = s->conns[blame].line, col = 0;
-        for (size_t i = 0; i < nedges; i++) {
-            const pending_t *q = &p->pend[edge_of[i]];
-            if (q->conn == blame && cset_find(s, q->id.text, q->id.len) == blame_pred) {
-                line = q->line;
-                col = q->id.col;
-                break;
+    for (unsigned r = n; r-- > 0;) {
+        if (state[r] != 0)
+            continue;
+        unsigned depth = 1;
+        path[0] = r;
+        next[0] = g.start[r];
+        depth_of[r] = 0;
+        state[r] = 1;
+        while (depth > 0) {
+            unsigned v = path[depth - 1];
+            if (next[depth - 1] == g.start[v + 1]) {
+                state[v] = 2;
+                depth--;
+                continue;
+            }
+            size_t j = next[depth - 1]++;
+            unsigned w = g.to[j];
+            if (comp[w] != comp[v])
+                continue;
+            if (state[w] == 1) {
+                report_cycle(p, added, g.edge[j], path, depth_of[w], depth - 1);
+                drop[g.edge[j]] = true;
+            } else if (state[w] == 0) {
+                depth_of[w] = depth;
+                path[depth] = w;
+                next[depth++] = g.start[w];
+                state[w] = 1;
             }
         }
-        error_at(p, line, col, "ordering constraints form a cycle: %s", msg);
-        remove_after(s, blame, blame_pred);
+    }
+    /* Drop the closing constraints, keeping the others in the order they were written. */
+    size_t f = 0;
+    for (unsigned i = 0; i < n; i++) {
+        cset_conn_t *c = &s->conns[i];
+        unsigned kept = 0;
+        for (unsigned k = 0; k < c->nafter; k++, f++)
+            if (!drop[f])
+                c->after[kept++] = c->after[k];
+        c->nafter = kept;
     }
 out:
-    free(left);
-    free(indeg);
-    free(queue);
-    free(seen);
+    follow_free(&g);
+    free(comp);
+    free(path);
+    free(next);
+    free(depth_of);
+    free(state);
+    free(drop);
 }
 
 /* Sorts by line and column, keeping the order found among equals (qsort is not stable: carry the index). */
@@ -563,14 +621,14 @@ size_t cset_parse(cset_t *s, const char *text, size_t len, cset_diags_t *d)
         parse_line(&p, text + i, n);
         i += n + (nl != NULL);
     }
-    size_t *edge_of = malloc(sizeof *edge_of * (p.npend ? p.npend : 1));
+    size_t *added = malloc(sizeof *added * (p.npend ? p.npend : 1));
     size_t nedges = 0;
-    if (edge_of == NULL)
+    if (added == NULL)
         error_at(&p, 0, 0, "out of memory");
     else
-        resolve_after(&p, edge_of, &nedges);
-    break_cycles(&p, edge_of, nedges);
-    free(edge_of);
+        resolve_after(&p, added, &nedges);
+    break_cycles(&p, added, nedges);
+    free(added);
     free(p.toks);
     free(p.pend);
     /* Messages are found in two passes (lines, then the `after` names): show them in file order. */

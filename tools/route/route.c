@@ -2,6 +2,7 @@
 #include "route.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,63 +31,108 @@ void route_plan_free(route_plan_t *plan)
     memset(plan, 0, sizeof *plan);
 }
 
-/* Scratch arrays of one task, in the task's own numbering. */
-typedef struct task_input {
-    unsigned *conns; /* global numbers of the task's connections, ascending */
-    unsigned *local; /* global -> local (only the task's entries are meaningful) */
+/*
+ * Scratch arrays for one subset of the connections at a time, in the subset's own numbering: a task for APR,
+ * then a phase for AS. Sized for the whole set once, and filled for each subset from its own connections
+ * only, so that many small tasks or phases cost no more than a few large ones.
+ */
+typedef struct subset {
+    unsigned *local; /* connection number -> its index in the subset, for the connections in it */
+    unsigned *mark;  /* mark[i] == tag: connection i is in the subset being built */
+    unsigned tag;
     unsigned *src, *dst, *after_start, *after;
-    uint32_t *words;
-} task_input_t;
+    uint32_t *words;              /* APR's */
+    uint64_t *dur, *start;        /* AS's */
+    unsigned *link_start, *links; /* AS's, link-aware only (allocated by schedule: the paths are known then) */
+} subset_t;
 
-static void task_input_free(task_input_t *t)
+static void subset_free(subset_t *x)
 {
-    free(t->conns);
-    free(t->local);
-    free(t->src);
-    free(t->dst);
-    free(t->after_start);
-    free(t->after);
-    free(t->words);
+    free(x->local);
+    free(x->mark);
+    free(x->src);
+    free(x->dst);
+    free(x->after_start);
+    free(x->after);
+    free(x->words);
+    free(x->dur);
+    free(x->start);
+    free(x->link_start);
+    free(x->links);
 }
 
-static int task_input(const cset_t *set, unsigned task, task_input_t *t, unsigned *n, char *err, size_t errlen)
+static int subset_alloc(const cset_t *set, subset_t *x)
 {
-    memset(t, 0, sizeof *t);
-    size_t total = set->nconns + 1u, edges = 1;
+    size_t n = set->nconns + 1u, edges = 1;
     for (unsigned i = 0; i < set->nconns; i++)
         edges += set->conns[i].nafter;
-    t->conns = malloc(sizeof *t->conns * total);
-    t->local = malloc(sizeof *t->local * total);
-    t->src = malloc(sizeof *t->src * total);
-    t->dst = malloc(sizeof *t->dst * total);
-    t->words = malloc(sizeof *t->words * total);
-    t->after_start = malloc(sizeof *t->after_start * total);
-    t->after = malloc(sizeof *t->after * edges);
-    if (t->conns == NULL || t->local == NULL || t->src == NULL || t->dst == NULL || t->words == NULL ||
-        t->after_start == NULL || t->after == NULL)
-        return err_set(err, errlen, "out of memory");
-    unsigned k = 0;
-    for (unsigned i = 0; i < set->nconns; i++)
-        if (set->conns[i].task == task) {
-            t->local[i] = k;
-            t->conns[k++] = i;
-        }
-    *n = k;
+    memset(x, 0, sizeof *x);
+    x->local = malloc(sizeof *x->local * n);
+    x->mark = calloc(n, sizeof *x->mark);
+    x->src = malloc(sizeof *x->src * n);
+    x->dst = malloc(sizeof *x->dst * n);
+    x->after_start = malloc(sizeof *x->after_start * n);
+    x->after = malloc(sizeof *x->after * edges);
+    x->words = malloc(sizeof *x->words * n);
+    x->dur = malloc(sizeof *x->dur * n);
+    x->start = malloc(sizeof *x->start * n);
+    bool ok = x->local != NULL && x->mark != NULL && x->src != NULL && x->dst != NULL && x->after_start != NULL &&
+              x->after != NULL && x->words != NULL && x->dur != NULL && x->start != NULL;
+    return ok ? 0 : -1;
+}
+
+/* The subset conns[0 .. n): ends, words and the constraints between its members (in a phase, those on
+ * connections of earlier phases are over before it starts; a task holds all of its own). Returns how many
+ * constraints it kept. */
+static unsigned subset_build(subset_t *x, const cset_t *set, const unsigned *conns, unsigned n)
+{
+    x->tag++;
+    for (unsigned k = 0; k < n; k++) {
+        x->mark[conns[k]] = x->tag;
+        x->local[conns[k]] = k;
+    }
     unsigned m = 0;
-    for (unsigned j = 0; j < k; j++) {
-        const cset_conn_t *c = &set->conns[t->conns[j]];
-        t->src[j] = c->src;
-        t->dst[j] = c->dst;
-        t->words[j] = c->words;
-        t->after_start[j] = m;
-        for (unsigned a = 0; a < c->nafter; a++) {
-            if (set->conns[c->after[a]].task != task)
+    for (unsigned k = 0; k < n; k++) {
+        const cset_conn_t *c = &set->conns[conns[k]];
+        x->src[k] = c->src;
+        x->dst[k] = c->dst;
+        x->words[k] = c->words;
+        x->dur[k] = (uint64_t)SCHED_CLOCKS_PER_WORD * c->words;
+        x->after_start[k] = m;
+        for (unsigned a = 0; a < c->nafter; a++)
+            if (x->mark[c->after[a]] == x->tag)
+                x->after[m++] = x->local[c->after[a]];
+    }
+    x->after_start[n] = m;
+    return m;
+}
+
+/* Phases never mix tasks, so neither may a constraint (the parser makes sure; a set built in memory may not). */
+static int check_constraints(const cset_t *set, char *err, size_t errlen)
+{
+    for (unsigned i = 0; i < set->nconns; i++) {
+        const cset_conn_t *c = &set->conns[i];
+        for (unsigned a = 0; a < c->nafter; a++)
+            if (set->conns[c->after[a]].task != c->task)
                 return err_set(err, errlen, "connection '%s' is used after '%s' of another task", c->id,
                                set->conns[c->after[a]].id);
-            t->after[m++] = t->local[c->after[a]];
-        }
     }
-    t->after_start[k] = m;
+    return 0;
+}
+
+/* Each task's connections, ascending: (*conns)[(*start)[t] .. (*start)[t + 1]) (a counting sort by task). */
+static int group_by_task(const cset_t *set, unsigned **start, unsigned **conns)
+{
+    *start = calloc(set->ntasks + 2u, sizeof **start);
+    *conns = malloc(sizeof **conns * (set->nconns + 1u));
+    if (*start == NULL || *conns == NULL)
+        return -1;
+    for (unsigned i = 0; i < set->nconns; i++)
+        (*start)[set->conns[i].task + 2]++;
+    for (unsigned t = 0; t < set->ntasks; t++)
+        (*start)[t + 2] += (*start)[t + 1];
+    for (unsigned i = 0; i < set->nconns; i++)
+        (*conns)[(*start)[set->conns[i].task + 1]++] = i;
     return 0;
 }
 
@@ -117,41 +163,41 @@ static int append_path(route_plan_t *plan, size_t *cap, size_t *used, const uint
     return 0;
 }
 
-static int route_tasks(const cset_t *set, const route_options_t *o, route_plan_t *plan, char *err, size_t errlen)
+/* APR, task by task: each connection's phase and path; the phases are numbered task by task. */
+static int route_tasks(const cset_t *set, const route_options_t *o, route_plan_t *plan, subset_t *x, char *err,
+                       size_t errlen)
 {
-    size_t cap = 0, used = 0;
-    for (unsigned task = 0; task < set->ntasks; task++) {
-        task_input_t t;
-        unsigned n = 0;
-        if (task_input(set, task, &t, &n, err, errlen) != 0) {
-            task_input_free(&t);
-            return -1;
-        }
+    unsigned *start, *conns;
+    size_t cap = 0, used = 0, phases_cap = 0;
+    int rc = group_by_task(set, &start, &conns) != 0 ? err_set(err, errlen, "out of memory") : 0;
+    for (unsigned task = 0; task < set->ntasks && rc == 0; task++) {
+        const unsigned *mine = conns + start[task];
+        unsigned n = start[task + 1] - start[task];
+        subset_build(x, set, mine, n);
         apr_input_t in = {
             .torus = plan->torus,
             .capacity = plan->capacity,
             .iterations = o->iterations,
             .seed = o->seed,
             .nconns = n,
-            .src = t.src,
-            .dst = t.dst,
-            .words = t.words,
-            .after_start = t.after_start,
-            .after = t.after,
+            .src = x->src,
+            .dst = x->dst,
+            .words = x->words,
+            .after_start = x->after_start,
+            .after = x->after,
         };
         apr_t *a = apr_route(&in);
         if (a == NULL) {
-            task_input_free(&t);
-            return err_set(err, errlen, "out of memory routing task %s", set->tasks[task]);
+            rc = err_set(err, errlen, "out of memory routing task %s", set->tasks[task]);
+            break;
         }
-        int rc = 0;
         for (unsigned j = 0; j < n && rc == 0; j++) {
-            route_conn_t *rc_conn = &plan->conns[t.conns[j]];
+            route_conn_t *c = &plan->conns[mine[j]];
             unsigned len;
             const uint16_t *path = apr_path(a, j, &len);
-            rc_conn->phase = plan->nphases + apr_phase_of(a, j);
-            rc_conn->first = (unsigned)used;
-            rc_conn->ncells = len;
+            c->phase = plan->nphases + apr_phase_of(a, j);
+            c->first = (unsigned)used;
+            c->ncells = len;
             rc = append_path(plan, &cap, &used, path, apr_dirs(a, j), len);
         }
         const apr_stats_t *st = apr_stats(a);
@@ -161,17 +207,24 @@ static int route_tasks(const cset_t *set, const route_options_t *o, route_plan_t
         plan->searches += st->searches;
         unsigned phases = apr_phases(a);
         apr_free(a);
-        task_input_free(&t);
-        if (rc != 0)
-            return err_set(err, errlen, "out of memory");
-        route_phase_t *grown = realloc(plan->phases, sizeof *grown * (plan->nphases + phases + 1u));
-        if (grown == NULL)
-            return err_set(err, errlen, "out of memory");
-        plan->phases = grown;
+        if (rc == 0 && plan->nphases + phases + 1u > phases_cap) {
+            phases_cap = 2 * (plan->nphases + phases + 1u);
+            route_phase_t *grown = realloc(plan->phases, sizeof *grown * phases_cap);
+            if (grown != NULL)
+                plan->phases = grown;
+            else
+                rc = -1;
+        }
+        if (rc != 0) {
+            rc = err_set(err, errlen, "out of memory");
+            break;
+        }
         for (unsigned p = 0; p < phases; p++)
             plan->phases[plan->nphases++] = (route_phase_t){.task = task};
     }
-    return 0;
+    free(start);
+    free(conns);
+    return rc;
 }
 
 static int fill_phases(route_plan_t *plan)
@@ -215,88 +268,65 @@ static int assign_channels(route_plan_t *plan)
     return 0;
 }
 
-static int schedule(route_plan_t *plan, uint64_t seed)
+/* Phase p as the scheduler sees it, in the phase's own numbering: each connection's ends and clocks, the
+ * constraints between connections of the phase and, link-aware, the directed links each one crosses. */
+static sched_input_t phase_input(const route_plan_t *plan, unsigned p, subset_t *x, uint64_t seed)
 {
-    const cset_t *set = plan->set;
-    unsigned n = set->nconns;
-    size_t edges = 1, hops = 1;
-    for (unsigned i = 0; i < n; i++) {
-        edges += set->conns[i].nafter;
-        hops += plan->conns[i].ncells;
-    }
-    unsigned *link_start = NULL, *links = NULL;
+    const route_phase_t *ph = &plan->phases[p];
+    unsigned m = subset_build(x, plan->set, ph->conns, ph->nconns);
+    sched_input_t in = {
+        .cells = plan->torus.n,
+        .n = ph->nconns,
+        .src = x->src,
+        .dst = x->dst,
+        .dur = x->dur,
+        .after_start = m ? x->after_start : NULL,
+        .after = m ? x->after : NULL,
+        .seed = seed,
+    };
     if (plan->link_aware) {
-        link_start = malloc(sizeof *link_start * (n + 1u));
-        links = malloc(sizeof *links * hops);
-        if (link_start == NULL || links == NULL) {
-            free(link_start);
-            free(links);
-            return -1;
-        }
-    }
-    unsigned *local = malloc(sizeof *local * (n + 1u)), *src = malloc(sizeof *src * (n + 1u)),
-             *dst = malloc(sizeof *dst * (n + 1u)), *after_start = malloc(sizeof *after_start * (n + 1u)),
-             *after = malloc(sizeof *after * edges);
-    uint64_t *dur = malloc(sizeof *dur * (n + 1u)), *start = malloc(sizeof *start * (n + 1u));
-    int rc = -1;
-    if (local == NULL || src == NULL || dst == NULL || after_start == NULL || after == NULL || dur == NULL ||
-        start == NULL)
-        goto out;
-    for (unsigned p = 0; p < plan->nphases; p++) {
-        route_phase_t *ph = &plan->phases[p];
-        for (unsigned k = 0; k < ph->nconns; k++)
-            local[ph->conns[k]] = k;
-        unsigned m = 0;
+        /* Link id: the cell it leaves times 4, plus the direction. */
+        unsigned nl = 0;
         for (unsigned k = 0; k < ph->nconns; k++) {
-            const cset_conn_t *c = &set->conns[ph->conns[k]];
-            src[k] = c->src;
-            dst[k] = c->dst;
-            dur[k] = (uint64_t)SCHED_CLOCKS_PER_WORD * c->words;
-            after_start[k] = m;
-            /* Those in earlier phases are over before this one starts. */
-            for (unsigned a = 0; a < c->nafter; a++)
-                if (plan->conns[c->after[a]].phase == p)
-                    after[m++] = local[c->after[a]];
+            const route_conn_t *c = &plan->conns[ph->conns[k]];
+            x->link_start[k] = nl;
+            for (unsigned j = 0; j + 1 < c->ncells; j++)
+                x->links[nl++] = 4u * plan->cells[c->first + j] + plan->dirs[c->first + j];
         }
-        after_start[ph->nconns] = m;
-        sched_input_t in = {plan->torus.n,    ph->nconns, src, dst,  dur, m ? after_start : NULL,
-                            m ? after : NULL, seed,       0,   NULL, NULL};
-        if (plan->link_aware) {
-            /* Link id: the cell it leaves times 4, plus the direction. */
-            unsigned nl = 0;
-            for (unsigned k = 0; k < ph->nconns; k++) {
-                const route_conn_t *c = &plan->conns[ph->conns[k]];
-                link_start[k] = nl;
-                for (unsigned j = 0; j + 1 < c->ncells; j++)
-                    links[nl++] = 4u * plan->cells[c->first + j] + plan->dirs[c->first + j];
-            }
-            link_start[ph->nconns] = nl;
-            in.nlinks = 4u * plan->torus.n;
-            in.link_start = link_start;
-            in.links = links;
-        }
-        int64_t clocks = sched_phase(&in, start);
+        x->link_start[ph->nconns] = nl;
+        in.nlinks = 4u * plan->torus.n;
+        in.link_start = x->link_start;
+        in.links = x->links;
+    }
+    return in;
+}
+
+/* AS, phase by phase: each connection's start and end. */
+static int schedule(route_plan_t *plan, uint64_t seed, subset_t *x)
+{
+    if (plan->link_aware) {
+        size_t hops = 1;
+        for (unsigned i = 0; i < plan->set->nconns; i++)
+            hops += plan->conns[i].ncells;
+        x->link_start = malloc(sizeof *x->link_start * (plan->set->nconns + 1u));
+        x->links = malloc(sizeof *x->links * hops);
+        if (x->link_start == NULL || x->links == NULL)
+            return -1;
+    }
+    for (unsigned p = 0; p < plan->nphases; p++) {
+        sched_input_t in = phase_input(plan, p, x, seed);
+        int64_t clocks = sched_phase(&in, x->start);
         if (clocks < 0)
-            goto out;
+            return -1;
+        route_phase_t *ph = &plan->phases[p];
         ph->clocks = (uint64_t)clocks;
         for (unsigned k = 0; k < ph->nconns; k++) {
             route_conn_t *c = &plan->conns[ph->conns[k]];
-            c->start = start[k];
-            c->end = start[k] + dur[k];
+            c->start = x->start[k];
+            c->end = x->start[k] + x->dur[k];
         }
     }
-    rc = 0;
-out:
-    free(local);
-    free(src);
-    free(dst);
-    free(after_start);
-    free(after);
-    free(dur);
-    free(start);
-    free(link_start);
-    free(links);
-    return rc;
+    return 0;
 }
 
 int route_compile(const cset_t *set, const route_options_t *o, route_plan_t *plan, char *err, size_t errlen)
@@ -305,20 +335,23 @@ int route_compile(const cset_t *set, const route_options_t *o, route_plan_t *pla
     unsigned capacity = o->capacity ? o->capacity : set->capacity;
     if (capacity < 1 || capacity > CSET_MAX_CAPACITY)
         return err_set(err, errlen, "capacity must be 1..%u channels, not %u", CSET_MAX_CAPACITY, capacity);
+    if (check_constraints(set, err, errlen) != 0)
+        return -1;
     plan->set = set;
     plan->torus = torus_make(set->width, set->height);
     plan->capacity = capacity;
     plan->link_aware = o->link_aware;
     plan->conns = calloc(set->nconns + 1u, sizeof *plan->conns);
-    if (plan->conns == NULL)
-        return err_set(err, errlen, "out of memory");
-    if (route_tasks(set, o, plan, err, errlen) != 0) {
+    subset_t x;
+    int rc = subset_alloc(set, &x);
+    if (plan->conns == NULL || rc != 0)
+        rc = err_set(err, errlen, "out of memory");
+    if (rc == 0)
+        rc = route_tasks(set, o, plan, &x, err, errlen);
+    if (rc == 0 && (fill_phases(plan) != 0 || assign_channels(plan) != 0 || schedule(plan, o->seed, &x) != 0))
+        rc = err_set(err, errlen, "out of memory");
+    subset_free(&x);
+    if (rc != 0)
         route_plan_free(plan);
-        return -1;
-    }
-    if (fill_phases(plan) != 0 || assign_channels(plan) != 0 || schedule(plan, o->seed) != 0) {
-        route_plan_free(plan);
-        return err_set(err, errlen, "out of memory");
-    }
-    return 0;
+    return rc;
 }

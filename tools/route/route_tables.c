@@ -164,9 +164,26 @@ static int phase_record(const route_plan_t *plan, unsigned p, unsigned v, words_
     return 0;
 }
 
+int route_tables_check(const route_plan_t *plan, char *err, size_t errlen)
+{
+    for (unsigned p = 0; plan->link_aware && p < plan->nphases; p++)
+        if (plan->phases[p].clocks > ROUTE_TIMED_MAX_CLOCKS) {
+            snprintf(err, errlen,
+                     "phase %u of the timed schedule (--links) lasts %llu clocks, more than the %u the cells can "
+                     "count; compile without --links, or with shorter connections",
+                     p, (unsigned long long)plan->phases[p].clocks, (unsigned)ROUTE_TIMED_MAX_CLOCKS);
+            return -1;
+        }
+    return 0;
+}
+
 int route_tables(const route_plan_t *plan, celldata_t *out, char *err, size_t errlen)
 {
     const torus_t *t = &plan->torus;
+    if (route_tables_check(plan, err, errlen) != 0) {
+        memset(out, 0, sizeof *out);
+        return -1;
+    }
     if (celldata_init(out, t->w, t->h) != 0) {
         snprintf(err, errlen, "out of memory");
         return -1;
@@ -195,8 +212,9 @@ int route_tables(const route_plan_t *plan, celldata_t *out, char *err, size_t er
     free(recvs);
     if (rc != 0) {
         celldata_free(out);
-        snprintf(err, errlen, "%s", rc == -2 ? "internal: a schedule time that is not whole words"
-                                             : "out of memory (or a cell's table over the cell data limit)");
+        snprintf(err, errlen, "%s",
+                 rc == -2 ? "internal: a schedule time that is not whole words"
+                          : "out of memory (or a cell's table over the cell data limit)");
     }
     return rc != 0 ? -1 : 0;
 }
@@ -206,8 +224,11 @@ int route_file_tables(const char *path, celldata_t *out, char *err, size_t errle
     cset_t set;
     cset_diags_t d;
     size_t nerr = cset_parse_file(&set, path, &d);
-    int rc = 0;
-    if (nerr != 0) {
+    int rc = nerr != 0 ? -1 : 0;
+    if (nerr != 0 && d.n == 0) /* the parser counted errors it had no memory to describe */
+        snprintf(err, errlen, "%s: %zu error%s (out of memory for %s)", path, nerr, nerr > 1 ? "s" : "",
+                 nerr > 1 ? "their messages" : "its message");
+    else if (nerr != 0) {
         const cset_diag_t *first = &d.v[0];
         char more[64] = "";
         if (nerr > 1)
@@ -216,7 +237,6 @@ int route_file_tables(const char *path, celldata_t *out, char *err, size_t errle
             snprintf(err, errlen, "%s: %s%s", path, first->msg, more);
         else
             snprintf(err, errlen, "%s:%u:%u: %s%s", path, first->line, first->col, first->msg, more);
-        rc = -1;
     }
     cset_diags_free(&d);
     route_options_t o;

@@ -39,9 +39,17 @@ enum {
     ROUTE_SEGMENT_SEND = 1,
     ROUTE_SEGMENT_RECEIVE = 2,
     ROUTE_TABLE_TIMED = 1,
+    /* The longest phase timed tables may hold: a cell waits for a segment's clock by the sign of the 32-bit
+     * difference between the clock and the segment's start (runtime/conset.s, conset_transfer). */
+    ROUTE_TIMED_MAX_CLOCKS = 0x7fffffff,
 };
 
-/* Builds every cell's blob into *out (initialized here). Returns 0, or -1 with a message. */
+/* Returns 0 when the plan's tables can be built, or -1 with a message when the input asks for what they cannot
+ * hold: a timed plan (route --links) with a phase longer than ROUTE_TIMED_MAX_CLOCKS. */
+int route_tables_check(const route_plan_t *plan, char *err, size_t errlen);
+
+/* Builds every cell's blob into *out (initialized here). Returns 0, or -1 with a message (route_tables_check's,
+ * or out of memory). */
 int route_tables(const route_plan_t *plan, celldata_t *out, char *err, size_t errlen);
 
 /* Parses a .cset file, compiles it with the default options and builds its tables into *out (what a run

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sched_internal.h"
+#include "splitmix64.h"
 
 typedef struct interval {
     uint64_t start, end;
@@ -21,7 +22,7 @@ typedef struct timeline {
 typedef struct state {
     const sched_input_t *in;
     timeline_t *send, *recv;
-    timeline_t *link; /* per directed link, when the input has links */
+    timeline_t *link;            /* per directed link, when the input has links */
     unsigned *list_start, *list; /* each cell's connections (as source or destination), longest first */
     unsigned *first;             /* per cell: the list entries before it are all placed */
     unsigned *waiting;           /* per connection: how many of those it follows are not placed */
@@ -30,7 +31,7 @@ typedef struct state {
     unsigned *succ_start, *succ; /* who follows each connection */
     unsigned *cells;             /* the order cells are looked at: the first of equal MIN_TIMEs wins */
     unsigned *rank;              /* among connections of equal duration, the lower rank goes first */
-    uint64_t rng;
+    uint64_t rng;                /* splitmix64.h */
 } state_t;
 
 /* Index of the first interval ending after t. */
@@ -176,24 +177,6 @@ static int sort_lists(state_t *s)
     }
     free(k);
     return 0;
-}
-
-/* splitmix64 (the same generator as the router's), so attempts repeat exactly. */
-static uint64_t next_random(state_t *s)
-{
-    uint64_t z = (s->rng += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static void shuffle(state_t *s, unsigned *v, unsigned n)
-{
-    for (unsigned i = n; i > 1; i--) {
-        unsigned j = (unsigned)(next_random(s) % i), t = v[i - 1];
-        v[i - 1] = v[j];
-        v[j] = t;
-    }
 }
 
 /* Empty timelines, nothing placed: the start of an attempt. */
@@ -346,9 +329,9 @@ int64_t sched_phase(const sched_input_t *in, uint64_t *start)
         s.succ = malloc(sizeof *s.succ * m);
     }
     int64_t best = -1;
-    if (s.send == NULL || s.recv == NULL || (in->nlinks && s.link == NULL) || s.list_start == NULL || s.list == NULL || s.first == NULL ||
-        s.waiting == NULL || s.placed == NULL || s.start == NULL || s.cells == NULL || s.rank == NULL ||
-        (m && (s.succ_start == NULL || s.succ == NULL)) || build(&s) != 0)
+    if (s.send == NULL || s.recv == NULL || (in->nlinks && s.link == NULL) || s.list_start == NULL || s.list == NULL ||
+        s.first == NULL || s.waiting == NULL || s.placed == NULL || s.start == NULL || s.cells == NULL ||
+        s.rank == NULL || (m && (s.succ_start == NULL || s.succ == NULL)) || build(&s) != 0)
         goto out;
     for (unsigned v = 0; v < cells; v++)
         s.cells[v] = v;
@@ -370,8 +353,8 @@ int64_t sched_phase(const sched_input_t *in, uint64_t *start)
             span = sched_match(in, s.start);
         else {
             if (k > 2) {
-                shuffle(&s, s.cells, cells);
-                shuffle(&s, s.rank, n);
+                splitmix64_shuffle(&s.rng, s.cells, cells);
+                splitmix64_shuffle(&s.rng, s.rank, n);
             }
             span = attempt(&s);
         }
