@@ -28,7 +28,7 @@
 typedef struct session {
     const char *iwarp;
     char dir[64];     /* temporary folder: recording, log, screenshots */
-    char display[16]; /* ":N" */
+    char display[24]; /* ":N", N as Xvfb wrote it (at most 15 characters) */
     pid_t xvfb;
     pid_t viewer;
     char window[64]; /* the viewer's X window id */
