@@ -3,16 +3,25 @@
 #define TOOLS_BENCH_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
+#include "csv.h"
 #include "emu.h"
 #include "json.h"
 
+typedef enum bench_format {
+    BENCH_TEXT, /* the report, with its tables and plots */
+    BENCH_JSON, /* one JSON document with a record per measured case */
+    BENCH_CSV,  /* the same records as a CSV table: a column per field name */
+} bench_format_t;
+
 typedef struct bench_context {
-    bool json;
+    bench_format_t format;
     bool quick;
     const char *out_dir;
-    unsigned threads; /* host threads for the emulated runs (results do not depend on it) */
-    json_writer_t *jw; /* inside the "records" array when json */
+    unsigned threads;  /* host threads for the emulated runs (results do not depend on it) */
+    json_writer_t *jw; /* inside the "records" array when JSON */
+    csv_table_t *csv;  /* when CSV */
 } bench_context_t;
 
 typedef struct bench {
@@ -25,8 +34,15 @@ int bench_speed(bench_context_t *ctx);
 int bench_logp(bench_context_t *ctx);
 int bench_patterns(bench_context_t *ctx);
 
-/* Starts a record {"bench": ..., "case": ...}; the caller adds fields and calls json_end_object. */
+/* Whether the benches give records (JSON or CSV) instead of the report. */
+bool bench_records(const bench_context_t *ctx);
+/* A record {"bench": ..., "case": ...}: begin it, add its fields, end it. */
 void bench_record_begin(bench_context_t *ctx, const char *bench, const char *case_name);
+void bench_string(bench_context_t *ctx, const char *key, const char *value);
+void bench_u64(bench_context_t *ctx, const char *key, uint64_t value);
+void bench_double(bench_context_t *ctx, const char *key, double value); /* non-finite: null / empty */
+void bench_null(bench_context_t *ctx, const char *key);
+void bench_record_end(bench_context_t *ctx);
 
 /* Seconds of a monotonic clock. */
 double bench_now(void);

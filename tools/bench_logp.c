@@ -48,8 +48,8 @@ static uint64_t run_once(const logp_setup_t *su, unsigned mode, uint32_t words, 
             unsigned fx = 0, fy = 0;
             emu_array_first_fault(a, &fx, &fy);
             emu_format_fault(a, fx, fy, err, sizeof err);
-            fprintf(stderr, "bench logp: mode %u, %u words: run ended %s %s %s\n", mode, words,
-                    emu_run_status_name(st), st == EMU_RUN_FAULT ? err : "", emu_array_deadlock(a));
+            fprintf(stderr, "bench logp: mode %u, %u words: run ended %s %s %s\n", mode, words, emu_run_status_name(st),
+                    st == EMU_RUN_FAULT ? err : "", emu_array_deadlock(a));
         }
     }
     emu_array_free(a);
@@ -177,7 +177,10 @@ int logp_measure(const logp_setup_t *su, logp_result_t *r)
     return 0;
 }
 
-static double us(double clocks) { return clocks / 20.0; } /* 20 MHz */
+static double us(double clocks)
+{
+    return clocks / 20.0;
+} /* 20 MHz */
 
 static void write_plots(const bench_context_t *ctx, const logp_result_t *r)
 {
@@ -210,10 +213,39 @@ static void write_plots(const bench_context_t *ctx, const logp_result_t *r)
 static void record_parameter(bench_context_t *ctx, const char *name, double clocks, const char *unit)
 {
     bench_record_begin(ctx, "logp", name);
-    json_double(ctx->jw, "clocks", clocks);
-    json_double(ctx->jw, "us", us(clocks));
-    json_string(ctx->jw, "unit", unit);
-    json_end_object(ctx->jw);
+    bench_double(ctx, "clocks", clocks);
+    bench_double(ctx, "us", us(clocks));
+    bench_string(ctx, "unit", unit);
+    bench_record_end(ctx);
+}
+
+/* One record per measured value, in every format (the text report's table is results.csv). */
+static void record_results(bench_context_t *ctx, const logp_result_t *r)
+{
+    record_parameter(ctx, "EEL 1 hop", r->eel_near, "per message");
+    record_parameter(ctx, "EEL far", r->eel_far, "per message");
+    record_parameter(ctx, "o_s", r->o_s, "per message");
+    record_parameter(ctx, "o_r", r->o_r, "per message");
+    record_parameter(ctx, "g", r->g, "per message");
+    record_parameter(ctx, "G", r->G, "per byte");
+    bench_record_begin(ctx, "logp", "g/G");
+    bench_double(ctx, "bytes", r->large_bytes);
+    bench_record_end(ctx);
+    for (unsigned q = 1; q <= r->ndepth_g; q++) {
+        bench_record_begin(ctx, "logp", "flood 8 B");
+        bench_u64(ctx, "queue_depth", q);
+        bench_double(ctx, "clocks_per_message", r->g_by_depth[q - 1]);
+        bench_record_end(ctx);
+    }
+    for (unsigned d = 0; d < r->ndepths; d++)
+        for (unsigned k = 0; k < r->nsizes; k++) {
+            bench_record_begin(ctx, "logp", "flood");
+            bench_u64(ctx, "queue_depth", r->depths[d]);
+            bench_u64(ctx, "bytes", 4ull * r->sizes_words[k]);
+            bench_double(ctx, "clocks_per_message", r->per_message[d][k]);
+            bench_double(ctx, "mb_per_s", 4.0 * r->sizes_words[k] / us(r->per_message[d][k]));
+            bench_record_end(ctx);
+        }
 }
 
 int bench_logp(bench_context_t *ctx)
@@ -223,33 +255,9 @@ int bench_logp(bench_context_t *ctx)
     if (logp_measure(&su, &r) != 0)
         return -1;
     write_plots(ctx, &r);
-    if (ctx->json) {
-        record_parameter(ctx, "EEL 1 hop", r.eel_near, "per message");
-        record_parameter(ctx, "EEL far", r.eel_far, "per message");
-        record_parameter(ctx, "o_s", r.o_s, "per message");
-        record_parameter(ctx, "o_r", r.o_r, "per message");
-        record_parameter(ctx, "g", r.g, "per message");
-        record_parameter(ctx, "G", r.G, "per byte");
-        bench_record_begin(ctx, "logp", "g/G");
-        json_double(ctx->jw, "bytes", r.large_bytes);
-        json_end_object(ctx->jw);
-        for (unsigned q = 1; q <= r.ndepth_g; q++) {
-            bench_record_begin(ctx, "logp", "flood 8 B");
-            json_u64(ctx->jw, "queue_depth", q);
-            json_double(ctx->jw, "clocks_per_message", r.g_by_depth[q - 1]);
-            json_end_object(ctx->jw);
-        }
-        for (unsigned d = 0; d < r.ndepths; d++)
-            for (unsigned k = 0; k < r.nsizes; k++) {
-                bench_record_begin(ctx, "logp", "flood");
-                json_u64(ctx->jw, "queue_depth", r.depths[d]);
-                json_u64(ctx->jw, "bytes", 4ull * r.sizes_words[k]);
-                json_double(ctx->jw, "clocks_per_message", r.per_message[d][k]);
-                json_double(ctx->jw, "mb_per_s", 4.0 * r.sizes_words[k] / us(r.per_message[d][k]));
-                json_end_object(ctx->jw);
-            }
+    record_results(ctx, &r);
+    if (bench_records(ctx))
         return 0;
-    }
     printf("Two cells of the %ux%u array, message passing runtime (runtime/msg.s), 20 MHz clock.\n", su.width,
            su.height);
     printf("%-28s %12s %12s\n", "parameter", "clocks", "us");
@@ -270,8 +278,8 @@ int bench_logp(bench_context_t *ctx)
         printf("\nflood test, queue depth %u\n%10s %14s %12s %10s\n", r.depths[d], "bytes", "clocks/msg", "us/msg",
                "MB/s");
         for (unsigned k = 0; k < r.nsizes; k++)
-            printf("%10u %14.1f %12.2f %10.2f\n", 4 * r.sizes_words[k], r.per_message[d][k],
-                   us(r.per_message[d][k]), 4.0 * r.sizes_words[k] / us(r.per_message[d][k]));
+            printf("%10u %14.1f %12.2f %10.2f\n", 4 * r.sizes_words[k], r.per_message[d][k], us(r.per_message[d][k]),
+                   4.0 * r.sizes_words[k] / us(r.per_message[d][k]));
     }
     printf("\nplots: %s/logp_gap_vs_depth.svg, %s/logp_time_vs_size.svg\n", ctx->out_dir, ctx->out_dir);
     return 0;

@@ -159,9 +159,15 @@ static int measure(const bench_context_t *ctx, const pattern_case_t *pc, uint32_
 }
 
 /* MB/s of the whole array: bytes over the time at 20 MHz. */
-static double mbps(uint64_t bytes, double clocks) { return clocks > 0 ? (double)bytes / (clocks / 20.0) : 0; }
+static double mbps(uint64_t bytes, double clocks)
+{
+    return clocks > 0 ? (double)bytes / (clocks / 20.0) : 0;
+}
 
-static double deviation(double emulated, double seed) { return seed > 0 ? 100.0 * (emulated - seed) / seed : NAN; }
+static double deviation(double emulated, double seed)
+{
+    return seed > 0 ? 100.0 * (emulated - seed) / seed : NAN;
+}
 
 static void record(bench_context_t *ctx, const char *pattern, const char *model, uint32_t words, unsigned phases,
                    double predicted, double emulated, double seed_predicted, double seed_measured, uint64_t bytes)
@@ -169,23 +175,23 @@ static void record(bench_context_t *ctx, const char *pattern, const char *model,
     char name[64];
     snprintf(name, sizeof name, "%s %s %u", pattern, model, words);
     bench_record_begin(ctx, "patterns", name);
-    json_string(ctx->jw, "pattern", pattern);
-    json_string(ctx->jw, "model", model);
-    json_u64(ctx->jw, "words", words);
+    bench_string(ctx, "pattern", pattern);
+    bench_string(ctx, "model", model);
+    bench_u64(ctx, "words", words);
     if (phases)
-        json_u64(ctx->jw, "phases", phases);
-    json_double(ctx->jw, "predicted_clocks", predicted);
-    json_double(ctx->jw, "emulated_clocks", emulated);
-    json_double(ctx->jw, "seed_predicted_clocks", seed_predicted);
+        bench_u64(ctx, "phases", phases);
+    bench_double(ctx, "predicted_clocks", predicted);
+    bench_double(ctx, "emulated_clocks", emulated);
+    bench_double(ctx, "seed_predicted_clocks", seed_predicted);
     if (seed_measured > 0) {
-        json_double(ctx->jw, "seed_measured_clocks", seed_measured);
-        json_double(ctx->jw, "deviation_percent", deviation(emulated, seed_measured));
+        bench_double(ctx, "seed_measured_clocks", seed_measured);
+        bench_double(ctx, "deviation_percent", deviation(emulated, seed_measured));
     } else {
-        json_null(ctx->jw, "seed_measured_clocks");
+        bench_null(ctx, "seed_measured_clocks");
     }
-    json_double(ctx->jw, "aggregate_mb_per_s", mbps(bytes, emulated));
-    json_double(ctx->jw, "predicted_aggregate_mb_per_s", mbps(bytes, predicted));
-    json_end_object(ctx->jw);
+    bench_double(ctx, "aggregate_mb_per_s", mbps(bytes, emulated));
+    bench_double(ctx, "predicted_aggregate_mb_per_s", mbps(bytes, predicted));
+    bench_record_end(ctx);
 }
 
 static void write_plot(const bench_context_t *ctx, const pattern_case_t *pc, const uint32_t *sizes, unsigned nsizes,
@@ -212,13 +218,28 @@ static void write_plot(const bench_context_t *ctx, const pattern_case_t *pc, con
         fprintf(stderr, "bench patterns: cannot write %s\n", path);
 }
 
+/* The three models of each size as records, in every format (the text report's table is results.csv). */
+static void record_pattern(bench_context_t *ctx, const pattern_case_t *pc, const uint32_t *sizes, unsigned nsizes,
+                           const pattern_result_t *r)
+{
+    const model_pattern_info_t *info = model_pattern(pc->model);
+    for (unsigned i = 0; i < nsizes; i++) {
+        record(ctx, info->name, "conset", sizes[i], r[i].phases, r[i].predicted_conset, r[i].emulated_conset,
+               model_seed_predicted_conset(pc->model, i), model_seed_measured_conset(pc->model, i), r[i].bytes);
+        record(ctx, info->name, "msgpass", sizes[i], 0, r[i].predicted_msgpass, r[i].emulated_msgpass,
+               model_seed_predicted_msgpass(pc->model, i), model_seed_measured_msgpass(pc->model, i), r[i].bytes);
+        record(ctx, info->name, "conset_links", sizes[i], r[i].phases_links, r[i].predicted_links, r[i].emulated_links,
+               NAN, 0, r[i].bytes);
+    }
+}
+
 int bench_patterns(bench_context_t *ctx)
 {
     uint32_t sizes[MODEL_SIZES];
     unsigned nsizes = ctx->quick ? 2 : MODEL_SIZES;
     memcpy(sizes, model_sizes, sizeof sizes);
     int rc = 0;
-    if (!ctx->json)
+    if (!bench_records(ctx))
         printf("Seed 004's basic patterns on the emulated 8x8 array, %d channels for connections; clocks at 20 MHz.\n"
                "predicted: the seed's models (ConSet with this compiler's phases); seed: its Tables 1-3.\n"
                "links: ConSet compiled with `iwarp route --links` (the scheduler keeps connections that share a\n"
@@ -232,19 +253,9 @@ int bench_patterns(bench_context_t *ctx)
             if (measure(ctx, pc, sizes[i], &r[i]) != 0)
                 rc = -1;
         write_plot(ctx, pc, sizes, nsizes, r);
-        if (ctx->json) {
-            for (unsigned i = 0; i < nsizes; i++) {
-                record(ctx, info->name, "conset", sizes[i], r[i].phases, r[i].predicted_conset,
-                       r[i].emulated_conset, model_seed_predicted_conset(pc->model, i),
-                       model_seed_measured_conset(pc->model, i), r[i].bytes);
-                record(ctx, info->name, "msgpass", sizes[i], 0, r[i].predicted_msgpass, r[i].emulated_msgpass,
-                       model_seed_predicted_msgpass(pc->model, i), model_seed_measured_msgpass(pc->model, i),
-                       r[i].bytes);
-                record(ctx, info->name, "conset_links", sizes[i], r[i].phases_links, r[i].predicted_links,
-                       r[i].emulated_links, NAN, 0, r[i].bytes);
-            }
+        record_pattern(ctx, pc, sizes, nsizes, r);
+        if (bench_records(ctx))
             continue;
-        }
         printf("\n%s: %u phase%s (the seed's compiler: %u; congestion-aware: %u), %u messages per cell\n", info->name,
                r[0].phases, r[0].phases == 1 ? "" : "s", info->conset_phases, r[0].phases_links, r[0].messages);
         printf("%7s | %10s %10s %10s | %10s %10s %10s | %9s %9s | %10s %10s\n", "words", "ConSet", "ConSet", "seed",

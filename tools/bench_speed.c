@@ -76,7 +76,7 @@ static int run_case(const bench_context_t *ctx, const speed_case_t *sc, speed_re
 
 int bench_speed(bench_context_t *ctx)
 {
-    if (!ctx->json)
+    if (!bench_records(ctx))
         printf("%-14s %7s %8s %12s %14s %9s %12s %14s\n", "case", "cells", "threads", "cycles", "instructions",
                "host s", "instr/s", "cell-clocks/s");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -87,17 +87,16 @@ int bench_speed(bench_context_t *ctx)
         unsigned cells = sc->width * sc->height;
         double ips = (double)r.instructions / r.seconds;
         double cps = (double)r.cycles * cells / r.seconds;
-        if (ctx->json) {
-            bench_record_begin(ctx, "speed", sc->name);
-            json_u64(ctx->jw, "cells", cells);
-            json_u64(ctx->jw, "threads", sc->threads);
-            json_u64(ctx->jw, "emulated_cycles", r.cycles);
-            json_u64(ctx->jw, "emulated_instructions", r.instructions);
-            json_double(ctx->jw, "host_seconds", r.seconds);
-            json_double(ctx->jw, "instructions_per_second", ips);
-            json_double(ctx->jw, "cell_clocks_per_second", cps);
-            json_end_object(ctx->jw);
-        } else {
+        bench_record_begin(ctx, "speed", sc->name);
+        bench_u64(ctx, "cells", cells);
+        bench_u64(ctx, "threads", sc->threads);
+        bench_u64(ctx, "emulated_cycles", r.cycles);
+        bench_u64(ctx, "emulated_instructions", r.instructions);
+        bench_double(ctx, "host_seconds", r.seconds);
+        bench_double(ctx, "instructions_per_second", ips);
+        bench_double(ctx, "cell_clocks_per_second", cps);
+        bench_record_end(ctx);
+        if (!bench_records(ctx)) {
             printf("%-14s %7u %8u %12llu %14llu %9.3f %12.4g %14.4g\n", sc->name, cells, sc->threads,
                    (unsigned long long)r.cycles, (unsigned long long)r.instructions, r.seconds, ips, cps);
         }

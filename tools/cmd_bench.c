@@ -1,4 +1,4 @@
-/* iwarp bench: the benchmark suite. Each bench prints a table and, with --json, one record per case. */
+/* iwarp bench: the benchmark suite. Each bench prints a table and, with --json or --csv, one record per case. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,6 +6,7 @@
 
 #include "bench.h"
 #include "commands.h"
+#include "plot.h"
 
 static const bench_t benches[] = {
     {"patterns", bench_patterns, "seed 004's torus, butterfly and all-to-all under ConSet and message passing"},
@@ -14,13 +15,31 @@ static const bench_t benches[] = {
 };
 enum { NBENCHES = sizeof benches / sizeof benches[0] };
 
+/* The report's records as one table beside its plots, for a spreadsheet. */
+static int write_table(const csv_table_t *csv, const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/results.csv", dir);
+    FILE *f = plot_make_dirs(dir) == 0 ? fopen(path, "w") : NULL;
+    int rc = f != NULL ? csv_write(csv, f) : -1;
+    if (f != NULL && fclose(f) != 0)
+        rc = -1;
+    if (rc != 0) {
+        fprintf(stderr, "iwarp bench: cannot write %s\n", path);
+        return -1;
+    }
+    printf("every measured case as a row: %s\n", path);
+    return 0;
+}
+
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: iwarp bench [--json] [--quick] [--out DIR] [--threads N] [BENCH...]\n"
+    fprintf(out, "usage: iwarp bench [--json | --csv] [--quick] [--out DIR] [--threads N] [BENCH...]\n"
                  "Runs the named benches (default: all) and prints their report.\n"
                  "  --json      one JSON document with a record per measured case, on stdout\n"
+                 "  --csv       the same records as one CSV table (a column per field), on stdout\n"
                  "  --quick     smaller runs (for tests and a first look)\n"
-                 "  --out DIR   where plots and tables are written (default: out/bench)\n"
+                 "  --out DIR   where the plots and results.csv are written (default: out/bench)\n"
                  "  --threads N host threads for the emulated runs (default 1; results do not change)\n"
                  "benches:\n");
     for (unsigned i = 0; i < NBENCHES; i++)
@@ -29,9 +48,10 @@ static void usage(FILE *out)
 
 int cmd_bench(int argc, char **argv)
 {
-    enum { OPT_JSON = 256, OPT_QUICK, OPT_OUT, OPT_HELP, OPT_THREADS };
+    enum { OPT_JSON = 256, OPT_CSV, OPT_QUICK, OPT_OUT, OPT_HELP, OPT_THREADS };
     static const struct option longopts[] = {
         {"json", no_argument, NULL, OPT_JSON},
+        {"csv", no_argument, NULL, OPT_CSV},
         {"quick", no_argument, NULL, OPT_QUICK},
         {"out", required_argument, NULL, OPT_OUT},
         {"threads", required_argument, NULL, OPT_THREADS},
@@ -43,7 +63,16 @@ int cmd_bench(int argc, char **argv)
     int c;
     while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         switch (c) {
-        case OPT_JSON: ctx.json = true; break;
+        case OPT_JSON:
+        case OPT_CSV: {
+            bench_format_t f = c == OPT_JSON ? BENCH_JSON : BENCH_CSV;
+            if (ctx.format != BENCH_TEXT && ctx.format != f) {
+                fprintf(stderr, "iwarp bench: --json or --csv, not both\n");
+                return 2;
+            }
+            ctx.format = f;
+            break;
+        }
         case OPT_QUICK: ctx.quick = true; break;
         case OPT_OUT: ctx.out_dir = optarg; break;
         case OPT_THREADS: {
@@ -77,8 +106,11 @@ int cmd_bench(int argc, char **argv)
     }
 
     json_writer_t j;
+    csv_table_t csv;
     ctx.jw = &j;
-    if (ctx.json) {
+    ctx.csv = &csv;
+    csv_init(&csv);
+    if (ctx.format == BENCH_JSON) {
         json_init(&j, stdout, true);
         json_begin_object(&j, NULL);
         json_begin_array(&j, "records");
@@ -87,17 +119,23 @@ int cmd_bench(int argc, char **argv)
     for (unsigned i = 0; i < NBENCHES; i++) {
         if (!selected[i])
             continue;
-        if (!ctx.json)
+        if (ctx.format == BENCH_TEXT)
             printf("== %s: %s ==\n", benches[i].name, benches[i].summary);
         if (benches[i].run(&ctx) != 0)
             rc = 1;
-        if (!ctx.json)
+        if (ctx.format == BENCH_TEXT)
             printf("\n");
     }
-    if (ctx.json) {
+    if (ctx.format == BENCH_JSON) {
         json_end_array(&j);
         json_end_object(&j);
         json_finish(&j);
+    } else if (ctx.format == BENCH_CSV && csv_write(&csv, stdout) != 0) {
+        fprintf(stderr, "iwarp bench: the CSV table could not be written (out of memory or a write error)\n");
+        rc = 1;
+    } else if (ctx.format == BENCH_TEXT && write_table(&csv, ctx.out_dir) != 0) {
+        rc = 1;
     }
+    csv_free(&csv);
     return rc;
 }

@@ -14,33 +14,16 @@
 
 #include <cmocka.h>
 
+#include "command.h"
 #include "dbg.h"
 
 static const char *iwarp_exe;
-
-static char *read_all(FILE *f)
-{
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    assert_non_null(buf);
-    size_t n;
-    while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += n;
-        if (cap - len < 2) {
-            cap *= 2;
-            buf = realloc(buf, cap);
-            assert_non_null(buf);
-        }
-    }
-    buf[len] = '\0';
-    return buf;
-}
 
 static char *doc_text(void)
 {
     FILE *f = fopen("docs/console.md", "r");
     assert_non_null(f);
-    char *text = read_all(f);
+    char *text = command_read_all(f);
     fclose(f);
     return text;
 }
@@ -111,7 +94,7 @@ static char *run_script(const char *args, const char *script)
     snprintf(cmd, sizeof cmd, "IWARP_HISTORY= '%s' debug --echo -x %s %s 2>&1", iwarp_exe, path, args);
     FILE *p = popen(cmd, "r");
     assert_non_null(p);
-    char *out = read_all(p);
+    char *out = command_read_all(p);
     pclose(p);
     unlink(path);
     return out;

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "command.h"
 #include "route_test.h"
 
 static const char *iwarp;
@@ -18,23 +19,7 @@ static int route(char **out, const char *args)
     snprintf(cmd, sizeof cmd, "cd %s && %s route %s 2>&1", dir, iwarp, args);
     if (strchr(args, '>') != NULL) /* 2>&1 first: stderr to the pipe, then stdout where ARGS says */
         snprintf(cmd, sizeof cmd, "cd %s && %s route 2>&1 %s", dir, iwarp, args);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t n = 0, cap = 4096;
-    char *text = malloc(cap);
-    assert_non_null(text);
-    for (size_t k; (k = fread(text + n, 1, cap - n - 1, p)) > 0;) {
-        n += k;
-        if (cap - n < 2) {
-            cap *= 2;
-            text = realloc(text, cap);
-            assert_non_null(text);
-        }
-    }
-    text[n] = '\0';
-    int st = pclose(p);
-    *out = text;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return command_run(cmd, out);
 }
 
 static void write_file(const char *name, const char *text)
