@@ -192,6 +192,42 @@ static void record_memory(const char *run, view_bytes_t *bytes)
     view_test_free(&r);
 }
 
+/* Deltas carry changes: new - old, zigzagged, round trips for any pair of values. */
+static void test_changes_round_trip(void **state)
+{
+    (void)state;
+    static const uint64_t values[] = {
+        0, 1, 2, 0x7f, 0x80, 1ull << 32, UINT64_MAX, UINT64_MAX - 1, 1ull << 63, (1ull << 63) - 1};
+    enum { N = sizeof values / sizeof values[0] };
+    for (unsigned i = 0; i < N; i++)
+        for (unsigned k = 0; k < N; k++)
+            assert_true(view_unzigzag(values[i], view_zigzag(values[i], values[k])) == values[k]);
+    assert_int_equal(view_zigzag(41, 42), 2); /* a step up */
+    assert_int_equal(view_zigzag(42, 41), 1); /* a step down */
+    assert_int_equal(view_zigzag(5, 5), 0);
+}
+
+/* A recording in the first version's format (whole values in deltas) is refused by name, not misread. */
+static void test_an_older_version_is_refused(void **state)
+{
+    (void)state;
+    view_bytes_t bytes;
+    record_memory("programs/demos/roundrobin.run", &bytes);
+    /* "IWARPTRC", the header's tag and its length (a varint), then the version */
+    size_t at = VIEW_TRACE_MAGIC_LEN + 1;
+    while (bytes.data[at] & 0x80)
+        at++;
+    at++;
+    assert_int_equal(bytes.data[at], VIEW_TRACE_VERSION);
+    bytes.data[at] = 1;
+    view_trace_t t;
+    char err[256];
+    assert_int_not_equal(view_trace_open_bytes(&t, &bytes, err, sizeof err), 0);
+    assert_non_null(strstr(err, "recording version 1, this viewer reads version 2"));
+    view_trace_close(&t);
+    view_bytes_free(&bytes);
+}
+
 static void test_seeks_agree_in_any_order(void **state)
 {
     (void)state;
@@ -363,6 +399,8 @@ int main(void)
         cmocka_unit_test(test_replay_matches_live_all_to_all),
         cmocka_unit_test(test_recording_changes_no_result),
         cmocka_unit_test(test_a_file_holds_what_memory_holds),
+        cmocka_unit_test(test_changes_round_trip),
+        cmocka_unit_test(test_an_older_version_is_refused),
         cmocka_unit_test(test_seeks_agree_in_any_order),
         cmocka_unit_test(test_a_deadlock_keeps_its_cycle),
         cmocka_unit_test(test_phase_marks_are_kept),

@@ -21,7 +21,7 @@
 #define VIEW_TRACE_MAGIC "IWARPTRC"
 enum {
     VIEW_TRACE_MAGIC_LEN = 8,
-    VIEW_TRACE_VERSION = 1,
+    VIEW_TRACE_VERSION = 2,     /* 2: deltas carry changes, not values (a third smaller) */
     VIEW_KEY_EVERY = 256,       /* clocks between keyframes: a seek applies at most this many deltas */
     VIEW_SOURCE_MAX = 1u << 20, /* source files larger than this are stored without their text */
     VIEW_RECORD_MAX = 1u << 30, /* a larger record is a corrupt file */
@@ -118,7 +118,8 @@ typedef struct view_trace {
     size_t nmarks, markcap;
     view_fault_event_t *faults;
     size_t nfaults, faultcap;
-    uint32_t *last_mark; /* per cell, while scanning */
+    uint32_t *last_mark;       /* per cell, while scanning */
+    uint64_t *last_mark_clock; /* per cell, while scanning */
     uint64_t first_clock, last_clock;
     bool ended;
     uint64_t end_clock, end_cycles;

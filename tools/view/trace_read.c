@@ -184,7 +184,8 @@ static int parse_header(view_trace_t *t, rd_t *r)
     if (r->bad || s->title == NULL)
         return err_set(t->error, sizeof t->error, "the recording's header is malformed");
     t->last_mark = calloc(ncells, sizeof *t->last_mark);
-    if (t->last_mark == NULL)
+    t->last_mark_clock = calloc(ncells, sizeof *t->last_mark_clock);
+    if (t->last_mark == NULL || t->last_mark_clock == NULL)
         return err_set(t->error, sizeof t->error, "out of memory");
     return 0;
 }
@@ -236,10 +237,14 @@ static int grow(void **p, size_t *cap, size_t n, size_t size)
 }
 
 /* Walks the slot changes of a keyframe or delta, collecting the marks programs raised. */
-static int scan_slots(view_trace_t *t, rd_t *r, uint64_t clock)
+static int scan_slots(view_trace_t *t, rd_t *r, uint64_t clock, bool key)
 {
     const view_layout_t *l = &t->st.l;
     size_t nslots = (size_t)l->width * l->height * l->cell_slots;
+    if (key) { /* a keyframe leaves out the slots that are 0 */
+        memset(t->last_mark, 0, (size_t)l->width * l->height * sizeof *t->last_mark);
+        memset(t->last_mark_clock, 0, (size_t)l->width * l->height * sizeof *t->last_mark_clock);
+    }
     uint64_t n = rd_varint(r);
     if (r->bad || n > nslots)
         return -1;
@@ -251,8 +256,11 @@ static int scan_slots(view_trace_t *t, rd_t *r, uint64_t clock)
         i += (size_t)gap + 1;
         unsigned cell = (unsigned)(i / l->cell_slots), f = (unsigned)(i % l->cell_slots);
         if (f == VM_MARK)
-            t->last_mark[cell] = (uint32_t)v;
-        else if (f == VM_MARK_CLOCK && v == clock) {
+            t->last_mark[cell] = (uint32_t)(key ? v : view_unzigzag(t->last_mark[cell], v));
+        else if (f == VM_MARK_CLOCK) {
+            t->last_mark_clock[cell] = key ? v : view_unzigzag(t->last_mark_clock[cell], v);
+            if (t->last_mark_clock[cell] != clock)
+                continue;
             if (grow((void **)&t->marks, &t->markcap, t->nmarks, sizeof *t->marks) != 0)
                 return -1;
             t->marks[t->nmarks++] = (view_mark_event_t){clock, cell, t->last_mark[cell]};
@@ -302,7 +310,7 @@ int view_trace_scan(view_trace_t *t)
                 if (t->nkeys == 1)
                     t->first_clock = clock;
             }
-            if (scan_slots(t, &r, clock) != 0)
+            if (scan_slots(t, &r, clock, tag == VIEW_REC_KEY) != 0)
                 return err_set(t->error, sizeof t->error, "the recording is malformed at byte %zu", t->scanned);
             break;
         case VIEW_REC_FAULT: {
@@ -380,6 +388,7 @@ void view_trace_close(view_trace_t *t)
     free(t->marks);
     free(t->keys);
     free(t->last_mark);
+    free(t->last_mark_clock);
     free(t->end_deadlock);
     view_bytes_free(&t->own);
     memset(t, 0, sizeof *t);
@@ -429,7 +438,7 @@ static int apply(view_model_t *m, rd_t *r, bool key)
         if (r->bad || gap >= nslots - (i + 1))
             return -1;
         i += (size_t)gap + 1;
-        m->slots[i] = v;
+        m->slots[i] = key ? v : view_unzigzag(m->slots[i], v);
     }
     return r->bad ? -1 : 0;
 }

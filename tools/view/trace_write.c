@@ -11,6 +11,7 @@ struct view_recorder {
     view_bytes_t *mem;
     view_bytes_t pay; /* the payload of the record being built */
     view_model_t m;
+    uint64_t *sent; /* every slot as the records so far leave it: deltas are written against it */
     view_changes_t ch;
     uint64_t next_key;
     bool write_failed;
@@ -116,6 +117,7 @@ static void write_key(view_recorder_t *r)
     size_t n = view_model_nslots(&r->m), nz = 0;
     for (size_t i = 0; i < n; i++)
         nz += r->m.slots[i] != 0;
+    memcpy(r->sent, r->m.slots, n * sizeof *r->sent);
     view_bytes_varint(&r->pay, r->m.clock);
     view_bytes_varint(&r->pay, nz);
     size_t prev = SIZE_MAX;
@@ -138,7 +140,8 @@ static void write_delta(view_recorder_t *r)
     for (size_t k = 0; k < r->ch.n; k++) {
         size_t i = r->ch.idx[k];
         view_bytes_varint(&r->pay, i - prev - 1);
-        view_bytes_varint(&r->pay, r->m.slots[i]);
+        view_bytes_varint(&r->pay, view_zigzag(r->sent[i], r->m.slots[i]));
+        r->sent[i] = r->m.slots[i];
         prev = i;
     }
     emit(r, VIEW_REC_DELTA);
@@ -196,6 +199,13 @@ static view_recorder_t *attach(emu_array_t *a, FILE *file, view_bytes_t *mem, co
         err_set(err, errlen, "out of memory for the recorder");
         return NULL;
     }
+    r->sent = calloc(view_model_nslots(&r->m), sizeof *r->sent);
+    if (r->sent == NULL) {
+        view_model_free(&r->m);
+        free(r);
+        err_set(err, errlen, "out of memory for the recorder");
+        return NULL;
+    }
     r->a = a;
     r->file = file;
     r->mem = mem;
@@ -249,6 +259,7 @@ static void release(view_recorder_t *r)
 {
     emu_array_set_hooks(r->a, NULL);
     view_model_free(&r->m);
+    free(r->sent);
     view_changes_free(&r->ch);
     view_bytes_free(&r->pay);
     free(r);

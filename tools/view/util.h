@@ -19,6 +19,18 @@ typedef struct view_bytes {
 void view_bytes_free(view_bytes_t *b);
 void view_bytes_put(view_bytes_t *b, const void *p, size_t n);
 void view_bytes_varint(view_bytes_t *b, uint64_t v);
+
+/* A change of a 64-bit value as a small number: new - old (wrapping), zigzagged so that small steps either
+ * way take few varint bytes; and back. */
+static inline uint64_t view_zigzag(uint64_t old_value, uint64_t new_value)
+{
+    uint64_t d = new_value - old_value;
+    return (d << 1) ^ (0 - (d >> 63));
+}
+static inline uint64_t view_unzigzag(uint64_t old_value, uint64_t z)
+{
+    return old_value + ((z >> 1) ^ (0 - (z & 1)));
+}
 void view_bytes_string(view_bytes_t *b, const char *s, size_t n);
 
 /* Appends a whole file (up to `max` bytes; more is an error) and a NUL byte when `nul`. Returns 0, or -1
