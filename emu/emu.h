@@ -138,6 +138,8 @@ bool emu_array_first_fault(const emu_array_t *a, unsigned *x, unsigned *y);
 /* One line naming cell, PC, source line, cycle and reason, e.g.
  * "cell (0,0) pc 0x1010 (prog.s:12:5) cycle 37: misaligned address: 4-byte load at 0x1003". */
 void emu_format_fault(const emu_array_t *a, unsigned x, unsigned y, char *buf, size_t cap);
+/* Where a cell is: "cell (0,0) pc 0x1010 (prog.s:12:5) running" (its computation agent's state last). */
+void emu_format_where(const emu_array_t *a, unsigned x, unsigned y, char *buf, size_t cap);
 
 const char *emu_run_status_name(emu_run_status_t st);
 

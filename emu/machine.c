@@ -1,6 +1,7 @@
 /* Machine description: defaults, `key = value` parsing and printing, all from one table of keys. */
 #include "machine.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -55,20 +56,42 @@ void emu_machine_defaults(emu_machine_t *m)
     m->deadlock_clocks = 100000;
 }
 
-static int parse_u64(const char *s, uint64_t *out)
+size_t emu_parse_count_prefix(const char *s, uint64_t *v)
 {
+    bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    const char *p = hex ? s + 2 : s;
+    if (!(hex ? isxdigit((unsigned char)*p) : isdigit((unsigned char)*p)))
+        return 0;
     char *end;
     errno = 0;
-    if (*s == '-' || *s == '\0')
-        return -1;
-    unsigned long long v = strtoull(s, &end, 0);
+    unsigned long long n = strtoull(p, &end, hex ? 16 : 10);
     if (errno != 0)
+        return 0;
+    *v = n;
+    return (size_t)(end - s);
+}
+
+int emu_parse_count(const char *s, uint64_t *v)
+{
+    size_t n = emu_parse_count_prefix(s, v);
+    return n > 0 && s[n] == '\0' ? 0 : -1;
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+    uint64_t v;
+    size_t n = emu_parse_count_prefix(s, &v);
+    if (n == 0)
         return -1;
+    const char *end = s + n;
     /* Accept size suffixes, since memory sizes read better as 512K. */
-    if (*end == 'K' || *end == 'k')
-        v <<= 10, end++;
-    else if (*end == 'M' || *end == 'm')
-        v <<= 20, end++;
+    unsigned shift = *end == 'K' || *end == 'k' ? 10 : *end == 'M' || *end == 'm' ? 20 : 0;
+    if (shift != 0) {
+        if (v > UINT64_MAX >> shift)
+            return -1;
+        v <<= shift;
+        end++;
+    }
     if (*end != '\0')
         return -1;
     *out = v;

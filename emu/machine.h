@@ -36,6 +36,12 @@ void emu_machine_defaults(emu_machine_t *m);
 /* Sets one key from its text value; returns 0, or -1 with a message in err. */
 int emu_machine_set(emu_machine_t *m, const char *key, const char *value, char *err, size_t errlen);
 
+/* Parses a count as users write one: decimal, or hex after 0x; no sign, no blanks, no overflow. Returns the
+ * characters it took (0: not a number); the caller decides what may follow. */
+size_t emu_parse_count_prefix(const char *s, uint64_t *v);
+/* The same for a whole string: 0, or -1 when s is not exactly a count. */
+int emu_parse_count(const char *s, uint64_t *v);
+
 /* Parses "WxH" (sides 1..EMU_MAX_DIM; 'X' also separates): 0 and the sides, or -1. */
 int emu_parse_array_size(const char *s, unsigned *width, unsigned *height);
 

@@ -6,6 +6,7 @@
 
 #include "asm.h"
 #include "commands.h"
+#include "program_load.h"
 
 static void asm_usage(FILE *out)
 {
@@ -14,7 +15,8 @@ static void asm_usage(FILE *out)
             "\n"
             "Assembles the files as if they were one (labels are shared) into an image.\n"
             "  -o FILE            output image (default: the first file with .img in place of .s)\n"
-            "  -I DIR             search DIR for .include files, after the including file's directory\n"
+            "  -I DIR             search DIR for .include files, after the including file's directory (then\n"
+            "                     runtime/ and the source root, as iwarp run does)\n"
             "  -D NAME[=value]    define NAME like .equ (value defaults to 1)\n"
             "  --text-base ADDR   address of .text (default 0x%x)\n"
             "Diagnostics go to stderr as file:line:col: error: message. Exit status: 0 ok, 1 errors, 2 usage.\n",
@@ -123,7 +125,7 @@ int cmd_asm(int argc, char **argv)
 {
     size_t n = argc > 0 ? (size_t)argc : 1;
     asm_args_t a = {.text_base = ASM_DEFAULT_TEXT_BASE};
-    a.includes = calloc(n, sizeof *a.includes);
+    a.includes = calloc(n + 2, sizeof *a.includes); /* and the two folders iwarp run searches too */
     a.defines = calloc(n, sizeof *a.defines);
     a.files = calloc(n, sizeof *a.files);
     int rc = 1;
@@ -134,6 +136,11 @@ int cmd_asm(int argc, char **argv)
     rc = parse_args(argc, argv, &a);
     if (rc >= 0)
         goto out;
+    /* After -I, as iwarp run does: the runtimes (coa.inc, msg.s, conset.s ...) and the source root. */
+    char runtime_dir[1024], root_dir[1024];
+    a.includes[a.nincludes++] = iwarp_path(runtime_dir, sizeof runtime_dir, "runtime");
+    snprintf(root_dir, sizeof root_dir, "%s", iwarp_root());
+    a.includes[a.nincludes++] = root_dir;
     asm_options_t opt;
     asm_options_init(&opt);
     opt.include_dirs = a.includes;

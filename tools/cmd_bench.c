@@ -1,8 +1,10 @@
 /* iwarp bench: the benchmark suite. Each bench prints a table and, with --json or --csv, one record per case. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "commands.h"
@@ -105,6 +107,11 @@ int cmd_bench(int argc, char **argv)
         selected[i] = true;
     }
 
+    /* The plots and the table go there at the end of long runs: find out now whether they can. */
+    if (plot_make_dirs(ctx.out_dir) != 0 || access(ctx.out_dir, W_OK) != 0) {
+        fprintf(stderr, "iwarp bench: cannot write into %s: %s\n", ctx.out_dir, strerror(errno));
+        return 2;
+    }
     json_writer_t j;
     csv_table_t csv;
     ctx.jw = &j;

@@ -150,9 +150,7 @@ static int parse_options(int argc, char **argv, run_options_t *o)
             break;
         }
         case OPT_MAX: {
-            char *end;
-            o->max_cycles = strtoull(optarg, &end, 0);
-            if (*end != '\0' || o->max_cycles == 0) {
+            if (emu_parse_count(optarg, &o->max_cycles) != 0 || o->max_cycles == 0) {
                 fprintf(stderr, "iwarp run: --max-cycles wants a positive number, not '%s'\n", optarg);
                 return -1;
             }
@@ -163,9 +161,7 @@ static int parse_options(int argc, char **argv, run_options_t *o)
         case OPT_QUIET: o->quiet = true; break;
         case OPT_RECORD: o->record = optarg; break;
         case OPT_HASH_AT: {
-            char *end;
-            o->hash_at = strtoull(optarg, &end, 0);
-            if (*end != '\0' || o->hash_at == 0) {
+            if (emu_parse_count(optarg, &o->hash_at) != 0 || o->hash_at == 0) {
                 fprintf(stderr, "iwarp run: --state-hash-at wants a positive clock, not '%s'\n", optarg);
                 return -1;
             }
@@ -196,39 +192,13 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
-/* Machine file, then --set options, over the defaults. */
-static int machine_from_options(const run_options_t *o, emu_machine_t *m)
-{
-    char err[512];
-    emu_machine_defaults(m);
-    if (o->machine_file != NULL && emu_machine_load(m, o->machine_file, err, sizeof err) != 0) {
-        fprintf(stderr, "%s\n", err);
-        return -1;
-    }
-    for (unsigned i = 0; i < o->nsets; i++) {
-        char key[128];
-        const char *eq = strchr(o->sets[i], '=');
-        if (eq == NULL || (size_t)(eq - o->sets[i]) >= sizeof key) {
-            fprintf(stderr, "iwarp run: --set wants KEY=VALUE, not '%s'\n", o->sets[i]);
-            return -1;
-        }
-        memcpy(key, o->sets[i], (size_t)(eq - o->sets[i]));
-        key[eq - o->sets[i]] = '\0';
-        if (emu_machine_set(m, key, eq + 1, err, sizeof err) != 0) {
-            fprintf(stderr, "iwarp run: --set %s: %s\n", o->sets[i], err);
-            return -1;
-        }
-    }
-    return 0;
-}
-
 int cmd_run(int argc, char **argv)
 {
     run_options_t o;
     if (parse_options(argc, argv, &o) != 0)
         return 2;
     emu_machine_t m;
-    if (machine_from_options(&o, &m) != 0)
+    if (run_machine_of_options(&m, !ends_with(o.file, ".run"), o.machine_file, o.sets, o.nsets, "run") != 0)
         return 2;
 
     run_desc_t desc;
@@ -247,8 +217,10 @@ int cmd_run(int argc, char **argv)
             return 2;
         }
     } else {
-        m.width = o.width;
-        m.height = o.height;
+        if (o.array_given) {
+            m.width = o.width;
+            m.height = o.height;
+        }
         if (run_desc_single(&desc, o.file, &m, o.args, o.nargs) != 0) {
             fprintf(stderr, "iwarp run: out of memory\n");
             run_desc_free(&desc);

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "celldata.h"
-#include "route/route_tables.h"
 #include "program_load.h"
+#include "route/route_tables.h"
 
 enum { MAX_ERRORS = 50, MAX_TOKENS = 24 };
 
@@ -43,7 +43,10 @@ static void error_at(parser_t *p, unsigned col, const char *fmt, ...)
     fputc('\n', p->errors);
 }
 
-static bool tok_is(const token_t *t, const char *s) { return t->len == strlen(s) && strncmp(t->text, s, t->len) == 0; }
+static bool tok_is(const token_t *t, const char *s)
+{
+    return t->len == strlen(s) && strncmp(t->text, s, t->len) == 0;
+}
 
 static char *tok_dup(const token_t *t)
 {
@@ -432,6 +435,33 @@ static uint32_t arg_value(const run_arg_t *a, unsigned x, unsigned y, const emu_
     case RUN_ARG_H: return m->height;
     default: return a->value;
     }
+}
+
+int run_machine_of_options(emu_machine_t *m, bool single_program, const char *machine_file, const char *const *sets,
+                           unsigned nsets, const char *who)
+{
+    char err[512];
+    emu_machine_defaults(m);
+    if (single_program)
+        m->width = m->height = 1;
+    if (machine_file != NULL && emu_machine_load(m, machine_file, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        return -1;
+    }
+    for (unsigned i = 0; i < nsets; i++) {
+        char key[128];
+        const char *eq = strchr(sets[i], '=');
+        if (eq == NULL || (size_t)(eq - sets[i]) >= sizeof key) {
+            fprintf(stderr, "iwarp %s: --set wants KEY=VALUE, not '%s'\n", who, sets[i]);
+            return -1;
+        }
+        snprintf(key, sizeof key, "%.*s", (int)(eq - sets[i]), sets[i]);
+        if (emu_machine_set(m, key, eq + 1, err, sizeof err) != 0) {
+            fprintf(stderr, "iwarp %s: --set %s: %s\n", who, sets[i], err);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 int run_desc_build(const run_desc_t *d, const char *const *extra_defines, size_t nextra_defines,

@@ -54,9 +54,9 @@ typedef struct run_desc {
     unsigned nrules;
     uint64_t max_cycles;
     unsigned threads;
-    char *celldata[RUN_DESC_MAX_LIST]; /* cell data files (resolved paths) ... */
+    char *celldata[RUN_DESC_MAX_LIST];         /* cell data files (resolved paths) ... */
     uint32_t celldata_addr[RUN_DESC_MAX_LIST]; /* ... and where each goes in every cell's memory */
-    bool celldata_routed[RUN_DESC_MAX_LIST]; /* a connection set, compiled into cell tables when built */
+    bool celldata_routed[RUN_DESC_MAX_LIST];   /* a connection set, compiled into cell tables when built */
     unsigned celldata_line[RUN_DESC_MAX_LIST]; /* the line that names it, for errors found when built */
     size_t ncelldata;
 } run_desc_t;
@@ -72,6 +72,12 @@ void run_desc_free(run_desc_t *d);
 /* A description for one program on every cell of the machine's array (what `iwarp run prog.s` means). */
 int run_desc_single(run_desc_t *d, const char *program_path, const emu_machine_t *m, const uint32_t *args,
                     unsigned nargs);
+
+/* The machine a command line asks for: the defaults, the machine file, then each KEY=VALUE of --set. A single
+ * program (not a run description) runs on 1x1 unless the file or --set say otherwise (or --array, which
+ * the caller applies after). Errors go to stderr, after "iwarp WHO: " where no file names them. */
+int run_machine_of_options(emu_machine_t *m, bool single_program, const char *machine_file, const char *const *sets,
+                           unsigned nsets, const char *who);
 
 /* Creates the array, assembles or reads every program once, and loads each cell. Messages to stderr.
  * extra_defines/includes come from the command line and go before the description's own. */

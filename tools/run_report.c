@@ -56,6 +56,26 @@ void run_report_problem(const run_report_t *r, FILE *out)
     }
     if (r->status == EMU_RUN_DEADLOCK)
         fprintf(out, "deadlock %s", emu_array_deadlock(r->array));
+    if (r->status == EMU_RUN_LIMIT) {
+        /* A program that never ends: say where it goes round (the first few cells that still run). */
+        enum { SHOWN = 8 };
+        unsigned shown = 0, more = 0;
+        for (unsigned y = 0; y < emu_array_height(r->array); y++)
+            for (unsigned x = 0; x < emu_array_width(r->array); x++) {
+                ca_state_t st = emu_array_ca(r->array, x, y)->s.state;
+                if (st != CA_RUNNING && st != CA_WAITING)
+                    continue;
+                if (shown == SHOWN) {
+                    more++;
+                    continue;
+                }
+                char line[400];
+                emu_format_where(r->array, x, y, line, sizeof line);
+                fprintf(out, "%s %s\n", shown++ == 0 ? "at limit" : "        ", line);
+            }
+        if (more > 0)
+            fprintf(out, "         and %u more cell%s\n", more, more == 1 ? "" : "s");
+    }
 }
 
 /* Totals over every link of the array, and the busiest link. */
@@ -213,9 +233,9 @@ void run_report_json(const run_report_t *r, FILE *out)
                 json_string(&j, "dir", coa_dir_name((coa_dir_t)d));
                 json_u64(&j, "words", c->link_stats[d].words);
                 json_u64(&j, "busy_clocks", c->link_stats[d].busy_clocks);
-                json_double(&j, "utilization", emu_array_cycles(a) ? (double)c->link_stats[d].busy_clocks /
-                                                                           (double)emu_array_cycles(a)
-                                                                     : 0.0);
+                json_double(&j, "utilization",
+                            emu_array_cycles(a) ? (double)c->link_stats[d].busy_clocks / (double)emu_array_cycles(a)
+                                                : 0.0);
                 json_end_object(&j);
             }
             json_end_array(&j);

@@ -151,6 +151,11 @@ static void test_one_format_at_a_time(void **state)
     assert_int_equal(bench(&out, "--json --csv speed 2>&1"), 2);
     assert_non_null(strstr(out, "--json or --csv, not both"));
     free(out);
+    char cmd[256]; /* a folder that cannot be made fails before anything runs */
+    snprintf(cmd, sizeof cmd, "'%s' bench --quick --out /proc/iwarp-no logp 2>&1", iwarp);
+    assert_int_equal(command_run(cmd, &out), 2);
+    assert_non_null(strstr(out, "cannot write into /proc/iwarp-no"));
+    free(out);
     assert_int_equal(bench(&out, "--quick nosuchbench 2>&1"), 2);
     assert_non_null(strstr(out, "no bench named 'nosuchbench'"));
     free(out);

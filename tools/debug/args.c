@@ -35,14 +35,7 @@ char *dbg_word(char **p)
 
 int dbg_parse_u64(const char *s, uint64_t *v)
 {
-    if (s == NULL || !isdigit((unsigned char)*s))
-        return -1;
-    char *end;
-    unsigned long long n = strtoull(s, &end, 0);
-    if (*end != '\0')
-        return -1;
-    *v = n;
-    return 0;
+    return s != NULL ? emu_parse_count(s, v) : -1;
 }
 
 /* One side of a cell spec: N, N-M or *, within 0..max-1. */

@@ -134,30 +134,6 @@ static int parse_options(int argc, char **argv, debug_options_t *o)
     return 0;
 }
 
-static int machine_of(const debug_options_t *o, emu_machine_t *m)
-{
-    char err[512];
-    emu_machine_defaults(m);
-    if (o->machine_file != NULL && emu_machine_load(m, o->machine_file, err, sizeof err) != 0) {
-        fprintf(stderr, "%s\n", err);
-        return -1;
-    }
-    for (unsigned i = 0; i < o->nsets; i++) {
-        const char *eq = strchr(o->sets[i], '=');
-        char key[128];
-        if (eq == NULL || (size_t)(eq - o->sets[i]) >= sizeof key) {
-            fprintf(stderr, "iwarp debug: --set wants KEY=VALUE, not '%s'\n", o->sets[i]);
-            return -1;
-        }
-        snprintf(key, sizeof key, "%.*s", (int)(eq - o->sets[i]), o->sets[i]);
-        if (emu_machine_set(m, key, eq + 1, err, sizeof err) != 0) {
-            fprintf(stderr, "iwarp debug: --set %s: %s\n", o->sets[i], err);
-            return -1;
-        }
-    }
-    return 0;
-}
-
 /* The run description: a .run file, or one program on every cell of --array. */
 static int describe(const debug_options_t *o, const emu_machine_t *m, run_desc_t *desc)
 {
@@ -170,8 +146,10 @@ static int describe(const debug_options_t *o, const emu_machine_t *m, run_desc_t
         return run_desc_parse_file(o->file, m, desc, stderr);
     }
     emu_machine_t single = *m;
-    single.width = o->width;
-    single.height = o->height;
+    if (o->array_given) {
+        single.width = o->width;
+        single.height = o->height;
+    }
     if (run_desc_single(desc, o->file, &single, o->args, o->nargs) != 0) {
         fprintf(stderr, "iwarp debug: out of memory\n");
         return -1;
@@ -200,7 +178,9 @@ int cmd_debug(int argc, char **argv)
     if (parse_options(argc, argv, &o) != 0)
         return 2;
     emu_machine_t m;
-    if (machine_of(&o, &m) != 0)
+    size_t n = strlen(o.file);
+    bool described = n > 4 && strcmp(o.file + n - 4, ".run") == 0;
+    if (run_machine_of_options(&m, !described, o.machine_file, o.sets, o.nsets, "debug") != 0)
         return 2;
     run_desc_t desc;
     memset(&desc, 0, sizeof desc);

@@ -54,12 +54,7 @@ static bool pair_of(const char *s, char sep, unsigned max, unsigned *a, unsigned
 
 static bool number(const char *s, uint64_t *v)
 {
-    char *end;
-    if (s[0] == '-')
-        return false;
-    unsigned long long n = strtoull(s, &end, 0);
-    *v = n;
-    return end != s && *end == '\0';
+    return emu_parse_count(s, v) == 0;
 }
 
 static bool words_of(const char *s, view_cli_t *c)
@@ -266,29 +261,12 @@ static void print_output(void *user, unsigned x, unsigned y, const char *text)
 /* The array of a live view: the machine from --machine and --set, then the description or the program. */
 static int build_array(view_cli_t *c, const char *who, run_desc_t *desc, emu_array_t **out)
 {
-    emu_machine_t m;
-    char err[512];
-    emu_machine_defaults(&m);
-    if (c->machine_file != NULL && emu_machine_load(&m, c->machine_file, err, sizeof err) != 0) {
-        fprintf(stderr, "%s\n", err);
-        return -1;
-    }
-    for (unsigned i = 0; i < c->nsets; i++) {
-        char key[128];
-        const char *eq = strchr(c->sets[i], '=');
-        size_t kn = eq != NULL ? (size_t)(eq - c->sets[i]) : 0;
-        if (eq == NULL || kn >= sizeof key) {
-            fprintf(stderr, "iwarp %s: --set wants KEY=VALUE, not '%s'\n", who, c->sets[i]);
-            return -1;
-        }
-        snprintf(key, sizeof key, "%.*s", (int)kn, c->sets[i]);
-        if (emu_machine_set(&m, key, eq + 1, err, sizeof err) != 0) {
-            fprintf(stderr, "iwarp %s: --set %s: %s\n", who, c->sets[i], err);
-            return -1;
-        }
-    }
     size_t len = strlen(c->file);
-    if (len > 4 && strcmp(c->file + len - 4, ".run") == 0) {
+    bool described = len > 4 && strcmp(c->file + len - 4, ".run") == 0;
+    emu_machine_t m;
+    if (run_machine_of_options(&m, !described, c->machine_file, c->sets, c->nsets, who) != 0)
+        return -1;
+    if (described) {
         if (c->nargs > 0 || c->array_given) {
             fprintf(stderr, "iwarp %s: --args and --array do not go with a run description (its lines give them)\n",
                     who);
@@ -297,8 +275,10 @@ static int build_array(view_cli_t *c, const char *who, run_desc_t *desc, emu_arr
         if (run_desc_parse_file(c->file, &m, desc, stderr) != 0)
             return -1;
     } else {
-        m.width = c->width;
-        m.height = c->height;
+        if (c->array_given) {
+            m.width = c->width;
+            m.height = c->height;
+        }
         if (run_desc_single(desc, c->file, &m, c->args, c->nargs) != 0) {
             fprintf(stderr, "iwarp %s: out of memory\n", who);
             return -1;

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -297,11 +298,20 @@ static double now_s(void)
 
 static int open_window(viewer_t *v)
 {
-    if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+    bool up = SDL_Init(SDL_INIT_VIDEO) == 0;
+    /* With no display SDL falls back to a driver that shows nothing, and the viewer would run unseen until
+     * killed; unless someone asked for that driver, say so instead. */
+    const char *driver = up ? SDL_GetCurrentVideoDriver() : NULL;
+    const char *asked = getenv("SDL_VIDEODRIVER");
+    bool unseen = driver != NULL && (strcmp(driver, "offscreen") == 0 || strcmp(driver, "dummy") == 0) &&
+                  (asked == NULL || strcmp(asked, driver) != 0);
+    if (!up || unseen) {
         fprintf(stderr,
                 "iwarp view: no display (SDL: %s); `--screenshot FILE` draws a frame without one, or run under "
                 "xvfb-run\n",
-                SDL_GetError());
+                up ? "only an invisible video driver" : SDL_GetError());
+        if (up)
+            SDL_Quit();
         return -1;
     }
     v->win =

@@ -1,0 +1,115 @@
+/* iwarp run, asm and view from the command line (run in the source root; the binary is argv[1]). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "command.h"
+
+static const char *iwarp;
+
+/* Runs `iwarp ARGS 2>&1`; returns the exit status and the output in *out. */
+static int tool(char **out, const char *args)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "'%s' %s 2>&1", iwarp, args);
+    return command_run(cmd, out);
+}
+
+static void expect(const char *args, int status, const char *text)
+{
+    char *out;
+    int st = tool(&out, args);
+    if (st != status || strstr(out, text) == NULL)
+        fail_msg("iwarp %s: status %d (wanted %d), output:\n%s\n(wanted it to contain: %s)", args, st, status, out,
+                 text);
+    free(out);
+}
+
+/* One program runs on 1x1 unless --array, a machine file or --set say otherwise. */
+static void test_the_machine_gives_a_single_program_its_array(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/iwarp-cli-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    static const char machine[] = "width = 4\nheight = 2\n";
+    assert_int_equal(write(fd, machine, sizeof machine - 1), (ssize_t)(sizeof machine - 1));
+    close(fd);
+    char args[256];
+    snprintf(args, sizeof args, "run programs/bench/compute.s --args 10 --machine %s", path);
+    expect(args, 0, "on 4x2");
+    snprintf(args, sizeof args, "run programs/bench/compute.s --args 10 --machine %s --array 2x3", path);
+    expect(args, 0, "on 2x3");
+    unlink(path);
+    expect("run programs/bench/compute.s --args 10 --set width=3", 0, "on 3x1");
+    expect("run programs/bench/compute.s --args 10", 0, "on 1x1");
+}
+
+/* Counts are decimal or 0x hex, positive, and fit. */
+static void test_counts_are_checked(void **state)
+{
+    (void)state;
+    expect("run programs/bench/compute.s --max-cycles -1", 2, "--max-cycles wants a positive number, not '-1'");
+    expect("run programs/bench/compute.s --max-cycles 99999999999999999999999", 2, "--max-cycles wants a positive");
+    expect("run programs/bench/compute.s --state-hash-at ' 7'", 2, "--state-hash-at wants a positive clock");
+    expect("run programs/bench/compute.s --args 10 --max-cycles 0x100", 1, "cycles   256 ");
+}
+
+/* A run stopped at the limit says where each cell still running is. */
+static void test_the_cycle_limit_says_where_the_cells_are(void **state)
+{
+    (void)state;
+    expect("run programs/bench/compute.s --args 100000 --max-cycles 500 --array 2x1", 1, "at limit cell (0,0) pc 0x");
+    expect("run programs/bench/compute.s --args 100000 --max-cycles 500 --array 2x1", 1, "compute.s:");
+}
+
+/* iwarp asm finds the runtimes' files as iwarp run does. */
+static void test_asm_assembles_the_shipped_programs(void **state)
+{
+    (void)state;
+    expect("asm programs/net/pathway.s -o /tmp/iwarp-cli-pathway.img && echo assembled", 0, "assembled");
+    unlink("/tmp/iwarp-cli-pathway.img");
+}
+
+/* With no display the viewer says so, rather than run unseen. */
+static void test_the_viewer_without_a_display_says_so(void **state)
+{
+    (void)state;
+    char *out;
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER timeout 60 '%s' view programs/net/pathway.run 2>&1",
+             iwarp);
+    int st = command_run(cmd, &out);
+    if (strstr(out, "this build has no viewer") != NULL) {
+        free(out);
+        skip();
+    }
+    if (st != 2 || strstr(out, "no display") == NULL)
+        fail_msg("status %d, output:\n%s", st, out);
+    free(out);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s IWARP\n", argv[0]);
+        return 2;
+    }
+    iwarp = argv[1];
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_the_machine_gives_a_single_program_its_array),
+        cmocka_unit_test(test_counts_are_checked),
+        cmocka_unit_test(test_the_cycle_limit_says_where_the_cells_are),
+        cmocka_unit_test(test_asm_assembles_the_shipped_programs),
+        cmocka_unit_test(test_the_viewer_without_a_display_says_so),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
