@@ -12,7 +12,7 @@
 #include "array_internal.h"
 #include "err.h"
 
-static const char snap_magic[8] = {'I', 'W', 'S', 'N', 'A', 'P', '0', '1'};
+static const char snap_magic[8] = {'I', 'W', 'S', 'N', 'A', 'P', '0', '2'};
 
 typedef struct cell_snap {
     ca_state_block_t ca;
@@ -28,6 +28,7 @@ typedef struct cell_snap {
 struct emu_snapshot {
     emu_machine_t machine;
     uint64_t clock, last_progress;
+    uint64_t programs; /* fingerprint of what every cell runs: a snapshot restores only onto the same */
     char deadlock[1024];
     unsigned ncells;
     size_t slots_per_cell; /* per cell: 4 lines of nslots slots */
@@ -39,6 +40,42 @@ struct emu_snapshot {
     coa_slot_t *slots; /* ncells * slots_per_cell, ctrl pointers unused */
     coa_ctrl_t *ctrl;  /* ncells * slots_per_cell * ctrl_per_slot */
 };
+
+/* FNV-1a over each cell's program (entry, text and data) or its absence: restoring cells' registers and
+ * memory under another program would run a made-up state. */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+
+static uint64_t program_fingerprint(const emu_program_t *p)
+{
+    uint32_t head[4] = {p != NULL, p != NULL ? p->image.entry : 0, p != NULL ? p->image.text_words : 0,
+                        p != NULL ? p->image.data_bytes : 0};
+    uint64_t h = fnv(0xcbf29ce484222325ull, head, sizeof head);
+    if (p != NULL) {
+        h = fnv(h, p->image.text, p->image.text_words * sizeof *p->image.text);
+        h = fnv(h, p->image.data, p->image.data_bytes);
+    }
+    return h;
+}
+
+static uint64_t programs_fingerprint(const emu_array_t *a)
+{
+    uint64_t h = 0xcbf29ce484222325ull, one = 0;
+    const emu_program_t *last = NULL;
+    for (unsigned i = 0; i < a->ncells; i++) {
+        const emu_program_t *p = a->cells[i].ca.prog;
+        if (i == 0 || p != last) /* cells that run the same program (the usual case) hash it once */
+            one = program_fingerprint(p);
+        last = p;
+        h = fnv(h, &one, sizeof one);
+    }
+    return h;
+}
 
 static size_t queue_words(const emu_machine_t *m)
 {
@@ -98,6 +135,7 @@ emu_snapshot_t *emu_snapshot_take(const emu_array_t *a)
     if (s == NULL)
         return NULL;
     s->clock = a->clock;
+    s->programs = programs_fingerprint(a);
     s->last_progress = a->last_progress;
     memcpy(s->deadlock, a->deadlock, sizeof s->deadlock);
     size_t qw = queue_words(m);
@@ -143,6 +181,8 @@ int emu_snapshot_restore(emu_array_t *a, const emu_snapshot_t *s, char *err, siz
     if (!same_machine(m, &s->machine) || s->ncells != a->ncells ||
         s->slots_per_cell != COA_NUM_DIRS * a->cells[0].out[0].nslots)
         return err_set(err, errlen, "the snapshot was taken on a different machine (array, memory or network size)");
+    if (s->programs != programs_fingerprint(a))
+        return err_set(err, errlen, "the snapshot was taken with other programs on the cells");
     a->clock = s->clock;
     a->last_progress = s->last_progress;
     memcpy(a->deadlock, s->deadlock, sizeof a->deadlock);
@@ -196,7 +236,7 @@ typedef struct snap_header {
     char magic[8];
     uint32_t sizes[6]; /* struct sizes of this build: a snapshot only loads into the build that wrote it */
     emu_machine_t machine;
-    uint64_t clock, last_progress;
+    uint64_t clock, last_progress, programs;
     uint32_t ncells;
     uint64_t slots_per_cell, ctrl_per_slot;
 } snap_header_t;
@@ -231,6 +271,7 @@ int emu_snapshot_save(const emu_snapshot_t *s, const char *path, char *err, size
     header_sizes(h.sizes);
     h.machine = s->machine;
     h.clock = s->clock;
+    h.programs = s->programs;
     h.last_progress = s->last_progress;
     h.ncells = s->ncells;
     h.slots_per_cell = s->slots_per_cell;
@@ -297,6 +338,7 @@ emu_snapshot_t *emu_snapshot_load(const char *path, char *err, size_t errlen)
     }
     s->clock = h.clock;
     s->last_progress = h.last_progress;
+    s->programs = h.programs;
     size_t qw = queue_words(&s->machine) * s->ncells;
     size_t nslots = s->ncells * s->slots_per_cell;
     int rc = read_all(f, s->deadlock, sizeof s->deadlock) | read_all(f, s->cells, s->ncells * sizeof *s->cells) |

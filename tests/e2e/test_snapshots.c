@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include <string.h>
+
 #include "e2e.h"
 
 static uint64_t run_to_end(emu_array_t *a)
@@ -99,10 +101,37 @@ static void test_stopping_at_every_hundredth_clock_changes_nothing(void **state)
     e2e_free(&r);
 }
 
+/* A snapshot of one run restores onto the same programs only: under others its registers and memory would
+ * be a made-up state (the machines are the same here, 8x8 with the defaults). */
+static void test_a_snapshot_refuses_other_programs(void **state)
+{
+    (void)state;
+    static const char *const none[1] = {NULL};
+    e2e_run_t p, q;
+    e2e_run_file(&p, "programs/net/pathway.run");
+    e2e_run_file(&q, "programs/net/neighbours.run");
+    emu_array_t *a, *b;
+    assert_int_equal(run_desc_build(&p.desc, none, 0, none, 0, &a), 0);
+    assert_int_equal(run_desc_build(&q.desc, none, 0, none, 0, &b), 0);
+    assert_int_equal(emu_array_run(a, 100), EMU_RUN_LIMIT);
+    emu_snapshot_t *snap = emu_snapshot_take(a);
+    assert_non_null(snap);
+    char err[200];
+    assert_int_equal(emu_snapshot_restore(b, snap, err, sizeof err), -1);
+    assert_non_null(strstr(err, "other programs"));
+    assert_int_equal(emu_snapshot_restore(a, snap, err, sizeof err), 0);
+    emu_snapshot_free(snap);
+    emu_array_free(a);
+    emu_array_free(b);
+    e2e_free(&p);
+    e2e_free(&q);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_restoring_a_snapshot_replays_the_same_run),
+        cmocka_unit_test(test_a_snapshot_refuses_other_programs),
         cmocka_unit_test(test_stopping_at_every_hundredth_clock_changes_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
