@@ -62,6 +62,11 @@ int program_load(const char *path, const program_source_t *src, isa_image_t *out
     const char *paths[1] = {path};
     int rc = asm_assemble_files(paths, 1, &o, &r);
     asm_print_diags(&r, stderr);
+    if (rc == 0 && r.image.text_words == 0) {
+        /* It would only fault at its first clock, far from the cause. */
+        fprintf(stderr, "%s: the program has no instructions\n", path);
+        rc = -1;
+    }
     if (rc == 0) {
         *out = r.image;
         memset(&r.image, 0, sizeof r.image);

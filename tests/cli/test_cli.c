@@ -70,6 +70,36 @@ static void test_the_cycle_limit_says_where_the_cells_are(void **state)
     expect("run programs/bench/compute.s --args 100000 --max-cycles 500 --array 2x1", 1, "compute.s:");
 }
 
+/* Inputs that cannot be what they claim are refused up front, by name. */
+static void test_empty_programs_and_false_recordings_are_refused(void **state)
+{
+    (void)state;
+    char empty[64], fake[64], args[256];
+    snprintf(empty, sizeof empty, "/tmp/iwarp-cli-%d-empty.s", (int)getpid());
+    snprintf(fake, sizeof fake, "/tmp/iwarp-cli-%d-fake.iwt", (int)getpid());
+    FILE *f = fopen(empty, "w");
+    assert_non_null(f);
+    fclose(f);
+    snprintf(args, sizeof args, "run %s", empty);
+    expect(args, 2, "the program has no instructions");
+    f = fopen(fake, "w");
+    assert_non_null(f);
+    fputs("not a recording\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "view %s --screenshot /tmp/iwarp-cli-never.png", fake);
+    char *out;
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "'%s' %s 2>&1", iwarp, args);
+    int st = command_run(cmd, &out);
+    if (strstr(out, "this build has no viewer") == NULL) {
+        assert_int_equal(st, 2);
+        assert_non_null(strstr(out, "is not a recording"));
+    }
+    free(out);
+    unlink(empty);
+    unlink(fake);
+}
+
 /* iwarp asm finds the runtimes' files as iwarp run does. */
 static void test_asm_assembles_the_shipped_programs(void **state)
 {
@@ -108,6 +138,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_the_machine_gives_a_single_program_its_array),
         cmocka_unit_test(test_counts_are_checked),
         cmocka_unit_test(test_the_cycle_limit_says_where_the_cells_are),
+        cmocka_unit_test(test_empty_programs_and_false_recordings_are_refused),
         cmocka_unit_test(test_asm_assembles_the_shipped_programs),
         cmocka_unit_test(test_the_viewer_without_a_display_says_so),
     };

@@ -303,6 +303,13 @@ int view_cli_run(view_cli_t *c, const char *who)
     memset(&desc, 0, sizeof desc);
     bool replay = view_trace_is_recording(c->file);
     int rc = 2;
+    size_t flen = strlen(c->file);
+    if (!replay && flen > 4 && strcmp(c->file + flen - 4, ".iwt") == 0) {
+        /* Named as a recording but not one: assembling its bytes would only bury that under errors. */
+        fprintf(stderr, "iwarp %s: %s is not a recording (it does not start with \"%s\")\n", who, c->file,
+                VIEW_TRACE_MAGIC);
+        goto out;
+    }
     if (replay) {
         if (c->nargs > 0 || c->array_given || c->nsets > 0 || c->machine_file != NULL || c->ndefines > 0) {
             fprintf(stderr, "iwarp %s: a recording is shown as it was run: no --args, --array, --set, --machine, -D\n",
