@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "celldata.h"
 #include "program_load.h"
@@ -41,6 +42,13 @@ static void error_at(parser_t *p, unsigned col, const char *fmt, ...)
     vfprintf(p->errors, fmt, ap);
     va_end(ap);
     fputc('\n', p->errors);
+}
+
+/* A file the description names must be there now, so that its line is reported with the others. */
+static void check_readable(parser_t *p, const token_t *t, const char *path)
+{
+    if (path != NULL && access(path, R_OK) != 0)
+        error_at(p, t->col, "%s: %s", path, strerror(errno));
 }
 
 static bool tok_is(const token_t *t, const char *s)
@@ -242,6 +250,7 @@ static void statement(parser_t *p, token_t *tk, unsigned n)
             return;
         d->programs = grown;
         d->programs[d->nprograms++] = (run_program_t){tok_dup(&tk[1]), resolve(p, &tk[2])};
+        check_readable(p, &tk[2], d->programs[d->nprograms - 1].path);
     } else if (tok_is(kw, "cells")) {
         if (n < 3) {
             error_at(p, kw->col, "'cells' wants SPEC PROGRAM [ARG...]");
@@ -284,6 +293,7 @@ static void statement(parser_t *p, token_t *tk, unsigned n)
         d->celldata_routed[d->ncelldata] = tok_is(kw, "route");
         d->celldata_line[d->ncelldata] = p->line;
         d->celldata[d->ncelldata++] = resolve(p, &tk[1]);
+        check_readable(p, &tk[1], d->celldata[d->ncelldata - 1]);
     } else if (tok_is(kw, "max_cycles") || tok_is(kw, "threads")) {
         uint64_t v;
         if (n != 2 || !parse_u64(&tk[1], &v) || v == 0 || (tok_is(kw, "threads") && v > 256)) {
