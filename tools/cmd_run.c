@@ -25,7 +25,7 @@ typedef struct run_options {
     unsigned ndefines;
     const char *includes[MAX_LIST];
     unsigned nincludes;
-    uint32_t args[8];
+    uint32_t args[RUN_DESC_MAX_ARGS];
     unsigned nargs;
     unsigned width, height;
     bool array_given;
@@ -57,24 +57,6 @@ static void usage(FILE *out)
             "  --record FILE       record the run for `iwarp view FILE` (docs/trace.md; runs on one thread)\n"
             "  --state-hash-at N   run until clock N (or the end) and print the state hash, as `hash` in iwarp debug\n"
             "Exit status: 0 when every cell halted, 1 on a fault, deadlock or limit, 2 on bad usage or input.\n");
-}
-
-static int parse_args(const char *s, run_options_t *o)
-{
-    char *copy = strdup(s), *save = NULL;
-    int rc = 0;
-    o->nargs = 0;
-    for (char *tok = strtok_r(copy, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
-        char *end;
-        long long v = strtoll(tok, &end, 0);
-        if (*end != '\0' || o->nargs == 8 || v < -2147483648LL || v > 4294967295LL) {
-            rc = -1;
-            break;
-        }
-        o->args[o->nargs++] = (uint32_t)v;
-    }
-    free(copy);
-    return rc;
 }
 
 static int parse_options(int argc, char **argv, run_options_t *o)
@@ -131,7 +113,7 @@ static int parse_options(int argc, char **argv, run_options_t *o)
             break;
         }
         case OPT_ARGS:
-            if (parse_args(optarg, o) != 0) {
+            if (run_parse_args(optarg, o->args, &o->nargs) != 0) {
                 fprintf(stderr, "iwarp run: --args wants up to 8 comma-separated 32-bit numbers, not '%s'\n", optarg);
                 return -1;
             }

@@ -447,6 +447,26 @@ static uint32_t arg_value(const run_arg_t *a, unsigned x, unsigned y, const emu_
     }
 }
 
+int run_parse_args(const char *s, uint32_t *args, unsigned *nargs)
+{
+    *nargs = 0;
+    for (const char *p = s;;) {
+        bool negative = *p == '-';
+        uint64_t v;
+        size_t n = emu_parse_count_prefix(negative ? p + 1 : p, &v);
+        const char *end = (negative ? p + 1 : p) + n;
+        if (n == 0 || *nargs == RUN_DESC_MAX_ARGS || (*end != ',' && *end != '\0') ||
+            (negative ? v > 0x80000000ull : v > UINT32_MAX)) {
+            *nargs = 0;
+            return -1;
+        }
+        args[(*nargs)++] = negative ? (uint32_t)(0 - v) : (uint32_t)v;
+        if (*end == '\0')
+            return 0;
+        p = end + 1;
+    }
+}
+
 int run_machine_of_options(emu_machine_t *m, bool single_program, const char *machine_file, const char *const *sets,
                            unsigned nsets, const char *who)
 {

@@ -73,6 +73,10 @@ void run_desc_free(run_desc_t *d);
 int run_desc_single(run_desc_t *d, const char *program_path, const emu_machine_t *m, const uint32_t *args,
                     unsigned nargs);
 
+/* --args A,B,...: 1 to RUN_DESC_MAX_ARGS numbers, each decimal or 0x hex, maybe negative, that fit 32 bits
+ * (-2^31 .. 2^32-1); no empty fields. Returns 0, or -1 and leaves *nargs 0. */
+int run_parse_args(const char *s, uint32_t *args, unsigned *nargs);
+
 /* The machine a command line asks for: the defaults, the machine file, then each KEY=VALUE of --set. A single
  * program (not a run description) runs on 1x1 unless the file or --set say otherwise (or --array, which
  * the caller applies after). Errors go to stderr, after "iwarp WHO: " where no file names them. */

@@ -60,6 +60,10 @@ static void test_counts_are_checked(void **state)
     expect("run programs/bench/compute.s --max-cycles 99999999999999999999999", 2, "--max-cycles wants a positive");
     expect("run programs/bench/compute.s --state-hash-at ' 7'", 2, "--state-hash-at wants a positive clock");
     expect("run programs/bench/compute.s --args 10 --max-cycles 0x100", 1, "cycles   256 ");
+    expect("run programs/bench/compute.s --args 1,,2", 2, "--args wants up to 8 comma-separated 32-bit numbers");
+    expect("run programs/bench/compute.s --args ''", 2, "--args wants up to 8");
+    expect("debug programs/bench/compute.s --batch --args 4294967296", 2, "--args wants up to 8");
+    expect("run programs/bench/compute.s --args -2147483648,0x10 --max-cycles 5", 1, "cycles   5 ");
 }
 
 /* A run stopped at the limit says where each cell still running is. */

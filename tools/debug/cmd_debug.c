@@ -50,22 +50,6 @@ static int push(const char **list, unsigned *n, const char *value, const char *w
     return 0;
 }
 
-static int parse_numbers(const char *s, debug_options_t *o)
-{
-    o->nargs = 0;
-    const char *p = s;
-    while (*p) {
-        char *end;
-        long long v = strtoll(p, &end, 0);
-        if (end == p || (*end != ',' && *end != '\0') || o->nargs == RUN_DESC_MAX_ARGS || v < INT32_MIN ||
-            v > (long long)UINT32_MAX)
-            return -1;
-        o->args[o->nargs++] = (uint32_t)v;
-        p = *end == ',' ? end + 1 : end;
-    }
-    return o->nargs > 0 ? 0 : -1;
-}
-
 static int parse_options(int argc, char **argv, debug_options_t *o)
 {
     enum { O_ARRAY = 256, O_ARGS, O_MACHINE, O_SET, O_MAX, O_THREADS, O_ECHO, O_BATCH, O_HELP };
@@ -99,7 +83,7 @@ static int parse_options(int argc, char **argv, debug_options_t *o)
             break;
         }
         case O_ARGS:
-            if (parse_numbers(optarg, o) != 0) {
+            if (run_parse_args(optarg, o->args, &o->nargs) != 0) {
                 fprintf(stderr, "iwarp debug: --args wants up to 8 comma-separated 32-bit numbers, not '%s'\n", optarg);
                 return -1;
             }

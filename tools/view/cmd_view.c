@@ -57,21 +57,6 @@ static bool number(const char *s, uint64_t *v)
     return emu_parse_count(s, v) == 0;
 }
 
-static bool words_of(const char *s, view_cli_t *c)
-{
-    c->nargs = 0;
-    const char *p = s;
-    while (*p != '\0') {
-        char *end;
-        long long v = strtoll(p, &end, 0);
-        if (end == p || c->nargs == 8 || v < -2147483648LL || v > 4294967295LL || (*end != ',' && *end != '\0'))
-            return false;
-        c->args[c->nargs++] = (uint32_t)v;
-        p = *end == ',' ? end + 1 : end;
-    }
-    return c->nargs > 0;
-}
-
 static char *slurp(const char *path)
 {
     view_bytes_t b = {0};
@@ -150,7 +135,7 @@ int view_cli_parse(view_cli_t *c, int argc, char **argv, const char *who, bool n
             c->array_given = true;
             break;
         case O_ARGS:
-            if (!words_of(optarg, c))
+            if (run_parse_args(optarg, c->args, &c->nargs) != 0)
                 bad = "--args wants up to 8 comma-separated 32-bit numbers";
             break;
         case O_MACHINE: c->machine_file = optarg; break;

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "run_desc.h"
 #include "viewer.h"
 
 enum { VIEW_CLI_MAX_LIST = 64 };
@@ -16,7 +17,7 @@ typedef struct view_cli {
     const char *machine_file;
     const char *sets[VIEW_CLI_MAX_LIST], *defines[VIEW_CLI_MAX_LIST], *includes[VIEW_CLI_MAX_LIST];
     unsigned nsets, ndefines, nincludes;
-    uint32_t args[8];
+    uint32_t args[RUN_DESC_MAX_ARGS];
     unsigned nargs;
     unsigned width, height;
     bool array_given;
