@@ -104,6 +104,26 @@ static void test_empty_programs_and_false_recordings_are_refused(void **state)
     unlink(fake);
 }
 
+/* A screenshot writes its picture and nothing else (pathway.run's program prints a line when it is done). */
+static void test_a_screenshot_prints_nothing(void **state)
+{
+    (void)state;
+    char *out, cmd[512];
+    snprintf(cmd, sizeof cmd, "'%s' view programs/net/pathway.run --screenshot /tmp/iwarp-cli-%d.png --at 200 2>&1",
+             iwarp, (int)getpid());
+    int st = command_run(cmd, &out);
+    if (strstr(out, "this build has no viewer") != NULL) {
+        free(out);
+        skip();
+    }
+    assert_int_equal(st, 0);
+    assert_string_equal(out, "");
+    free(out);
+    snprintf(cmd, sizeof cmd, "/tmp/iwarp-cli-%d.png", (int)getpid());
+    assert_int_equal(access(cmd, R_OK), 0);
+    unlink(cmd);
+}
+
 /* iwarp asm finds the runtimes' files as iwarp run does. */
 static void test_asm_assembles_the_shipped_programs(void **state)
 {
@@ -144,6 +164,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_the_cycle_limit_says_where_the_cells_are),
         cmocka_unit_test(test_empty_programs_and_false_recordings_are_refused),
         cmocka_unit_test(test_asm_assembles_the_shipped_programs),
+        cmocka_unit_test(test_a_screenshot_prints_nothing),
         cmocka_unit_test(test_the_viewer_without_a_display_says_so),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

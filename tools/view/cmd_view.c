@@ -273,7 +273,10 @@ static int build_array(view_cli_t *c, const char *who, run_desc_t *desc, emu_arr
         desc->max_cycles = c->max_cycles;
     if (run_desc_build(desc, c->defines, c->ndefines, c->includes, c->nincludes, out) != 0)
         return -1;
-    emu_array_set_output(*out, print_output, NULL);
+    /* A screenshot is a picture: the program's lines would only be noise, and of the whole run, not up to the
+     * frame's clock (the live source runs ahead). */
+    if (c->screenshot == NULL)
+        emu_array_set_output(*out, print_output, NULL);
     return 0;
 }
 
