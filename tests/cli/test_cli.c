@@ -119,6 +119,13 @@ static void test_a_screenshot_prints_nothing(void **state)
     assert_int_equal(st, 0);
     assert_string_equal(out, "");
     free(out);
+    /* and a cell outside the array is refused, not ignored */
+    snprintf(cmd, sizeof cmd,
+             "'%s' view programs/net/pathway.run --select 9,9 --screenshot /tmp/iwarp-cli-%d.png --at 200 2>&1", iwarp,
+             (int)getpid());
+    assert_int_equal(command_run(cmd, &out), 2);
+    assert_non_null(strstr(out, "--select 9,9 is outside the 8x8 array"));
+    free(out);
     snprintf(cmd, sizeof cmd, "/tmp/iwarp-cli-%d.png", (int)getpid());
     assert_int_equal(access(cmd, R_OK), 0);
     unlink(cmd);

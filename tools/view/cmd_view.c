@@ -319,7 +319,11 @@ int view_cli_run(view_cli_t *c, const char *who)
     const view_layout_t *l = &src->trace.st.l;
     if (c->v.select >= 0) {
         unsigned x = (unsigned)c->v.select % 1000, y = (unsigned)c->v.select / 1000;
-        c->v.select = x < l->width && y < l->height ? (int)(y * l->width + x) : -1;
+        if (x >= l->width || y >= l->height) {
+            fprintf(stderr, "iwarp %s: --select %u,%u is outside the %ux%u array\n", who, x, y, l->width, l->height);
+            goto out;
+        }
+        c->v.select = (int)(y * l->width + x);
     }
     if (c->v.title == NULL) {
         const char *t = src->trace.st.title[0] ? src->trace.st.title : c->file;
