@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "file.h"
 
 static const char image_magic[8] = {'I', 'W', 'A', 'R', 'P', 'I', 'M', 'G'};
 enum { HEADER_WORDS = 12, MAX_SECTION_BYTES = 64u << 20 };
@@ -171,33 +172,10 @@ int isa_image_parse(const uint8_t *buf, size_t len, isa_image_t *img, char *err,
 
 int isa_image_load_file(const char *path, isa_image_t *out, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return err_set(err, errlen, "%s: %s", path, strerror(errno));
-    uint8_t *buf = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len == cap) {
-            cap = cap ? cap * 2 : 65536;
-            uint8_t *nb = realloc(buf, cap);
-            if (nb == NULL) {
-                free(buf);
-                fclose(f);
-                return err_set(err, errlen, "%s: out of memory", path);
-            }
-            buf = nb;
-        }
-        size_t n = fread(buf + len, 1, cap - len, f);
-        if (n == 0)
-            break;
-        len += n;
-    }
-    int read_error = ferror(f);
-    fclose(f);
-    if (read_error) {
-        free(buf);
-        return err_set(err, errlen, "%s: read error", path);
-    }
+    uint8_t *buf;
+    size_t len;
+    if (file_read_all(path, &buf, &len, err, errlen) != 0)
+        return -1;
     char inner[200];
     int rc = isa_image_parse(buf, len, out, inner, sizeof inner);
     free(buf);

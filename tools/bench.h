@@ -34,8 +34,9 @@ int bench_speed(bench_context_t *ctx);
 int bench_logp(bench_context_t *ctx);
 int bench_patterns(bench_context_t *ctx);
 
-/* Whether the benches give records (JSON or CSV) instead of the report. */
-bool bench_records(const bench_context_t *ctx);
+/* Whether the benches print their report (text); every format gets the records (the text report's go to
+ * results.csv). */
+bool bench_report(const bench_context_t *ctx);
 /* A record {"bench": ..., "case": ...}: begin it, add its fields, end it. */
 void bench_record_begin(bench_context_t *ctx, const char *bench, const char *case_name);
 void bench_string(bench_context_t *ctx, const char *key, const char *value);

@@ -5,9 +5,9 @@
 #include "bench.h"
 #include "program_load.h"
 
-bool bench_records(const bench_context_t *ctx)
+bool bench_report(const bench_context_t *ctx)
 {
-    return ctx->format != BENCH_TEXT;
+    return ctx->format == BENCH_TEXT;
 }
 
 void bench_record_begin(bench_context_t *ctx, const char *bench, const char *case_name)

@@ -256,7 +256,7 @@ int bench_logp(bench_context_t *ctx)
         return -1;
     write_plots(ctx, &r);
     record_results(ctx, &r);
-    if (bench_records(ctx))
+    if (!bench_report(ctx))
         return 0;
     printf("Two cells of the %ux%u array, message passing runtime (runtime/msg.s), 20 MHz clock.\n", su.width,
            su.height);

@@ -239,7 +239,7 @@ int bench_patterns(bench_context_t *ctx)
     unsigned nsizes = ctx->quick ? 2 : MODEL_SIZES;
     memcpy(sizes, model_sizes, sizeof sizes);
     int rc = 0;
-    if (!bench_records(ctx))
+    if (bench_report(ctx))
         printf("Seed 004's basic patterns on the emulated 8x8 array, %d channels for connections; clocks at 20 MHz.\n"
                "predicted: the seed's models (ConSet with this compiler's phases); seed: its Tables 1-3.\n"
                "links: ConSet compiled with `iwarp route --links` (the scheduler keeps connections that share a\n"
@@ -254,7 +254,7 @@ int bench_patterns(bench_context_t *ctx)
                 rc = -1;
         write_plot(ctx, pc, sizes, nsizes, r);
         record_pattern(ctx, pc, sizes, nsizes, r);
-        if (bench_records(ctx))
+        if (!bench_report(ctx))
             continue;
         printf("\n%s: %u phase%s (the seed's compiler: %u; congestion-aware: %u), %u messages per cell\n", info->name,
                r[0].phases, r[0].phases == 1 ? "" : "s", info->conset_phases, r[0].phases_links, r[0].messages);

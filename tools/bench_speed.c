@@ -76,7 +76,7 @@ static int run_case(const bench_context_t *ctx, const speed_case_t *sc, speed_re
 
 int bench_speed(bench_context_t *ctx)
 {
-    if (!bench_records(ctx))
+    if (bench_report(ctx))
         printf("%-14s %7s %8s %12s %14s %9s %12s %14s\n", "case", "cells", "threads", "cycles", "instructions",
                "host s", "instr/s", "cell-clocks/s");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -96,7 +96,7 @@ int bench_speed(bench_context_t *ctx)
         bench_double(ctx, "instructions_per_second", ips);
         bench_double(ctx, "cell_clocks_per_second", cps);
         bench_record_end(ctx);
-        if (!bench_records(ctx)) {
+        if (bench_report(ctx)) {
             printf("%-14s %7u %8u %12llu %14llu %9.3f %12.4g %14.4g\n", sc->name, cells, sc->threads,
                    (unsigned long long)r.cycles, (unsigned long long)r.instructions, r.seconds, ips, cps);
         }

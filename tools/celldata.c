@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "file.h"
 
 static const char magic[8] = {'I', 'W', 'C', 'D', 'A', 'T', '0', '1'};
 enum { MAX_BLOB_WORDS = 1u << 24 };
@@ -98,28 +99,10 @@ int celldata_write(const celldata_t *d, const char *path, char *err, size_t errl
 int celldata_read(celldata_t *d, const char *path, char *err, size_t errlen)
 {
     memset(d, 0, sizeof *d);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return err_set(err, errlen, "%s: %s", path, strerror(errno));
-    uint8_t *buf = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len == cap) {
-            cap = cap ? cap * 2 : 1 << 16;
-            uint8_t *g = realloc(buf, cap);
-            if (g == NULL) {
-                free(buf);
-                fclose(f);
-                return err_set(err, errlen, "%s: out of memory", path);
-            }
-            buf = g;
-        }
-        size_t k = fread(buf + len, 1, cap - len, f);
-        if (k == 0)
-            break;
-        len += k;
-    }
-    fclose(f);
+    uint8_t *buf;
+    size_t len;
+    if (file_read_all(path, &buf, &len, err, errlen) != 0)
+        return -1;
     int rc = 0;
     if (len < 16 || memcmp(buf, magic, 8) != 0 || celldata_init(d, get(buf + 8), get(buf + 12)) != 0) {
         rc = err_set(err, errlen, "%s: not a cell data file", path);

@@ -234,9 +234,11 @@ static int xfer_cmp(const void *x, const void *y)
     return a->conn < b->conn ? -1 : a->conn > b->conn;
 }
 
+/* A pathway end on a link, as the agent's forwarding entries encode it (the route's directions are the
+ * agent's). */
 static uint32_t link_end(unsigned dir, unsigned ch)
 {
-    return 1u << 12 | dir << 8 | ch;
+    return coa_end_encode((coa_end_t){COA_END_LINK, (uint8_t)dir, (uint8_t)ch});
 }
 
 /* One side (sends or receives) of a cell's segments as they are replayed. */

@@ -38,9 +38,11 @@ static int put(words_t *w, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
     return push(w, a) != 0 || push(w, b) != 0 || push(w, c) != 0 || push(w, d) != 0 ? -1 : 0;
 }
 
+/* A pathway end on a link, as the agent's forwarding entries encode it (the route's directions are the
+ * agent's). */
 static uint32_t link_end(unsigned dir, unsigned channel)
 {
-    return 1u << 12 | dir << 8 | channel;
+    return coa_end_encode((coa_end_t){COA_END_LINK, (uint8_t)dir, (uint8_t)channel});
 }
 
 typedef struct xfer {
