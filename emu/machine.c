@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "file.h"
 
 typedef enum { KEY_U32, KEY_UINT, KEY_U64 } key_type_t;
 
@@ -143,33 +144,53 @@ static char *trim(char *s, char **end_out)
 
 int emu_machine_load(emu_machine_t *m, const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        return err_set(err, errlen, "%s: %s", path, strerror(errno));
-    char line[512];
-    unsigned lineno = 0;
+    uint8_t *data;
+    size_t len;
+    if (file_read_all(path, &data, &len, err, errlen) != 0)
+        return -1;
+    if (len == 0)
+        return err_set(err, errlen, "%s: an empty file (a machine file has 'key = value' lines)", path);
+    /* Line by line over the whole file, however long a line is (a cut line's tail must not pass for a line). */
+    char *text = malloc(len + 1);
+    if (text == NULL) {
+        free(data);
+        return err_set(err, errlen, "%s: out of memory", path);
+    }
+    if (len > 0)
+        memcpy(text, data, len);
+    text[len] = '\0';
+    free(data);
     int rc = 0;
-    while (rc == 0 && fgets(line, sizeof line, f) != NULL) {
+    unsigned lineno = 0;
+    for (char *line = text; rc == 0 && line != NULL && (size_t)(line - text) < len;) {
+        char *eol = strchr(line, '\n');
+        if (eol != NULL)
+            *eol = '\0';
         lineno++;
+        if (strlen(line) != (size_t)((eol != NULL ? eol : text + len) - line)) {
+            rc = err_set(err, errlen, "%s:%u:%zu: a NUL byte in a machine file", path, lineno, strlen(line) + 1);
+            break;
+        }
         char *hash = strchr(line, '#');
         if (hash != NULL)
             *hash = '\0';
         char *start = trim(line, NULL);
-        if (*start == '\0')
-            continue;
-        char *eq = strchr(start, '=');
-        if (eq == NULL) {
-            rc = err_set(err, errlen, "%s:%u:%d: expected 'key = value'", path, lineno, (int)(start - line) + 1);
-            break;
+        if (*start != '\0') {
+            char *eq = strchr(start, '=');
+            if (eq == NULL) {
+                rc = err_set(err, errlen, "%s:%u:%d: expected 'key = value'", path, lineno, (int)(start - line) + 1);
+                break;
+            }
+            *eq = '\0';
+            char *key = trim(start, NULL);
+            char *value = trim(eq + 1, NULL);
+            char inner[200];
+            if (emu_machine_set(m, key, value, inner, sizeof inner) != 0)
+                rc = err_set(err, errlen, "%s:%u:%d: %s", path, lineno, (int)(key - line) + 1, inner);
         }
-        *eq = '\0';
-        char *key = trim(start, NULL);
-        char *value = trim(eq + 1, NULL);
-        char inner[200];
-        if (emu_machine_set(m, key, value, inner, sizeof inner) != 0)
-            rc = err_set(err, errlen, "%s:%u:%d: %s", path, lineno, (int)(key - line) + 1, inner);
+        line = eol != NULL ? eol + 1 : NULL;
     }
-    fclose(f);
+    free(text);
     return rc;
 }
 

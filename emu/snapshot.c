@@ -11,8 +11,10 @@
 
 #include "array_internal.h"
 #include "err.h"
+#include "file.h"
 
-static const char snap_magic[8] = {'I', 'W', 'S', 'N', 'A', 'P', '0', '2'};
+/* 03: a checksum of everything before it ends the file. */
+static const char snap_magic[8] = {'I', 'W', 'S', 'N', 'A', 'P', '0', '3'};
 
 typedef struct cell_snap {
     ca_state_block_t ca;
@@ -251,20 +253,34 @@ static void header_sizes(uint32_t sizes[6])
     sizes[5] = sizeof(coa_t);
 }
 
-static int write_all(FILE *f, const void *p, size_t n)
+/* Files are read and written through a running FNV-1a hash of their bytes, which ends the file: a damaged or
+ * truncated snapshot is refused instead of restoring made-up state (the struct fields are not checked one by
+ * one, so only the checksum keeps a bit flip out of the emulator). */
+typedef struct snap_io {
+    FILE *f;
+    uint64_t sum;
+    int rc;
+} snap_io_t;
+
+static void io_write(snap_io_t *io, const void *p, size_t n)
 {
-    return fwrite(p, 1, n, f) == n ? 0 : -1;
+    if (io->rc == 0 && fwrite(p, 1, n, io->f) != n)
+        io->rc = -1;
+    io->sum = fnv(io->sum, p, n);
 }
-static int read_all(FILE *f, void *p, size_t n)
+
+static void io_read(snap_io_t *io, void *p, size_t n)
 {
-    return fread(p, 1, n, f) == n ? 0 : -1;
+    if (io->rc == 0 && fread(p, 1, n, io->f) != n)
+        io->rc = -1;
+    io->sum = fnv(io->sum, p, n);
 }
 
 int emu_snapshot_save(const emu_snapshot_t *s, const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "wb");
-    if (f == NULL)
-        return err_set(err, errlen, "%s: %s", path, strerror(errno));
+    file_out_t out;
+    if (file_out_open(&out, path, "wb", err, errlen) != 0)
+        return -1;
     snap_header_t h;
     memset(&h, 0, sizeof h);
     memcpy(h.magic, snap_magic, sizeof h.magic);
@@ -278,15 +294,22 @@ int emu_snapshot_save(const emu_snapshot_t *s, const char *path, char *err, size
     h.ctrl_per_slot = s->ctrl_per_slot;
     size_t qw = queue_words(&s->machine) * s->ncells;
     size_t nslots = s->ncells * s->slots_per_cell;
-    int rc = write_all(f, &h, sizeof h) | write_all(f, s->deadlock, sizeof s->deadlock) |
-             write_all(f, s->cells, s->ncells * sizeof *s->cells) |
-             write_all(f, s->mem, (size_t)s->ncells * s->machine.mem_bytes) |
-             write_all(f, s->qdata, qw * sizeof *s->qdata) | write_all(f, s->qtag, qw) |
-             write_all(f, s->slots, nslots * sizeof *s->slots) |
-             write_all(f, s->ctrl, nslots * s->ctrl_per_slot * sizeof *s->ctrl);
-    if (fclose(f) != 0)
-        rc = -1;
-    return rc ? err_set(err, errlen, "%s: write failed", path) : 0;
+    snap_io_t io = {out.f, 0xcbf29ce484222325ull, 0};
+    io_write(&io, &h, sizeof h);
+    io_write(&io, s->deadlock, sizeof s->deadlock);
+    io_write(&io, s->cells, s->ncells * sizeof *s->cells);
+    io_write(&io, s->mem, (size_t)s->ncells * s->machine.mem_bytes);
+    io_write(&io, s->qdata, qw * sizeof *s->qdata);
+    io_write(&io, s->qtag, qw);
+    io_write(&io, s->slots, nslots * sizeof *s->slots);
+    io_write(&io, s->ctrl, nslots * s->ctrl_per_slot * sizeof *s->ctrl);
+    uint64_t sum = io.sum;
+    io_write(&io, &sum, sizeof sum);
+    if (io.rc != 0) {
+        file_out_abort(&out);
+        return err_set(err, errlen, "%s: write failed", path);
+    }
+    return file_out_commit(&out, err, errlen);
 }
 
 /* What a file could get wrong that the emulator would index with. */
@@ -313,24 +336,35 @@ static bool plausible(const emu_snapshot_t *s)
 
 emu_snapshot_t *emu_snapshot_load(const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
+    const char *why;
+    FILE *f = file_open_read(path, &why);
     if (f == NULL) {
-        err_set(err, errlen, "%s: %s", path, strerror(errno));
+        err_set(err, errlen, "%s: %s", path, why);
         return NULL;
     }
     snap_header_t h;
     uint32_t sizes[6];
     header_sizes(sizes);
-    emu_snapshot_t *s = NULL;
-    if (read_all(f, &h, sizeof h) != 0 || memcmp(h.magic, snap_magic, sizeof h.magic) != 0 ||
-        memcmp(h.sizes, sizes, sizeof sizes) != 0 || h.ncells == 0 || h.ncells > EMU_MAX_DIM * EMU_MAX_DIM ||
-        h.ncells != h.machine.width * h.machine.height || h.machine.channels > COA_MAX_CHANNELS ||
-        h.ctrl_per_slot != 2u * h.machine.channels + 4u || h.slots_per_cell > 4 * 128) {
-        err_set(err, errlen, "%s: not a snapshot written by this build of the emulator", path);
+    snap_io_t io = {f, 0xcbf29ce484222325ull, 0};
+    io_read(&io, &h, sizeof h);
+    if (io.rc != 0 || memcmp(h.magic, snap_magic, 6) != 0) {
+        err_set(err, errlen, "%s: not a snapshot%s", path, io.rc != 0 ? " (shorter than a snapshot's header)" : "");
         fclose(f);
         return NULL;
     }
-    s = snapshot_alloc(&h.machine, h.ncells, h.slots_per_cell / COA_NUM_DIRS);
+    if (memcmp(h.magic, snap_magic, sizeof h.magic) != 0 || memcmp(h.sizes, sizes, sizeof sizes) != 0) {
+        err_set(err, errlen, "%s: a snapshot of another version or build of the emulator", path);
+        fclose(f);
+        return NULL;
+    }
+    if (h.ncells == 0 || h.ncells > EMU_MAX_DIM * EMU_MAX_DIM || h.ncells != h.machine.width * h.machine.height ||
+        h.machine.channels > COA_MAX_CHANNELS || h.ctrl_per_slot != 2u * h.machine.channels + 4u ||
+        h.slots_per_cell > 4 * 128) {
+        err_set(err, errlen, "%s: corrupt snapshot (its header does not describe an array)", path);
+        fclose(f);
+        return NULL;
+    }
+    emu_snapshot_t *s = snapshot_alloc(&h.machine, h.ncells, h.slots_per_cell / COA_NUM_DIRS);
     if (s == NULL) {
         err_set(err, errlen, "%s: out of memory", path);
         fclose(f);
@@ -341,21 +375,26 @@ emu_snapshot_t *emu_snapshot_load(const char *path, char *err, size_t errlen)
     s->programs = h.programs;
     size_t qw = queue_words(&s->machine) * s->ncells;
     size_t nslots = s->ncells * s->slots_per_cell;
-    int rc = read_all(f, s->deadlock, sizeof s->deadlock) | read_all(f, s->cells, s->ncells * sizeof *s->cells) |
-             read_all(f, s->mem, (size_t)s->ncells * s->machine.mem_bytes) |
-             read_all(f, s->qdata, qw * sizeof *s->qdata) | read_all(f, s->qtag, qw) |
-             read_all(f, s->slots, nslots * sizeof *s->slots) |
-             read_all(f, s->ctrl, nslots * s->ctrl_per_slot * sizeof *s->ctrl);
+    io_read(&io, s->deadlock, sizeof s->deadlock);
+    io_read(&io, s->cells, s->ncells * sizeof *s->cells);
+    io_read(&io, s->mem, (size_t)s->ncells * s->machine.mem_bytes);
+    io_read(&io, s->qdata, qw * sizeof *s->qdata);
+    io_read(&io, s->qtag, qw);
+    io_read(&io, s->slots, nslots * sizeof *s->slots);
+    io_read(&io, s->ctrl, nslots * s->ctrl_per_slot * sizeof *s->ctrl);
+    uint64_t want = io.sum, sum = 0;
+    io_read(&io, &sum, sizeof sum);
+    bool trailing = io.rc == 0 && fgetc(f) != EOF;
     fclose(f);
-    if (rc != 0) {
-        emu_snapshot_free(s);
-        err_set(err, errlen, "%s: truncated snapshot", path);
-        return NULL;
-    }
+    const char *bad = io.rc != 0                ? "truncated snapshot"
+                      : sum != want || trailing ? "damaged snapshot (checksum)"
+                                                : NULL;
     s->deadlock[sizeof s->deadlock - 1] = '\0';
-    if (!plausible(s)) {
+    if (bad == NULL && !plausible(s))
+        bad = "corrupt snapshot";
+    if (bad != NULL) {
         emu_snapshot_free(s);
-        err_set(err, errlen, "%s: corrupt snapshot", path);
+        err_set(err, errlen, "%s: %s", path, bad);
         return NULL;
     }
     return s;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "asm_internal.h"
+#include "file.h"
 
 enum { MAX_FILE_BYTES = 64u << 20 };
 
@@ -79,13 +80,15 @@ static FILE *open_include(asm_t *as, const char *name, const asm_loc_t *from, ch
 {
     if (name[0] == '/') {
         *path = asm_strdup(as, name);
-        return fopen(name, "rb");
+        const char *why;
+        return file_open_read(name, &why);
     }
     const char *dir = from->file < as->nfiles ? as->files[from->file].dir : ".";
     for (size_t i = 0; i <= as->opt->ninclude_dirs; i++) {
         const char *d = i == 0 ? dir : as->opt->include_dirs[i - 1];
         *path = strcmp(d, ".") == 0 ? asm_strdup(as, name) : asm_printf(as, "%s/%s", d, name);
-        FILE *f = fopen(*path, "rb");
+        const char *why;
+        FILE *f = file_open_read(*path, &why);
         if (f != NULL)
             return f;
     }
@@ -101,13 +104,14 @@ bool asm_push_file(asm_t *as, const char *path, size_t len, const asm_loc_t *fro
         return false;
     }
     char *full = name;
-    FILE *f = from != NULL ? open_include(as, name, from, &full) : fopen(name, "rb");
+    const char *why = NULL;
+    FILE *f = from != NULL ? open_include(as, name, from, &full) : file_open_read(name, &why);
     if (f == NULL) {
         if (from != NULL)
             asm_error(as, *from, "cannot find include file '%s' (searched the including file's directory%s)", name,
                       as->opt->ninclude_dirs ? " and the -I directories" : "");
         else
-            asm_error(as, (asm_loc_t){add_file(as, name), 0, 0, NULL}, "cannot open: %s", strerror(errno));
+            asm_error(as, (asm_loc_t){add_file(as, name), 0, 0, NULL}, "cannot open: %s", why);
         return false;
     }
     size_t n = 0;

@@ -1,19 +1,46 @@
 #include "file.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "err.h"
+
+FILE *file_open_read(const char *path, const char **why)
+{
+    /* Non-blocking, so that opening a FIFO does not wait for a writer before it can be refused. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        *why = strerror(errno);
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        *why = S_ISDIR(st.st_mode) ? "is a directory" : "is not a regular file (a FIFO, device or socket)";
+        close(fd);
+        return NULL;
+    }
+    int flags = fcntl(fd, F_GETFL);
+    FILE *f = flags >= 0 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 ? fdopen(fd, "rb") : NULL;
+    if (f == NULL) {
+        *why = strerror(errno);
+        close(fd);
+    }
+    return f;
+}
 
 int file_read_all(const char *path, uint8_t **data, size_t *len, char *err, size_t errlen)
 {
     *data = NULL;
     *len = 0;
-    FILE *f = fopen(path, "rb");
+    const char *why;
+    FILE *f = file_open_read(path, &why);
     if (f == NULL)
-        return err_set(err, errlen, "%s: %s", path, strerror(errno));
+        return err_set(err, errlen, "%s: %s", path, why);
     uint8_t *buf = NULL;
     size_t n = 0, cap = 0;
     for (;;) {
@@ -41,4 +68,90 @@ int file_read_all(const char *path, uint8_t **data, size_t *len, char *err, size
     *data = buf;
     *len = n;
     return 0;
+}
+
+int file_out_open(file_out_t *o, const char *path, const char *mode, char *err, size_t errlen)
+{
+    memset(o, 0, sizeof *o);
+    size_t n = strlen(path);
+    o->path = malloc(n + 1);
+    o->tmp = malloc(n + 16);
+    if (o->path == NULL || o->tmp == NULL) {
+        file_out_abort(o);
+        return err_set(err, errlen, "%s: out of memory", path);
+    }
+    memcpy(o->path, path, n + 1);
+    /* A device or FIFO named as the output (/dev/stdout, /dev/null, /dev/full) is written as it is: there is no
+     * whole file to protect, and a temporary file beside it would replace the device. */
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        free(o->tmp);
+        o->tmp = NULL;
+        if (S_ISDIR(st.st_mode)) {
+            file_out_abort(o);
+            return err_set(err, errlen, "%s: is a directory", path);
+        }
+        o->f = fopen(path, mode);
+        if (o->f == NULL) {
+            int e = errno;
+            file_out_abort(o);
+            return err_set(err, errlen, "%s: %s", path, strerror(e));
+        }
+        return 0;
+    }
+    snprintf(o->tmp, n + 16, "%s.tmp-XXXXXX", path);
+    int fd = mkstemp(o->tmp);
+    if (fd < 0) {
+        int e = errno;
+        free(o->tmp);
+        o->tmp = NULL;
+        file_out_abort(o);
+        return err_set(err, errlen, "%s: %s", path, strerror(e));
+    }
+    /* mkstemp makes the file private (0600); an output gets the permissions fopen would have given it. */
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    o->f = fdopen(fd, mode);
+    if (o->f == NULL) {
+        int e = errno;
+        close(fd);
+        file_out_abort(o);
+        return err_set(err, errlen, "%s: %s", path, strerror(e));
+    }
+    return 0;
+}
+
+void file_out_abort(file_out_t *o)
+{
+    if (o->f != NULL)
+        fclose(o->f);
+    if (o->tmp != NULL)
+        unlink(o->tmp);
+    free(o->path);
+    free(o->tmp);
+    memset(o, 0, sizeof *o);
+}
+
+int file_out_commit(file_out_t *o, char *err, size_t errlen)
+{
+    const char *why = NULL;
+    int e = 0;
+    if (fflush(o->f) != 0 || ferror(o->f))
+        e = errno ? errno : EIO;
+    if (fclose(o->f) != 0 && e == 0)
+        e = errno ? errno : EIO;
+    o->f = NULL;
+    if (e == 0 && o->tmp != NULL && rename(o->tmp, o->path) != 0)
+        e = errno;
+    if (e != 0)
+        why = strerror(e);
+    char path[4096];
+    snprintf(path, sizeof path, "%s", o->path);
+    if (why == NULL) {
+        free(o->tmp); /* renamed: nothing to remove */
+        o->tmp = NULL;
+    }
+    file_out_abort(o);
+    return why != NULL ? err_set(err, errlen, "%s: %s", path, why) : 0;
 }

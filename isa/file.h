@@ -1,12 +1,34 @@
-/* A whole file into memory, for the binary formats every layer reads (images, cell data). */
+/* Files as every layer reads and writes them: only regular files are read (a directory, a FIFO or a device
+ * named where a file is expected is an error naming it, never a hang or an empty input), and outputs appear
+ * whole or not at all (written beside their name, renamed into place once complete). */
 #ifndef ISA_FILE_H
 #define ISA_FILE_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+/* Opens a regular file for reading ("rb"). Returns NULL with *why set to a static text (strerror, or "is a
+ * directory", or "is not a regular file (a FIFO, device or socket)"). */
+FILE *file_open_read(const char *path, const char **why);
 
 /* Reads all of path into *data (to be freed; NULL when the file is empty) and its size into *len.
  * Returns 0, or -1 with "path: why" in err. */
 int file_read_all(const char *path, uint8_t **data, size_t *len, char *err, size_t errlen);
+
+/* An output written to a temporary file beside `path` and renamed over it by file_out_commit, so an error, a
+ * full disk or an interruption never leaves a truncated file under the real name. */
+typedef struct file_out {
+    FILE *f;
+    char *path, *tmp;
+} file_out_t;
+
+/* Returns 0 with o->f ready, or -1 with "path: why" in err. */
+int file_out_open(file_out_t *o, const char *path, const char *mode, char *err, size_t errlen);
+/* Checks every write (flush, errors, close) and renames into place. Returns 0, or -1 with "path: why" in err;
+ * either way the temporary file is gone and o is released. */
+int file_out_commit(file_out_t *o, char *err, size_t errlen);
+/* Drops the output (the real file is left as it was). */
+void file_out_abort(file_out_t *o);
 
 #endif

@@ -69,9 +69,10 @@ int celldata_write(const celldata_t *d, const char *path, char *err, size_t errl
 {
     unsigned n = d->width * d->height;
     size_t header = 8 + 8 + 8 * (size_t)n;
-    FILE *f = fopen(path, "wb");
-    if (f == NULL)
-        return err_set(err, errlen, "%s: %s", path, strerror(errno));
+    file_out_t out;
+    if (file_out_open(&out, path, "wb", err, errlen) != 0)
+        return -1;
+    FILE *f = out.f;
     uint8_t w[4];
     int rc = fwrite(magic, 1, 8, f) == 8 ? 0 : -1;
     put(w, d->width);
@@ -91,9 +92,11 @@ int celldata_write(const celldata_t *d, const char *path, char *err, size_t errl
             put(w, d->blobs[i][k]);
             rc |= fwrite(w, 1, 4, f) == 4 ? 0 : -1;
         }
-    if (fclose(f) != 0)
-        rc = -1;
-    return rc ? err_set(err, errlen, "%s: write failed", path) : 0;
+    if (rc != 0) {
+        file_out_abort(&out);
+        return err_set(err, errlen, "%s: write failed", path);
+    }
+    return file_out_commit(&out, err, errlen);
 }
 
 int celldata_read(celldata_t *d, const char *path, char *err, size_t errlen)

@@ -6,6 +6,7 @@
 
 #include "asm.h"
 #include "commands.h"
+#include "file.h"
 #include "program_load.h"
 
 static void asm_usage(FILE *out)
@@ -107,15 +108,19 @@ static int parse_args(int argc, char **argv, asm_args_t *a)
 
 static int write_image(const asm_result_t *r, const char *path)
 {
-    FILE *f = fopen(path, "wb");
-    if (f == NULL) {
-        fprintf(stderr, "iwarp asm: cannot write %s: %s\n", path, strerror(errno));
+    file_out_t out;
+    char err[512];
+    if (file_out_open(&out, path, "wb", err, sizeof err) != 0) {
+        fprintf(stderr, "iwarp asm: cannot write %s\n", err);
         return 1;
     }
-    int rc = isa_image_write(&r->image, f);
-    if (fclose(f) != 0 || rc != 0) {
+    if (isa_image_write(&r->image, out.f) != 0) {
+        file_out_abort(&out);
         fprintf(stderr, "iwarp asm: error writing %s\n", path);
-        remove(path);
+        return 1;
+    }
+    if (file_out_commit(&out, err, sizeof err) != 0) {
+        fprintf(stderr, "iwarp asm: cannot write %s\n", err);
         return 1;
     }
     return 0;

@@ -61,7 +61,7 @@ int cmd_bench(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     bench_context_t ctx = {.out_dir = "out/bench", .threads = 1};
-    optind = 1;
+    optind = 0; /* glibc: start afresh, forgetting any earlier vector (1 keeps its place in a cluster) */
     int c;
     while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         switch (c) {

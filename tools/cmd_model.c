@@ -142,7 +142,7 @@ int cmd_model(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     bool json = false, quick = false;
-    optind = 1;
+    optind = 0; /* glibc: start afresh, forgetting any earlier vector (1 keeps its place in a cluster) */
     int c;
     while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         switch (c) {

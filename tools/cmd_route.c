@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "commands.h"
+#include "file.h"
 #include "route/cset.h"
 #include "route/pattern.h"
 #include "route/route.h"
@@ -107,7 +108,7 @@ static int parse_options(int argc, char **argv, route_cli_t *o)
     memset(o, 0, sizeof *o);
     route_options_init(&o->opt);
     o->width = o->height = CSET_DEFAULT_SIDE;
-    optind = 1;
+    optind = 0; /* glibc: start afresh, forgetting any earlier vector (1 keeps its place in a cluster) */
     int c;
     unsigned long long v;
     while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
@@ -197,12 +198,18 @@ static int load_set(const route_cli_t *o, cset_t *set, char *name, size_t cap)
         }
         snprintf(name, cap, "pattern %s %ux%u, %u words", pattern_name(o->pattern), o->width, o->height, o->words);
         if (o->cset_out != NULL) {
-            FILE *f = fopen(o->cset_out, "w");
-            int rc = f != NULL ? cset_write(set, f) : -1;
-            if (f != NULL && fclose(f) != 0)
+            file_out_t out;
+            char werr[512];
+            int rc = file_out_open(&out, o->cset_out, "w", werr, sizeof werr);
+            if (rc == 0 && cset_write(set, out.f) != 0) {
+                file_out_abort(&out);
+                snprintf(werr, sizeof werr, "%s: write failed", o->cset_out);
                 rc = -1;
+            } else if (rc == 0) {
+                rc = file_out_commit(&out, werr, sizeof werr);
+            }
             if (rc != 0) {
-                fprintf(stderr, "iwarp route: cannot write %s\n", o->cset_out);
+                fprintf(stderr, "iwarp route: cannot write %s\n", werr);
                 return 1;
             }
         }

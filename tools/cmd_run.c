@@ -91,7 +91,7 @@ static int parse_options(int argc, char **argv, run_options_t *o)
     memset(o, 0, sizeof *o);
     o->width = o->height = 1;
     o->max_cycles = 1000000000ull;
-    optind = 1;
+    optind = 0; /* glibc: start afresh, forgetting any earlier vector (1 keeps its place in a cluster) */
     int c;
     while ((c = getopt_long(argc, argv, "D:I:h", longopts, NULL)) != -1) {
         switch (c) {

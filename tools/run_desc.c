@@ -1,6 +1,8 @@
 /* Run descriptions: parsing (with file:line:col errors, every one reported) and loading onto an array. */
 #include "run_desc.h"
 
+#include "file.h"
+
 #include <errno.h>
 #include <libgen.h>
 #include <stdarg.h>
@@ -366,16 +368,20 @@ int run_desc_parse_string(const char *name, const char *text, size_t len, const 
     if (p.nerrors > MAX_ERRORS && errors != NULL)
         fprintf(errors, "%s: %u more errors not shown\n", name, p.nerrors - MAX_ERRORS);
     free(p.dir);
-    return p.nerrors ? -1 : 0;
+    if (p.nerrors == 0)
+        return 0;
+    run_desc_free(d); /* a description with errors is not used: the caller owes nothing */
+    return -1;
 }
 
 int run_desc_parse_file(const char *path, const emu_machine_t *base, run_desc_t *out, FILE *errors)
 {
-    FILE *f = fopen(path, "rb");
+    const char *why;
+    FILE *f = file_open_read(path, &why);
     if (f == NULL) {
         memset(out, 0, sizeof *out);
         if (errors != NULL)
-            fprintf(errors, "%s: %s\n", path, strerror(errno));
+            fprintf(errors, "%s: %s\n", path, why);
         return -1;
     }
     char *buf = NULL;

@@ -62,7 +62,7 @@ typedef struct run_desc {
 } run_desc_t;
 
 /* Parses a description over `base` machine settings. Errors: "file:line:col: message", every one of the
- * file (up to a limit) to `errors`. Returns 0 or -1. */
+ * file (up to a limit) to `errors`. Returns 0, or -1 with nothing left to free. */
 int run_desc_parse_file(const char *path, const emu_machine_t *base, run_desc_t *out, FILE *errors);
 /* The same from text in memory (name is used in messages and for relative paths). */
 int run_desc_parse_string(const char *name, const char *text, size_t len, const emu_machine_t *base, run_desc_t *out,

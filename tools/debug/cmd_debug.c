@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "dbg.h"
+#include "file.h"
 #include "run_desc.h"
 
 enum { MAX_ITEMS = 64 };
@@ -67,7 +68,7 @@ static int parse_options(int argc, char **argv, debug_options_t *o)
     };
     memset(o, 0, sizeof *o);
     o->width = o->height = 1;
-    optind = 1;
+    optind = 0; /* glibc: start afresh, forgetting any earlier vector (1 keeps its place in a cluster) */
     int c;
     while ((c = getopt_long(argc, argv, "x:e:D:I:h", longopts, NULL)) != -1) {
         int rc = 0;
@@ -194,9 +195,10 @@ int cmd_debug(int argc, char **argv)
     for (unsigned i = 0; i < o.ncmds && !d->quit; i++)
         dbg_execute(d, o.cmds[i]);
     for (unsigned i = 0; i < o.nscripts && !d->quit; i++) {
-        FILE *f = fopen(o.scripts[i], "r");
+        const char *why;
+        FILE *f = file_open_read(o.scripts[i], &why);
         if (f == NULL) {
-            fprintf(stderr, "iwarp debug: cannot read script '%s'\n", o.scripts[i]);
+            fprintf(stderr, "iwarp debug: cannot read script '%s': %s\n", o.scripts[i], why);
             dbg_free(d);
             return 2;
         }

@@ -19,9 +19,11 @@
 
 typedef struct dbg dbg_t;
 
+/* No address (a #define: ISO C enumerators must fit an int, and clang's -Wpedantic says so). */
+#define DBG_NO_ADDR UINT32_MAX
+
 enum {
     DBG_MAX_CELLS = EMU_MAX_DIM * EMU_MAX_DIM,
-    DBG_NO_ADDR = UINT32_MAX,
     DBG_MAX_SOURCE_DEPTH = 16,
 };
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "dbg.h"
+#include "file.h"
 
 int dbg_read_stream(dbg_t *d, FILE *in)
 {
@@ -24,9 +25,10 @@ int dbg_source_file(dbg_t *d, const char *path)
 {
     if (d->depth >= DBG_MAX_SOURCE_DEPTH)
         return dbg_error(d, "source: scripts nested more than %d deep", DBG_MAX_SOURCE_DEPTH);
-    FILE *f = fopen(path, "r");
+    const char *why;
+    FILE *f = file_open_read(path, &why);
     if (f == NULL)
-        return dbg_error(d, "cannot read script '%s'", path);
+        return dbg_error(d, "cannot read script '%s': %s", path, why);
     d->depth++;
     dbg_read_stream(d, f);
     d->depth--;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cset.h"
+#include "file.h"
 
 typedef struct token {
     const char *text;
@@ -638,12 +639,13 @@ size_t cset_parse(cset_t *s, const char *text, size_t len, cset_diags_t *d)
 
 size_t cset_parse_file(cset_t *s, const char *path, cset_diags_t *d)
 {
-    FILE *f = fopen(path, "rb");
+    const char *why = NULL;
+    FILE *f = file_open_read(path, &why);
     char *text = NULL;
     size_t len = 0, cap = 0;
     int err = 0;
     if (f == NULL)
-        err = errno;
+        err = -1; /* why says it */
     while (f != NULL) {
         if (len == cap) {
             cap = cap ? 2 * cap : 65536;
@@ -670,7 +672,7 @@ size_t cset_parse_file(cset_t *s, const char *path, cset_diags_t *d)
         cset_init(s, CSET_DEFAULT_SIDE, CSET_DEFAULT_SIDE, CSET_DEFAULT_CAPACITY);
         cset_diag_t diag = {0, 0, NULL};
         char buf[300];
-        snprintf(buf, sizeof buf, "cannot read: %s", strerror(err));
+        snprintf(buf, sizeof buf, "cannot read: %s", err < 0 ? why : strerror(err));
         diag.msg = strdup(buf);
         d->v = malloc(sizeof *d->v);
         if (d->v != NULL && diag.msg != NULL) {

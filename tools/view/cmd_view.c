@@ -122,7 +122,7 @@ int view_cli_parse(view_cli_t *c, int argc, char **argv, const char *who, bool n
     viewer_opts_defaults(&c->v);
     c->width = c->height = 1;
     c->max_cycles = 1000000000ull;
-    optind = 1;
+    optind = 0; /* glibc: start afresh, forgetting any earlier vector (1 keeps its place in a cluster) */
     opterr = 1;
     int o;
     uint64_t n = 0;

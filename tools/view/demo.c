@@ -67,9 +67,8 @@ static int header_line(demo_t *d, const char *key, size_t klen, const char *val,
     return 0;
 }
 
-int demo_parse(demo_t *d, const char *name, const char *text, char *err, size_t errlen)
+static int parse(demo_t *d, const char *name, const char *text, char *err, size_t errlen)
 {
-    memset(d, 0, sizeof *d);
     d->select_x = d->select_y = -1;
     d->name = strdup(name);
     if (d->name == NULL)
@@ -112,6 +111,15 @@ int demo_parse(demo_t *d, const char *name, const char *text, char *err, size_t 
     if (d->narrative == NULL || d->title == NULL || d->summary == NULL)
         return err_set(err, errlen, "out of memory");
     return 0;
+}
+
+int demo_parse(demo_t *d, const char *name, const char *text, char *err, size_t errlen)
+{
+    memset(d, 0, sizeof *d);
+    if (parse(d, name, text, err, errlen) == 0)
+        return 0;
+    demo_free(d); /* a demo with an error is not used: the caller owes nothing */
+    return -1;
 }
 
 int demo_load(demo_t *d, const char *dir, const char *name, char *err, size_t errlen)

@@ -242,17 +242,9 @@ int view_png_write(const char *path, const uint8_t *rgb, unsigned w, unsigned h,
         view_bytes_free(&b);
         return err_set(err, errlen, "%s: out of memory encoding the image", path);
     }
-    FILE *f = fopen(path, "wb");
-    if (f == NULL) {
-        int e = errno;
-        view_bytes_free(&b);
-        return err_set(err, errlen, "%s: %s", path, strerror(e));
-    }
-    bool ok = fwrite(b.data, 1, b.len, f) == b.len;
-    int e = errno;
-    ok = fclose(f) == 0 && ok;
+    int rc = view_write_file(path, b.data, b.len, err, errlen);
     view_bytes_free(&b);
-    return ok ? 0 : err_set(err, errlen, "%s: %s", path, strerror(e));
+    return rc;
 }
 
 /* --- inflate (after Mark Adler's puff: canonical codes decoded bit by bit) --- */

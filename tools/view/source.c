@@ -111,12 +111,5 @@ int view_source_seek(view_source_t *s, uint64_t clock, uint64_t util_window)
 
 int view_source_save(const view_source_t *s, const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "wb");
-    if (f == NULL)
-        return err_set(err, errlen, "%s: %s", path, strerror(errno));
-    const view_bytes_t *b = s->trace.bytes;
-    bool ok = fwrite(b->data, 1, b->len, f) == b->len;
-    int e = errno;
-    ok = fclose(f) == 0 && ok;
-    return ok ? 0 : err_set(err, errlen, "%s: %s", path, strerror(e));
+    return view_write_file(path, s->trace.bytes->data, s->trace.bytes->len, err, errlen);
 }

@@ -364,11 +364,15 @@ int view_trace_open_file(view_trace_t *t, const char *path, char *err, size_t er
 {
     memset(t, 0, sizeof *t);
     t->bytes = &t->own;
-    if (view_read_file(path, &t->own, SIZE_MAX / 2, false, err, errlen) != 0)
-        return -1;
     char inner[300];
-    if (open_common(t, inner, sizeof inner) != 0)
+    if (view_read_file(path, &t->own, SIZE_MAX / 2, false, err, errlen) != 0) {
+        view_trace_close(t);
+        return -1;
+    }
+    if (open_common(t, inner, sizeof inner) != 0) {
+        view_trace_close(t); /* a recording that cannot be opened is not used: the caller owes nothing */
         return err_set(err, errlen, "%s: %s", path, inner);
+    }
     return 0;
 }
 
@@ -376,7 +380,10 @@ int view_trace_open_bytes(view_trace_t *t, const view_bytes_t *bytes, char *err,
 {
     memset(t, 0, sizeof *t);
     t->bytes = bytes;
-    return open_common(t, err, errlen);
+    if (open_common(t, err, errlen) == 0)
+        return 0;
+    view_trace_close(t);
+    return -1;
 }
 
 void view_trace_close(view_trace_t *t)

@@ -3,11 +3,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file.h"
 #include "trace.h"
 
 struct view_recorder {
     emu_array_t *a;
-    FILE *file;
+    file_out_t out; /* a recording to a file appears under its name once complete (file.h) */
+    FILE *file;     /* out.f, or NULL when recording into memory */
     view_bytes_t *mem;
     view_bytes_t pay; /* the payload of the record being built */
     view_model_t m;
@@ -226,14 +228,14 @@ static view_recorder_t *attach(emu_array_t *a, FILE *file, view_bytes_t *mem, co
 
 view_recorder_t *view_record_attach(emu_array_t *a, const char *path, const char *title, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "wb");
-    if (f == NULL) {
-        err_set(err, errlen, "%s: %s", path, strerror(errno));
+    file_out_t out;
+    if (file_out_open(&out, path, "wb", err, errlen) != 0)
         return NULL;
-    }
-    view_recorder_t *r = attach(a, f, NULL, title, err, errlen);
+    view_recorder_t *r = attach(a, out.f, NULL, title, err, errlen);
     if (r == NULL)
-        fclose(f);
+        file_out_abort(&out);
+    else
+        r->out = out;
     return r;
 }
 
@@ -278,19 +280,24 @@ int view_record_finish(view_recorder_t *r, emu_run_status_t st, char *err, size_
     view_bytes_string(&r->pay, dl, strlen(dl));
     emit(r, VIEW_REC_END);
     int rc = 0;
-    if (r->file != NULL && fclose(r->file) != 0 && !r->write_failed) {
-        r->write_failed = true;
-        r->write_errno = errno;
-    }
-    if (r->write_failed)
+    if (r->write_failed) {
         rc = err_set(err, errlen, "writing the recording failed: %s", strerror(r->write_errno));
+        if (r->file != NULL)
+            file_out_abort(&r->out);
+    } else if (r->file != NULL) {
+        rc = file_out_commit(&r->out, err, errlen);
+    }
     release(r);
     return rc;
 }
 
 void view_record_abandon(view_recorder_t *r)
 {
-    if (r->file != NULL)
-        fclose(r->file);
+    /* What was recorded is whole records, without an end: kept, since a reader plays it to its last record. */
+    char err[256];
+    if (r->file != NULL && !r->write_failed)
+        file_out_commit(&r->out, err, sizeof err);
+    else if (r->file != NULL)
+        file_out_abort(&r->out);
     release(r);
 }

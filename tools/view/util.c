@@ -1,6 +1,8 @@
 /* Messages, byte buffers and file reading for the viewer. */
 #include "util.h"
 
+#include "file.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,11 +54,25 @@ void view_bytes_string(view_bytes_t *b, const char *s, size_t n)
     view_bytes_put(b, s, n);
 }
 
+int view_write_file(const char *path, const void *data, size_t len, char *err, size_t errlen)
+{
+    file_out_t out;
+    if (file_out_open(&out, path, "wb", err, errlen) != 0)
+        return -1;
+    if (fwrite(data, 1, len, out.f) != len) {
+        int e = errno;
+        file_out_abort(&out);
+        return err_set(err, errlen, "%s: %s", path, strerror(e));
+    }
+    return file_out_commit(&out, err, errlen);
+}
+
 int view_read_file(const char *path, view_bytes_t *out, size_t max, bool nul, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
+    const char *why;
+    FILE *f = file_open_read(path, &why);
     if (f == NULL)
-        return err_set(err, errlen, "%s: %s", path, strerror(errno));
+        return err_set(err, errlen, "%s: %s", path, why);
     char buf[65536];
     size_t n, start = out->len;
     while ((n = fread(buf, 1, sizeof buf, f)) > 0 && out->len - start <= max)

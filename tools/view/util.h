@@ -35,6 +35,8 @@ void view_bytes_string(view_bytes_t *b, const char *s, size_t n);
 
 /* Appends a whole file (up to `max` bytes; more is an error) and a NUL byte when `nul`. Returns 0, or -1
  * with a message naming the path. */
+/* Writes bytes as a whole file (file.h: complete or not at all). Returns 0, or -1 with "path: why". */
+int view_write_file(const char *path, const void *data, size_t len, char *err, size_t errlen);
 int view_read_file(const char *path, view_bytes_t *out, size_t max, bool nul, char *err, size_t errlen);
 
 #endif
