@@ -4,8 +4,10 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "err.h"
 #include "file.h"
@@ -148,7 +150,7 @@ int emu_machine_load(emu_machine_t *m, const char *path, char *err, size_t errle
     size_t len;
     if (file_read_all(path, &data, &len, err, errlen) != 0)
         return -1;
-    if (len == 0)
+    if (len == 0) /* data is NULL */
         return err_set(err, errlen, "%s: an empty file (a machine file has 'key = value' lines)", path);
     /* Line by line over the whole file, however long a line is (a cut line's tail must not pass for a line). */
     char *text = malloc(len + 1);
@@ -228,4 +230,42 @@ int emu_parse_array_size(const char *s, unsigned *width, unsigned *height)
     *width = (unsigned)x;
     *height = (unsigned)y;
     return 0;
+}
+
+uint64_t emu_machine_footprint(const emu_machine_t *m)
+{
+    /* Per cell: its memory, each channel's queue (a word and a tag byte per entry) and a margin for the cell's
+     * and agent's structs and link slots, which are a few tens of kilobytes at most. */
+    uint64_t per_cell = (uint64_t)m->mem_bytes + (uint64_t)m->channels * m->queue_depth * 5u + 64u * 1024u;
+    return per_cell * m->width * m->height;
+}
+
+/* Bytes of memory the host can give without swapping: MemAvailable, else physical pages; 0 when unknown. */
+static uint64_t host_available(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (f != NULL) {
+        char line[256];
+        unsigned long long kb;
+        while (fgets(line, sizeof line, f) != NULL)
+            if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
+                fclose(f);
+                return (uint64_t)kb * 1024u;
+            }
+        fclose(f);
+    }
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
+}
+
+int emu_machine_check_host(const emu_machine_t *m, char *err, size_t errlen)
+{
+    uint64_t need = emu_machine_footprint(m), have = host_available();
+    if (have == 0 || need <= have)
+        return 0;
+    return err_set(err, errlen,
+                   "array %ux%u needs %.1f GiB (%u cells of %.1f MiB of memory, plus channels), but this host has "
+                   "%.1f GiB available: use fewer cells or a smaller mem_bytes",
+                   m->width, m->height, (double)need / (1u << 30), m->width * m->height,
+                   (double)m->mem_bytes / (1u << 20), (double)have / (1u << 30));
 }

@@ -45,6 +45,13 @@ int emu_parse_count(const char *s, uint64_t *v);
 /* Parses "WxH" (sides 1..EMU_MAX_DIM; 'X' also separates): 0 and the sides, or -1. */
 int emu_parse_array_size(const char *s, unsigned *width, unsigned *height);
 
+/* Host memory an array of this machine takes (cells' memories, queues and bookkeeping), in bytes. */
+uint64_t emu_machine_footprint(const emu_machine_t *m);
+/* Refuses, with a message giving both figures, an array that needs more memory than the host has available
+ * (/proc/meminfo's MemAvailable, else the physical memory): better than the kernel's out-of-memory killer
+ * minutes into a run. Returns 0 or -1. */
+int emu_machine_check_host(const emu_machine_t *m, char *err, size_t errlen);
+
 /* Reads a description file over the current values; errors are `file:line:col: message`. */
 int emu_machine_load(emu_machine_t *m, const char *path, char *err, size_t errlen);
 

@@ -65,6 +65,10 @@ int file_read_all(const char *path, uint8_t **data, size_t *len, char *err, size
         free(buf);
         return err_set(err, errlen, "%s: read error", path);
     }
+    if (n == 0) { /* as the header says: no buffer for an empty file */
+        free(buf);
+        buf = NULL;
+    }
     *data = buf;
     *len = n;
     return 0;

@@ -251,8 +251,11 @@ int cmd_route(int argc, char **argv)
         rc = 2;
     } else if (o.output != NULL) {
         celldata_t cd;
-        if (route_tables(&plan, &cd, err, sizeof err) != 0 || celldata_write(&cd, o.output, err, sizeof err) != 0) {
+        if (route_tables(&plan, &cd, err, sizeof err) != 0) {
             fprintf(stderr, "iwarp route: %s: %s\n", o.output, err);
+            rc = 1;
+        } else if (celldata_write(&cd, o.output, err, sizeof err) != 0) {
+            fprintf(stderr, "iwarp route: %s\n", err); /* the message names the file */
             rc = 1;
         }
         celldata_free(&cd);

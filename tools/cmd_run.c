@@ -239,7 +239,8 @@ int cmd_run(int argc, char **argv)
     clock_gettime(CLOCK_MONOTONIC, &t0);
     emu_run_status_t st = emu_array_run(a, desc.max_cycles);
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    if (rec != NULL && view_record_finish(rec, st, rec_err, sizeof rec_err) != 0)
+    bool rec_failed = rec != NULL && view_record_finish(rec, st, rec_err, sizeof rec_err) != 0;
+    if (rec_failed)
         fprintf(stderr, "iwarp run: --record %s: %s\n", o.record, rec_err);
     double host_seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
 
@@ -252,5 +253,5 @@ int cmd_run(int argc, char **argv)
         run_report_problem(&rep, stderr);
     emu_array_free(a);
     run_desc_free(&desc);
-    return st == EMU_RUN_DONE ? 0 : 1;
+    return st == EMU_RUN_DONE && !rec_failed ? 0 : 1;
 }

@@ -1,4 +1,5 @@
 /* The iwarp driver: one binary, a subcommand per use (assemble, run, bench, debug, view, ...). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -35,8 +36,16 @@ int main(int argc, char **argv)
         return 0;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(argv[1], commands[i].name) == 0)
-            return commands[i].run(argc - 1, argv + 1);
+        if (strcmp(argv[1], commands[i].name) == 0) {
+            int status = commands[i].run(argc - 1, argv + 1);
+            /* A report that did not reach its reader (a full disk, a closed pipe) is a failure, whatever the
+             * command did: checked once here for every command's standard output. */
+            if (fflush(stdout) != 0 || ferror(stdout)) {
+                fprintf(stderr, "iwarp %s: writing standard output failed: %s\n", argv[1], strerror(errno));
+                return status == 0 ? 1 : status;
+            }
+            return status;
+        }
     fprintf(stderr, "iwarp: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return 2;

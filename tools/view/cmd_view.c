@@ -290,6 +290,7 @@ int view_cli_run(view_cli_t *c, const char *who)
     run_desc_t desc;
     memset(&desc, 0, sizeof desc);
     bool replay = view_trace_is_recording(c->file);
+    bool damaged = false;
     int rc = 2;
     size_t flen = strlen(c->file);
     if (!replay && flen > 4 && strcmp(c->file + flen - 4, ".iwt") == 0) {
@@ -306,8 +307,14 @@ int view_cli_run(view_cli_t *c, const char *who)
         }
         if (view_source_replay(src, c->file, err, sizeof err) != 0) {
             fprintf(stderr, "iwarp %s: %s\n", who, err);
+            rc = 1; /* a recording, but damaged (--help) */
             goto out;
         }
+        const view_trace_t *t = &src->trace;
+        damaged = t->damaged || !t->ended;
+        if (damaged)
+            fprintf(stderr, "iwarp %s: warning: %s: %s; it plays to clock %llu, its last whole record\n", who, c->file,
+                    t->damaged ? t->error : "the recording has no end (cut short)", (unsigned long long)t->last_clock);
     } else {
         if (build_array(c, who, &desc, &a) != 0)
             goto out;
@@ -339,6 +346,8 @@ int view_cli_run(view_cli_t *c, const char *who)
     } else {
         rc = viewer_main(src, &c->v);
     }
+    if (rc == 0 && damaged)
+        rc = 1;
 out:
     view_source_close(src);
     free(src);

@@ -21,7 +21,7 @@
 #define VIEW_TRACE_MAGIC "IWARPTRC"
 enum {
     VIEW_TRACE_MAGIC_LEN = 8,
-    VIEW_TRACE_VERSION = 2,     /* 2: deltas carry changes, not values (a third smaller) */
+    VIEW_TRACE_VERSION = 3,     /* 2: deltas carry changes, not values; 3: each record ends with a checksum */
     VIEW_KEY_EVERY = 256,       /* clocks between keyframes: a seek applies at most this many deltas */
     VIEW_SOURCE_MAX = 1u << 20, /* source files larger than this are stored without their text */
     VIEW_RECORD_MAX = 1u << 30, /* a larger record is a corrupt file */
@@ -67,6 +67,10 @@ void view_static_free(view_static_t *s);
 /* The source position and text of pc on a cell; false when unknown. */
 bool view_static_line(const view_static_t *s, unsigned cell, uint32_t pc, const char **file, unsigned *line,
                       const char **text, size_t *text_len);
+
+/* The 4 bytes that end each record: FNV-1a (32 bits, little-endian) over its tag and payload, so that a damaged
+ * recording is caught at the record where it went wrong instead of showing made-up channels. */
+void view_record_check(uint8_t tag, const uint8_t *payload, size_t len, uint8_t out[4]);
 
 /* --- recording --- */
 
@@ -126,6 +130,7 @@ typedef struct view_trace {
     emu_run_status_t end_status;
     char *end_deadlock;
     char error[256]; /* set when the data is malformed; scanning stops there */
+    bool damaged;    /* opened although malformed past last_clock: what precedes plays, `error` says where */
 } view_trace_t;
 
 /* Reads a recording file. Returns 0, or -1 with a message. */

@@ -51,7 +51,20 @@ static char *rd_string(rd_t *r, size_t *len_out)
 }
 
 /* The record at `off`: its tag and payload bounds. Returns 0, 1 when it is not complete yet, -1 when bad. */
-static int record_at(const view_bytes_t *b, size_t off, uint8_t *tag, rd_t *payload, size_t *next)
+void view_record_check(uint8_t tag, const uint8_t *payload, size_t len, uint8_t out[4])
+{
+    uint32_t h = (2166136261u ^ tag) * 16777619u;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ payload[i]) * 16777619u;
+    for (unsigned k = 0; k < 4; k++)
+        out[k] = (uint8_t)(h >> (8 * k));
+}
+
+/* The record at off: 0 with its tag and payload, 1 when the data ends before the record does (a file cut
+ * short, or a live recording still growing), -1 when it cannot be a record, -2 when its check fails (the
+ * payload is still given: the header's version is read from it, to say so when that is the reason). Records
+ * already scanned are read again without verify. */
+static int record_at(const view_bytes_t *b, size_t off, bool verify, uint8_t *tag, rd_t *payload, size_t *next)
 {
     if (off >= b->len)
         return 1;
@@ -71,13 +84,17 @@ static int record_at(const view_bytes_t *b, size_t off, uint8_t *tag, rd_t *payl
     }
     if (n > VIEW_RECORD_MAX)
         return -1;
-    if (n > (uint64_t)(r.end - r.p))
+    if (n + 4 > (uint64_t)(r.end - r.p))
         return 1;
     payload->p = r.p;
     payload->end = r.p + n;
     payload->bad = false;
-    *next = (size_t)(payload->end - b->data);
-    return 0;
+    *next = (size_t)(payload->end + 4 - b->data);
+    if (!verify)
+        return 0;
+    uint8_t check[4];
+    view_record_check(*tag, r.p, (size_t)n, check);
+    return memcmp(check, payload->end, 4) == 0 ? 0 : -2;
 }
 
 void view_static_free(view_static_t *s)
@@ -277,9 +294,18 @@ int view_trace_scan(view_trace_t *t)
         uint8_t tag;
         rd_t r;
         size_t next;
-        int rc = record_at(t->bytes, t->scanned, &tag, &r, &next);
+        int rc = record_at(t->bytes, t->scanned, true, &tag, &r, &next);
         if (rc == 1)
             return 0;
+        if (rc == -2 && !t->header_done && tag == VIEW_REC_HEADER) {
+            uint64_t version = rd_varint(&r);
+            if (!r.bad && version != VIEW_TRACE_VERSION)
+                return err_set(t->error, sizeof t->error, "recording version %llu, this viewer reads version %d",
+                               (unsigned long long)version, VIEW_TRACE_VERSION);
+        }
+        if (rc == -2)
+            return err_set(t->error, sizeof t->error, "the recording is damaged at byte %zu (its check fails)",
+                           t->scanned);
         if (rc < 0)
             return err_set(t->error, sizeof t->error, "the recording is malformed at byte %zu", t->scanned);
         if (!t->header_done) {
@@ -353,8 +379,12 @@ static int open_common(view_trace_t *t, char *err, size_t errlen)
     if (b->len < VIEW_TRACE_MAGIC_LEN || memcmp(b->data, VIEW_TRACE_MAGIC, VIEW_TRACE_MAGIC_LEN) != 0)
         return err_set(err, errlen, "not a recording (it does not start with %s)", VIEW_TRACE_MAGIC);
     t->scanned = VIEW_TRACE_MAGIC_LEN;
-    if (view_trace_scan(t) != 0)
-        return err_set(err, errlen, "%s", t->error);
+    if (view_trace_scan(t) != 0) {
+        /* Damage after the first keyframe leaves a playable start: the reader keeps it and says so. */
+        if (!t->header_done || t->nkeys == 0)
+            return err_set(err, errlen, "%s", t->error);
+        t->damaged = true;
+    }
     if (!t->header_done || t->nkeys == 0)
         return err_set(err, errlen, "the recording is empty or cut short before its first keyframe");
     return 0;
@@ -472,7 +502,7 @@ int view_cursor_seek(view_cursor_t *c, const view_trace_t *t, uint64_t clock)
         uint8_t tag;
         rd_t r;
         size_t next;
-        if (record_at(t->bytes, off, &tag, &r, &next) != 0)
+        if (record_at(t->bytes, off, false, &tag, &r, &next) != 0)
             return -1;
         uint64_t at = rd_varint(&r);
         if (at > clock)

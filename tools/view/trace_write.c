@@ -20,9 +20,11 @@ struct view_recorder {
     int write_errno;
 };
 
-/* Writes the record in r->pay with its tag and length. */
+/* Writes the record in r->pay with its tag and length, and its check (docs/trace.md). */
 static void emit(view_recorder_t *r, uint8_t tag)
 {
+    uint8_t check[4];
+    view_record_check(tag, r->pay.data, r->pay.len, check);
     view_bytes_t head = {0};
     uint8_t storage[16];
     /* The tag and length go in a small stack buffer; only the payload lives on the heap. */
@@ -35,13 +37,15 @@ static void emit(view_recorder_t *r, uint8_t tag)
         r->write_errno = ENOMEM;
     } else if (r->file != NULL) {
         if (!r->write_failed && (fwrite(head.data, 1, head.len, r->file) != head.len ||
-                                 fwrite(r->pay.data, 1, r->pay.len, r->file) != r->pay.len)) {
+                                 fwrite(r->pay.data, 1, r->pay.len, r->file) != r->pay.len ||
+                                 fwrite(check, 1, sizeof check, r->file) != sizeof check)) {
             r->write_failed = true;
             r->write_errno = errno;
         }
     } else {
         view_bytes_put(r->mem, head.data, head.len);
         view_bytes_put(r->mem, r->pay.data, r->pay.len);
+        view_bytes_put(r->mem, check, sizeof check);
         if (r->mem->failed) {
             r->write_failed = true;
             r->write_errno = ENOMEM;

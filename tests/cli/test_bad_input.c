@@ -1,0 +1,221 @@
+/* Bad input as a person hands it over: a folder, a FIFO, an empty file or a device where a file is expected; a
+ * full disk under an output; damaged snapshots and recordings; an array larger than the host. Each is refused
+ * with a message that names it and the status --help promises, and no output is left half-written. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "command.h"
+
+static const char *iwarp;
+static char dir[] = "/tmp/iwarp-bad-XXXXXX";
+
+static void expect(const char *args, int status, const char *text)
+{
+    char cmd[4096], *out;
+    snprintf(cmd, sizeof cmd, "{ '%s' %s; } 2>&1", iwarp, args); /* args may send stdout elsewhere */
+    int st = command_run(cmd, &out);
+    if (st != status || strstr(out, text) == NULL)
+        fail_msg("iwarp %s: status %d (wanted %d), output:\n%s\n(wanted it to contain: %s)", args, st, status, out,
+                 text);
+    free(out);
+}
+
+static const char *at(const char *name)
+{
+    static char path[16][512]; /* the paths one test keeps alive at once */
+    static unsigned next;
+    char *p = path[next++ % 16];
+    snprintf(p, sizeof path[0], "%s/%s", dir, name);
+    return p;
+}
+
+static void write_bytes(const char *path, const void *data, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, n, f), n);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* Copies the first n bytes of src to dst (all when n is SIZE_MAX) and flips byte `flip` (none when SIZE_MAX). */
+static void damaged_copy(const char *src, const char *dst, size_t n, size_t flip)
+{
+    FILE *f = fopen(src, "rb");
+    assert_non_null(f);
+    uint8_t *buf = malloc(64u << 20);
+    assert_non_null(buf);
+    size_t len = fread(buf, 1, 64u << 20, f);
+    fclose(f);
+    if (n < len)
+        len = n;
+    if (flip < len)
+        buf[flip] ^= 0x55;
+    write_bytes(dst, buf, len);
+    free(buf);
+}
+
+static void test_a_folder_fifo_device_or_empty_file_is_named(void **state)
+{
+    (void)state;
+    char args[1024];
+    const char *fifo = at("fifo"), *empty = at("empty.s");
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    write_bytes(empty, "", 0);
+    snprintf(args, sizeof args, "run %s", dir);
+    expect(args, 2, "is a directory");
+    snprintf(args, sizeof args, "run %s", fifo);
+    expect(args, 2, "fifo: error: cannot open: is not a regular file (a FIFO, device or socket)");
+    expect("run /dev/zero", 2, "/dev/zero: error: cannot open: is not a regular file");
+    snprintf(args, sizeof args, "run %s", empty);
+    expect(args, 2, "empty.s: the program has no instructions");
+    snprintf(args, sizeof args, "run programs/bench/compute.s --machine %s", dir);
+    expect(args, 2, ": is a directory");
+    snprintf(args, sizeof args, "run programs/bench/compute.s --machine %s", fifo);
+    expect(args, 2, "fifo: is not a regular file");
+    snprintf(args, sizeof args, "run programs/bench/compute.s --machine %s", empty);
+    expect(args, 2, "empty.s: an empty file (a machine file has 'key = value' lines)");
+    snprintf(args, sizeof args, "route %s", fifo);
+    expect(args, 2, "cannot read: is not a regular file");
+    snprintf(args, sizeof args, "debug programs/bench/compute.s -x %s", dir);
+    expect(args, 2, "cannot read script");
+}
+
+/* A machine file line longer than any buffer is one line: its tail is not taken for another `key = value`. */
+static void test_a_long_machine_line_is_one_line(void **state)
+{
+    (void)state;
+    const char *path = at("long.machine");
+    char text[2048];
+    memset(text, ' ', sizeof text);
+    memcpy(text, "# ", 2);
+    memcpy(text + 600, "width = 7\n", 10);
+    write_bytes(path, text, 610);
+    char args[1024];
+    snprintf(args, sizeof args, "run programs/bench/compute.s --args 3 --machine %s", path);
+    expect(args, 0, "on 1x1");
+}
+
+static void test_a_full_disk_is_reported_and_fails(void **state)
+{
+    (void)state;
+    expect("asm programs/bench/compute.s -o /dev/full", 1, "cannot write /dev/full: No space left on device");
+    expect("run programs/bench/compute.s --args 3 --record /dev/full", 1,
+           "--record /dev/full: writing the recording failed: No space left on device");
+    expect("route programs/patterns/torus.cset -o /dev/full", 1, "iwarp route: /dev/full: write failed");
+    expect("run programs/bench/compute.s --args 3 >/dev/full", 1,
+           "iwarp run: writing standard output failed: No space left on device");
+    expect("model conset >/dev/full", 1, "iwarp model: writing standard output failed");
+}
+
+/* A failed write leaves the file that was there before, not a truncated one. */
+static void test_an_output_is_whole_or_untouched(void **state)
+{
+    (void)state;
+    const char *img = at("keep.img");
+    write_bytes(img, "old", 3);
+    chmod(dir, 0500); /* no temporary file can be made beside it */
+    char args[1024];
+    snprintf(args, sizeof args, "asm programs/bench/compute.s -o %s", img);
+    if (geteuid() != 0) /* root writes anyway */
+        expect(args, 1, "cannot write");
+    chmod(dir, 0700);
+    struct stat st;
+    assert_int_equal(stat(img, &st), 0);
+    if (geteuid() != 0)
+        assert_int_equal(st.st_size, 3);
+    expect(args, 0, "");
+    assert_int_equal(stat(img, &st), 0);
+    assert_true(st.st_size > 3);
+    char cmd[1024], *out;
+    snprintf(cmd, sizeof cmd, "ls -a %s", dir);
+    command_run(cmd, &out);
+    assert_null(strstr(out, ".tmp-")); /* nothing left beside it */
+    free(out);
+}
+
+static void test_damaged_snapshots_are_refused(void **state)
+{
+    (void)state;
+    const char *snap = at("p.snap"), *cut = at("cut.snap"), *bad = at("bad.snap");
+    char args[2048];
+    snprintf(args, sizeof args, "debug programs/net/pathway.run --batch -e 'continue 300' -e 'snapshot save %s'", snap);
+    expect(args, 0, "saved clock 300");
+    damaged_copy(snap, cut, 100000, SIZE_MAX);
+    damaged_copy(snap, bad, SIZE_MAX, 50000);
+    snprintf(args, sizeof args, "debug programs/net/pathway.run --batch -e 'snapshot load %s'", cut);
+    expect(args, 1, "cut.snap: truncated snapshot");
+    snprintf(args, sizeof args, "debug programs/net/pathway.run --batch -e 'snapshot load %s'", bad);
+    expect(args, 1, "bad.snap: damaged snapshot (checksum)");
+    snprintf(args, sizeof args, "debug programs/net/pathway.run --batch -e 'snapshot load %s' -e 'print clock'", snap);
+    expect(args, 0, "300");
+}
+
+static void test_damaged_recordings_play_to_their_last_record_with_a_warning(void **state)
+{
+    (void)state;
+    const char *rec = at("p.iwt"), *cut = at("cut.iwt"), *bad = at("bad.iwt"), *head = at("head.iwt");
+    char args[2048];
+    snprintf(args, sizeof args, "run programs/net/pathway.run --quiet --record %s", rec);
+    expect(args, 0, "");
+    damaged_copy(rec, cut, 300000, SIZE_MAX);
+    damaged_copy(rec, bad, SIZE_MAX, 200000);
+    damaged_copy(rec, head, 20, SIZE_MAX);
+    snprintf(args, sizeof args, "view %s --screenshot %s", cut, at("cut.png"));
+    expect(args, 1, "cut.iwt: the recording has no end (cut short); it plays to clock ");
+    snprintf(args, sizeof args, "view %s --screenshot %s", bad, at("bad.png"));
+    expect(args, 1, "bad.iwt: the recording is damaged at byte ");
+    snprintf(args, sizeof args, "view %s --screenshot %s", head, at("head.png"));
+    expect(args, 1, "head.iwt: the recording is empty or cut short before its first keyframe");
+    snprintf(args, sizeof args, "view %s --screenshot %s", rec, at("whole.png"));
+    expect(args, 0, "");
+}
+
+static void test_an_array_larger_than_the_host_is_refused_up_front(void **state)
+{
+    (void)state;
+    /* 32x32 cells of 1 GiB: 1 TiB, more than any machine this runs on has free. */
+    expect("run programs/bench/compute.s --array 32x32 --set mem_bytes=1073741824", 2,
+           "array 32x32 needs 1024.1 GiB (1024 cells of 1024.0 MiB of memory, plus channels), but this host has");
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    return mkdtemp(dir) != NULL ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "chmod -R u+w '%s'; rm -rf '%s'", dir, dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_bad_input IWARP\n");
+        return 2;
+    }
+    iwarp = argv[1];
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_a_folder_fifo_device_or_empty_file_is_named),
+        cmocka_unit_test(test_a_long_machine_line_is_one_line),
+        cmocka_unit_test(test_a_full_disk_is_reported_and_fails),
+        cmocka_unit_test(test_an_output_is_whole_or_untouched),
+        cmocka_unit_test(test_damaged_snapshots_are_refused),
+        cmocka_unit_test(test_damaged_recordings_play_to_their_last_record_with_a_warning),
+        cmocka_unit_test(test_an_array_larger_than_the_host_is_refused_up_front),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
