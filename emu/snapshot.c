@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "array_internal.h"
 #include "err.h"
@@ -361,6 +362,21 @@ emu_snapshot_t *emu_snapshot_load(const char *path, char *err, size_t errlen)
         h.machine.channels > COA_MAX_CHANNELS || h.ctrl_per_slot != 2u * h.machine.channels + 4u ||
         h.slots_per_cell > 4 * 128) {
         err_set(err, errlen, "%s: corrupt snapshot (its header does not describe an array)", path);
+        fclose(f);
+        return NULL;
+    }
+    /* The header says how long the file must be: checked before allocating what it says, so a damaged header
+     * cannot ask for gigabytes. */
+    uint64_t qw_all = (uint64_t)h.machine.channels * h.machine.queue_depth * h.ncells,
+             slots_all = (uint64_t)h.ncells * h.slots_per_cell;
+    uint64_t file_bytes = sizeof h + sizeof((emu_snapshot_t *)0)->deadlock + (uint64_t)h.ncells * sizeof(cell_snap_t) +
+                          (uint64_t)h.ncells * h.machine.mem_bytes + qw_all * (sizeof(uint32_t) + 1) +
+                          slots_all * (sizeof(coa_slot_t) + h.ctrl_per_slot * sizeof(coa_ctrl_t)) + sizeof(uint64_t);
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || (uint64_t)st.st_size != file_bytes) {
+        err_set(err, errlen, "%s: %s", path,
+                (uint64_t)st.st_size < file_bytes ? "truncated snapshot"
+                                                  : "damaged snapshot (longer than its header says)");
         fclose(f);
         return NULL;
     }

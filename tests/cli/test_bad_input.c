@@ -187,6 +187,28 @@ static void test_an_array_larger_than_the_host_is_refused_up_front(void **state)
            "array 32x32 needs 1024.1 GiB (1024 cells of 1024.0 MiB of memory, plus channels), but this host has");
 }
 
+/* The soak passes on the cases a seed draws, repeats them for the same seed, and reports what it checked. */
+static void test_the_soak_checks_words_and_threads(void **state)
+{
+    (void)state;
+    expect("soak --runs 3 --seed 7 --quiet", 0, "soak: 3 runs, ");
+    expect("soak --runs 3 --seed 7", 0, "run    3 ok");
+    expect("soak --runs 0", 2, "--runs wants a positive number, not '0'");
+    char *a, *b, cmd[512];
+    snprintf(cmd, sizeof cmd, "'%s' soak --runs 2 --seed 11 | grep '^run'", iwarp);
+    assert_int_equal(command_run(cmd, &a), 0);
+    assert_int_equal(command_run(cmd, &b), 0);
+    assert_string_equal(a, b);
+    assert_non_null(strstr(a, " words  iwarp run programs/net/"));
+    free(a);
+    free(b);
+    /* Ctrl-C lets the case finish and prints the summary so far. */
+    snprintf(cmd, sizeof cmd, "timeout --preserve-status -s INT 2 '%s' soak --seconds 600 --quiet 2>&1", iwarp);
+    assert_int_equal(command_run(cmd, &a), 130);
+    assert_non_null(strstr(a, ", interrupted"));
+    free(a);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -216,6 +238,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_damaged_snapshots_are_refused),
         cmocka_unit_test(test_damaged_recordings_play_to_their_last_record_with_a_warning),
         cmocka_unit_test(test_an_array_larger_than_the_host_is_refused_up_front),
+        cmocka_unit_test(test_the_soak_checks_words_and_threads),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
