@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "bench.h"
 #include "commands.h"
 #include "plot.h"
@@ -20,12 +21,16 @@ enum { NBENCHES = sizeof benches / sizeof benches[0] };
 /* The report's records as one table beside its plots, for a spreadsheet. */
 static int write_table(const csv_table_t *csv, const char *dir)
 {
-    char path[4096];
+    char path[4096], err[4200];
     snprintf(path, sizeof path, "%s/results.csv", dir);
-    FILE *f = plot_make_dirs(dir) == 0 ? fopen(path, "w") : NULL;
-    int rc = f != NULL ? csv_write(csv, f) : -1;
-    if (f != NULL && fclose(f) != 0)
+    file_out_t out; /* whole or not at all (file.h) */
+    int rc = plot_make_dirs(dir) == 0 ? file_out_open(&out, path, "w", err, sizeof err) : -1;
+    if (rc == 0 && csv_write(csv, out.f) != 0) {
+        file_out_abort(&out);
         rc = -1;
+    } else if (rc == 0) {
+        rc = file_out_commit(&out, err, sizeof err);
+    }
     if (rc != 0) {
         fprintf(stderr, "iwarp bench: cannot write %s\n", path);
         return -1;

@@ -1,6 +1,8 @@
 /* SVG line plots: axes with round tick values (decades on log axes), a line and markers per series, a legend. */
 #include "plot.h"
 
+#include "file.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -157,9 +159,11 @@ int plot_write_svg(const plot_t *p, const char *path)
     fit_axis(&ax, xlo, xhi);
     fit_axis(&ay, ylo, yhi);
 
-    FILE *f = fopen(path, "w");
-    if (f == NULL)
+    file_out_t out; /* whole or not at all (file.h) */
+    char err[512];
+    if (file_out_open(&out, path, "w", err, sizeof err) != 0)
         return -1;
+    FILE *f = out.f;
     /* The legend sits right of the plot; the image widens so that its longest name fits (7 px a character
      * is what a 12 px sans-serif takes at most, give or take). */
     size_t longest = 0;
@@ -201,5 +205,5 @@ int plot_write_svg(const plot_t *p, const char *path)
         fprintf(f, "</text>\n");
     }
     fprintf(f, "</svg>\n");
-    return fclose(f) == 0 ? 0 : -1;
+    return file_out_commit(&out, err, sizeof err);
 }
