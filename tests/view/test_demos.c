@@ -115,6 +115,73 @@ static void test_the_docs_carry_every_narrative_and_a_screenshot(void **state)
     free(doc);
 }
 
+/* The demo docs/demos.md teaches to write ("Writing a demo"), taken from the page into a folder of its own,
+ * loads and runs to its end: cell (2,0) receives every word. */
+static void test_the_demo_the_docs_teach_to_write_runs(void **state)
+{
+    (void)state;
+    char path[4096], dir[] = "/tmp/iwarp-demo-XXXXXX";
+    char *doc = read_text(view_test_path(path, sizeof path, "docs/demos.md"));
+    assert_non_null(mkdtemp(dir));
+    static const char *const files[] = {"first.s", "first.run", "first.txt"};
+    for (size_t i = 0; i < 3; i++) {
+        char marker[64];
+        snprintf(marker, sizeof marker, "<!-- demo-example: %s -->\n```", files[i]);
+        const char *at = strstr(doc, marker);
+        if (at == NULL)
+            fail_msg("docs/demos.md has no example %s", files[i]);
+        at = strchr(at + strlen(marker), '\n') + 1; /* past the fence's language */
+        const char *end = strstr(at, "```");
+        assert_non_null(end);
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        assert_int_equal(fwrite(at, 1, (size_t)(end - at), f), (size_t)(end - at));
+        fclose(f);
+    }
+    demo_t d;
+    char err[512];
+    if (demo_load(&d, dir, "first", err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_string_equal(d.title, "A first pathway");
+    emu_machine_t m;
+    emu_machine_defaults(&m);
+    run_desc_t desc;
+    assert_int_equal(run_desc_parse_file(d.run_path, &m, &desc, stderr), 0);
+    emu_array_t *a;
+    assert_int_equal(run_desc_build(&desc, NULL, 0, NULL, 0, &a), 0);
+    assert_int_equal(emu_array_run(a, desc.max_cycles), EMU_RUN_DONE);
+    assert_int_equal(ca_reg(emu_array_ca(a, 2, 0), ISA_REG_A0), 32);
+    emu_array_free(a);
+    run_desc_free(&desc);
+    demo_free(&d);
+    snprintf(path, sizeof path, "rm -rf '%s'", dir);
+    assert_int_equal(system(path), 0);
+    free(doc);
+}
+
+/* Paragraphs under "@ A..B" show only in their clocks; a malformed range is an error at its line. */
+static void test_paragraphs_follow_the_clock(void **state)
+{
+    (void)state;
+    size_t skip;
+    static const char early[] = "@ 0..20\nThe header.", later[] = "@ 20..\nThe words.", always[] = "Always.";
+    assert_true(demo_paragraph_shows(early, strlen(early), 19, &skip));
+    assert_string_equal(early + skip, "The header.");
+    assert_false(demo_paragraph_shows(early, strlen(early), 20, &skip));
+    assert_false(demo_paragraph_shows(later, strlen(later), 19, &skip));
+    assert_true(demo_paragraph_shows(later, strlen(later), 1000000, &skip));
+    assert_true(demo_paragraph_shows(always, strlen(always), 5, &skip));
+    assert_int_equal(skip, 0);
+    demo_t d;
+    char err[256];
+    assert_int_equal(demo_parse(&d, "x", "title: T\n---\nOne.\n\n@ ..7\nTwo.\n", err, sizeof err), 0);
+    demo_free(&d);
+    assert_int_not_equal(demo_parse(&d, "x", "title: T\n---\n\nOne.\n\n@ 9..3\nTwo.\n", err, sizeof err), 0);
+    assert_string_equal(err, "x.txt:6: a clock range is '@ A..B' (A < B; either may be left out)");
+    demo_free(&d);
+}
+
 static void test_narrative_files_are_checked(void **state)
 {
     (void)state;
@@ -145,6 +212,8 @@ int main(void)
         cmocka_unit_test(test_every_demo_ends_as_its_narrative_says),
         cmocka_unit_test(test_the_docs_carry_every_narrative_and_a_screenshot),
         cmocka_unit_test(test_narrative_files_are_checked),
+        cmocka_unit_test(test_the_demo_the_docs_teach_to_write_runs),
+        cmocka_unit_test(test_paragraphs_follow_the_clock),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,9 +37,24 @@ int cmd_demo(int argc, char **argv)
         view_cli_free(&c);
         return list(dir);
     }
+    /* A demo of one's own: NAME.txt beside NAME.run in any folder (docs/demos.md, "Writing a demo"). */
+    const char *name = c.file;
+    char own[4096];
+    size_t len = strlen(c.file);
+    if (len > 4 && strcmp(c.file + len - 4, ".txt") == 0) {
+        snprintf(own, sizeof own, "%.*s", (int)(len - 4), c.file);
+        char *slash = strrchr(own, '/');
+        name = slash != NULL ? slash + 1 : own;
+        if (slash != NULL) {
+            *slash = '\0';
+            snprintf(dir, sizeof dir, "%s", slash == own ? "/" : own);
+        } else {
+            snprintf(dir, sizeof dir, ".");
+        }
+    }
     demo_t d;
     char err[512];
-    if (demo_load(&d, dir, c.file, err, sizeof err) != 0) {
+    if (demo_load(&d, dir, name, err, sizeof err) != 0) {
         fprintf(stderr, "iwarp demo: %s; `iwarp demo` lists them\n", err);
         demo_free(&d);
         view_cli_free(&c);

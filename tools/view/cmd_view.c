@@ -19,9 +19,14 @@ static void usage(FILE *out, const char *who)
             "  --speed N           clocks per second to start with (default 20; 0: full speed)\n"
             "  --paused            start paused\n"
             "  --select X,Y        show this cell's details\n"
+            "  --zoom Z            cells Z times larger than fit (1..16; keys I, O, 0 and the wheel)\n"
+            "  --center X,Y        the cell in the middle of the grid when zoomed\n"
             "  --size WxH          window or image size (default 1280x800)\n"
             "  --screenshot FILE   draw one frame without a display, write it as PNG and quit\n"
             "  --at N              the clock of that frame (default: the end of the run)\n"
+            "  --animation FILE    draw clocks --from A (default 0) --to B (default: the end) every --step N\n"
+            "                      clocks (default: 100 frames) without a display, as an animated GIF shown at\n"
+            "                      --rate F frames a second (default 10), for slides\n"
             "  --help-overlay      show the keyboard help (also in screenshots)\n"
             "  --no-legend         hide the legend\n"
             "  --fps               show the frame rate\n"
@@ -33,7 +38,7 @@ static void usage(FILE *out, const char *who)
             "  --font-dir DIR      where DejaVuSans.ttf and DejaVuSansMono.ttf are\n"
             "  --log FILE          a line per change of what is shown (clock, play state; for tests)\n"
             "Exit status: 0, 1 when the recording is damaged, 2 on bad usage, input or no display.\n",
-            who, strcmp(who, "view") == 0 ? "PROGRAM.s|PROGRAM.img|DESCRIPTION.run|RECORDING" : "NAME");
+            who, strcmp(who, "view") == 0 ? "PROGRAM.s|PROGRAM.img|DESCRIPTION.run|RECORDING" : "NAME|FOLDER/NAME.txt");
 }
 
 /* "AxB" with both in 1..max. */
@@ -91,6 +96,13 @@ int view_cli_parse(view_cli_t *c, int argc, char **argv, const char *who, bool n
         O_NARR,
         O_FONTS,
         O_LOG,
+        O_ZOOM,
+        O_CENTER,
+        O_ANIM,
+        O_FROM,
+        O_TO,
+        O_STEP,
+        O_AFPS,
         O_HELP,
     };
     static const struct option opts[] = {
@@ -115,6 +127,13 @@ int view_cli_parse(view_cli_t *c, int argc, char **argv, const char *who, bool n
         {"narrative", required_argument, NULL, O_NARR},
         {"font-dir", required_argument, NULL, O_FONTS},
         {"log", required_argument, NULL, O_LOG},
+        {"zoom", required_argument, NULL, O_ZOOM},
+        {"animation", required_argument, NULL, O_ANIM},
+        {"from", required_argument, NULL, O_FROM},
+        {"to", required_argument, NULL, O_TO},
+        {"step", required_argument, NULL, O_STEP},
+        {"rate", required_argument, NULL, O_AFPS},
+        {"center", required_argument, NULL, O_CENTER},
         {"help", no_argument, NULL, O_HELP},
         {NULL, 0, NULL, 0},
     };
@@ -209,6 +228,44 @@ int view_cli_parse(view_cli_t *c, int argc, char **argv, const char *who, bool n
             break;
         case O_FONTS: c->v.font_dir = optarg; break;
         case O_LOG: c->v.log_path = optarg; break;
+        case O_ANIM: c->animation = optarg; break;
+        case O_FROM:
+            if (!number(optarg, &c->from))
+                bad = "--from wants a clock";
+            break;
+        case O_TO:
+            if (!number(optarg, &c->to))
+                bad = "--to wants a clock";
+            c->to_given = true;
+            break;
+        case O_STEP:
+            if (!number(optarg, &c->step) || c->step == 0)
+                bad = "--step wants a positive number of clocks";
+            break;
+        case O_AFPS: {
+            char *end;
+            c->anim_fps = strtod(optarg, &end);
+            if (end == optarg || *end != '\0' || !(c->anim_fps >= 1 && c->anim_fps <= 50))
+                bad = "--rate wants 1..50 frames a second";
+            break;
+        }
+        case O_ZOOM: {
+            char *end;
+            double z = strtod(optarg, &end);
+            if (end == optarg || *end != '\0' || !(z >= 1 && z <= VIEW_MAX_ZOOM))
+                bad = "--zoom wants 1..16";
+            c->v.zoom = (float)z;
+            break;
+        }
+        case O_CENTER: {
+            unsigned x = 0, y = 0;
+            if (!pair_of(optarg, ',', EMU_MAX_DIM - 1, &x, &y))
+                bad = "--center wants X,Y";
+            /* the middle of cell (x, y) */
+            c->v.view_x = (float)x + 0.5f;
+            c->v.view_y = (float)y + 0.5f;
+            break;
+        }
         case O_HELP:
         case 'h': usage(stdout, who); return 1;
         default: usage(stderr, who); return -1;
@@ -337,7 +394,15 @@ int view_cli_run(view_cli_t *c, const char *who)
         const char *base = strrchr(t, '/');
         c->v.title = base ? base + 1 : t;
     }
-    if (c->screenshot != NULL) {
+    if (c->animation != NULL) {
+        uint64_t to = c->to_given ? c->to : UINT64_MAX;
+        if (!c->to_given) { /* the end of the run: run it there first */
+            view_source_advance(src, UINT64_MAX, 0);
+            to = view_source_head(src);
+        }
+        uint64_t step = c->step != 0 ? c->step : (to > c->from ? (to - c->from + 99) / 100 : 1);
+        rc = viewer_animation(src, &c->v, c->from, to, step, c->anim_fps > 0 ? c->anim_fps : 10, c->animation);
+    } else if (c->screenshot != NULL) {
         rc = viewer_screenshot(src, &c->v, c->at_given ? c->at : UINT64_MAX, c->screenshot);
         if (rc == 0 && c->v.record != NULL && a != NULL && view_source_save(src, c->v.record, err, sizeof err) != 0) {
             fprintf(stderr, "iwarp %s: %s\n", who, err);

@@ -67,6 +67,63 @@ static int header_line(demo_t *d, const char *key, size_t klen, const char *val,
     return 0;
 }
 
+/* "@ A..B" (either number may be left out) over the n bytes at s: 0 and the range, or -1. */
+static int clock_range(const char *s, size_t n, uint64_t *lo, uint64_t *hi)
+{
+    size_t i = 1;
+    *lo = 0;
+    *hi = UINT64_MAX;
+    while (i < n && s[i] == ' ')
+        i++;
+    if (i < n && s[i] >= '0' && s[i] <= '9') {
+        *lo = 0;
+        while (i < n && s[i] >= '0' && s[i] <= '9' && *lo < UINT64_MAX / 10)
+            *lo = *lo * 10 + (uint64_t)(s[i++] - '0');
+    }
+    if (i + 1 >= n || s[i] != '.' || s[i + 1] != '.')
+        return -1;
+    i += 2;
+    if (i < n && s[i] >= '0' && s[i] <= '9') {
+        *hi = 0;
+        while (i < n && s[i] >= '0' && s[i] <= '9' && *hi < UINT64_MAX / 10)
+            *hi = *hi * 10 + (uint64_t)(s[i++] - '0');
+    }
+    while (i < n && (s[i] == ' ' || s[i] == '\r'))
+        i++;
+    return i == n && *lo < *hi ? 0 : -1;
+}
+
+bool demo_paragraph_shows(const char *para, size_t n, uint64_t clock, size_t *skip)
+{
+    *skip = 0;
+    if (n == 0 || para[0] != '@')
+        return true;
+    const char *eol = memchr(para, '\n', n);
+    size_t len = eol != NULL ? (size_t)(eol - para) : n;
+    *skip = eol != NULL ? len + 1 : len;
+    uint64_t lo, hi;
+    return clock_range(para, len, &lo, &hi) == 0 && clock >= lo && clock < hi;
+}
+
+/* Every "@" line that starts a paragraph must be a clock range: a typo would hide its paragraph forever. */
+static int check_ranges(const demo_t *d, const char *narrative, unsigned first_line, char *err, size_t errlen)
+{
+    unsigned ln = first_line;
+    bool para_start = true;
+    for (const char *p = narrative; *p != '\0';) {
+        const char *eol = strchr(p, '\n');
+        size_t n = eol != NULL ? (size_t)(eol - p) : strlen(p);
+        uint64_t lo, hi;
+        if (para_start && n > 0 && p[0] == '@' && clock_range(p, n, &lo, &hi) != 0)
+            return err_set(err, errlen, "%s.txt:%u: a clock range is '@ A..B' (A < B; either may be left out)", d->name,
+                           ln);
+        para_start = n == 0;
+        ln++;
+        p += n + (eol != NULL ? 1 : 0);
+    }
+    return 0;
+}
+
 static int parse(demo_t *d, const char *name, const char *text, char *err, size_t errlen)
 {
     d->select_x = d->select_y = -1;
@@ -98,8 +155,10 @@ static int parse(demo_t *d, const char *name, const char *text, char *err, size_
         p += n + (eol ? 1 : 0);
     }
     /* The narrative without the blank lines at its ends. */
-    while (*p == '\n')
+    while (*p == '\n') {
         p++;
+        ln++;
+    }
     size_t n = strlen(p);
     while (n > 0 && (p[n - 1] == '\n' || p[n - 1] == ' '))
         n--;
@@ -110,7 +169,7 @@ static int parse(demo_t *d, const char *name, const char *text, char *err, size_
         d->summary = strdup("");
     if (d->narrative == NULL || d->title == NULL || d->summary == NULL)
         return err_set(err, errlen, "out of memory");
-    return 0;
+    return check_ranges(d, d->narrative, ln + 1, err, errlen);
 }
 
 int demo_parse(demo_t *d, const char *name, const char *text, char *err, size_t errlen)

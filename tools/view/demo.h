@@ -10,6 +10,9 @@
  *   shot: 120             (the clock of the screenshot in docs/demos.md)
  *   ---
  *   First paragraph ...
+ *
+ *   @ 120..400
+ *   A paragraph shown only while the clock is in 120..399 (either end may be left out: "@ 400..").
  */
 #ifndef VIEW_DEMO_H
 #define VIEW_DEMO_H
@@ -37,6 +40,10 @@ int demo_parse(demo_t *d, const char *name, const char *text, char *err, size_t 
 /* Loads demo `name` from `dir` (NAME.txt and NAME.run). */
 int demo_load(demo_t *d, const char *dir, const char *name, char *err, size_t errlen);
 void demo_free(demo_t *d);
+/* Whether a narrative paragraph (n bytes at para) shows at `clock`: one whose first line is "@ A..B" shows
+ * while A <= clock < B, and *skip is that line's length (with its newline) so the text after it is what
+ * shows; any other shows always (*skip = 0). A malformed "@" line shows never. */
+bool demo_paragraph_shows(const char *para, size_t n, uint64_t clock, size_t *skip);
 /* Every demo in `dir`, in their order. Returns the count (0 with *out NULL when none), or -1. */
 int demo_list(const char *dir, demo_t **out, char *err, size_t errlen);
 void demo_list_free(demo_t *list, int n);

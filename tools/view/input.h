@@ -24,8 +24,11 @@ typedef enum view_action {
     ACT_HELP,
     ACT_LEGEND,
     ACT_FPS,
-    ACT_SHOT,   /* screenshot of the window to a PNG */
-    ACT_ESCAPE, /* close the help, else deselect the cell */
+    ACT_SHOT,    /* screenshot of the window to a PNG */
+    ACT_ZOOM_IN, /* larger cells around the middle (the wheel zooms at the pointer) */
+    ACT_ZOOM_OUT,
+    ACT_ZOOM_FIT, /* the whole array again */
+    ACT_ESCAPE,   /* close the help, else deselect the cell */
 } view_action_t;
 
 typedef struct view_key_help {

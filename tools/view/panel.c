@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "demo.h"
 #include "draw.h"
 #include "input.h"
 #include "render.h"
@@ -265,7 +266,7 @@ static void cell_details(pen_t *p, const render_frame_t *f)
 
 static int legend_height(render_t *r)
 {
-    return px(r, 200);
+    return px(r, 286);
 }
 
 static void swatch(pen_t *p, text_font_t *f, int x, SDL_Color c, const char *s)
@@ -304,7 +305,18 @@ static void legend(pen_t *p)
     text_draw(&r->text, f, p->x + 4 * (bw + px(r, 3)) + px(r, 6), p->y, "a bar per logical channel: words queued (0-8)",
               th->text);
     p->y += f->height + px(r, 4);
-    para(p, f, "Colour = one pathway, the same on every cell and link it crosses; a dark cap = setting up.", th->muted);
+    /* The caps over a bar: a channel setting up its pathway (dark), or draining / arrived (grey). */
+    for (int i = 0; i < 2; i++) {
+        float x = (float)(p->x + i * (bw + px(r, 3)));
+        draw_fill(r->ren, x, (float)p->y + 4, (float)bw, (float)bh - 4, th->slot);
+        draw_fill(r->ren, x - 1, (float)p->y + 1, (float)bw + 2, 3, i == 0 ? th->text : th->muted);
+    }
+    text_draw(&r->text, f, p->x + 4 * (bw + px(r, 3)) + px(r, 6), p->y, "cap: header setting up / draining", th->text);
+    p->y += f->height + px(r, 4);
+    para(p, f,
+         "Colour = one pathway, the same on every cell and link it crosses. With 20 channels the bars come in "
+         "three groups: local (0-7), pool 0 (8-15), pool 1 (16-19).",
+         th->muted);
     p->y += px(r, 4);
     /* Links. */
     int rw = px(r, 60);
@@ -318,6 +330,15 @@ static void legend(pen_t *p)
     draw_circle(r->ren, (float)p->x + (float)f->height / 2, (float)p->y + (float)f->height / 2, (float)f->height / 3,
                 render_path_colour(1));
     text_draw(&r->text, f, p->x + rw + px(r, 6), p->y, "a word on the wire", th->text);
+    p->y += f->height + px(r, 2);
+    SDL_Color dl = color_mix(th->fault, th->bg, 0.35f);
+    for (int x = 0; x < rw; x += px(r, 16))
+        draw_fill(r->ren, (float)(p->x + x), (float)p->y + (float)f->height / 2 - 1, (float)px(r, 8), 2, dl);
+    text_draw(&r->text, f, p->x + rw + px(r, 6), p->y, "dateline: the wrap-around links", th->text);
+    p->y += f->height + px(r, 2);
+    /* The timeline's ticks. */
+    draw_fill(r->ren, (float)p->x + (float)rw / 2 - 1, (float)p->y + 2, 2, (float)f->height - 4, th->muted);
+    text_draw(&r->text, f, p->x + rw + px(r, 6), p->y, "timeline tick: a mark (phase, message)", th->text);
     p->y += f->height;
 }
 
@@ -360,14 +381,18 @@ void panel_draw_side(render_t *r, const render_frame_t *f)
         const char *s = f->narrative;
         while (*s != '\0') {
             const char *end = strstr(s, "\n\n");
-            size_t n = end ? (size_t)(end - s) : strlen(s);
-            char buf[2048];
-            snprintf(buf, sizeof buf, "%.*s", (int)(n < sizeof buf - 1 ? n : sizeof buf - 1), s);
-            for (char *c = buf; *c; c++)
-                if (*c == '\n')
-                    *c = ' ';
-            para(&p, body, buf, th->text);
-            p.y += px(r, 8);
+            size_t n = end ? (size_t)(end - s) : strlen(s), skip;
+            /* Paragraphs may belong to a range of clocks (demo.h): the story follows the run. */
+            if (demo_paragraph_shows(s, n, f->clock, &skip)) {
+                char buf[2048];
+                snprintf(buf, sizeof buf, "%.*s", (int)(n - skip < sizeof buf - 1 ? n - skip : sizeof buf - 1),
+                         s + skip);
+                for (char *c = buf; *c; c++)
+                    if (*c == '\n')
+                        *c = ' ';
+                para(&p, body, buf, th->text);
+                p.y += px(r, 8);
+            }
             s += n;
             while (*s == '\n')
                 s++;

@@ -140,7 +140,17 @@ float render_word_pos(const render_frame_t *f, const uint64_t *cell, unsigned d)
 
 /* --- layout --- */
 
-static void layout(render_layout_t *L, const view_layout_t *vl, int w, int h)
+/* Below this many pixels a cell box has no room for its "(x,y)" title (draw_cells): rulers carry them. */
+#define TITLE_MIN_BOX 34.0f
+
+/* The pitch of a cell that fits `n` of them in `len` pixels, with half a pitch of margin for the wrap-around
+ * links, capped so that a few cells do not grow huge. */
+static float fit_pitch(int len, unsigned n, float s)
+{
+    return fminf((float)len / ((float)n + 0.5f), 260 * s);
+}
+
+static void layout(render_layout_t *L, const view_layout_t *vl, const render_frame_t *f, int w, int h)
 {
     memset(L, 0, sizeof *L);
     L->w = w;
@@ -161,9 +171,20 @@ static void layout(render_layout_t *L, const view_layout_t *vl, int w, int h)
                         (int)(14 * s)};
     L->cw = vl->width;
     L->ch = vl->height;
-    /* Half a pitch of margin around the grid holds the wrap-around links. */
-    float px = fminf((float)L->grid.w / ((float)vl->width + 0.5f), 260 * s);
-    float py = fminf((float)L->grid.h / ((float)vl->height + 0.5f), 260 * s);
+    L->zoom = f->zoom > 1 ? f->zoom : 1;
+    float px = fit_pitch(L->grid.w, vl->width, s) * L->zoom, py = fit_pitch(L->grid.h, vl->height, s) * L->zoom;
+    /* Cells too small for their titles: numbered rulers along the top and left of the grid instead, readable
+     * at any size (a font of at least 10 px), taking their room from the grid. */
+    if (fminf(px, py) * 0.72f < TITLE_MIN_BOX) {
+        L->rulers = true;
+        L->ruler_font = (int)fmaxf(10, 12 * s);
+        int band = (int)((float)L->ruler_font * 1.6f), left = (int)((float)L->ruler_font * 1.9f);
+        L->ruler_x = (SDL_Rect){L->grid.x + left, L->grid.y, L->grid.w - left, band};
+        L->ruler_y = (SDL_Rect){L->grid.x, L->grid.y + band, left, L->grid.h - band};
+        L->grid = (SDL_Rect){L->grid.x + left, L->grid.y + band, L->grid.w - left, L->grid.h - band};
+        px = fit_pitch(L->grid.w, vl->width, s) * L->zoom;
+        py = fit_pitch(L->grid.h, vl->height, s) * L->zoom;
+    }
     float small = fminf(px, py);
     /* Large cells get wider gaps: the links are half of what a demo shows. */
     L->gap = small * (small > 150 * s ? 0.32f : 0.28f);
@@ -175,8 +196,90 @@ static void layout(render_layout_t *L, const view_layout_t *vl, int w, int h)
     L->box_h = bh;
     L->pitch_x = bw + L->gap;
     L->pitch_y = bh + L->gap;
-    L->ox = (float)L->grid.x + ((float)L->grid.w - L->pitch_x * (float)vl->width) / 2 + L->gap / 2;
-    L->oy = (float)L->grid.y + ((float)L->grid.h - L->pitch_y * (float)vl->height) / 2 + L->gap / 2;
+    /* The middle of the grid shows (view_x, view_y): the array's middle when it all fits, else where the user
+     * looks, kept so that the grid never shows past the array's edges. */
+    float half_x = (float)L->grid.w / 2 / L->pitch_x, half_y = (float)L->grid.h / 2 / L->pitch_y;
+    float mid_x = (float)vl->width / 2, mid_y = (float)vl->height / 2;
+    float vx = f->view_x >= 0 && half_x < mid_x ? f->view_x : mid_x,
+          vy = f->view_y >= 0 && half_y < mid_y ? f->view_y : mid_y;
+    if (half_x < mid_x)
+        vx = fminf(fmaxf(vx, half_x - 0.25f), (float)vl->width - half_x + 0.25f);
+    if (half_y < mid_y)
+        vy = fminf(fmaxf(vy, half_y - 0.25f), (float)vl->height - half_y + 0.25f);
+    L->view_x = vx;
+    L->view_y = vy;
+    L->ox = (float)L->grid.x + (float)L->grid.w / 2 - vx * L->pitch_x + L->gap / 2;
+    L->oy = (float)L->grid.y + (float)L->grid.h / 2 - vy * L->pitch_y + L->gap / 2;
+    if (L->rulers) {
+        /* A number every 1, 2, 4, 5, 8, 10 or 16 columns: as often as they fit apart. */
+        static const unsigned steps[] = {1, 2, 4, 5, 8, 10, 16, 32};
+        float need = (float)L->ruler_font * 1.5f;
+        L->ruler_step = 32;
+        for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
+            if (fminf(L->pitch_x, L->pitch_y) * (float)steps[i] >= need) {
+                L->ruler_step = steps[i];
+                break;
+            }
+    }
+    if (L->zoom > 1) {
+        float side = fminf(150 * s, fminf((float)L->grid.w, (float)L->grid.h) * 0.3f);
+        float cell = side / (float)(vl->width > vl->height ? vl->width : vl->height);
+        int mw = (int)(cell * (float)vl->width), mh = (int)(cell * (float)vl->height);
+        L->minimap = (SDL_Rect){L->grid.x + L->grid.w - mw - pad, L->grid.y + L->grid.h - mh - pad, mw, mh};
+    }
+}
+
+bool render_ruler_label(const render_t *r, bool x_axis, unsigned i, SDL_Rect *where)
+{
+    const render_layout_t *L = &r->lay;
+    if (!L->rulers || L->ruler_step == 0 || i % L->ruler_step != 0 || i >= (x_axis ? L->cw : L->ch))
+        return false;
+    char num[16];
+    snprintf(num, sizeof num, "%u", i);
+    int tw = (int)((float)L->ruler_font * 0.62f * (float)strlen(num)) + 2; /* an estimate, for hit tests */
+    if (x_axis) {
+        float mid = L->ox + (float)i * L->pitch_x + L->box_w / 2;
+        *where = (SDL_Rect){(int)mid - tw / 2, L->ruler_x.y + (L->ruler_x.h - L->ruler_font) / 2, tw, L->ruler_font};
+        return mid >= (float)L->ruler_x.x && mid <= (float)(L->ruler_x.x + L->ruler_x.w);
+    }
+    float mid = L->oy + (float)i * L->pitch_y + L->box_h / 2;
+    *where = (SDL_Rect){L->ruler_y.x + L->ruler_y.w - tw - 4, (int)mid - L->ruler_font / 2, tw, L->ruler_font};
+    return mid >= (float)L->ruler_y.y && mid <= (float)(L->ruler_y.y + L->ruler_y.h);
+}
+
+void render_grid_coord(const render_t *r, int x, int y, float *cx, float *cy)
+{
+    const render_layout_t *L = &r->lay;
+    *cx = L->pitch_x > 0 ? ((float)x - L->ox + L->gap / 2) / L->pitch_x : 0;
+    *cy = L->pitch_y > 0 ? ((float)y - L->oy + L->gap / 2) / L->pitch_y : 0;
+}
+
+/* The numbers of the columns and rows, where the cells are too small to carry theirs. */
+static void draw_rulers(render_t *r)
+{
+    const render_layout_t *L = &r->lay;
+    if (!L->rulers)
+        return;
+    text_font_t *font = text_font(&r->text, FACE_SANS, L->ruler_font);
+    if (font == NULL)
+        return;
+    for (int axis = 0; axis < 2; axis++) {
+        const SDL_Rect *band = axis == 0 ? &L->ruler_x : &L->ruler_y;
+        SDL_RenderSetClipRect(r->ren, band);
+        unsigned n = axis == 0 ? L->cw : L->ch;
+        for (unsigned i = 0; i < n; i++) {
+            SDL_Rect at;
+            if (!render_ruler_label(r, axis == 0, i, &at))
+                continue;
+            char num[16];
+            snprintf(num, sizeof num, "%u", i);
+            if (axis == 0)
+                text_draw_centred(&r->text, font, at.x + at.w / 2, at.y, num, theme.text);
+            else
+                text_draw_right(&r->text, font, at.x + at.w, at.y, num, theme.text);
+        }
+    }
+    SDL_RenderSetClipRect(r->ren, NULL);
 }
 
 int render_cell_at(const render_t *r, int x, int y)
@@ -357,6 +460,26 @@ static void draw_links(render_t *r, const render_frame_t *f)
     }
 }
 
+/* The torus's seams, where the wrap-around links cross: the message passing runtime's dateline (docs/network.md,
+ * "Pools and the dateline"), where a message moves from pool 0 to pool 1. Dashed, round the whole array. */
+static void draw_dateline(render_t *r)
+{
+    const render_layout_t *L = &r->lay;
+    SDL_Color c = color_mix(theme.fault, theme.bg, 0.35f);
+    float x0 = L->ox - L->gap * 0.5f - L->gap * 0.45f, y0 = L->oy - L->gap * 0.5f - L->gap * 0.45f;
+    float x1 = L->ox + (float)L->cw * L->pitch_x - L->gap * 0.5f + L->gap * 0.45f;
+    float y1 = L->oy + (float)L->ch * L->pitch_y - L->gap * 0.5f + L->gap * 0.45f;
+    float t = fmaxf(1.5f, L->s * 2), dash = fmaxf(6, 8 * L->s);
+    for (float x = x0; x < x1; x += 2 * dash) {
+        draw_fill(r->ren, x, y0 - t / 2, fminf(dash, x1 - x), t, c);
+        draw_fill(r->ren, x, y1 - t / 2, fminf(dash, x1 - x), t, c);
+    }
+    for (float y = y0; y < y1; y += 2 * dash) {
+        draw_fill(r->ren, x0 - t / 2, y, t, fminf(dash, y1 - y), c);
+        draw_fill(r->ren, x1 - t / 2, y, t, fminf(dash, y1 - y), c);
+    }
+}
+
 /* --- cells --- */
 
 /* The x of channel lc's bar: the local pool, pool 0 and pool 1 of the default reservation are set apart. */
@@ -398,7 +521,7 @@ static void draw_cells(render_t *r, const render_frame_t *f)
     const view_layout_t *vl = &m->l;
     float B = fminf(L->box_w, L->box_h), BW = L->box_w, BH = L->box_h, s = L->s;
     int title_size = (int)fminf(fmaxf(B * 0.13f, 9), 19 * s);
-    text_font_t *title = B >= 34 ? text_font(&r->text, FACE_BOLD, title_size) : NULL;
+    text_font_t *title = B >= TITLE_MIN_BOX ? text_font(&r->text, FACE_BOLD, title_size) : NULL;
     text_font_t *badge = B >= 70 ? text_font(&r->text, FACE_SANS, (int)fmaxf(title_size * 0.8f, 8)) : NULL;
     text_font_t *mono = B >= 100 ? text_font(&r->text, FACE_MONO, (int)fmaxf(title_size * 0.78f, 8)) : NULL;
     text_font_t *tiny = B >= 150 ? text_font(&r->text, FACE_SANS, (int)fmaxf(title_size * 0.62f, 8)) : NULL;
@@ -472,6 +595,37 @@ static void draw_cells(render_t *r, const render_frame_t *f)
     }
 }
 
+/* Zoomed in: the whole array in a corner, each cell in its state colour, and a frame round the part shown. */
+static void draw_minimap(render_t *r, const render_frame_t *f)
+{
+    const render_layout_t *L = &r->lay;
+    if (L->minimap.w <= 0)
+        return;
+    const view_model_t *m = f->now;
+    const SDL_Rect *mm = &L->minimap;
+    float cw = (float)mm->w / (float)L->cw, ch = (float)mm->h / (float)L->ch;
+    draw_fill(r->ren, (float)mm->x - 3, (float)mm->y - 3, (float)mm->w + 6, (float)mm->h + 6, theme.panel);
+    for (unsigned y = 0; y < L->ch; y++)
+        for (unsigned x = 0; x < L->cw; x++) {
+            char label[32];
+            unsigned idx = y * L->cw + x;
+            SDL_Color c = render_state(m, view_cell(m, x, y), f->trace->st.cell_program[idx] != 0, label, sizeof label);
+            draw_fill(r->ren, (float)mm->x + cw * (float)x, (float)mm->y + ch * (float)y, fmaxf(cw - 1, 1),
+                      fmaxf(ch - 1, 1), c);
+        }
+    /* The part the grid shows, in cells. */
+    float x0, y0, x1, y1;
+    render_grid_coord(r, L->grid.x, L->grid.y, &x0, &y0);
+    render_grid_coord(r, L->grid.x + L->grid.w, L->grid.y + L->grid.h, &x1, &y1);
+    x0 = fmaxf(x0, 0), y0 = fmaxf(y0, 0), x1 = fminf(x1, (float)L->cw), y1 = fminf(y1, (float)L->ch);
+    float fx = (float)mm->x + cw * x0, fy = (float)mm->y + ch * y0, fw = cw * (x1 - x0), fh = ch * (y1 - y0);
+    float t = fmaxf(2, L->s * 2);
+    draw_fill(r->ren, fx, fy, fw, t, theme.selected);
+    draw_fill(r->ren, fx, fy + fh - t, fw, t, theme.selected);
+    draw_fill(r->ren, fx, fy, t, fh, theme.selected);
+    draw_fill(r->ren, fx + fw - t, fy, t, fh, theme.selected);
+}
+
 int render_init(render_t *r, SDL_Renderer *ren, const char *font_dir, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
@@ -489,13 +643,19 @@ void render_free(render_t *r)
 void render_frame(render_t *r, const render_frame_t *f, int w, int h)
 {
     text_frame(&r->text);
-    layout(&r->lay, &f->now->l, w, h);
+    layout(&r->lay, &f->now->l, f, w, h);
     find_fed(r, f->now);
     SDL_SetRenderDrawBlendMode(r->ren, SDL_BLENDMODE_BLEND);
     SDL_SetRenderDrawColor(r->ren, theme.bg.r, theme.bg.g, theme.bg.b, 255);
     SDL_RenderClear(r->ren);
+    /* Zoomed in, the grid is a window onto the array: nothing drawn spills over the rulers or panels. */
+    SDL_RenderSetClipRect(r->ren, &r->lay.grid);
+    draw_dateline(r);
     draw_links(r, f);
     draw_cells(r, f);
+    SDL_RenderSetClipRect(r->ren, NULL);
+    draw_rulers(r);
+    draw_minimap(r, f);
     panel_draw_timeline(r, f);
     panel_draw_side(r, f);
     panel_draw_top(r, f);

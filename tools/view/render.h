@@ -34,6 +34,9 @@ typedef struct render_frame {
     const char *narrative; /* paragraphs separated by blank lines, or NULL */
     bool show_fps;
     double fps, clocks_per_s;
+    /* Zoom over the grid: 1 (or less) fits the whole array; above, cells are that much larger and the grid
+     * shows the part around (view_x, view_y), in cells (negative: the middle of the array). */
+    float zoom, view_x, view_y;
 } render_frame_t;
 
 typedef struct render_layout {
@@ -43,7 +46,15 @@ typedef struct render_layout {
     SDL_Rect bar; /* the timeline's track */
     /* Cell (x, y) is a box_w x box_h box at (ox + x * pitch_x, oy + y * pitch_y); links cross the gaps. */
     float pitch_x, pitch_y, box_w, box_h, gap, ox, oy;
-    unsigned cw, ch; /* array size */
+    unsigned cw, ch;      /* array size */
+    float zoom;           /* as drawn (at least 1) */
+    float view_x, view_y; /* the cell coordinate at the middle of the grid, after clamping */
+    /* Rulers of x and y along the grid when cells are too small to carry their own "(x,y)". */
+    bool rulers;
+    SDL_Rect ruler_x, ruler_y;
+    unsigned ruler_step; /* every how many columns/rows a number is written */
+    int ruler_font;      /* its size in pixels */
+    SDL_Rect minimap;    /* when zoomed: the whole array, with the part shown; w = 0 when none */
 } render_layout_t;
 
 typedef struct render {
@@ -58,6 +69,11 @@ int render_init(render_t *r, SDL_Renderer *ren, const char *font_dir, char *err,
 void render_free(render_t *r);
 /* Draws the whole frame into a w x h target (clears it first). */
 void render_frame(render_t *r, const render_frame_t *f, int w, int h);
+
+/* Where the last frame wrote the ruler number of column (x_axis) or row i: false when it wrote none. */
+bool render_ruler_label(const render_t *r, bool x_axis, unsigned i, SDL_Rect *where);
+/* The cell coordinate (fractional) under pixel (x, y) of the last frame's grid. */
+void render_grid_coord(const render_t *r, int x, int y, float *cx, float *cy);
 
 /* Hit tests on the last frame's layout: the cell under (x, y) or -1; the timeline position 0..1. */
 int render_cell_at(const render_t *r, int x, int y);

@@ -24,6 +24,10 @@ typedef struct view_cli {
     uint64_t max_cycles;
     bool max_given;
     const char *screenshot;
+    const char *animation;   /* --animation FILE.gif */
+    uint64_t from, to, step; /* its clocks (--from, --to, --step) */
+    bool to_given;
+    double anim_fps;
     uint64_t at;
     bool at_given;
     char *narrative_owned; /* read from --narrative */

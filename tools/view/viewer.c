@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "anim.h"
 #include "input.h"
 #include "render.h"
 #include "shot.h"
@@ -30,6 +31,11 @@ typedef struct viewer {
     int selected;
     bool help, legend, fps_on;
     bool dragging;
+    bool panning;               /* the left button went down on the grid: a drag pans, a click selects */
+    bool panned;                /* ... and it moved: no click then */
+    int pan_x0, pan_y0;         /* where it went down, in pixels */
+    float pan_vx0, pan_vy0;     /* the view then */
+    float zoom, view_x, view_y; /* render_frame_t's */
     bool quit;
     bool shot_pending;
     double fps, cps;
@@ -48,6 +54,8 @@ void viewer_opts_defaults(viewer_opts_t *o)
     o->speed = 20;
     o->select = -1;
     o->legend = true;
+    o->zoom = 1;
+    o->view_x = o->view_y = -1;
 }
 
 static unsigned speed_index(double speed)
@@ -93,6 +101,33 @@ static void fill_frame(const viewer_t *v, render_frame_t *f)
     f->show_fps = v->fps_on;
     f->fps = v->fps;
     f->clocks_per_s = v->cps;
+    f->zoom = v->zoom;
+    f->view_x = v->view_x;
+    f->view_y = v->view_y;
+}
+
+/* Zooms by `factor`, keeping the cell under pixel (x, y) where it is (the grid's middle when x < 0). */
+static void zoom_by(viewer_t *v, float factor, int x, int y)
+{
+    const render_layout_t *L = &v->rd.lay;
+    float z = v->zoom * factor;
+    z = z < 1 ? 1 : z > VIEW_MAX_ZOOM ? VIEW_MAX_ZOOM : z;
+    if (L->pitch_x <= 0 || z == v->zoom)
+        return;
+    if (x < 0) {
+        x = L->grid.x + L->grid.w / 2;
+        y = L->grid.y + L->grid.h / 2;
+    }
+    float cx, cy;
+    render_grid_coord(&v->rd, x, y, &cx, &cy);
+    /* After the zoom the same cell coordinate sits under the pointer: the middle moves towards it. */
+    float k = v->zoom / z;
+    float vx = L->view_x, vy = L->view_y;
+    v->view_x = cx + (vx - cx) * k;
+    v->view_y = cy + (vy - cy) * k;
+    v->zoom = z;
+    if (z == 1)
+        v->view_x = v->view_y = -1;
 }
 
 static void log_state(viewer_t *v)
@@ -100,8 +135,8 @@ static void log_state(viewer_t *v)
     if (v->log == NULL)
         return;
     char line[256];
-    snprintf(line, sizeof line, "clock=%" PRIu64 " playing=%d speed=%g help=%d legend=%d selected=%d\n", v->clock,
-             v->playing, speed_of(v), v->help, v->legend, v->selected);
+    snprintf(line, sizeof line, "clock=%" PRIu64 " playing=%d speed=%g help=%d legend=%d selected=%d zoom=%.2f\n",
+             v->clock, v->playing, speed_of(v), v->help, v->legend, v->selected, v->zoom);
     if (strcmp(line, v->last_log) != 0) {
         fputs(line, v->log);
         fflush(v->log);
@@ -193,6 +228,12 @@ static void act(viewer_t *v, view_action_t a)
     case ACT_LEGEND: v->legend = !v->legend; break;
     case ACT_FPS: v->fps_on = !v->fps_on; break;
     case ACT_SHOT: v->shot_pending = true; break;
+    case ACT_ZOOM_IN: zoom_by(v, 1.5f, -1, -1); break;
+    case ACT_ZOOM_OUT: zoom_by(v, 1 / 1.5f, -1, -1); break;
+    case ACT_ZOOM_FIT:
+        v->zoom = 1;
+        v->view_x = v->view_y = -1;
+        break;
     case ACT_ESCAPE:
         if (v->help)
             v->help = false;
@@ -241,20 +282,53 @@ static void handle(viewer_t *v, const SDL_Event *e)
             scrub(v, x, y);
             break;
         }
-        int cell = render_cell_at(&v->rd, x, y);
-        if (cell >= 0)
-            v->selected = cell == v->selected ? -1 : cell;
-        break;
-    }
-    case SDL_MOUSEMOTION:
-        if (v->dragging) {
-            int x = e->motion.x, y = e->motion.y;
-            to_pixels(v, &x, &y);
-            scrub(v, x, y);
+        const SDL_Rect *g = &v->rd.lay.grid;
+        if (x >= g->x && x < g->x + g->w && y >= g->y && y < g->y + g->h) {
+            v->panning = true;
+            v->panned = false;
+            v->pan_x0 = x;
+            v->pan_y0 = y;
+            v->pan_vx0 = v->rd.lay.view_x;
+            v->pan_vy0 = v->rd.lay.view_y;
         }
         break;
-    case SDL_MOUSEBUTTONUP: v->dragging = false; break;
-    case SDL_MOUSEWHEEL: act(v, e->wheel.y > 0 ? ACT_FASTER : e->wheel.y < 0 ? ACT_SLOWER : ACT_NONE); break;
+    }
+    case SDL_MOUSEMOTION: {
+        int x = e->motion.x, y = e->motion.y;
+        to_pixels(v, &x, &y);
+        if (v->dragging)
+            scrub(v, x, y);
+        else if (v->panning && v->zoom > 1 && (v->panned || abs(x - v->pan_x0) + abs(y - v->pan_y0) > 4)) {
+            const render_layout_t *L = &v->rd.lay;
+            v->view_x = v->pan_vx0 - (float)(x - v->pan_x0) / L->pitch_x;
+            v->view_y = v->pan_vy0 - (float)(y - v->pan_y0) / L->pitch_y;
+            v->panned = true; /* a drag: the button's release selects nothing */
+        }
+        break;
+    }
+    case SDL_MOUSEBUTTONUP:
+        if (e->button.button == SDL_BUTTON_LEFT && v->panning && !v->panned) {
+            int x = e->button.x, y = e->button.y;
+            to_pixels(v, &x, &y);
+            int cell = render_cell_at(&v->rd, x, y);
+            if (cell >= 0)
+                v->selected = cell == v->selected ? -1 : cell;
+        }
+        v->dragging = false;
+        v->panning = false;
+        break;
+    case SDL_MOUSEWHEEL: {
+        /* Over the grid the wheel zooms at the pointer; elsewhere it changes the speed. */
+        int x, y;
+        SDL_GetMouseState(&x, &y);
+        to_pixels(v, &x, &y);
+        const SDL_Rect *g = &v->rd.lay.grid;
+        if (x >= g->x && x < g->x + g->w && y >= g->y && y < g->y + g->h)
+            zoom_by(v, e->wheel.y > 0 ? 1.25f : e->wheel.y < 0 ? 0.8f : 1, x, y);
+        else
+            act(v, e->wheel.y > 0 ? ACT_FASTER : e->wheel.y < 0 ? ACT_SLOWER : ACT_NONE);
+        break;
+    }
     default: break;
     }
 }
@@ -355,6 +429,9 @@ static void init_state(viewer_t *v, view_source_t *src, const viewer_opts_t *o)
     v->help = o->help;
     v->legend = o->legend;
     v->fps_on = o->fps;
+    v->zoom = o->zoom > 1 ? (o->zoom > VIEW_MAX_ZOOM ? VIEW_MAX_ZOOM : o->zoom) : 1;
+    v->view_x = o->view_x;
+    v->view_y = o->view_y;
 }
 
 int viewer_main(view_source_t *src, const viewer_opts_t *o)
@@ -507,6 +584,57 @@ int viewer_screenshot(view_source_t *src, const viewer_opts_t *o, uint64_t at, c
             fprintf(stderr, "iwarp view: %s\n", err);
             rc = 2;
         }
+    }
+    render_free(&v.rd);
+    view_offscreen_free(&off);
+    return rc;
+}
+
+int viewer_animation(view_source_t *src, const viewer_opts_t *o, uint64_t from, uint64_t to, uint64_t step, double fps,
+                     const char *path)
+{
+    viewer_t v;
+    init_state(&v, src, o);
+    v.playing = true; /* the top bar says the run plays */
+    view_source_advance(src, to > UINT64_MAX - SHOT_LOOKAHEAD ? UINT64_MAX : to + SHOT_LOOKAHEAD, 0);
+    uint64_t first = view_source_first(src), head = view_source_head(src);
+    from = from < first ? first : from > head ? head : from;
+    to = to > head ? head : to < from ? from : to;
+    char err[512];
+    view_offscreen_t off;
+    if (view_offscreen_init(&off, o->width, o->height, err, sizeof err) != 0) {
+        fprintf(stderr, "iwarp view: %s\n", err);
+        return 2;
+    }
+    int rc = 0;
+    anim_gif_t *gif = NULL;
+    if (render_init(&v.rd, off.ren, o->font_dir, err, sizeof err) != 0 ||
+        (gif = anim_gif_open(path, o->width, o->height, fps, err, sizeof err)) == NULL) {
+        fprintf(stderr, "iwarp view: %s\n", err);
+        rc = 2;
+    }
+    for (uint64_t clock = from; rc == 0; clock = clock + step > to && clock < to ? to : clock + step) {
+        v.clock = clock;
+        if (view_source_seek(src, clock, VIEW_UTIL_WINDOW) != 0) {
+            fprintf(stderr, "iwarp view: %s\n", src->trace.error[0] ? src->trace.error : "bad recording");
+            rc = 1;
+            break;
+        }
+        render_frame_t f;
+        fill_frame(&v, &f);
+        render_frame(&v.rd, &f, o->width, o->height);
+        if (anim_gif_frame(gif, off.surface->pixels, (size_t)off.surface->pitch, err, sizeof err) != 0) {
+            fprintf(stderr, "iwarp view: %s\n", err);
+            rc = 2;
+        }
+        if (clock >= to)
+            break;
+    }
+    if (gif != NULL && rc != 0)
+        anim_gif_abort(gif);
+    else if (gif != NULL && anim_gif_close(gif, err, sizeof err) != 0) {
+        fprintf(stderr, "iwarp view: %s\n", err);
+        rc = 2;
     }
     render_free(&v.rd);
     view_offscreen_free(&off);
