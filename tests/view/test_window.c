@@ -376,6 +376,20 @@ static void test_keys_and_mouse_drive_a_replay(void **state)
         assert_true(mid + 3 >= end / 2 && mid <= end / 2 + 3); /* within a pixel of the middle */
     }
 
+    /* Zoom: I zooms in and the frame changes, the wheel over the grid zooms at the pointer, 0 fits again. */
+    char z0[1024], z1[1024];
+    shot(s, z0, sizeof z0);
+    key(s, "i");
+    expect(s, "zoom=1.50");
+    shot(s, z1, sizeof z1);
+    assert_true(changed(z0, z1) > 0.05);
+    snprintf(sx, sizeof sx, "%d", cx);
+    snprintf(sy, sizeof sy, "%d", cy);
+    assert_int_equal(xdo(s, NULL, 0, "mousemove", "--window", s->window, "--sync", sx, sy, "click", "4", NULL), 0);
+    expect(s, "zoom=1.88");
+    key(s, "0");
+    expect(s, "zoom=1.00");
+
     key(s, "q");
     assert_int_equal(wait_exit(s->viewer, 10), 0);
     s->viewer = 0;
