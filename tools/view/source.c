@@ -111,5 +111,5 @@ int view_source_seek(view_source_t *s, uint64_t clock, uint64_t util_window)
 
 int view_source_save(const view_source_t *s, const char *path, char *err, size_t errlen)
 {
-    return view_write_file(path, s->trace.bytes->data, s->trace.bytes->len, err, errlen);
+    return view_trace_save(s->trace.bytes, path, err, errlen);
 }

@@ -19,9 +19,13 @@
 #include "util.h"
 
 #define VIEW_TRACE_MAGIC "IWARPTRC"
+/* A recording file: this, then zstd frames (each with its checksum) that decompress, one after the other, to the
+ * records after VIEW_TRACE_MAGIC (docs/trace.md). In memory (the live viewer) the records stay plain. */
+#define VIEW_TRACE_MAGIC_ZSTD "IWARPTRZ"
 enum {
     VIEW_TRACE_MAGIC_LEN = 8,
-    VIEW_TRACE_VERSION = 3,     /* 2: deltas carry changes, not values; 3: each record ends with a checksum */
+    VIEW_TRACE_VERSION = 4,     /* 2: deltas carry changes, not values; 4: files are zstd frames with checksums */
+    VIEW_KEYS_PER_FRAME = 16,   /* keyframe groups in one compressed frame of a file (4,096 clocks) */
     VIEW_KEY_EVERY = 256,       /* clocks between keyframes: a seek applies at most this many deltas */
     VIEW_SOURCE_MAX = 1u << 20, /* source files larger than this are stored without their text */
     VIEW_RECORD_MAX = 1u << 30, /* a larger record is a corrupt file */
@@ -68,10 +72,6 @@ void view_static_free(view_static_t *s);
 bool view_static_line(const view_static_t *s, unsigned cell, uint32_t pc, const char **file, unsigned *line,
                       const char **text, size_t *text_len);
 
-/* The 4 bytes that end each record: FNV-1a (32 bits, little-endian) over its tag and payload, so that a damaged
- * recording is caught at the record where it went wrong instead of showing made-up channels. */
-void view_record_check(uint8_t tag, const uint8_t *payload, size_t len, uint8_t out[4]);
-
 /* --- recording --- */
 
 typedef struct view_recorder view_recorder_t;
@@ -90,6 +90,8 @@ void view_record_sync(view_recorder_t *r);
 int view_record_finish(view_recorder_t *r, emu_run_status_t st, char *err, size_t errlen);
 /* Removes the hooks and frees the recorder without writing an end (the viewer's live mode on exit). */
 void view_record_abandon(view_recorder_t *r);
+/* Writes a recording kept in memory (the live viewer's) as a file, compressed as the recorder writes files. */
+int view_trace_save(const view_bytes_t *plain, const char *path, char *err, size_t errlen);
 /* The model the recorder keeps (the live state as shown). */
 const view_model_t *view_record_model(const view_recorder_t *r);
 

@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <zstd.h>
+#include <zstd_errors.h>
+
 #include "trace.h"
 
 /* A bounded reader over one record's payload; any overrun sets `bad` and returns zeros from then on. */
@@ -51,20 +54,7 @@ static char *rd_string(rd_t *r, size_t *len_out)
 }
 
 /* The record at `off`: its tag and payload bounds. Returns 0, 1 when it is not complete yet, -1 when bad. */
-void view_record_check(uint8_t tag, const uint8_t *payload, size_t len, uint8_t out[4])
-{
-    uint32_t h = (2166136261u ^ tag) * 16777619u;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ payload[i]) * 16777619u;
-    for (unsigned k = 0; k < 4; k++)
-        out[k] = (uint8_t)(h >> (8 * k));
-}
-
-/* The record at off: 0 with its tag and payload, 1 when the data ends before the record does (a file cut
- * short, or a live recording still growing), -1 when it cannot be a record, -2 when its check fails (the
- * payload is still given: the header's version is read from it, to say so when that is the reason). Records
- * already scanned are read again without verify. */
-static int record_at(const view_bytes_t *b, size_t off, bool verify, uint8_t *tag, rd_t *payload, size_t *next)
+static int record_at(const view_bytes_t *b, size_t off, uint8_t *tag, rd_t *payload, size_t *next)
 {
     if (off >= b->len)
         return 1;
@@ -84,17 +74,13 @@ static int record_at(const view_bytes_t *b, size_t off, bool verify, uint8_t *ta
     }
     if (n > VIEW_RECORD_MAX)
         return -1;
-    if (n + 4 > (uint64_t)(r.end - r.p))
+    if (n > (uint64_t)(r.end - r.p))
         return 1;
     payload->p = r.p;
     payload->end = r.p + n;
     payload->bad = false;
-    *next = (size_t)(payload->end + 4 - b->data);
-    if (!verify)
-        return 0;
-    uint8_t check[4];
-    view_record_check(*tag, r.p, (size_t)n, check);
-    return memcmp(check, payload->end, 4) == 0 ? 0 : -2;
+    *next = (size_t)(payload->end - b->data);
+    return 0;
 }
 
 void view_static_free(view_static_t *s)
@@ -294,18 +280,9 @@ int view_trace_scan(view_trace_t *t)
         uint8_t tag;
         rd_t r;
         size_t next;
-        int rc = record_at(t->bytes, t->scanned, true, &tag, &r, &next);
+        int rc = record_at(t->bytes, t->scanned, &tag, &r, &next);
         if (rc == 1)
             return 0;
-        if (rc == -2 && !t->header_done && tag == VIEW_REC_HEADER) {
-            uint64_t version = rd_varint(&r);
-            if (!r.bad && version != VIEW_TRACE_VERSION)
-                return err_set(t->error, sizeof t->error, "recording version %llu, this viewer reads version %d",
-                               (unsigned long long)version, VIEW_TRACE_VERSION);
-        }
-        if (rc == -2)
-            return err_set(t->error, sizeof t->error, "the recording is damaged at byte %zu (its check fails)",
-                           t->scanned);
         if (rc < 0)
             return err_set(t->error, sizeof t->error, "the recording is malformed at byte %zu", t->scanned);
         if (!t->header_done) {
@@ -390,6 +367,48 @@ static int open_common(view_trace_t *t, char *err, size_t errlen)
     return 0;
 }
 
+/* The records of a compressed file (VIEW_TRACE_MAGIC_ZSTD), decompressed frame by frame after a plain magic, so
+ * the rest of the reader sees one form. Returns the file offset of the first frame that is cut short or fails
+ * its checksum (its records are left out: the frames before it play), or SIZE_MAX when every frame is whole. */
+static size_t decompress(const view_bytes_t *file, view_bytes_t *out, bool *cut)
+{
+    *cut = false;
+    view_bytes_put(out, VIEW_TRACE_MAGIC, VIEW_TRACE_MAGIC_LEN);
+    ZSTD_DCtx *dc = ZSTD_createDCtx();
+    if (dc == NULL) {
+        out->failed = true;
+        return VIEW_TRACE_MAGIC_LEN;
+    }
+    size_t at = VIEW_TRACE_MAGIC_LEN, bad = SIZE_MAX;
+    while (at < file->len && !out->failed) {
+        const uint8_t *src = file->data + at;
+        size_t zlen = ZSTD_findFrameCompressedSize(src, file->len - at);
+        unsigned long long plain = ZSTD_getFrameContentSize(src, file->len - at);
+        /* The recorder writes each frame's content size. One that claims more than 64 MB at a ratio no
+         * recording reaches (4096 to 1; a busy 8x8 run compresses about 70 to 1) is damage, not a reason to
+         * allocate it. */
+        if (ZSTD_isError(zlen) || plain == ZSTD_CONTENTSIZE_UNKNOWN || plain == ZSTD_CONTENTSIZE_ERROR ||
+            (plain > (64ull << 20) && plain / zlen > 4096)) {
+            *cut = ZSTD_isError(zlen) && ZSTD_getErrorCode(zlen) == ZSTD_error_srcSize_wrong;
+            bad = at;
+            break;
+        }
+        size_t before = out->len;
+        uint8_t *dst = view_bytes_extend(out, (size_t)plain);
+        if (dst == NULL)
+            break;
+        size_t got = ZSTD_decompressDCtx(dc, dst, (size_t)plain, src, zlen);
+        if (ZSTD_isError(got) || got != plain) {
+            out->len = before;
+            bad = at;
+            break;
+        }
+        at += zlen;
+    }
+    ZSTD_freeDCtx(dc);
+    return bad;
+}
+
 int view_trace_open_file(view_trace_t *t, const char *path, char *err, size_t errlen)
 {
     memset(t, 0, sizeof *t);
@@ -399,7 +418,28 @@ int view_trace_open_file(view_trace_t *t, const char *path, char *err, size_t er
         view_trace_close(t);
         return -1;
     }
-    if (open_common(t, inner, sizeof inner) != 0) {
+    size_t zbad = SIZE_MAX;
+    bool zcut = false;
+    if (t->own.len >= VIEW_TRACE_MAGIC_LEN && memcmp(t->own.data, VIEW_TRACE_MAGIC_ZSTD, VIEW_TRACE_MAGIC_LEN) == 0) {
+        view_bytes_t plain = {0};
+        zbad = decompress(&t->own, &plain, &zcut);
+        view_bytes_free(&t->own);
+        t->own = plain;
+        if (plain.failed) {
+            view_trace_close(t);
+            return err_set(err, errlen, "%s: out of memory", path);
+        }
+    }
+    int rc = open_common(t, inner, sizeof inner);
+    if (rc == 0 && zbad != SIZE_MAX && !t->damaged) {
+        /* The records before the damage play; say where it is. */
+        t->damaged = true;
+        if (zcut)
+            err_set(t->error, sizeof t->error, "the recording is cut short at byte %zu of the file", zbad);
+        else
+            err_set(t->error, sizeof t->error, "the compressed recording is damaged at byte %zu of the file", zbad);
+    }
+    if (rc != 0) {
         view_trace_close(t); /* a recording that cannot be opened is not used: the caller owes nothing */
         return err_set(err, errlen, "%s: %s", path, inner);
     }
@@ -437,7 +477,9 @@ bool view_trace_is_recording(const char *path)
     if (f == NULL)
         return false;
     char magic[VIEW_TRACE_MAGIC_LEN];
-    bool yes = fread(magic, 1, sizeof magic, f) == sizeof magic && memcmp(magic, VIEW_TRACE_MAGIC, sizeof magic) == 0;
+    bool yes =
+        fread(magic, 1, sizeof magic, f) == sizeof magic &&
+        (memcmp(magic, VIEW_TRACE_MAGIC, sizeof magic) == 0 || memcmp(magic, VIEW_TRACE_MAGIC_ZSTD, sizeof magic) == 0);
     fclose(f);
     return yes;
 }
@@ -502,7 +544,7 @@ int view_cursor_seek(view_cursor_t *c, const view_trace_t *t, uint64_t clock)
         uint8_t tag;
         rd_t r;
         size_t next;
-        if (record_at(t->bytes, off, false, &tag, &r, &next) != 0)
+        if (record_at(t->bytes, off, &tag, &r, &next) != 0)
             return -1;
         uint64_t at = rd_varint(&r);
         if (at > clock)

@@ -3,13 +3,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <zstd.h>
+
 #include "file.h"
 #include "trace.h"
 
 struct view_recorder {
     emu_array_t *a;
-    file_out_t out; /* a recording to a file appears under its name once complete (file.h) */
-    FILE *file;     /* out.f, or NULL when recording into memory */
+    file_out_t out;     /* a recording to a file appears under its name once complete (file.h) */
+    FILE *file;         /* out.f, or NULL when recording into memory */
+    view_bytes_t group; /* to a file: the records of the frame being built (flush_frame) */
+    unsigned keys_in_frame;
+    ZSTD_CCtx *zc;
     view_bytes_t *mem;
     view_bytes_t pay; /* the payload of the record being built */
     view_model_t m;
@@ -20,11 +25,9 @@ struct view_recorder {
     int write_errno;
 };
 
-/* Writes the record in r->pay with its tag and length, and its check (docs/trace.md). */
+/* Writes the record in r->pay with its tag and length. */
 static void emit(view_recorder_t *r, uint8_t tag)
 {
-    uint8_t check[4];
-    view_record_check(tag, r->pay.data, r->pay.len, check);
     view_bytes_t head = {0};
     uint8_t storage[16];
     /* The tag and length go in a small stack buffer; only the payload lives on the heap. */
@@ -36,16 +39,15 @@ static void emit(view_recorder_t *r, uint8_t tag)
         r->write_failed = true;
         r->write_errno = ENOMEM;
     } else if (r->file != NULL) {
-        if (!r->write_failed && (fwrite(head.data, 1, head.len, r->file) != head.len ||
-                                 fwrite(r->pay.data, 1, r->pay.len, r->file) != r->pay.len ||
-                                 fwrite(check, 1, sizeof check, r->file) != sizeof check)) {
+        view_bytes_put(&r->group, head.data, head.len);
+        view_bytes_put(&r->group, r->pay.data, r->pay.len);
+        if (r->group.failed) {
             r->write_failed = true;
-            r->write_errno = errno;
+            r->write_errno = ENOMEM;
         }
     } else {
         view_bytes_put(r->mem, head.data, head.len);
         view_bytes_put(r->mem, r->pay.data, r->pay.len);
-        view_bytes_put(r->mem, check, sizeof check);
         if (r->mem->failed) {
             r->write_failed = true;
             r->write_errno = ENOMEM;
@@ -118,8 +120,32 @@ static void write_header(view_recorder_t *r, const char *title)
     emit(r, VIEW_REC_HEADER);
 }
 
+/* To a file, records are compressed in zstd frames of VIEW_KEYS_PER_FRAME keyframe groups, each frame with
+ * its content checksum: damage is found at the frame it hits and everything before it still plays, while the
+ * compressor keeps enough context to shrink a run 10 to 40 times (docs/trace.md). Level 3: hundreds of MB/s. */
+static void flush_frame(view_recorder_t *r)
+{
+    if (r->file == NULL || r->write_failed || r->group.len == 0)
+        return;
+    size_t cap = ZSTD_compressBound(r->group.len);
+    uint8_t *z = malloc(cap);
+    size_t n = z != NULL ? ZSTD_compress2(r->zc, z, cap, r->group.data, r->group.len) : 0;
+    if (z == NULL || ZSTD_isError(n)) {
+        r->write_failed = true;
+        r->write_errno = ENOMEM;
+    } else if (fwrite(z, 1, n, r->file) != n) {
+        r->write_failed = true;
+        r->write_errno = errno;
+    }
+    free(z);
+    r->group.len = 0;
+    r->keys_in_frame = 0;
+}
+
 static void write_key(view_recorder_t *r)
 {
+    if (r->keys_in_frame++ == VIEW_KEYS_PER_FRAME)
+        flush_frame(r);
     size_t n = view_model_nslots(&r->m), nz = 0;
     for (size_t i = 0; i < n; i++)
         nz += r->m.slots[i] != 0;
@@ -216,7 +242,11 @@ static view_recorder_t *attach(emu_array_t *a, FILE *file, view_bytes_t *mem, co
     r->file = file;
     r->mem = mem;
     if (file != NULL) {
-        if (fwrite(VIEW_TRACE_MAGIC, 1, VIEW_TRACE_MAGIC_LEN, file) != VIEW_TRACE_MAGIC_LEN)
+        if ((r->zc = ZSTD_createCCtx()) == NULL ||
+            ZSTD_isError(ZSTD_CCtx_setParameter(r->zc, ZSTD_c_compressionLevel, 3)) ||
+            ZSTD_isError(ZSTD_CCtx_setParameter(r->zc, ZSTD_c_checksumFlag, 1)))
+            r->write_failed = true, r->write_errno = ENOMEM;
+        else if (fwrite(VIEW_TRACE_MAGIC_ZSTD, 1, VIEW_TRACE_MAGIC_LEN, file) != VIEW_TRACE_MAGIC_LEN)
             r->write_failed = true, r->write_errno = errno;
     } else {
         view_bytes_put(mem, VIEW_TRACE_MAGIC, VIEW_TRACE_MAGIC_LEN);
@@ -268,6 +298,8 @@ static void release(view_recorder_t *r)
     free(r->sent);
     view_changes_free(&r->ch);
     view_bytes_free(&r->pay);
+    view_bytes_free(&r->group);
+    ZSTD_freeCCtx(r->zc);
     free(r);
 }
 
@@ -283,6 +315,7 @@ int view_record_finish(view_recorder_t *r, emu_run_status_t st, char *err, size_
     const char *dl = st == EMU_RUN_DEADLOCK && emu_array_deadlock(r->a) != NULL ? emu_array_deadlock(r->a) : "";
     view_bytes_string(&r->pay, dl, strlen(dl));
     emit(r, VIEW_REC_END);
+    flush_frame(r);
     int rc = 0;
     if (r->write_failed) {
         rc = err_set(err, errlen, "writing the recording failed: %s", strerror(r->write_errno));
@@ -299,9 +332,39 @@ void view_record_abandon(view_recorder_t *r)
 {
     /* What was recorded is whole records, without an end: kept, since a reader plays it to its last record. */
     char err[256];
+    flush_frame(r);
     if (r->file != NULL && !r->write_failed)
         file_out_commit(&r->out, err, sizeof err);
     else if (r->file != NULL)
         file_out_abort(&r->out);
     release(r);
+}
+
+int view_trace_save(const view_bytes_t *plain, const char *path, char *err, size_t errlen)
+{
+    if (plain->len < VIEW_TRACE_MAGIC_LEN || memcmp(plain->data, VIEW_TRACE_MAGIC, VIEW_TRACE_MAGIC_LEN) != 0)
+        return err_set(err, errlen, "%s: not a recording in memory", path);
+    file_out_t out;
+    if (file_out_open(&out, path, "wb", err, errlen) != 0)
+        return -1;
+    ZSTD_CCtx *zc = ZSTD_createCCtx();
+    int ok = zc != NULL && !ZSTD_isError(ZSTD_CCtx_setParameter(zc, ZSTD_c_compressionLevel, 3)) &&
+             !ZSTD_isError(ZSTD_CCtx_setParameter(zc, ZSTD_c_checksumFlag, 1)) &&
+             fwrite(VIEW_TRACE_MAGIC_ZSTD, 1, VIEW_TRACE_MAGIC_LEN, out.f) == VIEW_TRACE_MAGIC_LEN;
+    /* Frames of 16 MB of records: the reader joins what they decompress to, wherever they were cut. */
+    enum { CHUNK = 16u << 20 };
+    uint8_t *z = ok ? malloc(ZSTD_compressBound(CHUNK)) : NULL;
+    ok = ok && z != NULL;
+    for (size_t at = VIEW_TRACE_MAGIC_LEN; ok && at < plain->len; at += CHUNK) {
+        size_t n = plain->len - at < CHUNK ? plain->len - at : CHUNK;
+        size_t zn = ZSTD_compress2(zc, z, ZSTD_compressBound(CHUNK), plain->data + at, n);
+        ok = !ZSTD_isError(zn) && fwrite(z, 1, zn, out.f) == zn;
+    }
+    free(z);
+    ZSTD_freeCCtx(zc);
+    if (!ok) {
+        file_out_abort(&out);
+        return err_set(err, errlen, "%s: write failed", path);
+    }
+    return file_out_commit(&out, err, errlen);
 }

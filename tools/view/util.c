@@ -4,6 +4,7 @@
 #include "file.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,10 +15,14 @@ void view_bytes_free(view_bytes_t *b)
     memset(b, 0, sizeof *b);
 }
 
-void view_bytes_put(view_bytes_t *b, const void *p, size_t n)
+void *view_bytes_extend(view_bytes_t *b, size_t n)
 {
-    if (b->failed || n == 0)
-        return;
+    if (b->failed)
+        return NULL;
+    if (n > SIZE_MAX / 2 - b->len) {
+        b->failed = true;
+        return NULL;
+    }
     if (b->len + n > b->cap) {
         size_t cap = b->cap ? b->cap : 4096;
         while (cap < b->len + n)
@@ -25,13 +30,22 @@ void view_bytes_put(view_bytes_t *b, const void *p, size_t n)
         uint8_t *grown = realloc(b->data, cap);
         if (grown == NULL) {
             b->failed = true;
-            return;
+            return NULL;
         }
         b->data = grown;
         b->cap = cap;
     }
-    memcpy(b->data + b->len, p, n);
     b->len += n;
+    return b->data + b->len - n;
+}
+
+void view_bytes_put(view_bytes_t *b, const void *p, size_t n)
+{
+    if (n == 0)
+        return;
+    uint8_t *at = view_bytes_extend(b, n);
+    if (at != NULL)
+        memcpy(at, p, n);
 }
 
 void view_bytes_varint(view_bytes_t *b, uint64_t v)

@@ -18,6 +18,8 @@ typedef struct view_bytes {
 
 void view_bytes_free(view_bytes_t *b);
 void view_bytes_put(view_bytes_t *b, const void *p, size_t n);
+/* Makes the buffer n bytes longer and returns where they start (to be filled), or NULL when out of memory. */
+void *view_bytes_extend(view_bytes_t *b, size_t n);
 void view_bytes_varint(view_bytes_t *b, uint64_t v);
 
 /* A change of a 64-bit value as a small number: new - old (wrapping), zigzagged so that small steps either
