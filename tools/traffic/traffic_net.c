@@ -173,12 +173,12 @@ static void generate(tr_net_t *n, tr_cell_t *c, uint64_t now)
         if (c->on ? u < n->p_switch_off : u < n->p_switch_on)
             c->on = !c->on;
     }
-    /* The same draws every clock whatever happens, so each cell's stream depends on nothing but its seed. */
-    uint64_t u = splitmix64_next(&c->rng);
+    if (!c->on || splitmix64_next(&c->rng) >= n->p_create)
+        return;
     unsigned dst = tr_destination(&n->cfg, c->id, &c->rng);
     unsigned words = tr_size(&n->cfg, &c->rng);
-    if (!c->on || u >= n->p_create || dst == c->id)
-        return;
+    if (dst == c->id)
+        return; /* a fixed point of the pattern sends nothing */
     if (!queue_push(c, (tr_msg_t){now, dst, words})) {
         cell_error(c, now, "out of memory for the source queue");
         return;
