@@ -1,0 +1,112 @@
+/* iwarp traffic as a person runs it (the binary is argv[1]; docs/traffic.md shows these commands): the table,
+ * one JSON record per point, the plots of a curve, the same records whatever the threads, and a clear message
+ * for every option out of range. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "command.h"
+
+static const char *iwarp;
+
+static int tool(char **out, const char *args)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "'%s' traffic %s 2>&1", iwarp, args);
+    return command_run(cmd, out);
+}
+
+static void expect(const char *args, int status, const char *text)
+{
+    char *out;
+    int st = tool(&out, args);
+    if (st != status || strstr(out, text) == NULL)
+        fail_msg("iwarp traffic %s: status %d (wanted %d), output:\n%s\n(wanted it to contain: %s)", args, st, status,
+                 out, text);
+    free(out);
+}
+
+static unsigned count(const char *text, const char *needle)
+{
+    unsigned n = 0;
+    for (const char *p = text; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+        n++;
+    return n;
+}
+
+static void test_a_curve_prints_a_row_per_rate_and_draws_both_plots(void **state)
+{
+    (void)state;
+    char *out;
+    int st = tool(&out, "--rate 0.01:0.03:0.01 --sample 500 --warmup 500 --out /tmp/iwarp-traffic-test");
+    if (st != 0 || count(out, "\n 0.0") != 3 || strstr(out, "latency.svg") == NULL)
+        fail_msg("status %d, output:\n%s", st, out);
+    free(out);
+    assert_int_equal(access("/tmp/iwarp-traffic-test/latency.svg", R_OK), 0);
+    assert_int_equal(access("/tmp/iwarp-traffic-test/accepted.svg", R_OK), 0);
+}
+
+static void test_json_is_a_record_per_point_and_the_threads_change_nothing(void **state)
+{
+    (void)state;
+    char *one, *two;
+    const char *args = "--pattern uniform,tornado --rate 0.02,0.3 --size 1-16 --sample 400 --warmup 400 --json";
+    char with_threads[512];
+    snprintf(with_threads, sizeof with_threads, "%s --threads 2", args);
+    assert_int_equal(tool(&one, args), 0);
+    assert_int_equal(tool(&two, with_threads), 0);
+    assert_int_equal(count(one, "{\"command\":\"traffic\""), 4);
+    assert_int_equal(count(one, "\n"), 4);
+    assert_int_equal(count(one, "\"errors\":0,"), 4);
+    assert_non_null(strstr(one, "\"pattern\":\"tornado\""));
+    assert_non_null(strstr(one, "\"latency_by_hops\":[{\"hops\":"));
+    assert_string_equal(one, two);
+    free(one);
+    free(two);
+}
+
+static void test_options_out_of_range_are_refused_with_a_reason(void **state)
+{
+    (void)state;
+    expect("--rate 1.5", 2, "--rate wants a rate in 0..1");
+    expect("--rate 0.2:0.1:0.01", 2, "--rate wants");
+    expect("--rate 0:1:0.001", 2, "at most 64 points");
+    expect("--rate 0.6 --size 1 --injection onoff --duty 0.5", 2, "rate 0.6 is out of range");
+    expect("--size 0", 2, "--size wants words per message in 1..");
+    expect("--size 8-4", 2, "--size A-B wants");
+    expect("--pattern uniform,nope", 2, "--pattern wants");
+    expect("--array 0x4", 2, "--array wants WxH");
+    expect("--array 8x4 --pattern transpose", 2, "transpose needs a square array");
+    expect("--array 6x6 --pattern shuffle", 2, "shuffle needs W*H a power of 2");
+    expect("--samples 4:2", 2, "--samples wants MIN:MAX");
+    expect("--duty 0", 2, "--duty wants a fraction 0 < F <= 1");
+    expect("--injection poisson", 2, "--injection wants bernoulli or onoff");
+    expect("--hotspot 9,9", 2, "--hotspot 9,9 is outside the 8x8 array");
+    expect("--threads 0", 2, "--threads wants 1..64");
+    expect("--set queue_depth=0", 2, "--set queue_depth=0:");
+    expect("--set channels=16", 2, "channels must be at least 20");
+    expect("--tolerance 2", 2, "--tolerance wants");
+    expect("extra", 2, "unexpected argument 'extra'");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s IWARP\n", argv[0]);
+        return 2;
+    }
+    iwarp = argv[1];
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_a_curve_prints_a_row_per_rate_and_draws_both_plots),
+        cmocka_unit_test(test_json_is_a_record_per_point_and_the_threads_change_nothing),
+        cmocka_unit_test(test_options_out_of_range_are_refused_with_a_reason),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
