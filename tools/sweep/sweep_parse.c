@@ -149,7 +149,10 @@ static int parse_param(sweep_reader_t *r, sweep_t *s, const char *p, const char 
         if (p >= end)
             return 0;
         if (*p != ',')
-            return failf(r, p, "'%c' cannot be in a value (values are separated by commas)", *p);
+            return failf(r, p,
+                         is_value_char(*p) ? "expected ',' between values (a value holds no blanks)"
+                                           : "'%c' cannot be in a value",
+                         *p);
         p++;
     }
 }
