@@ -141,8 +141,9 @@ static int parse_param(sweep_reader_t *r, sweep_t *s, const char *p, const char 
         const char *v = p;
         while (p < end && is_value_char(*p))
             p++;
+        char c = p < end ? *p : ',';
         if (p == v)
-            return failf(r, v, p < end && *p != ',' ? "'%c' cannot be in a value" : "expected a value", *p);
+            return failf(r, v, c != ',' ? "'%c' cannot be in a value" : "expected a value", c);
         if (add_item(r, pp, v, (size_t)(p - v)) != 0)
             return -1;
         p = skip_blanks(p, end);
