@@ -171,7 +171,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s IWARP\n", argv[0]);
         return 2;
     }
-    iwarp = argv[1];
+    /* The tests run it from their own folder: the path must not be relative. */
+    static char absolute[4096];
+    if (argv[1][0] != '/' && getcwd(absolute, sizeof absolute - 1024) != NULL) {
+        strcat(absolute, "/");
+        strncat(absolute, argv[1], 1000);
+        iwarp = absolute;
+    } else {
+        iwarp = argv[1];
+    }
     if (mkdtemp(dir) == NULL)
         return 1;
     const struct CMUnitTest tests[] = {
