@@ -7,9 +7,12 @@
 
 #include <cmocka.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "iwarp_config.h"
 #include "sweep/sweep.h"
+#include "file.h"
 
 static void parse_ok(sweep_t *s, const char *text)
 {
@@ -97,12 +100,55 @@ static void test_malformed_lines_are_errors_at_their_line_and_column(void **stat
     parse_bad("command =\n", "t.sweep:1:10: 'command' wants a value");
 }
 
+/* Every ```sweep block of docs/sweep.md parses, the first is programs/sweeps/curves.sweep, and its cases are
+ * numbered as the page says. */
+static void test_the_documented_sweeps_parse_as_described(void **state)
+{
+    (void)state;
+    uint8_t *data;
+    size_t len;
+    char err[512];
+    if (file_read_all(IWARP_SOURCE_ROOT "/docs/sweep.md", &data, &len, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    const char *text = (const char *)data, *end = text + len;
+    unsigned blocks = 0;
+    for (const char *p = text; (p = strstr(p, "```sweep\n")) != NULL && p < end; blocks++) {
+        p += 9;
+        const char *close = strstr(p, "```");
+        assert_non_null(close);
+        sweep_t s;
+        if (sweep_parse(&s, "docs/sweep.md", p, (size_t)(close - p), err, sizeof err) != 0)
+            fail_msg("%s", err);
+        if (blocks == 0) {
+            assert_int_equal(s.ncases, 96);
+            char key[256];
+            sweep_case_key(&s, 12, key, sizeof key);
+            assert_string_equal(key, "pattern=uniform depth=8 rate=0.01");
+            sweep_case_key(&s, 1, key, sizeof key);
+            assert_string_equal(key, "pattern=uniform depth=4 rate=0.02");
+        } else {
+            assert_int_equal(s.ncases, 6);
+        }
+        sweep_free(&s);
+        p = close + 3;
+    }
+    free(data);
+    assert_int_equal(blocks, 2);
+    sweep_t s;
+    if (sweep_load(&s, IWARP_SOURCE_ROOT "/programs/sweeps/curves.sweep", err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_string_equal(s.name, "curves");
+    assert_int_equal(s.ncases, 96);
+    sweep_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cross_varies_the_last_parameter_fastest_and_zip_goes_together),
         cmocka_unit_test(test_a_range_counts_its_steps_to_the_end),
         cmocka_unit_test(test_malformed_lines_are_errors_at_their_line_and_column),
+        cmocka_unit_test(test_the_documented_sweeps_parse_as_described),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "command.h"
+#include "iwarp_config.h"
 
 static const char *iwarp;
 
@@ -96,6 +97,41 @@ static void test_options_out_of_range_are_refused_with_a_reason(void **state)
     expect("extra", 2, "unexpected argument 'extra'");
 }
 
+/* The commands docs/traffic.md shows run as shown (with shorter periods, so the test stays quick). */
+static void test_the_documented_commands_run(void **state)
+{
+    (void)state;
+    FILE *f = fopen(IWARP_SOURCE_ROOT "/docs/traffic.md", "r");
+    assert_non_null(f);
+    char *text = command_read_all(f);
+    fclose(f);
+    unsigned ran = 0;
+    static const char prefix[] = "build/tools/iwarp traffic";
+    for (char *line = text; line != NULL && *line;) {
+        char *nl = strchr(line, '\n');
+        if (nl != NULL)
+            *nl = '\0';
+        if (strncmp(line, prefix, sizeof prefix - 1) == 0) {
+            char *hash = strchr(line, '#');
+            if (hash != NULL)
+                *hash = '\0';
+            char args[1024];
+            snprintf(args, sizeof args,
+                     "%s --warmup 200 --sample 200 --samples 1:2 --drain 2000 --out /tmp/iwarp-traffic-doc",
+                     line + sizeof prefix - 1);
+            char *out;
+            int st = tool(&out, args);
+            if (st != 0)
+                fail_msg("iwarp traffic%s: status %d\n%s", args, st, out);
+            free(out);
+            ran++;
+        }
+        line = nl != NULL ? nl + 1 : NULL;
+    }
+    free(text);
+    assert_true(ran >= 5);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -107,6 +143,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_a_curve_prints_a_row_per_rate_and_draws_both_plots),
         cmocka_unit_test(test_json_is_a_record_per_point_and_the_threads_change_nothing),
         cmocka_unit_test(test_options_out_of_range_are_refused_with_a_reason),
+        cmocka_unit_test(test_the_documented_commands_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
