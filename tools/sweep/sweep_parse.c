@@ -53,16 +53,6 @@ static const char *skip_blanks(const char *p, const char *end)
     return p;
 }
 
-static char *copy(const char *p, size_t n)
-{
-    char *s = malloc(n + 1);
-    if (s != NULL) {
-        memcpy(s, p, n);
-        s[n] = '\0';
-    }
-    return s;
-}
-
 static int add_value(sweep_reader_t *r, sweep_param_t *pp, const char *at, const char *v, size_t n)
 {
     if (pp->nvalues == SWEEP_MAX_VALUES)
@@ -73,7 +63,7 @@ static int add_value(sweep_reader_t *r, sweep_param_t *pp, const char *at, const
             return failf(r, at, "out of memory");
         pp->values = grown;
     }
-    if ((pp->values[pp->nvalues] = copy(v, n)) == NULL)
+    if ((pp->values[pp->nvalues] = strndup(v, n)) == NULL)
         return failf(r, at, "out of memory");
     pp->nvalues++;
     return 0;
@@ -134,7 +124,7 @@ static int parse_param(sweep_reader_t *r, sweep_t *s, const char *p, const char 
         return failf(r, p, "expected '=' after the parameter name");
     sweep_param_t *pp = &s->params[s->nparams++];
     pp->zip = zip;
-    if ((pp->name = copy(name, nlen)) == NULL)
+    if ((pp->name = strndup(name, nlen)) == NULL)
         return failf(r, name, "out of memory");
     for (p++;;) {
         p = skip_blanks(p, end);
@@ -178,7 +168,7 @@ static int parse_setting(sweep_reader_t *r, sweep_t *s, const char *key, size_t 
                 return failf(r, c, "a sweep name holds letters, digits, '_' and '-'");
     if ((size_t)(vend - v) >= SWEEP_MAX_TEXT / 2)
         return failf(r, v, "the %.*s is too long", (int)klen, key);
-    if ((*slot = copy(v, (size_t)(vend - v))) == NULL)
+    if ((*slot = strndup(v, (size_t)(vend - v))) == NULL)
         return failf(r, v, "out of memory");
     if (slot == &s->command) {
         r->cmd_line = r->line;
@@ -314,7 +304,7 @@ int sweep_load(sweep_t *s, const char *path, char *err, size_t errlen)
         const char *base = strrchr(path, '/');
         base = base ? base + 1 : path;
         size_t n = strcspn(base, ".");
-        s->name = copy(base, n ? n : strlen(base));
+        s->name = strndup(base, n ? n : strlen(base));
         if (s->name == NULL) {
             sweep_free(s);
             snprintf(err, errlen, "out of memory");
