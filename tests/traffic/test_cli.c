@@ -90,6 +90,7 @@ static void test_options_out_of_range_are_refused_with_a_reason(void **state)
     expect("--duty 0", 2, "--duty wants a fraction 0 < F <= 1");
     expect("--injection poisson", 2, "--injection wants bernoulli or onoff");
     expect("--hotspot 9,9", 2, "--hotspot 9,9 is outside the 8x8 array");
+    expect("--hotspot 3,4x", 2, "--hotspot wants X,Y of a cell");
     expect("--threads 0", 2, "--threads wants 1..64");
     expect("--set queue_depth=0", 2, "--set queue_depth=0:");
     expect("--set channels=16", 2, "channels must be at least 20");

@@ -253,10 +253,12 @@ static int parse_options(int argc, char **argv, traffic_options_t *o)
             if (parse_double(optarg, 0, 1, true, &cfg->duty) != 0)
                 return bad("--duty", "a fraction 0 < F <= 1", optarg);
             break;
-        case OPT_HOTSPOT:
-            if (sscanf(optarg, "%u,%u", &hx, &hy) != 2 || hx >= 32 || hy >= 32)
+        case OPT_HOTSPOT: {
+            char tail;
+            if (optarg[0] == '-' || sscanf(optarg, "%u,%u%c", &hx, &hy, &tail) != 2 || hx >= 32 || hy >= 32)
                 return bad("--hotspot", "X,Y of a cell", optarg);
             break;
+        }
         case OPT_HOTSPOT_FRACTION:
             if (parse_double(optarg, 0, 1, false, &cfg->hotspot_fraction) != 0)
                 return bad("--hotspot-fraction", "a fraction in 0..1", optarg);
