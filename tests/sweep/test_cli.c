@@ -103,6 +103,27 @@ static void test_an_interrupted_sweep_resumes_to_the_same_records(void **state)
     assert_non_null(strstr(csv, "case,p,r,status,command,array,pattern,"));
     assert_non_null(strstr(csv, "\n0,uniform,0.01,0,traffic,8x8,uniform,"));
     free(csv);
+    /* Plots from the table: a line per pattern. */
+    char *out;
+    assert_int_equal(sh(&out,
+                        "cd '%s' && '%s' sweep t.sweep --results a.jsonl --csv a.csv --gather --plot "
+                        "offered:latency_mean:p",
+                        dir, iwarp),
+                     0);
+    assert_non_null(strstr(out, "plot:    "));
+    free(out);
+    assert_int_equal(sh(&out, "cat '%s/t-latency_mean-vs-offered.svg'", dir), 0);
+    assert_non_null(strstr(out, "<svg"));
+    assert_non_null(strstr(out, ">uniform<"));
+    assert_non_null(strstr(out, ">neighbour<"));
+    free(out);
+    assert_int_equal(sh(&out,
+                        "cd '%s' && '%s' sweep t.sweep --results a.jsonl --csv a.csv --gather --plot "
+                        "nope:latency_mean 2>&1",
+                        dir, iwarp),
+                     1);
+    assert_non_null(strstr(out, "the table has no column 'nope'"));
+    free(out);
 }
 
 static void test_a_failing_case_is_recorded_with_its_status_and_stderr(void **state)
@@ -153,6 +174,7 @@ static void test_bad_options_get_a_reason(void **state)
         {"o.sweep --submit", "--submit, --wait and --sbatch go with --slurm"},
         {"o.sweep --slurm j.sh --wait", "--wait goes with --submit"},
         {"o.sweep --slurm j.sh --sbatch time=5", "--sbatch wants"},
+        {"o.sweep --plot latency", "--plot wants up to 4 of X:Y[:GROUP]"},
         {"missing.sweep", "missing.sweep"},
         {"", "which sweep file?"},
     };

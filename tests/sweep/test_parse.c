@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file.h"
 #include "iwarp_config.h"
 #include "sweep/sweep.h"
-#include "file.h"
 
 static void parse_ok(sweep_t *s, const char *text)
 {

@@ -18,7 +18,7 @@
 
 extern char **environ;
 
-enum { MAX_SBATCH = 16 };
+enum { MAX_SBATCH = 16, MAX_PLOTS = 4 };
 
 typedef struct sweep_options {
     const char *file;
@@ -29,24 +29,28 @@ typedef struct sweep_options {
     bool list, gather, submit, wait, quiet;
     const char *sbatch[MAX_SBATCH];
     unsigned nsbatch;
+    const char *plots[MAX_PLOTS];
+    unsigned nplots;
 } sweep_options_t;
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: iwarp sweep FILE [options]\n"
-                 "Runs every case of a sweep file (docs/sweep.md) that has no record yet, appending one JSON line per\n"
-                 "case to the results, then gathers them into CSV. Running it again resumes.\n"
-                 "  --jobs N          cases at once (default: the cores online)\n"
-                 "  --results FILE    JSON lines (default out/sweep/NAME.jsonl)\n"
-                 "  --csv FILE        the gathered table (default out/sweep/NAME.csv)\n"
-                 "  --limit N         run at most N pending cases, then stop\n"
-                 "  --case K          run case K only (what each Slurm array task does)\n"
-                 "  --list            print the cases and their commands, run nothing\n"
-                 "  --gather          only write the CSV from the results\n"
-                 "  --slurm SCRIPT    write a Slurm job-array script for the pending cases instead of running them\n"
-                 "  --submit          and submit it with sbatch (--wait: sbatch --wait, then gather)\n"
-                 "  --sbatch OPTION   an extra #SBATCH line, e.g. --sbatch --partition=debug (up to 16)\n"
-                 "  --quiet           no progress lines\n");
+    fprintf(out,
+            "usage: iwarp sweep FILE [options]\n"
+            "Runs every case of a sweep file (docs/sweep.md) that has no record yet, appending one JSON line per\n"
+            "case to the results, then gathers them into CSV. Running it again resumes.\n"
+            "  --jobs N          cases at once (default: the cores online)\n"
+            "  --results FILE    JSON lines (default out/sweep/NAME.jsonl)\n"
+            "  --csv FILE        the gathered table (default out/sweep/NAME.csv)\n"
+            "  --limit N         run at most N pending cases, then stop\n"
+            "  --case K          run case K only (what each Slurm array task does)\n"
+            "  --list            print the cases and their commands, run nothing\n"
+            "  --gather          only write the CSV (and plots) from the results\n"
+            "  --plot X:Y[:G]    also an SVG of column Y against column X, a line per value of column G (up to 4)\n"
+            "  --slurm SCRIPT    write a Slurm job-array script for the pending cases instead of running them\n"
+            "  --submit          and submit it with sbatch (--wait: sbatch --wait, then gather)\n"
+            "  --sbatch OPTION   an extra #SBATCH line, e.g. --sbatch --partition=debug (up to 16)\n"
+            "  --quiet           no progress lines\n");
 }
 
 static int count_arg(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *v)
@@ -74,16 +78,25 @@ static int parse_options(int argc, char **argv, sweep_options_t *o)
         OPT_WAIT,
         OPT_SBATCH,
         OPT_QUIET,
+        OPT_PLOT,
         OPT_HELP
     };
     static const struct option longopts[] = {
-        {"jobs", required_argument, NULL, OPT_JOBS},     {"results", required_argument, NULL, OPT_RESULTS},
-        {"csv", required_argument, NULL, OPT_CSV},       {"limit", required_argument, NULL, OPT_LIMIT},
-        {"case", required_argument, NULL, OPT_CASE},     {"list", no_argument, NULL, OPT_LIST},
-        {"gather", no_argument, NULL, OPT_GATHER},       {"slurm", required_argument, NULL, OPT_SLURM},
-        {"submit", no_argument, NULL, OPT_SUBMIT},       {"wait", no_argument, NULL, OPT_WAIT},
-        {"sbatch", required_argument, NULL, OPT_SBATCH}, {"quiet", no_argument, NULL, OPT_QUIET},
-        {"help", no_argument, NULL, OPT_HELP},           {NULL, 0, NULL, 0},
+        {"jobs", required_argument, NULL, OPT_JOBS},
+        {"results", required_argument, NULL, OPT_RESULTS},
+        {"csv", required_argument, NULL, OPT_CSV},
+        {"limit", required_argument, NULL, OPT_LIMIT},
+        {"case", required_argument, NULL, OPT_CASE},
+        {"list", no_argument, NULL, OPT_LIST},
+        {"gather", no_argument, NULL, OPT_GATHER},
+        {"slurm", required_argument, NULL, OPT_SLURM},
+        {"submit", no_argument, NULL, OPT_SUBMIT},
+        {"wait", no_argument, NULL, OPT_WAIT},
+        {"sbatch", required_argument, NULL, OPT_SBATCH},
+        {"quiet", no_argument, NULL, OPT_QUIET},
+        {"plot", required_argument, NULL, OPT_PLOT},
+        {"help", no_argument, NULL, OPT_HELP},
+        {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -126,6 +139,14 @@ static int parse_options(int argc, char **argv, sweep_options_t *o)
                 return -1;
             }
             o->sbatch[o->nsbatch++] = optarg;
+            break;
+        case OPT_PLOT:
+            if (o->nplots == MAX_PLOTS || strchr(optarg, ':') == NULL || strchr(optarg, '/') != NULL) {
+                fprintf(stderr, "iwarp sweep: --plot wants up to %d of X:Y[:GROUP] (column names), not '%s'\n",
+                        MAX_PLOTS, optarg);
+                return -1;
+            }
+            o->plots[o->nplots++] = optarg;
             break;
         case OPT_HELP:
         case 'h': usage(stdout); return 1;
@@ -189,24 +210,46 @@ static int submit(const char *script, bool wait)
     return 0;
 }
 
+/* The table, and the plots next to it: NAME-Y-vs-X.svg. */
 static int gather(const sweep_t *s, const sweep_options_t *o)
 {
     char err[512];
+    csv_table_t t;
+    if (sweep_gather(s, o->results, &t, err, sizeof err) != 0) {
+        fprintf(stderr, "iwarp sweep: %s: %s\n", o->results, err);
+        csv_free(&t);
+        return -1;
+    }
     FILE *f = fopen(o->csv, "w");
-    if (f == NULL) {
-        fprintf(stderr, "iwarp sweep: cannot write %s: %s\n", o->csv, strerror(errno));
-        return -1;
-    }
-    int rc = sweep_gather_csv(s, o->results, f, err, sizeof err);
-    if (fclose(f) != 0)
+    int rc = f != NULL && csv_write(&t, f) == 0 ? 0 : -1;
+    if (f != NULL && fclose(f) != 0)
         rc = -1;
-    if (rc != 0) {
-        fprintf(stderr, "iwarp sweep: %s: %s\n", o->csv, err);
-        return -1;
-    }
-    if (!o->quiet)
+    if (rc != 0)
+        fprintf(stderr, "iwarp sweep: cannot write %s\n", o->csv);
+    else if (!o->quiet)
         printf("results: %s\ntable:   %s\n", o->results, o->csv);
-    return 0;
+    for (unsigned i = 0; rc == 0 && i < o->nplots; i++) {
+        char path[PATH_MAX + 600], dir[PATH_MAX], spec[512];
+        snprintf(dir, sizeof dir, "%s", o->csv);
+        char *slash = strrchr(dir, '/');
+        if (slash != NULL)
+            *slash = '\0';
+        snprintf(spec, sizeof spec, "%s", o->plots[i]);
+        char *y = strchr(spec, ':'), *g = y ? strchr(y + 1, ':') : NULL;
+        if (g != NULL)
+            *g = '\0';
+        if (y != NULL)
+            *y++ = '\0';
+        snprintf(path, sizeof path, "%s/%s-%s-vs-%s.svg", dir, s->name, y ? y : "", spec);
+        if (sweep_plot(s, &t, o->plots[i], path, err, sizeof err) != 0) {
+            fprintf(stderr, "iwarp sweep: %s\n", err);
+            rc = -1;
+        } else if (!o->quiet) {
+            printf("plot:    %s\n", path);
+        }
+    }
+    csv_free(&t);
+    return rc;
 }
 
 int cmd_sweep(int argc, char **argv)

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "csv.h"
 #include "json_value.h"
 #include "sweep.h"
 
@@ -28,8 +29,12 @@ void sweep_records_free(const sweep_t *s, jv_t *rec);
  * 1 when some failed (their records say how), -1 with a message when the sweep itself could not go on. */
 int sweep_run(const sweep_t *s, const sweep_run_options_t *o, char *err, size_t errlen);
 
-/* Every record's output as CSV rows, in case order (docs/sweep.md). 0 or -1 with a message. */
-int sweep_gather_csv(const sweep_t *s, const char *results, FILE *out, char *err, size_t errlen);
+/* Every record's output as table rows, in case order (docs/sweep.md); write it with csv_write, free it with
+ * csv_free. 0 or -1 with a message. */
+int sweep_gather(const sweep_t *s, const char *results, csv_table_t *t, char *err, size_t errlen);
+/* An SVG plot of column Y against column X of the table, a line per value of column GROUP (per combination
+ * for GROUP "a,b"): spec "X:Y" or "X:Y:GROUP". Rows without numbers in X and Y are left out. 0 or -1 with a message. */
+int sweep_plot(const sweep_t *s, const csv_table_t *t, const char *spec, const char *path, char *err, size_t errlen);
 
 typedef struct sweep_slurm_options {
     const char *script;     /* where the job script goes */
