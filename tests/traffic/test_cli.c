@@ -71,6 +71,14 @@ static void test_json_is_a_record_per_point_and_the_threads_change_nothing(void 
     assert_string_equal(one, two);
     free(one);
     free(two);
+    /* Every link's utilization on request: 4 a cell. */
+    char *links;
+    assert_int_equal(tool(&links, "--array 3x2 --rate 0.05 --sample 300 --warmup 300 --json --links"), 0);
+    const char *l = strstr(links, "\"link_utilization\":[");
+    assert_non_null(l);
+    assert_int_equal(count(l, ","), 4 * 6 - 1 + count(strchr(l, ']'), ","));
+    assert_non_null(strstr(links, "\"busiest_link\":\"("));
+    free(links);
 }
 
 static void test_options_out_of_range_are_refused_with_a_reason(void **state)
@@ -96,6 +104,7 @@ static void test_options_out_of_range_are_refused_with_a_reason(void **state)
     expect("--set channels=16", 2, "channels must be at least 20");
     expect("--tolerance 2", 2, "--tolerance wants");
     expect("extra", 2, "unexpected argument 'extra'");
+    expect("--links", 2, "--links goes with --json");
 }
 
 /* The commands docs/traffic.md shows run as shown (with shorter periods, so the test stays quick). */

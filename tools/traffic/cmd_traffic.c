@@ -21,6 +21,7 @@ typedef struct traffic_options {
     unsigned nrates;
     const char *sizes_text;
     bool json;
+    bool links;
     const char *out_dir;
 } traffic_options_t;
 
@@ -50,6 +51,7 @@ static void usage(FILE *out)
             "  --latency-limit CLOCKS a mean latency above it is saturation (default 2000)\n"
             "  --threads N            host threads (1..64; results do not change)\n"
             "  --json                 one JSON record per point, one per line\n"
+            "  --links                with --json: every link's utilization too\n"
             "  --out DIR              where the plots go when there are several rates (default out/traffic)\n",
             TRAFFIC_MAX_WORDS);
 }
@@ -154,6 +156,7 @@ static int parse_options(int argc, char **argv, traffic_options_t *o)
         OPT_LATENCY_LIMIT,
         OPT_THREADS,
         OPT_JSON,
+        OPT_LINKS,
         OPT_OUT,
         OPT_HELP,
     };
@@ -178,6 +181,7 @@ static int parse_options(int argc, char **argv, traffic_options_t *o)
         {"latency-limit", required_argument, NULL, OPT_LATENCY_LIMIT},
         {"threads", required_argument, NULL, OPT_THREADS},
         {"json", no_argument, NULL, OPT_JSON},
+        {"links", no_argument, NULL, OPT_LINKS},
         {"out", required_argument, NULL, OPT_OUT},
         {"help", no_argument, NULL, OPT_HELP},
         {NULL, 0, NULL, 0},
@@ -302,6 +306,7 @@ static int parse_options(int argc, char **argv, traffic_options_t *o)
             cfg->threads = (unsigned)v;
             break;
         case OPT_JSON: o->json = true; break;
+        case OPT_LINKS: o->links = true; break;
         case OPT_OUT: o->out_dir = optarg; break;
         case OPT_HELP:
         case 'h': usage(stdout); return 1;
@@ -310,6 +315,10 @@ static int parse_options(int argc, char **argv, traffic_options_t *o)
     }
     if (optind != argc) {
         fprintf(stderr, "iwarp traffic: unexpected argument '%s'\n", argv[optind]);
+        return -1;
+    }
+    if (o->links && !o->json) {
+        fprintf(stderr, "iwarp traffic: --links goes with --json\n");
         return -1;
     }
     if (hx >= cfg->machine.width || hy >= cfg->machine.height) {
@@ -344,7 +353,14 @@ static void sizes_text(const traffic_config_t *cfg, char *buf, size_t cap)
         len += (size_t)snprintf(buf + len, cap - len, "%s%u", i ? "," : "", cfg->sizes[i]);
 }
 
-static void json_point(const traffic_config_t *cfg, const traffic_point_t *pt, double bound)
+/* "(x,y) +X": where a link starts and where it goes. */
+static void link_name(const traffic_config_t *cfg, unsigned link, char *buf, size_t cap)
+{
+    unsigned cell = link / 4, w = cfg->machine.width;
+    snprintf(buf, cap, "(%u,%u) %s", cell % w, cell / w, coa_dir_name((coa_dir_t)(link % 4)));
+}
+
+static void json_point(const traffic_config_t *cfg, const traffic_point_t *pt, double bound, bool links)
 {
     static const char *const wait_keys[COA_WAIT_COUNT] = {"none",       "no_data", "no_space", "lost_turn",
                                                           "no_channel", "setup",   "receiver", "asleep"};
@@ -372,6 +388,16 @@ static void json_point(const traffic_config_t *cfg, const traffic_point_t *pt, d
     json_double(&j, "network_latency_mean", pt->network_latency_mean);
     json_double(&j, "link_utilization_mean", pt->link_util_mean);
     json_double(&j, "link_utilization_max", pt->link_util_max);
+    char busiest[32];
+    link_name(cfg, pt->busiest_link, busiest, sizeof busiest);
+    json_string(&j, "busiest_link", busiest);
+    if (links) {
+        /* Four a cell (+X, -X, +Y, -Y), cells in id order (y * W + x). */
+        json_begin_array(&j, "link_utilization");
+        for (unsigned l = 0; l < 4 * cfg->machine.width * cfg->machine.height; l++)
+            json_double(&j, NULL, pt->link_util[l]);
+        json_end_array(&j);
+    }
     json_double(&j, "bisection_bound", bound);
     json_u64(&j, "samples", pt->samples);
     json_bool(&j, "converged", pt->converged);
@@ -479,7 +505,7 @@ int cmd_traffic(int argc, char **argv)
             if (pt.errors > 0)
                 rc = 1;
             if (o.json) {
-                json_point(&cfg, &pt, bound);
+                json_point(&cfg, &pt, bound, o.links);
             } else {
                 text_point(&pt);
             }

@@ -114,9 +114,11 @@ typedef struct traffic_point {
     double hop_latency_mean[TRAFFIC_MAX_HOP_BINS]; /* by hop count; NaN where no message had that many */
     uint64_t hop_messages[TRAFFIC_MAX_HOP_BINS];
     double link_util_mean, link_util_max; /* busy clocks / clocks over the sample periods */
-    uint64_t waits[COA_WAIT_COUNT];       /* channel-clocks waiting, by coa_wait_t, over the whole run */
-    uint64_t measured;                    /* messages created in the samples */
-    uint64_t delivered;                   /* of those, delivered by the end */
+    unsigned busiest_link;                /* 4 * cell id + direction (coa_dir_t) of the link at link_util_max */
+    double link_util[4 * EMU_MAX_DIM * EMU_MAX_DIM]; /* every link, at 4 * cell id + direction */
+    uint64_t waits[COA_WAIT_COUNT];                  /* channel-clocks waiting, by coa_wait_t, over the whole run */
+    uint64_t measured;                               /* messages created in the samples */
+    uint64_t delivered;                              /* of those, delivered by the end */
     unsigned samples;
     bool converged;
     bool saturated;

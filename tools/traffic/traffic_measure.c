@@ -146,8 +146,11 @@ int traffic_measure(const traffic_config_t *cfg, traffic_point_t *pt, char *err,
         for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
             double u = (double)(link_busy(&n, i, d) - busy0[4 * i + d]) / (double)span;
             busy_sum += u;
-            if (u > pt->link_util_max)
+            pt->link_util[4 * i + d] = u;
+            if (u > pt->link_util_max) {
                 pt->link_util_max = u;
+                pt->busiest_link = 4 * i + d;
+            }
         }
     pt->link_util_mean = busy_sum / (4.0 * cells);
     free(busy0);
