@@ -105,6 +105,8 @@ static void test_options_out_of_range_are_refused_with_a_reason(void **state)
     expect("--tolerance 2", 2, "--tolerance wants");
     expect("extra", 2, "unexpected argument 'extra'");
     expect("--links", 2, "--links goes with --json");
+    expect("--routing xy", 2, "--routing wants dor or fixed");
+    expect("--routing fixed --pattern hotspot", 2, "fixed pathways need a pattern where each cell sends to one cell");
 }
 
 /* The commands docs/traffic.md shows run as shown (with shorter periods, so the test stays quick). */

@@ -204,6 +204,16 @@ static void test_threads_change_nothing(void **state)
     assert_int_equal(one.state_hash, two.state_hash);
     assert_int_equal(one.clocks, two.clocks);
     assert_int_equal(one.delivered, two.delivered);
+    cfg.routing = TRAFFIC_FIXED;
+    cfg.pattern = TRAFFIC_TORNADO;
+    cfg.threads = 1;
+    assert_int_equal(traffic_soak(&cfg, 3000, &one, err, sizeof err), 0);
+    cfg.threads = 2;
+    assert_int_equal(traffic_soak(&cfg, 3000, &two, err, sizeof err), 0);
+    assert_int_equal(one.state_hash, two.state_hash);
+    assert_int_equal(one.delivered, two.delivered);
+    cfg.routing = TRAFFIC_DOR;
+    cfg.pattern = TRAFFIC_UNIFORM;
 
     cfg.rate = 0.1;
     cfg.warmup = 500;
@@ -214,6 +224,66 @@ static void test_threads_change_nothing(void **state)
     cfg.threads = 2;
     assert_int_equal(traffic_measure(&cfg, &p2, err, sizeof err), 0);
     assert_memory_equal(&p1, &p2, sizeof p1);
+}
+
+/* Fixed pathways: every permutation pattern's messages, alone, take link_clocks * words + hop_latency * hops. */
+static void check_fixed_zero_load(traffic_config_t *cfg)
+{
+    char err[256];
+    tr_net_t n;
+    cfg->rate = 0;
+    cfg->routing = TRAFFIC_FIXED;
+    if (tr_net_init(&n, cfg, err, sizeof err) != 0)
+        fail_msg("%s: %s", traffic_pattern_name(cfg->pattern), err);
+    for (unsigned src = 0; src < n.ncells; src++) {
+        uint64_t unused = 0;
+        unsigned dst = tr_destination(cfg, src, &unused);
+        if (dst == src)
+            continue;
+        unsigned words = 1 + (src * 5) % 20, hops = n.cells[dst].fixed_hops;
+        assert_true(hops >= tr_hops(n.w, n.h, src, dst));
+        uint64_t got = lone_message(&n, src, dst, words);
+        uint64_t want = traffic_fixed_zero_load_latency(&cfg->machine, hops, words);
+        if (got != want)
+            fail_msg("%s on %ux%u (hop %u, link %u): %u -> %u, %u hops, %u words: latency %llu, the formula says %llu",
+                     traffic_pattern_name(cfg->pattern), n.w, n.h, cfg->machine.hop_latency, cfg->machine.link_clocks,
+                     src, dst, hops, words, (unsigned long long)got, (unsigned long long)want);
+    }
+    assert_int_equal(tr_net_counts(&n).errors, 0);
+    tr_net_free(&n);
+}
+
+static void test_fixed_pathways_take_the_stream_latency(void **state)
+{
+    (void)state;
+    static const char *const timings[][2] = {{"2", "2"}, {"1", "3"}, {"3", "2"}};
+    for (size_t t = 0; t < sizeof timings / sizeof timings[0]; t++)
+        for (unsigned p = TRAFFIC_TRANSPOSE; p <= TRAFFIC_NEIGHBOUR; p++) {
+            traffic_config_t cfg;
+            config(&cfg, 8, 8);
+            set(&cfg, "hop_latency", timings[t][0]);
+            set(&cfg, "link_clocks", timings[t][1]);
+            cfg.pattern = (traffic_pattern_t)p;
+            check_fixed_zero_load(&cfg);
+        }
+}
+
+static void test_no_word_lost_on_fixed_pathways_past_saturation(void **state)
+{
+    (void)state;
+    for (unsigned p = TRAFFIC_TRANSPOSE; p <= TRAFFIC_NEIGHBOUR; p++) {
+        traffic_config_t cfg;
+        config(&cfg, 8, 8);
+        cfg.routing = TRAFFIC_FIXED;
+        cfg.pattern = (traffic_pattern_t)p;
+        cfg.rate = 0.45;
+        cfg.nsizes = 0;
+        cfg.size_lo = 1;
+        cfg.size_hi = 24;
+        cfg.seed = 3 + p;
+        cfg.drain_limit = 2000000;
+        soak(&cfg, 3000);
+    }
 }
 
 static void test_bad_combinations_are_refused_with_a_reason(void **state)
@@ -240,6 +310,9 @@ static void test_bad_combinations_are_refused_with_a_reason(void **state)
     assert_int_equal(traffic_parse_sizes("9-3", &cfg, err, sizeof err), -1);
     assert_int_equal(traffic_parse_sizes("4,,8", &cfg, err, sizeof err), -1);
     assert_int_equal(traffic_parse_sizes("4-8", &cfg, err, sizeof err), 0);
+    cfg.routing = TRAFFIC_FIXED;
+    assert_int_equal(traffic_config_check(&cfg, err, sizeof err), -1);
+    assert_non_null(strstr(err, "fixed pathways need a pattern where each cell sends to one cell, not uniform"));
     assert_int_equal(cfg.size_lo, 4);
     assert_int_equal(cfg.size_hi, 8);
 }
@@ -254,6 +327,8 @@ int main(void)
         cmocka_unit_test(test_uniform_accepted_throughput_stays_below_the_bisection_bound),
         cmocka_unit_test(test_low_load_latency_of_neighbour_traffic_is_the_zero_load_latency),
         cmocka_unit_test(test_threads_change_nothing),
+        cmocka_unit_test(test_fixed_pathways_take_the_stream_latency),
+        cmocka_unit_test(test_no_word_lost_on_fixed_pathways_past_saturation),
         cmocka_unit_test(test_bad_combinations_are_refused_with_a_reason),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -37,6 +37,8 @@ static void usage(FILE *out)
             "  --pattern P[,P...]     uniform transpose bitcomp bitrev shuffle tornado neighbour hotspot\n"
             "  --rate R | A:B:STEP | R,R,...  offered data words per cell per clock (default 0.05)\n"
             "  --size N | A-B | N,N,...      data words per message (default 16; 1..%u)\n"
+            "  --routing dor|fixed    msg.s's routed messages (default), or pathways set up once from the\n"
+            "                         pattern's connection set compiled by iwarp route (permutation patterns)\n"
             "  --injection bernoulli|onoff    (default bernoulli)\n"
             "  --burst CLOCKS         on/off: mean length of an on period (default 100)\n"
             "  --duty F               on/off: fraction of time on, 0 < F <= 1 (default 0.25)\n"
@@ -143,6 +145,7 @@ static int parse_options(int argc, char **argv, traffic_options_t *o)
         OPT_RATE,
         OPT_SIZE,
         OPT_INJECTION,
+        OPT_ROUTING,
         OPT_BURST,
         OPT_DUTY,
         OPT_HOTSPOT,
@@ -168,6 +171,7 @@ static int parse_options(int argc, char **argv, traffic_options_t *o)
         {"rate", required_argument, NULL, OPT_RATE},
         {"size", required_argument, NULL, OPT_SIZE},
         {"injection", required_argument, NULL, OPT_INJECTION},
+        {"routing", required_argument, NULL, OPT_ROUTING},
         {"burst", required_argument, NULL, OPT_BURST},
         {"duty", required_argument, NULL, OPT_DUTY},
         {"hotspot", required_argument, NULL, OPT_HOTSPOT},
@@ -248,6 +252,14 @@ static int parse_options(int argc, char **argv, traffic_options_t *o)
                 cfg->injection = TRAFFIC_ONOFF;
             else
                 return bad("--injection", "bernoulli or onoff", optarg);
+            break;
+        case OPT_ROUTING:
+            if (strcmp(optarg, "dor") == 0)
+                cfg->routing = TRAFFIC_DOR;
+            else if (strcmp(optarg, "fixed") == 0)
+                cfg->routing = TRAFFIC_FIXED;
+            else
+                return bad("--routing", "dor or fixed", optarg);
             break;
         case OPT_BURST:
             if (parse_double(optarg, 1, 1e9, false, &cfg->burst) != 0)
@@ -373,6 +385,7 @@ static void json_point(const traffic_config_t *cfg, const traffic_point_t *pt, d
     json_string(&j, "command", "traffic");
     json_string(&j, "array", array);
     json_string(&j, "pattern", traffic_pattern_name(cfg->pattern));
+    json_string(&j, "routing", cfg->routing == TRAFFIC_FIXED ? "fixed" : "dor");
     json_string(&j, "injection", cfg->injection == TRAFFIC_ONOFF ? "onoff" : "bernoulli");
     json_string(&j, "sizes", sizes);
     json_u64(&j, "queue_depth", cfg->machine.queue_depth);
@@ -428,9 +441,10 @@ static void text_header(const traffic_config_t *cfg, double bound)
 {
     char sizes[128];
     sizes_text(cfg, sizes, sizeof sizes);
-    printf("%ux%u torus, %s, %s injection, %s data words a message; bisection bound (uniform) %.4f data "
+    printf("%ux%u torus, %s, %s, %s injection, %s data words a message; bisection bound (uniform) %.4f data "
            "words/cell/clock\n",
            cfg->machine.width, cfg->machine.height, traffic_pattern_name(cfg->pattern),
+           cfg->routing == TRAFFIC_FIXED ? "fixed pathways" : "routed messages",
            cfg->injection == TRAFFIC_ONOFF ? "on/off" : "Bernoulli", sizes, bound);
     printf("%7s %8s %8s %9s %7s %7s %8s %9s %6s %6s %7s %s\n", "rate", "offered", "accepted", "latency", "p50", "p99",
            "max", "network", "util", "umax", "samples", "");

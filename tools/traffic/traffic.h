@@ -40,6 +40,11 @@ typedef enum traffic_pattern {
         TRAFFIC_NUM_PATTERNS
 } traffic_pattern_t;
 
+typedef enum traffic_routing {
+    TRAFFIC_DOR,   /* runtime/msg.s's messages: street signs, dimension order, dateline pools, arrival queue */
+    TRAFFIC_FIXED, /* pathways set up once from the pattern's connection set compiled by iwarp route */
+} traffic_routing_t;
+
 typedef enum traffic_injection {
     TRAFFIC_BERNOULLI, /* each clock a cell creates a message with probability rate / mean size */
     TRAFFIC_ONOFF,     /* bursts: on and off periods of geometric length, Bernoulli while on */
@@ -55,6 +60,7 @@ enum {
 typedef struct traffic_config {
     emu_machine_t machine; /* array size, queue depth, link timing (the CA keys are unused) */
     traffic_pattern_t pattern;
+    traffic_routing_t routing;
     traffic_injection_t injection;
     double rate;                       /* offered data words per cell per clock */
     unsigned sizes[TRAFFIC_MAX_SIZES]; /* message lengths in data words: one of them, equally likely ... */
@@ -99,6 +105,8 @@ typedef struct traffic_route {
 void traffic_route(unsigned w, unsigned h, unsigned src, unsigned dst, traffic_route_t *r);
 /* Zero-load latency from creation to the tail's delivery of an m-data-word message along r (docs/traffic.md). */
 uint64_t traffic_zero_load_latency(const emu_machine_t *m, const traffic_route_t *r, unsigned words);
+/* The same on a fixed pathway of `hops` links: the info word and the data stream behind one another. */
+uint64_t traffic_fixed_zero_load_latency(const emu_machine_t *m, unsigned hops, unsigned words);
 
 /* --- one measured point (traffic_measure.c) --- */
 

@@ -138,6 +138,9 @@ int traffic_config_check(const traffic_config_t *cfg, char *err, size_t errlen)
         break;
     default: break;
     }
+    if (cfg->routing == TRAFFIC_FIXED && (cfg->pattern == TRAFFIC_UNIFORM || cfg->pattern == TRAFFIC_HOTSPOT))
+        return err_set(err, errlen, "fixed pathways need a pattern where each cell sends to one cell, not %s",
+                       traffic_pattern_name(cfg->pattern));
     double size = traffic_mean_size(cfg);
     double on = cfg->injection == TRAFFIC_ONOFF ? cfg->duty : 1.0;
     if (!(cfg->rate >= 0) || cfg->rate / (size * on) > 1.0)

@@ -53,6 +53,7 @@ typedef struct tr_cell {
     bool receiving;
     uint32_t rx_src, rx_words, rx_got, rx_first;
     uint32_t *last_created; /* per source: creation clock (low 32 bits) of the last message from it, + 1 */
+    unsigned fixed_hops;    /* fixed routing: links of the pathway that ends here */
     tr_counts_t counts;
     tr_notes_t deliveries, injections;
     char first_error[256];

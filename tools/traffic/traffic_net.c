@@ -10,6 +10,7 @@
 
 #include "coa_cr.h"
 #include "err.h"
+#include "route/route.h"
 #include "traffic_internal.h"
 
 static uint64_t probability(double p)
@@ -50,6 +51,66 @@ static void msg_pools(coa_t *a)
         coa_cr_write(a, COA_CR_REMOTE_FREE + 2 * d, 0xfff00u, 0);
     }
     coa_cr_write(a, COA_CR_LOCAL_POOL, 0xf0u, 0);
+}
+
+static uint32_t link_end(unsigned dir, unsigned channel)
+{
+    return coa_end_encode((coa_end_t){COA_END_LINK, (uint8_t)dir, (uint8_t)channel});
+}
+
+/* Fixed routing: the pattern as a connection set, compiled by the communication compiler (docs/conset.md) into
+ * one phase, whose pathways are written into the agents' forwarding entries once, as a context switch would:
+ * each channel's route to the next cell's channel, its source, the source's output gate and the sink's input
+ * gate. Messages then need no header and no trailer. */
+static int setup_fixed(tr_net_t *n, char *err, size_t errlen)
+{
+    cset_t set;
+    if (cset_init(&set, n->w, n->h, CSET_MAX_CAPACITY) != 0)
+        return err_set(err, errlen, "a %ux%u connection set cannot be made", n->w, n->h);
+    unsigned task = cset_task(&set, traffic_pattern_name(n->cfg.pattern));
+    int rc = task == CSET_NONE ? err_set(err, errlen, "out of memory") : 0;
+    for (unsigned src = 0; rc == 0 && src < n->ncells; src++) {
+        uint64_t unused = 0; /* the permutations draw nothing */
+        unsigned dst = tr_destination(&n->cfg, src, &unused);
+        char id[32];
+        snprintf(id, sizeof id, "c%u_%u", src, dst);
+        if (dst != src && cset_add(&set, id, src, dst, 1, task) == CSET_NONE)
+            rc = err_set(err, errlen, "out of memory");
+    }
+    route_options_t o;
+    route_options_init(&o);
+    route_plan_t plan;
+    if (rc == 0 && route_compile(&set, &o, &plan, err, errlen) != 0)
+        rc = -1;
+    else if (rc == 0) {
+        if (plan.nphases != 1)
+            rc = err_set(err, errlen, "the %s pattern compiles into %u phases on %ux%u: fixed pathways need one",
+                         traffic_pattern_name(n->cfg.pattern), plan.nphases, n->w, n->h);
+        for (unsigned k = 0; rc == 0 && k < set.nconns; k++) {
+            const route_conn_t *pc = &plan.conns[k];
+            unsigned first = pc->first, last = pc->first + pc->ncells - 1;
+            for (unsigned i = first; rc == 0 && i <= last; i++) {
+                coa_t *a = &n->cells[plan.cells[i]].coa;
+                uint32_t lc = COA_CR_LC + 8u * plan.chans[i];
+                if ((i < last &&
+                     coa_cr_write(a, lc + COA_LC_F_ROUTE, link_end(plan.dirs[i], plan.chans[i + 1]), 0) != 0) ||
+                    (i > first &&
+                     coa_cr_write(a, lc + COA_LC_F_SOURCE, link_end(plan.dirs[i - 1] ^ 1u, plan.chans[i - 1]), 0) != 0))
+                    rc = err_set(err, errlen, "channel %u of cell %u refused its forwarding entry", plan.chans[i],
+                                 plan.cells[i]);
+            }
+            tr_cell_t *from = &n->cells[plan.cells[first]], *to = &n->cells[plan.cells[last]];
+            if (rc == 0 && (coa_cr_write(&from->coa, COA_CR_GATE_OUT0, plan.chans[first], 0) != 0 ||
+                            coa_cr_write(&to->coa, COA_CR_GATE_IN0, plan.chans[last], 0) != 0))
+                rc = err_set(err, errlen, "a gate refused its channel");
+            to->fixed_hops = pc->ncells - 1;
+            to->receiving = true;
+            to->rx_words = UINT32_MAX;
+        }
+        route_plan_free(&plan);
+    }
+    cset_free(&set);
+    return rc;
 }
 
 int tr_net_init(tr_net_t *n, const traffic_config_t *cfg, char *err, size_t errlen)
@@ -113,6 +174,10 @@ int tr_net_init(tr_net_t *n, const traffic_config_t *cfg, char *err, size_t errl
             n->cells[i].coa.out[d] = &n->lines[4 * i + d];
             n->cells[ny * n->w + nx].coa.in[coa_dir_opposite((coa_dir_t)d)] = &n->lines[4 * i + d];
         }
+    if (cfg->routing == TRAFFIC_FIXED && setup_fixed(n, err, errlen) != 0) {
+        tr_net_free(n);
+        return -1;
+    }
     return 0;
 }
 
@@ -202,6 +267,30 @@ static uint32_t message_word(const tr_cell_t *c, const tr_send_t *s, unsigned k,
     return coa_trailer_encode((uint32_t)s->msg.created);
 }
 
+/* Fixed routing: go0 stays bound to the pathway; a message is its info word and its data. */
+static void send_fixed(tr_net_t *n, tr_cell_t *c, uint64_t now)
+{
+    tr_send_t *s = &c->send[0];
+    if (!s->busy) {
+        if (c->qlen == 0)
+            return;
+        s->busy = true;
+        s->msg = c->queue[c->qhead];
+        c->qhead = (c->qhead + 1) % c->qcap;
+        c->qlen--;
+        s->next = 0;
+        s->total = s->msg.words + 1;
+        if (s->msg.created >= n->measure_from && !note(&c->injections, s->msg.created, now - s->msg.created, 0))
+            cell_error(c, now, "out of memory for the measurements");
+    }
+    if (coa_gate_out_status(&c->coa, 0) != 0)
+        return;
+    uint32_t w = s->next == 0 ? c->id << 20 | s->msg.words : (uint32_t)s->msg.created + (s->next - 1);
+    coa_gate_out_push(&c->coa, 0, w, now);
+    if (++s->next == s->total)
+        s->busy = false;
+}
+
 static void send(tr_net_t *n, tr_cell_t *c, unsigned g, uint64_t now)
 {
     tr_send_t *s = &c->send[g];
@@ -242,7 +331,9 @@ static void send(tr_net_t *n, tr_cell_t *c, unsigned g, uint64_t now)
 
 /* --- the sink --- */
 
-static void receive(tr_cell_t *c, unsigned ncells, uint64_t now)
+static void delivered(tr_net_t *n, tr_cell_t *c, uint64_t now);
+
+static void receive(tr_net_t *n, tr_cell_t *c, uint64_t now)
 {
     if (!c->receiving) {
         uint32_t lc;
@@ -260,7 +351,7 @@ static void receive(tr_cell_t *c, unsigned ncells, uint64_t now)
     if (c->rx_words == UINT32_MAX) {
         c->rx_src = w >> 20;
         c->rx_words = w & TRAFFIC_MAX_WORDS;
-        if (c->rx_src >= ncells || c->rx_src == c->id || c->rx_words == 0) {
+        if (c->rx_src >= n->ncells || c->rx_src == c->id || c->rx_words == 0) {
             snprintf(what, sizeof what, "info word 0x%08x names no other cell or no data", w);
             cell_error(c, now, what);
         }
@@ -274,6 +365,13 @@ static void receive(tr_cell_t *c, unsigned ncells, uint64_t now)
         cell_error(c, now, what);
     }
     c->rx_got++;
+    if (n->cfg.routing == TRAFFIC_FIXED && c->rx_got == c->rx_words) {
+        /* No trailer on a fixed pathway: the last data word ends the message, and the next one follows. */
+        delivered(n, c, now);
+        c->receiving = true;
+        c->rx_words = UINT32_MAX;
+        c->rx_got = 0;
+    }
 }
 
 /* The agent consumed the trailer: the message's tail is delivered now. */
@@ -299,7 +397,8 @@ static void delivered(tr_net_t *n, tr_cell_t *c, uint64_t now)
     c->counts.words_delivered += c->rx_words;
     c->counts.latency_sum += latency;
     uint64_t created = now - latency;
-    if (created >= n->measure_from && !note(&c->deliveries, created, latency, tr_hops(n->w, n->h, c->rx_src, c->id)))
+    unsigned hops = n->cfg.routing == TRAFFIC_FIXED ? c->fixed_hops : tr_hops(n->w, n->h, c->rx_src, c->id);
+    if (created >= n->measure_from && !note(&c->deliveries, created, latency, hops))
         cell_error(c, now, "out of memory for the measurements");
 }
 
@@ -308,11 +407,14 @@ static void delivered(tr_net_t *n, tr_cell_t *c, uint64_t now)
 static void cell_step(tr_net_t *n, tr_cell_t *c, uint64_t now)
 {
     coa_deliver(&c->coa, now);
-    receive(c, n->ncells, now);
+    receive(n, c, now);
     if (n->injecting)
         generate(n, c, now);
-    for (unsigned g = 0; g < COA_NUM_GATES; g++)
-        send(n, c, g, now);
+    if (n->cfg.routing == TRAFFIC_FIXED)
+        send_fixed(n, c, now);
+    else
+        for (unsigned g = 0; g < COA_NUM_GATES; g++)
+            send(n, c, g, now);
     if (coa_active(&c->coa))
         coa_after_ca(&c->coa, now, false);
     if (c->receiving && c->coa.gate_in_lc[0] == COA_NONE)

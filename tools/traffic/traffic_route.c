@@ -65,3 +65,11 @@ uint64_t traffic_zero_load_latency(const emu_machine_t *m, const traffic_route_t
     return (uint64_t)m->setup_clocks * (r->hops + 1 + r->consumed) + (uint64_t)m->hop_latency * r->hops +
            (uint64_t)m->link_clocks * (words + 2);
 }
+
+/* A fixed pathway is open before the message: word k (the info word first) is written at creation + k, leaves
+ * each cell link_clocks after the one before it and is read hop_latency per link later (docs/network.md, stream
+ * timing); the message is delivered when its last data word is read. */
+uint64_t traffic_fixed_zero_load_latency(const emu_machine_t *m, unsigned hops, unsigned words)
+{
+    return (uint64_t)m->link_clocks * words + (uint64_t)m->hop_latency * hops;
+}
