@@ -108,22 +108,28 @@ static void soak(traffic_config_t *cfg, uint64_t clocks)
                  (unsigned long long)s.errors, s.first_error);
 }
 
+/* 3000 clocks of a pattern on 8x8 at `rate`, sizes 1..24, then the drain. */
+static void soak_pattern(traffic_routing_t routing, traffic_pattern_t p, double rate)
+{
+    traffic_config_t cfg;
+    config(&cfg, 8, 8);
+    cfg.routing = routing;
+    cfg.pattern = p;
+    cfg.rate = rate;
+    cfg.nsizes = 0;
+    cfg.size_lo = 1;
+    cfg.size_hi = 24;
+    cfg.hotspot = 27;
+    cfg.seed = 7 + p;
+    cfg.drain_limit = 2000000;
+    soak(&cfg, 3000);
+}
+
 static void test_no_word_lost_duplicated_or_reordered_past_saturation(void **state)
 {
     (void)state;
-    for (unsigned p = 0; p < TRAFFIC_NUM_PATTERNS; p++) {
-        traffic_config_t cfg;
-        config(&cfg, 8, 8);
-        cfg.pattern = (traffic_pattern_t)p;
-        cfg.rate = 0.4; /* beyond every pattern's saturation (docs/traffic.md) */
-        cfg.nsizes = 0;
-        cfg.size_lo = 1;
-        cfg.size_hi = 24;
-        cfg.hotspot = 27;
-        cfg.seed = 7 + p;
-        cfg.drain_limit = 2000000;
-        soak(&cfg, 3000);
-    }
+    for (unsigned p = 0; p < TRAFFIC_NUM_PATTERNS; p++)
+        soak_pattern(TRAFFIC_DOR, (traffic_pattern_t)p, 0.4); /* beyond every pattern's saturation (docs/traffic.md) */
 }
 
 static void test_no_word_lost_with_bursts_shallow_queues_and_odd_sides(void **state)
@@ -271,19 +277,8 @@ static void test_fixed_pathways_take_the_stream_latency(void **state)
 static void test_no_word_lost_on_fixed_pathways_past_saturation(void **state)
 {
     (void)state;
-    for (unsigned p = TRAFFIC_TRANSPOSE; p <= TRAFFIC_NEIGHBOUR; p++) {
-        traffic_config_t cfg;
-        config(&cfg, 8, 8);
-        cfg.routing = TRAFFIC_FIXED;
-        cfg.pattern = (traffic_pattern_t)p;
-        cfg.rate = 0.45;
-        cfg.nsizes = 0;
-        cfg.size_lo = 1;
-        cfg.size_hi = 24;
-        cfg.seed = 3 + p;
-        cfg.drain_limit = 2000000;
-        soak(&cfg, 3000);
-    }
+    for (unsigned p = TRAFFIC_TRANSPOSE; p <= TRAFFIC_NEIGHBOUR; p++)
+        soak_pattern(TRAFFIC_FIXED, (traffic_pattern_t)p, 0.45);
 }
 
 static void test_bad_combinations_are_refused_with_a_reason(void **state)
