@@ -338,6 +338,11 @@ int jv_parse_all(const char *text, size_t len, jv_t **out, size_t *n, char *err,
         count++;
         if (!value(&p, &v[count - 1], 0))
             break;
+        char c = p.pos < len ? text[p.pos] : ' ';
+        if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+            fail(&p, "expected a blank or the end after a value");
+            break;
+        }
     }
     if (p.failed) {
         jv_free_all(v, count);
