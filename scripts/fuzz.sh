@@ -36,9 +36,11 @@ declare -A seeds=(
   [dbg_expr]="fuzz/corpus/dbg_expr"
   [dbg_script]="tests/debug/scripts:*.dbg"
   [options]="fuzz/corpus/options"
+  [sweep]="fuzz/corpus/sweep programs/sweeps"
+  [json]="fuzz/corpus/json"
 )
 names=("$@")
-((${#names[@]})) || names=(asm image cset run_desc machine snapshot trace celldata demo dbg_expr dbg_script options)
+((${#names[@]})) || names=(asm image cset run_desc machine snapshot trace celldata demo dbg_expr dbg_script options sweep json)
 
 mkdir -p out/fuzz
 failed=()

@@ -7,6 +7,7 @@ packages=(
   meson ninja-build pkg-config gcc
   libcmocka-dev libreadline-dev libsdl2-dev libsdl2-ttf-dev libgif-dev libzstd-dev fonts-dejavu-core
   valgrind tmux xvfb xdotool
+  slurm-wlm munge
 )
 if [[ "${IWARP_SETUP_FUZZ:-0}" == 1 ]]; then
   packages+=(clang libclang-rt-14-dev)

@@ -15,6 +15,7 @@ static const bench_t benches[] = {
     {"patterns", bench_patterns, "seed 004's torus, butterfly and all-to-all under ConSet and message passing"},
     {"logp", bench_logp, "LogGP microbenchmarks of message passing: EEL, o_s, o_r, g, G, g/G"},
     {"speed", bench_speed, "emulated instructions and cell-clocks per host second"},
+    {"traffic", bench_traffic, "network-only clocks per host second: 8x8 uniform traffic from host-side generators"},
 };
 enum { NBENCHES = sizeof benches / sizeof benches[0] };
 

@@ -119,4 +119,10 @@ void json_null(json_writer_t *j, const char *key)
     fputs("null", j->out);
 }
 
+void json_raw(json_writer_t *j, const char *key, const char *text)
+{
+    prefix(j, key);
+    fputs(text, j->out);
+}
+
 void json_finish(json_writer_t *j) { fputc('\n', j->out); }

@@ -26,6 +26,8 @@ void json_i64(json_writer_t *j, const char *key, int64_t value);
 void json_double(json_writer_t *j, const char *key, double value); /* non-finite values become null */
 void json_bool(json_writer_t *j, const char *key, bool value);
 void json_null(json_writer_t *j, const char *key);
+/* A value given as JSON text that is already valid (iwarp sweep embeds the records a command printed). */
+void json_raw(json_writer_t *j, const char *key, const char *text);
 /* Ends the document with a newline. */
 void json_finish(json_writer_t *j);
 
