@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "demo.h"
-#include "png.h"
+#include "view_png.h"
 #include "view_test.h"
 
 static char *read_text(const char *path)

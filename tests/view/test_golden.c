@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "demo.h"
-#include "png.h"
+#include "view_png.h"
 #include "view_test.h"
 #include "viewer.h"
 

@@ -22,7 +22,7 @@
 
 #include <cmocka.h>
 
-#include "png.h"
+#include "view_png.h"
 #include "view_test.h"
 
 typedef struct session {

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "png.h"
+#include "view_png.h"
 
 int view_offscreen_init(view_offscreen_t *o, int w, int h, char *err, size_t errlen)
 {

@@ -1,12 +1,10 @@
 /*
- * A small PNG writer and reader for the viewer's screenshots and golden frames, so the viewer needs no
- * image library: 8-bit RGB, deflate with LZ77 and the fixed Huffman codes (flat interface colours
- * compress 20-50 times), CRC-32 and Adler-32. The reader inflates any deflate stream (stored, fixed and
- * dynamic blocks) and undoes every filter, so frames rewritten by other tools still load; it takes
- * 8-bit RGB and RGBA, not interlaced.
+ * PNG for the viewer's screenshots and golden frames, through libpng's simplified API (libpng-dev): 8-bit RGB
+ * written with libpng's defaults, and any PNG libpng reads (palette, grey, alpha, 16-bit, interlaced) turned
+ * into 8-bit RGB on a white background.
  */
-#ifndef VIEW_PNG_H
-#define VIEW_PNG_H
+#ifndef VIEW_VIEW_PNG_H
+#define VIEW_VIEW_PNG_H
 
 #include <stddef.h>
 #include <stdint.h>
