@@ -3,6 +3,7 @@
 
 #include "util.h"
 
+#include <fontconfig/fontconfig.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,37 +18,45 @@ static char *join(const char *dir, const char *name)
     return p;
 }
 
-/* fonts-dejavu-core (Debian, installed by scripts/setup.sh) and the other usual places. */
-static const char *const font_dirs[] = {
-    "/usr/share/fonts/truetype/dejavu",
-    "/usr/share/fonts/dejavu",
-    "/usr/share/fonts/TTF",
-    "/usr/share/fonts/dejavu-sans-fonts",
-    "/usr/share/fonts/dejavu-sans-mono-fonts",
-    "/usr/local/share/fonts",
-    "/usr/local/share/fonts/dejavu",
-    "/opt/homebrew/share/fonts",
-    "/Library/Fonts",
-};
+/* The font file fontconfig picks for a pattern such as "DejaVu Sans:style=Bold" (what the system would use
+ * for it, substitutes included), or NULL. */
+static char *fontconfig_file(const char *pattern)
+{
+    if (!FcInit())
+        return NULL;
+    FcPattern *pat = FcNameParse((const FcChar8 *)pattern);
+    char *path = NULL;
+    if (pat != NULL) {
+        FcConfigSubstitute(NULL, pat, FcMatchPattern);
+        FcDefaultSubstitute(pat);
+        FcResult result;
+        FcPattern *match = FcFontMatch(NULL, pat, &result);
+        FcChar8 *file = NULL;
+        if (match != NULL && FcPatternGetString(match, FC_FILE, 0, &file) == FcResultMatch &&
+            access((const char *)file, R_OK) == 0)
+            path = strdup((const char *)file);
+        if (match != NULL)
+            FcPatternDestroy(match);
+        FcPatternDestroy(pat);
+    }
+    return path;
+}
 
-static char *find_font(const char *first_dir, const char *name)
+/* --font-dir, then $IWARP_FONT_DIR (a folder holding `name`), then fontconfig (`pattern`): the system's fonts
+ * wherever they are installed. fonts-dejavu-core (scripts/setup.sh) gives the faces the golden frames use. */
+static char *find_font(const char *first_dir, const char *name, const char *pattern)
 {
     const char *env = getenv("IWARP_FONT_DIR");
-    const char *dirs[2 + sizeof font_dirs / sizeof font_dirs[0]];
-    size_t n = 0;
-    if (first_dir != NULL)
-        dirs[n++] = first_dir;
-    if (env != NULL && env[0] != '\0')
-        dirs[n++] = env;
-    for (size_t i = 0; i < sizeof font_dirs / sizeof font_dirs[0]; i++)
-        dirs[n++] = font_dirs[i];
-    for (size_t i = 0; i < n; i++) {
+    const char *dirs[2] = {first_dir, env != NULL && env[0] != '\0' ? env : NULL};
+    for (size_t i = 0; i < 2; i++) {
+        if (dirs[i] == NULL)
+            continue;
         char *p = join(dirs[i], name);
         if (p != NULL && access(p, R_OK) == 0)
             return p;
         free(p);
     }
-    return NULL;
+    return fontconfig_file(pattern);
 }
 
 int text_init(text_t *t, SDL_Renderer *ren, const char *dir, char *err, size_t errlen)
@@ -58,8 +67,10 @@ int text_init(text_t *t, SDL_Renderer *ren, const char *dir, char *err, size_t e
         return err_set(err, errlen, "SDL2_ttf: %s", TTF_GetError());
     t->ttf_started = true;
     static const char *const names[FACE_COUNT] = {"DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansMono.ttf"};
+    static const char *const patterns[FACE_COUNT] = {"DejaVu Sans:style=Book", "DejaVu Sans:style=Bold",
+                                                     "DejaVu Sans Mono:style=Book"};
     for (int f = 0; f < FACE_COUNT; f++)
-        t->paths[f] = find_font(dir, names[f]);
+        t->paths[f] = find_font(dir, names[f], patterns[f]);
     /* Bold is a nicety: the regular face drawn with SDL_ttf's bold style stands in for it. */
     if (t->paths[FACE_BOLD] == NULL && t->paths[FACE_SANS] != NULL)
         t->paths[FACE_BOLD] = strdup(t->paths[FACE_SANS]);
@@ -67,7 +78,7 @@ int text_init(text_t *t, SDL_Renderer *ren, const char *dir, char *err, size_t e
         text_free(t);
         return err_set(err, errlen,
                        "no font found: looked for DejaVuSans.ttf and DejaVuSansMono.ttf in %s$IWARP_FONT_DIR, "
-                       "/usr/share/fonts/truetype/dejavu and the other usual font folders; install "
+                       "then asked fontconfig for DejaVu Sans and DejaVu Sans Mono; install "
                        "fonts-dejavu-core (scripts/setup.sh does) or point --font-dir or IWARP_FONT_DIR at a folder "
                        "holding them",
                        dir != NULL ? "--font-dir, " : "");
