@@ -11,6 +11,7 @@
 #include "json.h"
 #include "program_load.h"
 #include "run_desc.h"
+#include "run_loop.h"
 #include "run_report.h"
 #include "view/trace.h"
 
@@ -56,7 +57,10 @@ static void usage(FILE *out)
             "  --quiet             no report, only the exit status\n"
             "  --record FILE       record the run for `iwarp view FILE` (docs/trace.md; runs on one thread)\n"
             "  --state-hash-at N   run until clock N (or the end) and print the state hash, as `hash` in iwarp debug\n"
-            "Exit status: 0 when every cell halted, 1 on a fault, deadlock or limit, 2 on bad usage or input.\n");
+            "On a terminal a progress line shows the clock and its rate; Ctrl-C stops the run and prints the report\n"
+            "so far.\n"
+            "Exit status: 0 when every cell halted, 1 on a fault, deadlock or limit, 2 on bad usage or input,\n"
+            "130 when interrupted.\n");
 }
 
 static int parse_options(int argc, char **argv, run_options_t *o)
@@ -237,7 +241,8 @@ int cmd_run(int argc, char **argv)
 
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    emu_run_status_t st = emu_array_run(a, desc.max_cycles);
+    bool interrupted;
+    emu_run_status_t st = run_loop(a, desc.max_cycles, o.file, o.quiet || o.json, &interrupted);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     bool rec_failed = rec != NULL && view_record_finish(rec, st, rec_err, sizeof rec_err) != 0;
     if (rec_failed)
@@ -251,7 +256,10 @@ int cmd_run(int argc, char **argv)
         run_report_text(&rep, stdout);
     if (o.quiet && st != EMU_RUN_DONE)
         run_report_problem(&rep, stderr);
+    if (interrupted)
+        fprintf(stderr, "iwarp run: interrupted at clock %llu: the report is of the run so far\n",
+                (unsigned long long)emu_array_clock(a));
     emu_array_free(a);
     run_desc_free(&desc);
-    return st == EMU_RUN_DONE && !rec_failed ? 0 : 1;
+    return interrupted ? 130 : st == EMU_RUN_DONE && !rec_failed ? 0 : 1;
 }

@@ -2,7 +2,6 @@
  * host thread and several) for identical results (docs/soak.md). */
 #include <errno.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,16 +10,8 @@
 
 #include "bench.h"
 #include "commands.h"
+#include "interrupt.h"
 #include "soak.h"
-
-/* The one piece of state a signal handler may touch: set by Ctrl-C, read between runs. */
-static volatile sig_atomic_t soak_interrupted;
-
-static void on_sigint(int sig)
-{
-    (void)sig;
-    soak_interrupted = 1;
-}
 
 static void usage(FILE *out)
 {
@@ -86,11 +77,7 @@ int cmd_soak(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    soak_interrupted = 0;
-    struct sigaction sa, old;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
-    sigaction(SIGINT, &sa, &old);
+    interrupt_arm();
 
     printf("soak: seed %llu, %llu s%s\n", (unsigned long long)seed, (unsigned long long)seconds,
            runs != UINT64_MAX ? " or the run limit" : "");
@@ -98,7 +85,7 @@ int cmd_soak(int argc, char **argv)
     double t0 = bench_now();
     uint64_t n = 0, clocks = 0, words = 0;
     int failed = 0;
-    while (n < runs && bench_now() - t0 < (double)seconds && !soak_interrupted) {
+    while (n < runs && bench_now() - t0 < (double)seconds && !interrupt_requested()) {
         soak_case_t c;
         soak_draw(seed, n, &c);
         soak_result_t r;
@@ -118,9 +105,10 @@ int cmd_soak(int argc, char **argv)
                    (unsigned long long)r.words, cmd);
         fflush(stdout);
     }
-    sigaction(SIGINT, &old, NULL);
+    bool interrupted = interrupt_requested();
+    interrupt_disarm();
     printf("soak: %llu runs%s, %llu clocks emulated (each run twice), %llu words checked, %.1f s%s\n",
            (unsigned long long)n, failed ? " (the last failed)" : "", (unsigned long long)clocks,
-           (unsigned long long)words, bench_now() - t0, soak_interrupted ? ", interrupted" : "");
-    return failed ? 1 : soak_interrupted ? 130 : 0;
+           (unsigned long long)words, bench_now() - t0, interrupted ? ", interrupted" : "");
+    return failed ? 1 : interrupted ? 130 : 0;
 }

@@ -1,0 +1,70 @@
+/* Long work as a person sees it: a progress line on a terminal (a pseudo-terminal made by script(1)), none in a
+ * pipe or with --quiet, and Ctrl-C stopping `iwarp run` with the report of the run so far (status 130). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "command.h"
+
+static const char *iwarp;
+
+/* About a second of emulation on one cell (compute.s: ~1,800 clocks an iteration). */
+#define LONG_RUN "run programs/bench/compute.s --args 30000"
+
+static void test_progress_shows_on_a_terminal_only(void **state)
+{
+    (void)state;
+    char cmd[1024], *out;
+    snprintf(cmd, sizeof cmd, "script -qfec \"'%s' " LONG_RUN "\" /dev/null", iwarp);
+    assert_int_equal(command_run(cmd, &out), 0);
+    if (strstr(out, "compute.s: clock ") == NULL || strstr(out, "clocks/s") == NULL)
+        fail_msg("no progress line on a terminal:\n%s", out);
+    assert_non_null(strstr(out, "status   done"));
+    free(out);
+    snprintf(cmd, sizeof cmd, "'%s' " LONG_RUN " 2>&1", iwarp);
+    assert_int_equal(command_run(cmd, &out), 0);
+    assert_null(strstr(out, "compute.s: clock "));
+    free(out);
+    snprintf(cmd, sizeof cmd, "script -qfec \"'%s' " LONG_RUN " --quiet\" /dev/null", iwarp);
+    assert_int_equal(command_run(cmd, &out), 0);
+    assert_null(strstr(out, "compute.s: clock "));
+    free(out);
+}
+
+static void test_ctrl_c_stops_a_run_with_its_report(void **state)
+{
+    (void)state;
+    char cmd[1024], *out;
+    snprintf(cmd, sizeof cmd,
+             "timeout --preserve-status -s INT 1 '%s' run programs/bench/compute.s --args 100000000 2>&1", iwarp);
+    assert_int_equal(command_run(cmd, &out), 130);
+    if (strstr(out, "status   stopped") == NULL || strstr(out, "iwarp run: interrupted at clock ") == NULL ||
+        strstr(out, "(0,0)") == NULL)
+        fail_msg("no report of the run so far:\n%s", out);
+    free(out);
+    snprintf(cmd, sizeof cmd,
+             "timeout --preserve-status -s INT 1 '%s' run programs/bench/compute.s --args 100000000 --json", iwarp);
+    assert_int_equal(command_run(cmd, &out), 130);
+    assert_non_null(strstr(out, "\"status\": \"stopped\""));
+    free(out);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_progress IWARP\n");
+        return 2;
+    }
+    iwarp = argv[1];
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_progress_shows_on_a_terminal_only),
+        cmocka_unit_test(test_ctrl_c_stops_a_run_with_its_report),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

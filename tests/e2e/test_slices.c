@@ -1,0 +1,117 @@
+/* A run cut into slices (emu_array_run to one limit after another, as `iwarp run` does for its progress line and
+ * Ctrl-C, and 1 to 3 host threads) ends exactly as the run in one piece: status, cycles, clock and the state
+ * hash with memory and every statistic. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "e2e.h"
+#include "iwarp_config.h"
+
+typedef struct outcome {
+    emu_run_status_t status;
+    uint64_t cycles, clock, hash;
+} outcome_t;
+
+static void build(const char *run_file, emu_array_t **a, run_desc_t *d)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", IWARP_SOURCE_ROOT, run_file);
+    emu_machine_t m;
+    emu_machine_defaults(&m);
+    assert_int_equal(run_desc_parse_file(path, &m, d, stderr), 0);
+    static const char *const none[1] = {NULL};
+    assert_int_equal(run_desc_build(d, none, 0, none, 0, a), 0);
+    emu_array_set_output(*a, NULL, NULL);
+}
+
+/* slice 0: in one piece; else slices of pseudo-random lengths up to `slice` clocks. */
+static outcome_t run(const char *run_file, uint64_t slice, unsigned threads)
+{
+    emu_array_t *a;
+    run_desc_t d;
+    build(run_file, &a, &d);
+    emu_array_set_threads(a, threads);
+    outcome_t o;
+    if (slice == 0) {
+        o.status = emu_array_run(a, d.max_cycles);
+    } else {
+        uint64_t seed = slice;
+        for (;;) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            uint64_t to = emu_array_clock(a) + 1 + (seed >> 33) % slice;
+            if (to > d.max_cycles)
+                to = d.max_cycles;
+            o.status = emu_array_run(a, to);
+            if (o.status != EMU_RUN_LIMIT || to == d.max_cycles)
+                break;
+        }
+    }
+    o.cycles = emu_array_cycles(a);
+    o.clock = emu_array_clock(a);
+    o.hash = emu_array_hash(a, true, true);
+    emu_array_free(a);
+    run_desc_free(&d);
+    return o;
+}
+
+static void same(const char *run_file)
+{
+    outcome_t whole = run(run_file, 0, 1);
+    /* Short slices on one thread; longer ones on several (a run call on threads starts them: keep it cheap). */
+    static const struct {
+        uint64_t slice;
+        unsigned threads;
+    } cuts[] = {{1, 1}, {7, 1}, {300, 3}, {5000, 2}};
+    for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
+        outcome_t cut = run(run_file, cuts[i].slice, cuts[i].threads);
+        if (cut.status != whole.status || cut.cycles != whole.cycles || cut.clock != whole.clock ||
+            cut.hash != whole.hash)
+            fail_msg("%s in slices of up to %llu clocks on %u threads: %s after %llu cycles (clock %llu, hash "
+                     "%016llx); in one piece %s, %llu (%llu, %016llx)",
+                     run_file, (unsigned long long)cuts[i].slice, cuts[i].threads, emu_run_status_name(cut.status),
+                     (unsigned long long)cut.cycles, (unsigned long long)cut.clock, (unsigned long long)cut.hash,
+                     emu_run_status_name(whole.status), (unsigned long long)whole.cycles,
+                     (unsigned long long)whole.clock, (unsigned long long)whole.hash);
+    }
+}
+
+static void test_a_pathway_run_in_slices_is_the_same_run(void **state)
+{
+    (void)state;
+    same("programs/net/pathway.run");
+}
+
+static void test_message_passing_in_slices_is_the_same_run(void **state)
+{
+    (void)state;
+    same("programs/demos/alltoall.run");
+}
+
+static void test_a_deadlock_in_slices_is_the_same_deadlock(void **state)
+{
+    (void)state;
+    same("programs/demos/deadlock.run");
+}
+
+static void test_conset_in_slices_is_the_same_run(void **state)
+{
+    (void)state;
+    same("programs/demos/conset.run");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_a_pathway_run_in_slices_is_the_same_run),
+        cmocka_unit_test(test_message_passing_in_slices_is_the_same_run),
+        cmocka_unit_test(test_a_deadlock_in_slices_is_the_same_deadlock),
+        cmocka_unit_test(test_conset_in_slices_is_the_same_run),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

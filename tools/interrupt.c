@@ -1,0 +1,35 @@
+#include "interrupt.h"
+
+#include <signal.h>
+#include <string.h>
+
+/* The project's one mutable global: a signal handler can reach nothing else, and sig_atomic_t is the only type
+ * it may write. Armed around long work, read at clean points. */
+static volatile sig_atomic_t interrupted;
+static struct sigaction previous;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+void interrupt_arm(void)
+{
+    interrupted = 0;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &previous);
+}
+
+void interrupt_disarm(void)
+{
+    sigaction(SIGINT, &previous, NULL);
+}
+
+bool interrupt_requested(void)
+{
+    return interrupted != 0;
+}

@@ -1,0 +1,14 @@
+/* Ctrl-C for long work: while armed, SIGINT only raises a flag that the work checks at its clean points (between
+ * slices of clocks, between cases), so it can stop there and still report what it did (status 130). */
+#ifndef TOOLS_INTERRUPT_H
+#define TOOLS_INTERRUPT_H
+
+#include <stdbool.h>
+
+/* Installs the handler (the previous one comes back on disarm) and clears the flag. */
+void interrupt_arm(void);
+void interrupt_disarm(void);
+/* Whether Ctrl-C was pressed since interrupt_arm. */
+bool interrupt_requested(void);
+
+#endif

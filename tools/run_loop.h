@@ -1,0 +1,16 @@
+/* Running an array for a command that may take long: in slices of clocks, with a progress line on a terminal
+ * and Ctrl-C stopping it between two slices. Slicing changes nothing in the run: emu_array_run stops at a
+ * slice's end and goes on from there as if it had not stopped (tests/e2e/test_slices.c). */
+#ifndef TOOLS_RUN_LOOP_H
+#define TOOLS_RUN_LOOP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "emu.h"
+
+/* Runs until the run ends or the clock reaches `limit`; with *interrupted set when Ctrl-C stopped it (the status
+ * is then EMU_RUN_STOPPED). `what` names the work on the progress line; `quiet` keeps it off. */
+emu_run_status_t run_loop(emu_array_t *a, uint64_t limit, const char *what, bool quiet, bool *interrupted);
+
+#endif
