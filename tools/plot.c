@@ -35,6 +35,14 @@ plot_series_t *plot_add(plot_t *p, const char *name, bool dashed)
     return s;
 }
 
+plot_series_t *plot_add_points(plot_t *p, const char *name)
+{
+    plot_series_t *s = plot_add(p, name, false);
+    if (s != NULL)
+        s->points_only = true;
+    return s;
+}
+
 void plot_point(plot_series_t *s, double x, double y)
 {
     if (s != NULL && s->n < PLOT_MAX_POINTS && isfinite(x) && isfinite(y)) {
@@ -64,22 +72,33 @@ typedef struct axis {
     double lo, hi; /* in axis units (log10 of the value on a log axis) */
 } axis_t;
 
-static double to_axis(const axis_t *a, double v) { return a->log ? log10(v > 0 ? v : 1e-300) : v; }
+static double to_axis(const axis_t *a, double v)
+{
+    return a->log ? log10(v > 0 ? v : 1e-300) : v;
+}
 
+/* A log axis spans the data with a little room (not whole decades past it); a linear one starts at 0 for data
+ * that is all positive (bandwidths, clocks) and ends at a round value just above the largest. */
 static void fit_axis(axis_t *a, double lo, double hi)
 {
     if (a->log) {
-        lo = floor(log10(lo > 0 ? lo : 1));
-        hi = ceil(log10(hi > 0 ? hi : 1));
-        if (hi <= lo)
-            hi = lo + 1;
+        lo = log10(lo > 0 ? lo : 1);
+        hi = log10(hi > 0 ? hi : 1);
+        double room = fmax(0.05, (hi - lo) * 0.04);
+        lo -= room;
+        hi += room;
+        if (hi - lo < 0.5) {
+            double mid = (hi + lo) / 2;
+            lo = mid - 0.25;
+            hi = mid + 0.25;
+        }
     } else {
         if (lo > 0)
             lo = 0;
         if (hi <= lo)
             hi = lo + 1;
-        double step = pow(10, floor(log10(hi - lo)));
-        hi = ceil(hi / step) * step;
+        double step = pow(10, floor(log10(hi - lo))) / 2;
+        hi = ceil(hi * 1.02 / step) * step;
     }
     a->lo = lo;
     a->hi = hi;
@@ -98,25 +117,73 @@ static void fmt_value(char *buf, size_t cap, double v)
         snprintf(buf, cap, "%g", v);
 }
 
-static void ticks(FILE *f, const axis_t *a, bool horizontal)
+static void tick(FILE *f, const axis_t *a, bool horizontal, double v)
 {
     double x0 = LEFT, x1 = WIDTH - RIGHT, y0 = HEIGHT - BOTTOM, y1 = TOP;
-    unsigned n = a->log ? (unsigned)(a->hi - a->lo) : 5;
-    for (unsigned i = 0; i <= n; i++) {
-        double t = a->lo + (a->hi - a->lo) * i / n;
-        double v = a->log ? pow(10, t) : t;
-        char label[32];
-        fmt_value(label, sizeof label, v);
-        if (horizontal) {
-            double x = x0 + (x1 - x0) * i / n;
-            fprintf(f, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' stroke='#ddd'/>\n", x, y0, x, y1);
-            fprintf(f, "<text x='%.1f' y='%.1f' text-anchor='middle' font-size='12'>%s</text>\n", x, y0 + 18, label);
-        } else {
-            double y = y0 + (y1 - y0) * i / n;
-            fprintf(f, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' stroke='#ddd'/>\n", x0, y, x1, y);
-            fprintf(f, "<text x='%.1f' y='%.1f' text-anchor='end' font-size='12'>%s</text>\n", x0 - 6, y + 4, label);
-        }
+    char label[32];
+    fmt_value(label, sizeof label, v);
+    if (horizontal) {
+        double x = px(a, v, x0, x1);
+        fprintf(f, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' stroke='#ddd'/>\n", x, y0, x, y1);
+        fprintf(f, "<text x='%.1f' y='%.1f' text-anchor='middle' font-size='12'>%s</text>\n", x, y0 + 18, label);
+    } else {
+        double y = px(a, v, y0, y1);
+        fprintf(f, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' stroke='#ddd'/>\n", x0, y, x1, y);
+        fprintf(f, "<text x='%.1f' y='%.1f' text-anchor='end' font-size='12'>%s</text>\n", x0 - 6, y + 4, label);
     }
+}
+
+/* Round values inside the axis: 1, 2, 5 times the decades on a log axis (decades only when that is too many),
+ * five even steps on a linear one. */
+static void ticks(FILE *f, const axis_t *a, bool horizontal)
+{
+    if (!a->log) {
+        for (unsigned i = 0; i <= 5; i++)
+            tick(f, a, horizontal, a->lo + (a->hi - a->lo) * i / 5);
+        return;
+    }
+    static const double steps[] = {1, 2, 5};
+    bool all = a->hi - a->lo <= 3;
+    for (double d = floor(a->lo); d <= ceil(a->hi); d++)
+        for (size_t k = 0; k < (all ? 3 : 1); k++) {
+            double v = steps[k] * pow(10, d);
+            if (log10(v) >= a->lo && log10(v) <= a->hi)
+                tick(f, a, horizontal, v);
+        }
+}
+
+/* Series s's marker at (x, y): a circle, square, triangle, diamond, cross or star, by s. */
+static void marker(FILE *f, size_t s, double x, double y, const char *col)
+{
+    double r = 3.5;
+    switch (s % 6) {
+    case 0: fprintf(f, "<circle cx='%.1f' cy='%.1f' r='%.1f' fill='%s'/>\n", x, y, r, col); break;
+    case 1:
+        fprintf(f, "<rect x='%.1f' y='%.1f' width='%.1f' height='%.1f' fill='%s'/>\n", x - r, y - r, 2 * r, 2 * r, col);
+        break;
+    case 2:
+        fprintf(f, "<polygon points='%.1f,%.1f %.1f,%.1f %.1f,%.1f' fill='%s'/>\n", x, y - r * 1.3, x - r * 1.2, y + r,
+                x + r * 1.2, y + r, col);
+        break;
+    case 3:
+        fprintf(f, "<polygon points='%.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f' fill='%s'/>\n", x, y - r * 1.4,
+                x + r * 1.2, y, x, y + r * 1.4, x - r * 1.2, y, col);
+        break;
+    case 4:
+        fprintf(f, "<path d='M%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1f' stroke='%s' stroke-width='2.5'/>\n", x - r,
+                y - r, x + r, y + r, x - r, y + r, x + r, y - r, col);
+        break;
+    default:
+        fprintf(f, "<circle cx='%.1f' cy='%.1f' r='%.1f' fill='white' stroke='%s' stroke-width='2'/>\n", x, y, r, col);
+        break;
+    }
+}
+
+/* Dashed series get dash patterns of their own, so two dashed lines on top of each other still show both. */
+static const char *dashes(size_t s)
+{
+    static const char *const d[] = {"6,4", "2,3", "10,3,2,3", "4,2,4,6"};
+    return d[s % 4];
 }
 
 static void escaped(FILE *f, const char *s)
@@ -173,7 +240,8 @@ int plot_write_svg(const plot_t *p, const char *path)
     fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' font-family='sans-serif'>\n",
             width > WIDTH ? width : WIDTH, HEIGHT);
     fprintf(f, "<rect width='100%%' height='100%%' fill='white'/>\n");
-    fprintf(f, "<text x='%d' y='24' text-anchor='middle' font-size='16' font-weight='bold'>", (WIDTH - RIGHT + LEFT) / 2);
+    fprintf(f, "<text x='%d' y='24' text-anchor='middle' font-size='16' font-weight='bold'>",
+            (WIDTH - RIGHT + LEFT) / 2);
     escaped(f, p->title);
     fprintf(f, "</text>\n");
     ticks(f, &ax, true);
@@ -189,17 +257,23 @@ int plot_write_svg(const plot_t *p, const char *path)
     for (size_t s = 0; s < p->nseries; s++) {
         const plot_series_t *sr = &p->series[s];
         const char *col = colours[s % PLOT_MAX_SERIES];
-        fprintf(f, "<polyline fill='none' stroke='%s' stroke-width='2'%s points='", col,
-                sr->dashed ? " stroke-dasharray='6,4'" : "");
+        char dash[64] = "";
+        if (sr->dashed)
+            snprintf(dash, sizeof dash, " stroke-dasharray='%s'", dashes(s));
+        if (!sr->points_only) {
+            fprintf(f, "<polyline fill='none' stroke='%s' stroke-width='2'%s points='", col, dash);
+            for (size_t i = 0; i < sr->n; i++)
+                fprintf(f, "%.1f,%.1f ", px(&ax, sr->x[i], LEFT, WIDTH - RIGHT),
+                        px(&ay, sr->y[i], HEIGHT - BOTTOM, TOP));
+            fprintf(f, "'/>\n");
+        }
         for (size_t i = 0; i < sr->n; i++)
-            fprintf(f, "%.1f,%.1f ", px(&ax, sr->x[i], LEFT, WIDTH - RIGHT), px(&ay, sr->y[i], HEIGHT - BOTTOM, TOP));
-        fprintf(f, "'/>\n");
-        for (size_t i = 0; i < sr->n; i++)
-            fprintf(f, "<circle cx='%.1f' cy='%.1f' r='3' fill='%s'/>\n", px(&ax, sr->x[i], LEFT, WIDTH - RIGHT),
-                    px(&ay, sr->y[i], HEIGHT - BOTTOM, TOP), col);
+            marker(f, s, px(&ax, sr->x[i], LEFT, WIDTH - RIGHT), px(&ay, sr->y[i], HEIGHT - BOTTOM, TOP), col);
         int ly = TOP + 10 + 20 * (int)s;
-        fprintf(f, "<line x1='%d' y1='%d' x2='%d' y2='%d' stroke='%s' stroke-width='2'%s/>\n", WIDTH - RIGHT + 12, ly,
-                WIDTH - RIGHT + 36, ly, col, sr->dashed ? " stroke-dasharray='6,4'" : "");
+        if (!sr->points_only)
+            fprintf(f, "<line x1='%d' y1='%d' x2='%d' y2='%d' stroke='%s' stroke-width='2'%s/>\n", WIDTH - RIGHT + 12,
+                    ly, WIDTH - RIGHT + 36, ly, col, dash);
+        marker(f, s, WIDTH - RIGHT + 24, ly, col);
         fprintf(f, "<text x='%d' y='%d' font-size='12'>", WIDTH - RIGHT + 42, ly + 4);
         escaped(f, sr->name);
         fprintf(f, "</text>\n");

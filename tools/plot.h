@@ -1,4 +1,6 @@
-/* Line plots written as SVG: enough for the benches' figures (linear or log axes, several series, legend). */
+/* Line plots written as SVG: enough for the benches' figures (linear or log axes, several series, legend). Each
+ * series has its own colour, marker shape and, when dashed, dash pattern, so none hides another where they
+ * overlap; axes are fitted to the data. */
 #ifndef TOOLS_PLOT_H
 #define TOOLS_PLOT_H
 
@@ -13,6 +15,7 @@ typedef struct plot_series {
     double y[PLOT_MAX_POINTS];
     size_t n;
     bool dashed;
+    bool points_only; /* markers without a line: measurements quoted from a paper */
 } plot_series_t;
 
 typedef struct plot {
@@ -27,6 +30,8 @@ typedef struct plot {
 void plot_init(plot_t *p, const char *title, const char *x_label, const char *y_label, bool log_x, bool log_y);
 /* Adds a series and returns it (NULL when full); add points with plot_point. */
 plot_series_t *plot_add(plot_t *p, const char *name, bool dashed);
+/* A series drawn as markers only (no line), for published measurements beside emulated curves. */
+plot_series_t *plot_add_points(plot_t *p, const char *name);
 void plot_point(plot_series_t *s, double x, double y);
 /* Writes the SVG; returns 0, or -1 with errno from stdio. Creates the file's folder if needed. */
 int plot_write_svg(const plot_t *p, const char *path);
