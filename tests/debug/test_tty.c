@@ -195,6 +195,20 @@ static void test_completion_interrupt_history_and_exit(void **state)
     type(t, "\r");
     expect(t, "still here");
     expect(t, "(iwarp) ");
+
+    /* A hyphenated command name completes whole; an empty line does the last command again. */
+    type(t, "reverse-s\t");
+    expect(t, "reverse-step ");
+    type(t, "\x15"); /* Ctrl-U: drop the line */
+    type(t, "step\r");
+    expect(t, "(0,0) 0x");
+    expect(t, "(iwarp) ");
+    type(t, "\r");
+    expect(t, "(0,0) 0x");
+    expect(t, "(iwarp) ");
+    type(t, "print bundles\r");
+    expect(t, "\n2\n"); /* two steps: the empty line was a step */
+    expect(t, "(iwarp) ");
     type(t, "\x04"); /* Ctrl-D leaves too */
     finish(t);
     free(t);

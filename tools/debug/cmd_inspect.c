@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "dbg.h"
+#include "file.h"
 
 int dbg_cmd_cell(dbg_t *d, char *args)
 {
@@ -103,14 +104,7 @@ int dbg_cmd_mem(dbg_t *d, char *args)
     return 0;
 }
 
-/* Source lines for `dis`: one file kept in memory at a time, read when a listing first needs it. */
-typedef struct source_cache {
-    char *path;
-    char **lines;
-    size_t n;
-} source_cache_t;
-
-static void source_free(source_cache_t *c)
+void dbg_source_free(dbg_source_t *c)
 {
     for (size_t i = 0; i < c->n; i++)
         free(c->lines[i]);
@@ -119,12 +113,13 @@ static void source_free(source_cache_t *c)
     memset(c, 0, sizeof *c);
 }
 
-static const char *source_line(source_cache_t *c, const char *path, unsigned line)
+const char *dbg_source_line(dbg_source_t *c, const char *path, unsigned line)
 {
     if (c->path == NULL || strcmp(c->path, path) != 0) {
-        source_free(c);
+        dbg_source_free(c);
         c->path = strdup(path);
-        FILE *f = fopen(path, "r");
+        const char *why;
+        FILE *f = file_open_read(path, &why);
         if (f != NULL) {
             char *buf = NULL;
             size_t cap = 0;
@@ -188,14 +183,14 @@ int dbg_cmd_dis(dbg_t *d, char *args)
             return dbg_error(d, "%s", err);
         first = emu_program_bundle(p, addr) - p->bundles;
     }
-    source_cache_t cache = {NULL, NULL, 0};
+    dbg_source_t cache = {NULL, NULL, 0};
     const isa_line_t *shown = NULL;
     for (uint64_t k = 0; k < n && first + (int64_t)k < (int64_t)p->nbundles; k++) {
         const emu_bundle_t *b = &p->bundles[first + (int64_t)k];
         const isa_line_t *l = isa_image_line(&p->image, b->pc);
         if (l != NULL && l->addr == b->pc && l->file < p->image.nfiles &&
             (shown == NULL || shown->line != l->line || shown->file != l->file)) {
-            const char *src = source_line(&cache, p->image.files[l->file], l->line);
+            const char *src = dbg_source_line(&cache, p->image.files[l->file], l->line);
             char where[96];
             dbg_line_text(d, cell, b->pc, where, sizeof where);
             dbg_printf(d, "%18s  %s\n", where, src ? src : "");
@@ -207,7 +202,7 @@ int dbg_cmd_dis(dbg_t *d, char *args)
         const char *mark = b->pc == ca->s.pc && !ca_done(ca) ? "=>" : has_break(d, cell, b->pc) ? " *" : "  ";
         dbg_printf(d, "%s %-24s %s\n", mark, where, ins);
     }
-    source_free(&cache);
+    dbg_source_free(&cache);
     return 0;
 }
 
@@ -385,7 +380,7 @@ static void info_program(dbg_t *d)
 int dbg_cmd_info(dbg_t *d, char *args)
 {
     char *w = dbg_word(&args);
-    static const char *const topics = "breakpoints, snapshots, marks [N], program, settings";
+    static const char *const topics = "breakpoints, snapshots, marks [N], program, settings, registers [X,Y]";
     if (w == NULL)
         return dbg_error(d, "usage: info TOPIC, one of %s", topics);
     size_t n = strlen(w);
@@ -401,6 +396,8 @@ int dbg_cmd_info(dbg_t *d, char *args)
         dbg_info_marks(d, count);
     } else if (strncmp(w, "program", n) == 0) {
         info_program(d);
+    } else if (strncmp(w, "registers", n) == 0) {
+        return dbg_cmd_regs(d, args);
     } else if (strncmp(w, "settings", n) == 0 && n >= 2) {
         dbg_printf(d, "echo %s\nwords %u\nsnapshot-interval %llu\nsnapshot-keep %u\n", d->echo ? "on" : "off",
                    d->show_words, (unsigned long long)d->ring.interval, d->ring.keep);

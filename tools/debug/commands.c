@@ -17,7 +17,7 @@ static void complete_info(dbg_t *d, const char *line, const char *text, dbg_str_
     (void)d;
     (void)line;
     static const char *const topics[] = {"breakpoints", "watchpoints", "snapshots", "marks",
-                                         "program",     "settings",    NULL};
+                                         "registers",   "program",     "settings",  NULL};
     complete_words(topics, text, words);
 }
 
@@ -194,7 +194,22 @@ static const dbg_command_t commands[] = {
      "the state hash at this clock, as `iwarp run --state-hash-at CLOCK` prints it\n"
      "Equal hashes mean equal states: stopping, stepping and going back never change a run.\nExample: hash",
      NULL},
-    {"info", 1, NULL, dbg_cmd_info, "breakpoints|snapshots|marks [N]|program|settings",
+    {"list", 3, NULL, dbg_cmd_list, "[X,Y] [FUNCTION|ADDRESS]",
+     "ten source lines around the selected cell's pc, or around a function or address (=> marks the pc)\n"
+     "Example: list    list destination",
+     dbg_complete_expr},
+    {"x", 1, NULL, dbg_cmd_examine, "/NF [X,Y] ADDRESS",
+     "examine memory: N units of format F (x hex words, d signed, u unsigned, i instructions, s a string)\n"
+     "As gdb's x: the format follows a slash, and an empty line at the console goes on where it stopped.\n"
+     "Example: x/8x buffer    x/4i destination    x/s 0x4000",
+     dbg_complete_expr},
+    {"display", 4, NULL, dbg_cmd_display, "[EXPRESSION]",
+     "evaluate an expression on the selected cell at every stop (alone: show them all now)\n"
+     "Example: display r5 + [buffer]",
+     dbg_complete_expr},
+    {"undisplay", 3, NULL, dbg_cmd_undisplay, "[N]", "forget display N (alone: all of them)\nExample: undisplay 1",
+     NULL},
+    {"info", 1, NULL, dbg_cmd_info, "breakpoints|snapshots|marks [N]|program|settings|registers",
      "list stop points, snapshots, marks, programs or settings\nExample: info breakpoints", complete_info},
     /* time travel */
     {"snapshot", 2, NULL, dbg_cmd_snapshot, "save FILE | load FILE | list",

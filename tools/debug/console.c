@@ -30,12 +30,16 @@ static void on_line(char *line)
         rl_callback_handler_remove();
         return;
     }
-    if (*line != '\0') {
+    if (line[strspn(line, " \t")] != '\0') {
         HIST_ENTRY *last = history_length > 0 ? history_get(history_base + history_length - 1) : NULL;
         if (last == NULL || strcmp(last->line, line) != 0)
             add_history(line);
+        free(d->repeat);
+        d->repeat = strdup(line);
+        dbg_execute(d, line);
+    } else if (d->repeat != NULL) {
+        dbg_execute(d, d->repeat); /* as in gdb: an empty line does the last command again (step, next, x...) */
     }
-    dbg_execute(d, line);
     free(line);
     dbg_sigint_take(); /* a Ctrl-C that came while a command other than a run worked is spent */
     if (d->quit)
@@ -58,8 +62,10 @@ static char *word_breaks(void)
 {
     char *line = strndup(rl_line_buffer, (size_t)rl_point);
     bool files = line != NULL && takes_files(line);
+    /* The command's own name breaks at blanks only: "reverse-c" completes to reverse-continue. */
+    bool first = line != NULL && strpbrk(line + strspn(line, " \t"), " \t") == NULL;
     free(line);
-    return files ? " \t\n" : " \t\n\"'@$><=;|&{([.)+-*/%!~^";
+    return files || first ? " \t\n" : " \t\n\"'@$><=;|&{([.)+-*/%!~^";
 }
 
 static char **complete(const char *text, int start, int end)

@@ -205,6 +205,11 @@ struct dbg {
     size_t nmarks, marks_cap;
     uint64_t marks_high; /* clocks below this are in the log */
 
+    /* display: expressions printed at every stop (on the selected cell) */
+    char *displays[16];
+    unsigned ndisplays;
+    char *repeat; /* the console's last command: an empty line runs it again */
+
     /* settings */
     bool echo;
     unsigned show_words; /* queue words shown per channel */
@@ -422,6 +427,22 @@ int dbg_cmd_snapshot(dbg_t *d, char *args);
 int dbg_cmd_reverse_step(dbg_t *d, char *args);
 int dbg_cmd_reverse_continue(dbg_t *d, char *args);
 int dbg_cmd_goto(dbg_t *d, char *args);
+
+/* Source lines for listings: one file kept in memory at a time, read when a listing first needs it. */
+typedef struct dbg_source {
+    char *path;
+    char **lines;
+    size_t n;
+} dbg_source_t;
+const char *dbg_source_line(dbg_source_t *c, const char *path, unsigned line);
+void dbg_source_free(dbg_source_t *c);
+
+int dbg_cmd_list(dbg_t *d, char *args);
+int dbg_cmd_examine(dbg_t *d, char *args);
+int dbg_cmd_display(dbg_t *d, char *args);
+int dbg_cmd_undisplay(dbg_t *d, char *args);
+/* The `display` expressions, evaluated now (after every stop). */
+void dbg_print_displays(dbg_t *d);
 
 int dbg_cmd_source(dbg_t *d, char *args);
 int dbg_cmd_expect(dbg_t *d, char *args);

@@ -347,4 +347,5 @@ void dbg_report_stop(dbg_t *d)
         }
     }
     dbg_print_where(d, d->sel);
+    dbg_print_displays(d);
 }

@@ -88,6 +88,43 @@ int dbg_cmd_expect(dbg_t *d, char *args)
     return 0;
 }
 
+/* When a failed assertion is a comparison at its top level ("a0 == 19998"), the value of each side, so the
+ * message says what the state was: " (a0 is 12, 19998 is 19998)". Nothing otherwise. */
+static void comparison_values(dbg_t *d, const char *text, char *out, size_t cap)
+{
+    static const char *const ops[] = {"==", "!=", "<=", ">=", "<", ">"};
+    int depth = 0;
+    for (const char *p = text; *p != '\0'; p++) {
+        if (*p == '(' || *p == '[')
+            depth++;
+        else if (*p == ')' || *p == ']')
+            depth--;
+        if (depth != 0)
+            continue;
+        for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
+            size_t n = strlen(ops[k]);
+            /* "<<" and ">>" are shifts, and "<=" must not be taken for "<" */
+            if (strncmp(p, ops[k], n) != 0 || (n == 1 && (p[1] == p[0] || p[1] == '=')) ||
+                (n == 1 && p > text && (p[-1] == p[0] || p[-1] == '!' || p[-1] == '=')))
+                continue;
+            char *left = strndup(text, (size_t)(p - text)), *right = strdup(p + n);
+            int64_t lv, rv;
+            char err[128];
+            expr_t *le = left != NULL ? expr_parse(left, err, sizeof err) : NULL;
+            expr_t *re = right != NULL ? expr_parse(right, err, sizeof err) : NULL;
+            if (le != NULL && re != NULL && dbg_eval(d, le, d->sel, &lv, err, sizeof err) == 0 &&
+                dbg_eval(d, re, d->sel, &rv, err, sizeof err) == 0)
+                snprintf(out, cap, " (%s is %lld, %s is %lld)", dbg_trim(left), (long long)lv, dbg_trim(right),
+                         (long long)rv);
+            expr_free(le);
+            expr_free(re);
+            free(left);
+            free(right);
+            return;
+        }
+    }
+}
+
 int dbg_cmd_assert(dbg_t *d, char *args)
 {
     char *text = dbg_trim(args);
@@ -98,8 +135,10 @@ int dbg_cmd_assert(dbg_t *d, char *args)
         return -1;
     if (v == 0) {
         d->failures++;
-        dbg_printf(d, "assert failed on (%u,%u) at clock %llu: %s\n", dbg_cell_x(d, d->sel), dbg_cell_y(d, d->sel),
-                   (unsigned long long)emu_array_clock(d->a), text);
+        char values[160] = "";
+        comparison_values(d, text, values, sizeof values);
+        dbg_printf(d, "assert failed on (%u,%u) at clock %llu: %s%s\n", dbg_cell_x(d, d->sel), dbg_cell_y(d, d->sel),
+                   (unsigned long long)emu_array_clock(d->a), text, values);
     }
     return 0;
 }

@@ -169,6 +169,9 @@ void dbg_free(dbg_t *d)
     free(d->program_name);
     dbg_str_free(&d->capture);
     dbg_str_free(&d->stop_msg);
+    for (unsigned i = 0; i < d->ndisplays; i++)
+        free(d->displays[i]);
+    free(d->repeat);
     emu_array_free(d->a);
     free(d);
 }
@@ -186,6 +189,19 @@ int dbg_execute(dbg_t *d, const char *line)
     if (d->echo) /* commands of a sourced file are marked like a shell's trace, so transcripts stay readable */
         dbg_printf(d, "%s%s\n", d->depth > 0 ? "+ " : "(iwarp) ", args);
     char *word = dbg_word(&args);
+    /* gdb's "x/4w ADDR": the format glued to the command's name goes to the front of its arguments. */
+    char *glued = NULL;
+    char *slash = strchr(word, '/');
+    if (slash != NULL && slash != word) {
+        size_t n = strlen(slash) + 1 + strlen(args) + 1;
+        if ((glued = malloc(n)) == NULL) {
+            free(copy);
+            return dbg_error(d, "out of memory");
+        }
+        snprintf(glued, n, "%s %s", slash, args);
+        *slash = '\0';
+        args = glued;
+    }
     const dbg_command_t *c = dbg_command_find(word);
     bool is_expect = c != NULL && c->handler == dbg_cmd_expect;
     if (!is_expect) {
@@ -206,6 +222,7 @@ int dbg_execute(dbg_t *d, const char *line)
     if (!is_expect)
         d->expect_len = d->capture.len;
     fflush(d->out);
+    free(glued);
     free(copy);
     return rc;
 }
