@@ -71,6 +71,7 @@ int text_init(text_t *t, SDL_Renderer *ren, const char *dir, char *err, size_t e
                                                      "DejaVu Sans Mono:style=Book"};
     for (int f = 0; f < FACE_COUNT; f++)
         t->paths[f] = find_font(dir, names[f], patterns[f]);
+    FcFini(); /* the paths are ours now: fontconfig's configuration and caches go (leak checkers see them) */
     /* Bold is a nicety: the regular face drawn with SDL_ttf's bold style stands in for it. */
     if (t->paths[FACE_BOLD] == NULL && t->paths[FACE_SANS] != NULL)
         t->paths[FACE_BOLD] = strdup(t->paths[FACE_SANS]);
