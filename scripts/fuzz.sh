@@ -56,7 +56,7 @@ for name in "${names[@]}"; do
   done
   log="out/fuzz/$name.log"
   printf 'fuzz_%-10s %3s s, %4s seeds ... ' "$name" "$seconds" "$(ls "$corpus" | wc -l)"
-  if build-fuzz/fuzz/fuzz_"$name" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -close_fd_mask=1 \
+  if build-fuzz/fuzz/fuzz_"$name" -max_total_time="$seconds" -timeout=25 -rss_limit_mb=2048 -close_fd_mask=1 \
       -print_final_stats=1 -artifact_prefix="out/fuzz/$name-" "$corpus" >"$log" 2>&1; then
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
     echo "ok, ${runs:-?} runs"

@@ -8,6 +8,7 @@
 #include "csv.h"
 #include "emu.h"
 #include "json.h"
+#include "plot.h"
 
 typedef enum bench_format {
     BENCH_TEXT, /* the report, with its tables and plots */
@@ -45,6 +46,15 @@ void bench_u64(bench_context_t *ctx, const char *key, uint64_t value);
 void bench_double(bench_context_t *ctx, const char *key, double value); /* non-finite: null / empty */
 void bench_null(bench_context_t *ctx, const char *key);
 void bench_record_end(bench_context_t *ctx);
+
+/* A new folder parent/DATE-ID[-quick] for one report (base: its name). Returns 0, or -1 with errno. */
+int bench_run_dir(const char *parent, bool quick, char *dir, size_t cap, char *base, size_t base_cap);
+/* Points parent/latest at the folder `base` (replacing the link at once). Returns 0 or -1. */
+int bench_link_latest(const char *parent, const char *base);
+
+/* plot_init, with a note under the title when the run is --quick (so its plots never pass for the full ones). */
+void bench_plot_init(const bench_context_t *ctx, plot_t *p, const char *title, const char *x_label, const char *y_label,
+                     bool log_x, bool log_y);
 
 /* Seconds of a monotonic clock. */
 double bench_now(void);

@@ -1,6 +1,9 @@
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "program_load.h"
@@ -82,4 +85,49 @@ const emu_program_t *bench_program(emu_array_t *a, const char *rel, const char *
     if (p == NULL)
         fprintf(stderr, "%s: %s\n", path, err);
     return p;
+}
+
+int bench_run_dir(const char *parent, bool quick, char *dir, size_t cap, char *base, size_t base_cap)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    struct tm utc;
+    gmtime_r(&t.tv_sec, &utc);
+    char stamp[32];
+    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H%M%S", &utc);
+    /* A short id tells apart two runs started in the same second (the process and the nanoseconds). */
+    unsigned id = ((unsigned)getpid() * 2654435761u ^ (unsigned)t.tv_nsec) & 0xffffu;
+    for (unsigned attempt = 0; attempt < 16; attempt++, id = (id + 1) & 0xffffu) {
+        snprintf(base, base_cap, "%s-%04x%s", stamp, id, quick ? "-quick" : "");
+        snprintf(dir, cap, "%s/%s", parent, base);
+        if (mkdir(dir, 0777) == 0)
+            return 0;
+        if (errno != EEXIST)
+            return -1;
+    }
+    return -1;
+}
+
+int bench_link_latest(const char *parent, const char *base)
+{
+    char tmp[4096], link[4096];
+    snprintf(tmp, sizeof tmp, "%s/.latest-%d", parent, (int)getpid());
+    snprintf(link, sizeof link, "%s/latest", parent);
+    unlink(tmp);
+    /* A new link renamed over the old: readers never see "latest" missing. */
+    if (symlink(base, tmp) != 0)
+        return -1;
+    if (rename(tmp, link) != 0) {
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+void bench_plot_init(const bench_context_t *ctx, plot_t *p, const char *title, const char *x_label, const char *y_label,
+                     bool log_x, bool log_y)
+{
+    plot_init(p, title, x_label, y_label, log_x, log_y);
+    if (ctx->quick)
+        p->note = "--quick: fewer sizes and cases than the full bench";
 }

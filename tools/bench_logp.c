@@ -186,7 +186,8 @@ static void write_plots(const bench_context_t *ctx, const logp_result_t *r)
 {
     char path[1024];
     plot_t p;
-    plot_init(&p, "LogGP flood test: gap g of 8-byte messages", "queue depth", "g (clocks per message)", false, false);
+    bench_plot_init(ctx, &p, "LogGP flood test: gap g of 8-byte messages", "queue depth", "g (clocks per message)",
+                    false, false);
     plot_series_t *s = plot_add(&p, "emulated", false);
     for (unsigned q = 1; q <= r->ndepth_g; q++)
         plot_point(s, q, r->g_by_depth[q - 1]);
@@ -195,7 +196,8 @@ static void write_plots(const bench_context_t *ctx, const logp_result_t *r)
         fprintf(stderr, "bench logp: cannot write %s\n", path);
 
     static char names[8][32];
-    plot_init(&p, "LogGP flood test: time per message", "message size (bytes)", "clocks per message", true, true);
+    bench_plot_init(ctx, &p, "LogGP flood test: time per message", "message size (bytes)", "clocks per message", true,
+                    true);
     for (unsigned d = 0; d < r->ndepths && d < 8; d++) {
         snprintf(names[d], sizeof names[d], "queue depth %u", r->depths[d]);
         s = plot_add(&p, names[d], false);

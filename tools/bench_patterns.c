@@ -10,6 +10,7 @@
 
 #include "bench.h"
 #include "celldata.h"
+#include "interrupt.h"
 #include "model.h"
 #include "plot.h"
 #include "route/pattern.h"
@@ -201,7 +202,7 @@ static void write_plot(const bench_context_t *ctx, const pattern_case_t *pc, con
     char title[128], path[1024];
     snprintf(title, sizeof title, "%s pattern on 8x8: aggregate bandwidth", info->name);
     plot_t p;
-    plot_init(&p, title, "words per connection", "MB/s (all cells)", true, false);
+    bench_plot_init(ctx, &p, title, "words per connection", "MB/s (all cells)", true, false);
     plot_series_t *s[5] = {plot_add(&p, "ConSet, emulated", false), plot_add(&p, "ConSet, predicted", true),
                            plot_add(&p, "message passing, emulated", false),
                            plot_add(&p, "message passing, predicted", true),
@@ -258,13 +259,18 @@ int bench_patterns(bench_context_t *ctx)
                "links: ConSet compiled with `iwarp route --links` (the scheduler keeps connections that share a\n"
                "physical link apart and the cells keep to its clock): predicted = its phases + %d clocks a switch.\n",
                CAPACITY, MODEL_PER_PHASE);
-    for (unsigned c = 0; c < NCASES; c++) {
+    unsigned all_sizes = nsizes;
+    for (unsigned c = 0; c < NCASES && !interrupt_requested(); c++) {
         const pattern_case_t *pc = &cases[c];
         const model_pattern_info_t *info = model_pattern(pc->model);
         pattern_result_t r[MODEL_SIZES];
-        for (unsigned i = 0; i < nsizes; i++)
+        /* Ctrl-C (interrupt.h) ends the bench after the size being measured: what ended is reported. */
+        nsizes = 0;
+        for (unsigned i = 0; i < all_sizes && !interrupt_requested(); i++, nsizes++)
             if (measure(ctx, pc, sizes[i], &r[i]) != 0)
                 rc = -1;
+        if (nsizes == 0)
+            break;
         write_plot(ctx, pc, sizes, nsizes, r);
         record_pattern(ctx, pc, sizes, nsizes, r);
         if (!bench_report(ctx))

@@ -6,10 +6,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "file.h"
 #include "bench.h"
 #include "commands.h"
+#include "file.h"
+#include "interrupt.h"
 #include "plot.h"
+#include "run_meta.h"
 
 static const bench_t benches[] = {
     {"patterns", bench_patterns, "seed 004's torus, butterfly and all-to-all under ConSet and message passing"},
@@ -20,12 +22,14 @@ static const bench_t benches[] = {
 enum { NBENCHES = sizeof benches / sizeof benches[0] };
 
 /* The report's records as one table beside its plots, for a spreadsheet. */
-static int write_table(const csv_table_t *csv, const char *dir)
+static int write_table(const csv_table_t *csv, const run_meta_t *meta, const char *dir)
 {
     char path[4096], err[4200];
     snprintf(path, sizeof path, "%s/results.csv", dir);
     file_out_t out; /* whole or not at all (file.h) */
     int rc = plot_make_dirs(dir) == 0 ? file_out_open(&out, path, "w", err, sizeof err) : -1;
+    if (rc == 0)
+        run_meta_csv(meta, out.f);
     if (rc == 0 && csv_write(csv, out.f) != 0) {
         file_out_abort(&out);
         rc = -1;
@@ -47,7 +51,8 @@ static void usage(FILE *out)
                  "  --json      one JSON document with a record per measured case, on stdout\n"
                  "  --csv       the same records as one CSV table (a column per field), on stdout\n"
                  "  --quick     smaller runs (for tests and a first look)\n"
-                 "  --out DIR   where the plots and results.csv are written (default: out/bench)\n"
+                 "  --out DIR   where each report's folder goes (default: out/bench): DATE-ID/ with its plots\n"
+                 "              and results.csv, and DIR/latest pointing at the newest\n"
                  "  --threads N host threads for the emulated runs (default 1; results do not change)\n"
                  "benches:\n");
     for (unsigned i = 0; i < NBENCHES; i++)
@@ -118,6 +123,16 @@ int cmd_bench(int argc, char **argv)
         fprintf(stderr, "iwarp bench: cannot write into %s: %s\n", ctx.out_dir, strerror(errno));
         return 2;
     }
+    run_meta_t meta;
+    run_meta_init(&meta, argc, argv);
+    /* A report's plots and table go into a folder of this run's own, never over another run's. */
+    char run_dir[4096], base[128];
+    const char *parent = ctx.out_dir;
+    if (bench_run_dir(parent, ctx.quick, run_dir, sizeof run_dir, base, sizeof base) != 0) {
+        fprintf(stderr, "iwarp bench: cannot make a folder in %s: %s\n", parent, strerror(errno));
+        return 2;
+    }
+    ctx.out_dir = run_dir; /* the plots of a --json or --csv run are kept too */
     json_writer_t j;
     csv_table_t csv;
     ctx.jw = &j;
@@ -126,29 +141,52 @@ int cmd_bench(int argc, char **argv)
     if (ctx.format == BENCH_JSON) {
         json_init(&j, stdout, true);
         json_begin_object(&j, NULL);
+        run_meta_json(&meta, &j);
         json_begin_array(&j, "records");
     }
     int rc = 0;
+    interrupt_arm();
     for (unsigned i = 0; i < NBENCHES; i++) {
         if (!selected[i])
             continue;
+        if (interrupt_requested())
+            break;
         if (ctx.format == BENCH_TEXT)
             printf("== %s: %s ==\n", benches[i].name, benches[i].summary);
         if (benches[i].run(&ctx) != 0)
             rc = 1;
         if (ctx.format == BENCH_TEXT)
             printf("\n");
+        fflush(stdout);
+    }
+    bool interrupted = interrupt_requested();
+    interrupt_disarm();
+    if (interrupted) {
+        fprintf(stderr, "iwarp bench: interrupted: the results are those of the cases that ended\n");
+        if (ctx.format == BENCH_TEXT)
+            printf("== interrupted (Ctrl-C): the report above is of the cases that ended ==\n");
     }
     if (ctx.format == BENCH_JSON) {
         json_end_array(&j);
         json_end_object(&j);
         json_finish(&j);
-    } else if (ctx.format == BENCH_CSV && csv_write(&csv, stdout) != 0) {
-        fprintf(stderr, "iwarp bench: the CSV table could not be written (out of memory or a write error)\n");
-        rc = 1;
-    } else if (ctx.format == BENCH_TEXT && write_table(&csv, ctx.out_dir) != 0) {
-        rc = 1;
+    }
+    if (ctx.format != BENCH_TEXT && bench_link_latest(parent, base) != 0)
+        fprintf(stderr, "iwarp bench: could not point %s/latest at %s\n", parent, base);
+    if (ctx.format == BENCH_CSV) {
+        run_meta_csv(&meta, stdout);
+        if (csv_write(&csv, stdout) != 0) {
+            fprintf(stderr, "iwarp bench: the CSV table could not be written (out of memory or a write error)\n");
+            rc = 1;
+        }
+    } else if (ctx.format == BENCH_TEXT) {
+        if (write_table(&csv, &meta, ctx.out_dir) != 0)
+            rc = 1;
+        else if (bench_link_latest(parent, base) != 0)
+            fprintf(stderr, "iwarp bench: could not point %s/latest at %s\n", parent, base);
+        else
+            printf("this run's folder: %s (also %s/latest)\n", ctx.out_dir, parent);
     }
     csv_free(&csv);
-    return rc;
+    return interrupted ? 130 : rc;
 }

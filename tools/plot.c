@@ -244,6 +244,12 @@ int plot_write_svg(const plot_t *p, const char *path)
             (WIDTH - RIGHT + LEFT) / 2);
     escaped(f, p->title);
     fprintf(f, "</text>\n");
+    if (p->note != NULL) {
+        fprintf(f, "<text x='%d' y='40' text-anchor='middle' font-size='12' fill='#b45309'>",
+                (WIDTH - RIGHT + LEFT) / 2);
+        escaped(f, p->note);
+        fprintf(f, "</text>\n");
+    }
     ticks(f, &ax, true);
     ticks(f, &ay, false);
     fprintf(f, "<rect x='%d' y='%d' width='%d' height='%d' fill='none' stroke='black'/>\n", LEFT, TOP,

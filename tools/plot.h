@@ -20,6 +20,7 @@ typedef struct plot_series {
 
 typedef struct plot {
     const char *title;
+    const char *note; /* a line under the title (e.g. a --quick run's), or NULL */
     const char *x_label;
     const char *y_label;
     bool log_x, log_y;

@@ -12,6 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+#include <sys/stat.h>
+
 #include "command.h"
 #include "iwarp_config.h"
 
@@ -72,6 +75,8 @@ static void test_csv_has_a_row_per_case_with_the_pinned_clocks(void **state)
     enum { MAX_FIELDS = 64 };
     char *header[MAX_FIELDS], *fields[MAX_FIELDS];
     char *save, *line = strtok_r(out, "\r\n", &save);
+    while (line != NULL && line[0] == '#') /* the metadata lines before the header */
+        line = strtok_r(NULL, "\r\n", &save);
     assert_non_null(line);
     size_t nh = split(line, header, MAX_FIELDS);
     size_t c_case = column(header, nh, "case"), c_emulated = column(header, nh, "emulated_clocks");
@@ -98,50 +103,163 @@ static void test_csv_has_a_row_per_case_with_the_pinned_clocks(void **state)
     free(out);
 }
 
+/* The CSV without its "# key: value" metadata lines (they hold the date, which differs between two runs). */
+static char *without_metadata(const char *csv)
+{
+    char *out = malloc(strlen(csv) + 1);
+    assert_non_null(out);
+    size_t n = 0;
+    for (const char *p = csv; *p != '\0';) {
+        const char *eol = strchr(p, '\n');
+        size_t len = eol != NULL ? (size_t)(eol - p) + 1 : strlen(p);
+        if (*p != '#') {
+            memcpy(out + n, p, len);
+            n += len;
+        }
+        p += len;
+    }
+    out[n] = '\0';
+    return out;
+}
+
+/* The JSON document read by a JSON library (jansson), record by record against the CSV rows read as CSV: the
+ * same records in the same order, every field the same value. */
 static void test_json_and_csv_give_the_same_records(void **state)
+{
+    (void)state;
+    char *csv_text, *json_text;
+    assert_int_equal(bench(&csv_text, "--quick --csv logp"), 0);
+    assert_int_equal(bench(&json_text, "--quick --json logp"), 0);
+    json_error_t jerr;
+    json_t *doc = json_loads(json_text, 0, &jerr);
+    if (doc == NULL)
+        fail_msg("the JSON does not parse: %s at line %d", jerr.text, jerr.line);
+    json_t *records = json_object_get(doc, "records");
+    assert_true(json_is_array(records));
+    assert_true(json_array_size(records) > 10);
+    char *csv = without_metadata(csv_text);
+    enum { MAX_FIELDS = 64 };
+    char *header[MAX_FIELDS], *fields[MAX_FIELDS];
+    char *save, *line = strtok_r(csv, "\r\n", &save);
+    size_t nh = split(line, header, MAX_FIELDS);
+    size_t index = 0;
+    while ((line = strtok_r(NULL, "\r\n", &save)) != NULL) {
+        size_t n = split(line, fields, MAX_FIELDS);
+        assert_int_equal(n, nh);
+        json_t *rec = json_array_get(records, index++);
+        assert_non_null(rec);
+        for (size_t k = 0; k < nh; k++) {
+            json_t *v = json_object_get(rec, header[k]);
+            if (v == NULL || json_is_null(v)) { /* a field another record has, or a null: empty in the CSV */
+                if (fields[k][0] != '\0')
+                    fail_msg("record %zu field %s: '%s' in the CSV, absent or null in the JSON", index, header[k],
+                             fields[k]);
+            } else if (json_is_string(v)) {
+                assert_string_equal(json_string_value(v), fields[k]);
+            } else if (json_is_number(v)) {
+                if (strtod(fields[k], NULL) != json_number_value(v))
+                    fail_msg("record %zu field %s: %s in the CSV, %.17g in the JSON", index, header[k], fields[k],
+                             json_number_value(v));
+            } else {
+                fail_msg("record %zu field %s: a JSON value of an unexpected type", index, header[k]);
+            }
+        }
+    }
+    assert_int_equal(index, json_array_size(records));
+    json_decref(doc);
+    free(csv);
+    free(csv_text);
+    free(json_text);
+}
+
+/* Both carry the metadata: product, commit, date, host, options and the machine description. */
+static void test_results_carry_their_metadata(void **state)
 {
     (void)state;
     char *csv, *json;
     assert_int_equal(bench(&csv, "--quick --csv logp"), 0);
     assert_int_equal(bench(&json, "--quick --json logp"), 0);
-    unsigned lines = 0, records = 0;
-    for (const char *p = csv; (p = strstr(p, "\r\n")) != NULL; p += 2)
-        lines++;
-    for (const char *p = json; (p = strstr(p, "\"bench\": \"logp\"")) != NULL; p++)
-        records++;
-    assert_true(records > 10);
-    assert_int_equal(lines, records + 1); /* and the header */
-    /* EEL over one hop, the same number in both */
-    const char *row = strstr(csv, "\r\nlogp,EEL 1 hop,");
-    assert_non_null(row);
-    const char *rec = strstr(json, "\"case\": \"EEL 1 hop\"");
-    assert_non_null(rec);
-    const char *clocks = strstr(rec, "\"clocks\": ");
-    assert_non_null(clocks);
-    char from_json[32];
-    snprintf(from_json, sizeof from_json, "%.*s", (int)strcspn(clocks + 10, ",\n"), clocks + 10);
-    char needle[64];
-    snprintf(needle, sizeof needle, ",%s,", from_json);
-    assert_non_null(strstr(row, needle));
+    json_t *doc = json_loads(json, 0, NULL);
+    assert_non_null(doc);
+    json_t *meta = json_object_get(doc, "metadata");
+    assert_true(json_is_object(meta));
+    assert_string_equal(json_string_value(json_object_get(meta, "product")), "iwarp");
+    static const char *const keys[] = {"version", "commit", "date", "host", "options"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        const char *v = json_string_value(json_object_get(meta, keys[i]));
+        if (v == NULL || v[0] == '\0')
+            fail_msg("no metadata '%s'", keys[i]);
+    }
+    assert_non_null(strstr(json_string_value(json_object_get(meta, "options")), "bench --out"));
+    assert_string_equal(json_string_value(json_object_get(json_object_get(meta, "machine"), "width")), "8");
+    json_decref(doc);
+    static const char *const lines[] = {"# product: iwarp\n", "# commit: ", "# date: 20", "# machine.width: 8\n",
+                                        "# machine.queue_depth: "};
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+        if (strstr(csv, lines[i]) == NULL)
+            fail_msg("the CSV has no '%s'", lines[i]);
     free(csv);
     free(json);
 }
 
-/* The text report leaves the same table beside its plots. */
-static void test_the_report_writes_its_table_beside_the_plots(void **state)
+/* The text report leaves the same table beside its plots, in a folder of its own; a second run leaves the first
+ * run's folder as it was; `latest` points at the newest. */
+static void test_each_report_keeps_its_own_folder(void **state)
 {
     (void)state;
-    char *csv, *report;
+    assert_int_equal(system("rm -rf /tmp/iwarp-bench-test"), 0);
+    char *csv, *report, *again;
     assert_int_equal(bench(&csv, "--quick --csv logp"), 0);
-    unlink("/tmp/iwarp-bench-test/results.csv");
     assert_int_equal(bench(&report, "--quick logp"), 0);
-    assert_non_null(strstr(report, "every measured case as a row: /tmp/iwarp-bench-test/results.csv"));
-    char *table;
-    assert_int_equal(command_run("cat /tmp/iwarp-bench-test/results.csv", &table), 0);
-    assert_string_equal(table, csv);
+    const char *at = strstr(report, "every measured case as a row: /tmp/iwarp-bench-test/");
+    assert_non_null(at);
+    char first[512];
+    at += strlen("every measured case as a row: ");
+    snprintf(first, sizeof first, "%.*s", (int)strcspn(at, "\n"), at);
+    assert_non_null(strstr(first, "-quick/results.csv"));
+    char cmd[700], *table;
+    snprintf(cmd, sizeof cmd, "cat '%s'", first);
+    assert_int_equal(command_run(cmd, &table), 0);
+    char *a = without_metadata(table), *b = without_metadata(csv);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+    assert_int_equal(bench(&again, "--quick logp"), 0);
+    at = strstr(again, "every measured case as a row: /tmp/iwarp-bench-test/");
+    assert_non_null(at);
+    assert_null(strstr(again, first)); /* a folder of its own */
+    char *table2;
+    assert_int_equal(command_run(cmd, &table2), 0); /* the first is still there, the same */
+    assert_string_equal(table2, table);
+    struct stat st;
+    assert_int_equal(lstat("/tmp/iwarp-bench-test/latest", &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    char *ls;
+    assert_int_equal(command_run("ls /tmp/iwarp-bench-test | grep -c -- '-quick$'", &ls), 0);
+    assert_int_equal(atoi(ls), 3); /* the --csv run keeps its plots in a folder of its own too */
+    assert_int_equal(command_run("ls /tmp/iwarp-bench-test/latest/ | grep -c svg", &ls), 0);
+    free(ls);
     free(csv);
     free(report);
+    free(again);
     free(table);
+    free(table2);
+}
+
+/* Ctrl-C: the bench stops after the case it is in, reports what ended, keeps its table, and exits 130. */
+static void test_ctrl_c_keeps_what_ended(void **state)
+{
+    (void)state;
+    char cmd[1024], *out;
+    snprintf(cmd, sizeof cmd, "timeout --preserve-status -s INT 3 '%s' bench --out /tmp/iwarp-bench-int patterns 2>&1",
+             iwarp);
+    assert_int_equal(command_run(cmd, &out), 130);
+    if (strstr(out, "interrupted") == NULL || strstr(out, "every measured case as a row: ") == NULL)
+        fail_msg("no report of the cases that ended:\n%s", out);
+    free(out);
+    assert_int_equal(command_run("cat /tmp/iwarp-bench-int/latest/results.csv | grep -c '^patterns,'", &out), 0);
+    assert_true(atoi(out) >= 3); /* at least the first size of the torus, under its three models */
+    free(out);
 }
 
 static void test_one_format_at_a_time(void **state)
@@ -171,7 +289,9 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_csv_has_a_row_per_case_with_the_pinned_clocks),
         cmocka_unit_test(test_json_and_csv_give_the_same_records),
-        cmocka_unit_test(test_the_report_writes_its_table_beside_the_plots),
+        cmocka_unit_test(test_results_carry_their_metadata),
+        cmocka_unit_test(test_each_report_keeps_its_own_folder),
+        cmocka_unit_test(test_ctrl_c_keeps_what_ended),
         cmocka_unit_test(test_one_format_at_a_time),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
