@@ -183,12 +183,12 @@ static void record(bench_context_t *ctx, const char *pattern, const char *model,
         bench_u64(ctx, "phases", phases);
     bench_double(ctx, "predicted_clocks", predicted);
     bench_double(ctx, "emulated_clocks", emulated);
-    bench_double(ctx, "seed_predicted_clocks", seed_predicted);
+    bench_double(ctx, "paper_predicted_clocks", seed_predicted);
     if (seed_measured > 0) {
-        bench_double(ctx, "seed_measured_clocks", seed_measured);
+        bench_double(ctx, "paper_measured_clocks", seed_measured);
         bench_double(ctx, "deviation_percent", deviation(emulated, seed_measured));
     } else {
-        bench_null(ctx, "seed_measured_clocks");
+        bench_null(ctx, "paper_measured_clocks");
     }
     bench_double(ctx, "aggregate_mb_per_s", mbps(bytes, emulated));
     bench_double(ctx, "predicted_aggregate_mb_per_s", mbps(bytes, predicted));
@@ -254,8 +254,9 @@ int bench_patterns(bench_context_t *ctx)
     memcpy(sizes, model_sizes, sizeof sizes);
     int rc = 0;
     if (bench_report(ctx))
-        printf("Seed 004's basic patterns on the emulated 8x8 array, %d channels for connections; clocks at 20 MHz.\n"
-               "predicted: the seed's models (ConSet with this compiler's phases); seed: its Tables 1-3.\n"
+        printf("The ConSet paper's basic patterns on the emulated 8x8 array, %d channels for connections; clocks at 20 "
+               "MHz.\n"
+               "predicted: the paper's models (ConSet with this compiler's phases); paper: its Tables 1-3.\n"
                "links: ConSet compiled with `iwarp route --links` (the scheduler keeps connections that share a\n"
                "physical link apart and the cells keep to its clock): predicted = its phases + %d clocks a switch.\n",
                CAPACITY, MODEL_PER_PHASE);
@@ -275,10 +276,10 @@ int bench_patterns(bench_context_t *ctx)
         record_pattern(ctx, pc, sizes, nsizes, r);
         if (!bench_report(ctx))
             continue;
-        printf("\n%s: %u phase%s (the seed's compiler: %u; congestion-aware: %u), %u messages per cell\n", info->name,
+        printf("\n%s: %u phase%s (the paper's compiler: %u; congestion-aware: %u), %u messages per cell\n", info->name,
                r[0].phases, r[0].phases == 1 ? "" : "s", info->conset_phases, r[0].phases_links, r[0].messages);
-        printf("%7s | %10s %10s %10s | %10s %10s %10s | %9s %9s | %10s %10s\n", "words", "ConSet", "ConSet", "seed",
-               "MsgPass", "MsgPass", "seed", "ConSet", "MsgPass", "links", "links");
+        printf("%7s | %10s %10s %10s | %10s %10s %10s | %9s %9s | %10s %10s\n", "words", "ConSet", "ConSet", "paper",
+               "MsgPass", "MsgPass", "paper", "ConSet", "MsgPass", "links", "links");
         printf("%7s | %10s %10s %10s | %10s %10s %10s | %9s %9s | %10s %10s\n", "", "predicted", "emulated",
                "predicted", "predicted", "emulated", "predicted", "MB/s", "MB/s", "predicted", "emulated");
         for (unsigned i = 0; i < nsizes; i++)
@@ -288,7 +289,7 @@ int bench_patterns(bench_context_t *ctx)
                    mbps(r[i].bytes, r[i].emulated_conset), mbps(r[i].bytes, r[i].emulated_msgpass),
                    r[i].predicted_links, r[i].emulated_links);
         if (model_seed_measured_conset(pc->model, 0) > 0) {
-            printf("calibration against the seed's measured Table 1 (emulated vs measured):\n");
+            printf("calibration against the paper's measured Table 1 (emulated vs measured):\n");
             for (unsigned i = 0; i < nsizes; i++) {
                 double mc = model_seed_measured_conset(pc->model, i), mm = model_seed_measured_msgpass(pc->model, i);
                 printf("%7u |   ConSet %8.0f vs %8.0f  %+6.1f%%   |   MsgPass %8.0f vs %8.0f  %+6.1f%%\n", sizes[i],

@@ -14,7 +14,7 @@
 #include "run_meta.h"
 
 static const bench_t benches[] = {
-    {"patterns", bench_patterns, "seed 004's torus, butterfly and all-to-all under ConSet and message passing"},
+    {"patterns", bench_patterns, "the ConSet paper's torus, butterfly and all-to-all under ConSet and message passing"},
     {"logp", bench_logp, "LogGP microbenchmarks of message passing: EEL, o_s, o_r, g, G, g/G"},
     {"speed", bench_speed, "emulated instructions and cell-clocks per host second"},
     {"traffic", bench_traffic, "network-only clocks per host second: 8x8 uniform traffic from host-side generators"},

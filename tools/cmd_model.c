@@ -12,11 +12,14 @@
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: iwarp model conset|msgpass [--json] [--quick]\n"
-                 "  conset   the ConSet model (seed 004, 2 and 4.2.1) for the torus, butterfly and all-to-all patterns,\n"
-                 "           with the seed's predicted columns of Tables 1-3 and the deviation\n"
-                 "  msgpass  the message-passing model (seed 004, 3.1 and 4.3.1: c = 400, a = 2) beside the same model\n"
-                 "           with c and a fitted to the emulated flood test (runs it: --quick for fewer sizes)\n");
+    fprintf(
+        out,
+        "usage: iwarp model conset|msgpass [--json] [--quick]\n"
+        "  conset   the ConSet model (the ConSet paper, sections 2 and 4.2.1) for the torus, butterfly and all-to-all "
+        "patterns,\n"
+        "           with the paper's predicted columns of Tables 1-3 and the deviation\n"
+        "  msgpass  the message-passing model (the ConSet paper, 3.1 and 4.3.1: c = 400, a = 2) beside the same model\n"
+        "           with c and a fitted to the emulated flood test (runs it: --quick for fewer sizes)\n");
 }
 
 static int model_conset_cmd(bool json)
@@ -27,10 +30,10 @@ static int model_conset_cmd(bool json)
         json_begin_object(&j, NULL);
         json_begin_array(&j, "records");
     } else {
-        printf("ConSet model: phases x %d clocks (t_sync %d + t_phase %d, as the seed's tables imply)\n"
+        printf("ConSet model: phases x %d clocks (t_sync %d + t_phase %d, as the paper's tables imply)\n"
                "             + %d clocks per word each cell sends\n\n",
                MODEL_PER_PHASE, MODEL_T_SYNC, MODEL_T_PHASE, MODEL_B);
-        printf("%-11s %7s %7s %12s %12s %9s\n", "pattern", "phases", "words", "model", "seed pred.", "dev %");
+        printf("%-11s %7s %7s %12s %12s %9s\n", "pattern", "phases", "words", "model", "paper pred.", "dev %");
     }
     for (unsigned p = 0; p < MODEL_PATTERNS; p++) {
         const model_pattern_info_t *info = model_pattern((model_pattern_t)p);
@@ -45,12 +48,12 @@ static int model_conset_cmd(bool json)
                 json_u64(&j, "phases", info->conset_phases);
                 json_u64(&j, "words", model_sizes[i]);
                 json_double(&j, "predicted_clocks", m);
-                json_double(&j, "seed_predicted_clocks", seed);
+                json_double(&j, "paper_predicted_clocks", seed);
                 json_double(&j, "deviation_percent", dev);
                 json_end_object(&j);
             } else {
-                printf("%-11s %7u %7u %12.0f %12.0f %+9.2f\n", info->name, info->conset_phases, model_sizes[i], m,
-                       seed, dev);
+                printf("%-11s %7u %7u %12.0f %12.0f %+9.2f\n", info->name, info->conset_phases, model_sizes[i], m, seed,
+                       dev);
             }
         }
     }
@@ -91,18 +94,18 @@ static int model_msgpass_cmd(bool json, bool quick)
     if (json) {
         json_init(&j, stdout, true);
         json_begin_object(&j, NULL);
-        json_double(&j, "seed_c", MODEL_C);
-        json_double(&j, "seed_a", MODEL_A);
+        json_double(&j, "paper_c", MODEL_C);
+        json_double(&j, "paper_a", MODEL_A);
         json_double(&j, "fitted_c", c_fit);
         json_double(&j, "fitted_a", a_fit);
         json_begin_array(&j, "records");
     } else {
         printf("message passing model: each message costs c clocks at each end, and a clocks per word\n");
-        printf("  seed 004 (4.3.1):                 c = %6.1f   a = %.3f   (header and trailer %d words)\n",
+        printf("  the ConSet paper (4.3.1):         c = %6.1f   a = %.3f   (header and trailer %d words)\n",
                (double)MODEL_C, (double)MODEL_A, MODEL_HEADER_TRAILER_WORDS);
         printf("  fitted to the emulated flood test: c = %6.1f   a = %.3f   (queue depth 1, %u sizes)\n\n", c_fit,
                a_fit, r.nsizes);
-        printf("%-11s %7s %14s %14s %14s\n", "pattern", "words", "seed model", "fitted model", "seed pred.");
+        printf("%-11s %7s %14s %14s %14s\n", "pattern", "words", "paper model", "fitted model", "paper pred.");
     }
     for (unsigned p = 0; p < MODEL_PATTERNS; p++) {
         const model_pattern_info_t *info = model_pattern((model_pattern_t)p);
@@ -117,7 +120,7 @@ static int model_msgpass_cmd(bool json, bool quick)
                 json_u64(&j, "words", model_sizes[i]);
                 json_double(&j, "predicted_clocks", seed_model);
                 json_double(&j, "fitted_clocks", fitted);
-                json_double(&j, "seed_predicted_clocks", seed);
+                json_double(&j, "paper_predicted_clocks", seed);
                 json_end_object(&j);
             } else {
                 printf("%-11s %7u %14.0f %14.0f %14.0f\n", info->name, model_sizes[i], seed_model, fitted, seed);

@@ -29,26 +29,27 @@ typedef struct route_cli {
 
 static void usage(FILE *out)
 {
-    fprintf(out,
-            "usage: iwarp route [options] FILE.cset\n"
-            "       iwarp route --pattern torus|butterfly|alltoall --words K [options]\n"
-            "Partitions a connection set into phases, routes every connection (APR) and schedules each phase (AS),\n"
-            "then writes each cell's phase tables as a cell data file and prints a report (docs/conset.md).\n"
-            "  -o, --output FILE   cell data file of the tables (without it nothing is written)\n"
-            "  --report            list every connection of every phase with its path, channels and schedule\n"
-            "  --json              the report as JSON on stdout\n"
-            "  --capacity N        channels per cell the connections may use, 1..16 (default: the set's, or 12)\n"
-            "  --iterations K      rip-up-and-reroute rounds allowed for each phase removal (default %u)\n"
-            "  --seed S            seed of the rerouting order (default %u); the same seed gives the same output\n"
-            "  --links             schedule the links too: connections sharing a physical link never overlap\n"
-            "                      (congestion-aware; default: the seed's AS, which looks at the two ends only)\n"
-            "pattern generation (seed 004, section 5.1):\n"
-            "  --pattern NAME      torus, butterfly or alltoall instead of FILE\n"
-            "  --words K           words per connection\n"
-            "  --array WxH         array size (default 8x8)\n"
-            "  --cset FILE         also write the generated connection set\n"
-            "Exit status: 0 on success, 1 when an output cannot be written, 2 on bad usage or input.\n",
-            ROUTE_DEFAULT_ITERATIONS, ROUTE_DEFAULT_SEED);
+    fprintf(
+        out,
+        "usage: iwarp route [options] FILE.cset\n"
+        "       iwarp route --pattern torus|butterfly|alltoall --words K [options]\n"
+        "Partitions a connection set into phases, routes every connection (APR) and schedules each phase (AS),\n"
+        "then writes each cell's phase tables as a cell data file and prints a report (docs/conset.md).\n"
+        "  -o, --output FILE   cell data file of the tables (without it nothing is written)\n"
+        "  --report            list every connection of every phase with its path, channels and schedule\n"
+        "  --json              the report as JSON on stdout\n"
+        "  --capacity N        channels per cell the connections may use, 1..16 (default: the set's, or 12)\n"
+        "  --iterations K      rip-up-and-reroute rounds allowed for each phase removal (default %u)\n"
+        "  --seed S            seed of the rerouting order (default %u); the same seed gives the same output\n"
+        "  --links             schedule the links too: connections sharing a physical link never overlap\n"
+        "                      (congestion-aware; default: the ConSet paper's AS, which looks at the two ends only)\n"
+        "pattern generation (the ConSet paper, section 5.1):\n"
+        "  --pattern NAME      torus, butterfly or alltoall instead of FILE\n"
+        "  --words K           words per connection\n"
+        "  --array WxH         array size (default 8x8)\n"
+        "  --cset FILE         also write the generated connection set\n"
+        "Exit status: 0 on success, 1 when an output cannot be written, 2 on bad usage or input.\n",
+        ROUTE_DEFAULT_ITERATIONS, ROUTE_DEFAULT_SEED);
 }
 
 /* A number as the .cset syntax writes them: decimal digits only (no sign, base prefix, spaces or trailing text),
