@@ -271,8 +271,29 @@ bool dbg_bundle_text(const dbg_t *d, unsigned cell, uint32_t addr, char *buf, si
     bundle.count = b->count;
     for (unsigned i = 0; i < b->count && i < ISA_BUNDLE_MAX_OPS; i++)
         bundle.ops[i] = p->ops[b->first_op + i];
-    if (dis_bundle_text(&bundle, &p->image, buf, cap) < 0)
+    if (dis_bundle_text(&bundle, &p->image, buf, cap) < 0) {
         snprintf(buf, cap, "%s", "(not disassembled)");
+        return true;
+    }
+    /* A branch, loop or call names where it goes, as gdb does: "bne r20, r21, 0x1030 <again>". */
+    for (unsigned i = 0; i < bundle.count; i++) {
+        const isa_op_info_t *info = isa_op_info(bundle.ops[i].opcode);
+        if (info == NULL || info->unit != ISA_UNIT_CTRL || !bundle.ops[i].has_ext)
+            continue;
+        char raw[16];
+        snprintf(raw, sizeof raw, "0x%x", bundle.ops[i].ext);
+        if (strstr(buf, raw) == NULL) /* the disassembler named it already ("call bump") */
+            continue;
+        const isa_symbol_t *sym = isa_image_symbol_before(&p->image, bundle.ops[i].ext);
+        size_t len = strlen(buf);
+        if (sym == NULL || sym->kind != ISA_SYM_TEXT || len + 8 >= cap)
+            continue;
+        uint32_t off = bundle.ops[i].ext - sym->value;
+        if (off == 0)
+            snprintf(buf + len, cap - len, " <%s>", sym->name);
+        else
+            snprintf(buf + len, cap - len, " <%s+%u>", sym->name, off);
+    }
     return true;
 }
 
