@@ -259,6 +259,14 @@ const coa_t *emu_array_coa(const emu_array_t *a, unsigned x, unsigned y)
     return &a->cells[(y % a->machine.height) * a->machine.width + (x % a->machine.width)].coa;
 }
 
+int emu_array_set_reg(emu_array_t *a, unsigned x, unsigned y, unsigned reg, uint32_t value)
+{
+    if (x >= a->machine.width || y >= a->machine.height || reg == 0 || reg >= ISA_NUM_REGS)
+        return -1;
+    emu_array_cell(a, x, y)->ca.s.regs[reg] = value;
+    return 0;
+}
+
 int emu_array_poke(emu_array_t *a, unsigned x, unsigned y, uint32_t addr, const void *bytes, uint32_t len)
 {
     if (x >= a->machine.width || y >= a->machine.height)

@@ -26,26 +26,26 @@ typedef enum emu_run_status {
 } emu_run_status_t;
 
 /* Cell-level control registers (the communication agent's start at EMU_CR_COA_BASE; docs/isa.md). */
-#define EMU_CELL_CRS(X)                                                                                            \
-    X(CELL_X, 0x00, "x coordinate of this cell (read-only)")                                                     \
-    X(CELL_Y, 0x01, "y coordinate of this cell (read-only)")                                                     \
-    X(ARRAY_W, 0x02, "array width (read-only)")                                                                  \
-    X(ARRAY_H, 0x03, "array height (read-only)")                                                                 \
-    X(CLOCK_LO, 0x04, "current clock, low word (read-only)")                                                     \
-    X(CLOCK_HI, 0x05, "current clock, high word (read-only)")                                                    \
-    X(MEM_BYTES, 0x06, "memory size in bytes (read-only)")                                                       \
-    X(CELL_ID, 0x07, "y * width + x (read-only)")                                                                \
-    X(QUEUE_DEPTH, 0x08, "words a logical channel's queue holds (read-only)")                                    \
-    X(DEBUG_PUTC, 0x10, "write: append a character to the cell's console output")                                \
-    X(DEBUG_PUTI, 0x11, "write: append a signed decimal number to the console output")                           \
-    X(DEBUG_PUTX, 0x12, "write: append 0x-prefixed hex to the console output")                                \
-    X(MARK, 0x13, "write: raise an event for tools (kind << 24 | data: message sent, received, phase switch)") \
-    X(EVENT_ENABLE, 0x20, "bit 0: events may interrupt the program (cleared on entry to a handler, set by rfe)") \
-    X(EVENT_MASK, 0x21, "which event bits may interrupt")                                                       \
-    X(EVENT_PENDING, 0x22, "pending event bits; writing clears the bits written as 1")                           \
-    X(EVENT_VECTOR, 0x23, "address of the event handler")                                                      \
-    X(EVENT_EPC, 0x24, "where rfe returns to")                                                                 \
-    X(EVENT_RAISE, 0x25, "write: make the bits written as 1 pending (software events)")                         \
+#define EMU_CELL_CRS(X)                                                                                                \
+    X(CELL_X, 0x00, "x coordinate of this cell (read-only)")                                                           \
+    X(CELL_Y, 0x01, "y coordinate of this cell (read-only)")                                                           \
+    X(ARRAY_W, 0x02, "array width (read-only)")                                                                        \
+    X(ARRAY_H, 0x03, "array height (read-only)")                                                                       \
+    X(CLOCK_LO, 0x04, "current clock, low word (read-only)")                                                           \
+    X(CLOCK_HI, 0x05, "current clock, high word (read-only)")                                                          \
+    X(MEM_BYTES, 0x06, "memory size in bytes (read-only)")                                                             \
+    X(CELL_ID, 0x07, "y * width + x (read-only)")                                                                      \
+    X(QUEUE_DEPTH, 0x08, "words a logical channel's queue holds (read-only)")                                          \
+    X(DEBUG_PUTC, 0x10, "write: append a character to the cell's console output")                                      \
+    X(DEBUG_PUTI, 0x11, "write: append a signed decimal number to the console output")                                 \
+    X(DEBUG_PUTX, 0x12, "write: append 0x-prefixed hex to the console output")                                         \
+    X(MARK, 0x13, "write: raise an event for tools (kind << 24 | data: message sent, received, phase switch)")         \
+    X(EVENT_ENABLE, 0x20, "bit 0: events may interrupt the program (cleared on entry to a handler, set by rfe)")       \
+    X(EVENT_MASK, 0x21, "which event bits may interrupt")                                                              \
+    X(EVENT_PENDING, 0x22, "pending event bits; writing clears the bits written as 1")                                 \
+    X(EVENT_VECTOR, 0x23, "address of the event handler")                                                              \
+    X(EVENT_EPC, 0x24, "where rfe returns to")                                                                         \
+    X(EVENT_RAISE, 0x25, "write: make the bits written as 1 pending (software events)")                                \
     X(TIMER, 0x26, "clock (low 32 bits) at which the timer event becomes pending; 0 = off")
 
 enum emu_cell_cr {
@@ -104,6 +104,8 @@ unsigned emu_array_width(const emu_array_t *a);
 unsigned emu_array_height(const emu_array_t *a);
 const ca_t *emu_array_ca(const emu_array_t *a, unsigned x, unsigned y);
 const coa_t *emu_array_coa(const emu_array_t *a, unsigned x, unsigned y);
+/* Sets a register of a cell between runs (the debugger's `set`); r0 stays 0. Returns 0, or -1 when out of range. */
+int emu_array_set_reg(emu_array_t *a, unsigned x, unsigned y, unsigned reg, uint32_t value);
 /* Writes bytes into a cell's memory before or between runs (data the run description loads). */
 int emu_array_poke(emu_array_t *a, unsigned x, unsigned y, uint32_t addr, const void *bytes, uint32_t len);
 /* Host threads used by emu_array_run (1 by default). Results do not depend on it. */

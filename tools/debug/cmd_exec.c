@@ -56,6 +56,8 @@ int dbg_cmd_run(dbg_t *d, char *args)
     if (emu_array_clock(d->a) > 0 || d->ended) {
         if (dbg_restore(d, d->ring.v[0].snap, true) != 0)
             return -1;
+        emu_snapshot_free(d->edit_snap); /* a new run: the program as loaded, whatever `set` changed */
+        d->edit_snap = NULL;
         d->output_high = 0; /* a new run shows its output again */
         dbg_printf(d, "restarted at clock 0\n");
     }

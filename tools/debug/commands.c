@@ -244,8 +244,12 @@ static const dbg_command_t commands[] = {
      "Example: assert (5,3).a0 == 19998",
      dbg_complete_expr},
     {"echo", 2, NULL, dbg_cmd_echo, "TEXT", "print TEXT\nExample: echo at the receiver", NULL},
-    {"set", 2, NULL, dbg_cmd_set, "echo on|off | words N | snapshot-interval CLOCKS | snapshot-keep N",
-     "change a setting (info settings lists them)\n"
+    {"set", 2, NULL, dbg_cmd_set,
+     "[X,Y] REGISTER = EXPR | [X,Y] [ADDRESS] = EXPR | echo on|off | words N | snapshot-interval CLOCKS | "
+     "snapshot-keep N",
+     "change a register or a memory word of a cell, or a setting (info settings lists them)\n"
+     "A change to the state is a different run: the state hash changes with it, and time travel starts at\n"
+     "the clock of the change (`run` starts the program afresh).\n"
      "echo: print commands before their output; words: queue words channels shows; the snapshot ring of\n"
      "reverse-step.\nExample: set snapshot-interval 5000",
      complete_set},

@@ -201,6 +201,11 @@ struct dbg {
     uint8_t *lc_prev; /* per cell and channel: state | route kind << 4 */
 
     dbg_ring_t ring;
+    /* After `set` changed the state, history starts there: replays from earlier snapshots would not have the
+     * change. edit_snap is the state just after it (NULL: no change made). */
+    emu_snapshot_t *edit_snap;
+    uint64_t edit_clock;
+    bool edit_settled;
     dbg_mark_t *marks;
     size_t nmarks, marks_cap;
     uint64_t marks_high; /* clocks below this are in the log */
@@ -354,6 +359,8 @@ void dbg_ring_take(dbg_t *d);
 const dbg_snap_t *dbg_ring_before(const dbg_t *d, uint64_t clock);
 /* Restores the state at `clock` exactly, settled (by replay from a ring snapshot). Returns 0 or -1. */
 int dbg_travel_to(dbg_t *d, uint64_t clock);
+/* After `set` changed the state: history starts now (see dbg_t.edit_snap). */
+void dbg_history_restart(dbg_t *d);
 /* The hash `iwarp run --state-hash-at N` prints for the current clock, whatever the way here. */
 int dbg_settled_hash(dbg_t *d, uint64_t *hash);
 

@@ -156,8 +156,62 @@ int dbg_cmd_quit(dbg_t *d, char *args)
     return 0;
 }
 
+/* The register a name means ("r5", "a0", "sp", ...: whatever isa_reg_name prints), or -1. */
+static int reg_named(const char *name)
+{
+    for (unsigned r = 1; r < ISA_NUM_REGS; r++) {
+        char buf[8];
+        if (strcmp(isa_reg_name(r, buf), name) == 0)
+            return (int)r;
+        char plain[8];
+        snprintf(plain, sizeof plain, "r%u", r);
+        if (strcmp(plain, name) == 0)
+            return (int)r;
+    }
+    return -1;
+}
+
+/* set [X,Y] REGISTER = EXPRESSION, set [X,Y] [ADDRESS] = EXPRESSION: the state changes, and history starts
+ * there (time travel cannot replay through a change it did not make; dbg_history_restart). */
+static int set_state(dbg_t *d, char *args, char *eq)
+{
+    *eq = '\0';
+    unsigned cell;
+    if (dbg_cell_arg(d, &args, &cell) != 0)
+        return -1;
+    char *target = dbg_trim(args), *value_text = dbg_trim(eq + 1);
+    int64_t v;
+    if (dbg_eval_text(d, value_text, cell, &v) != 0)
+        return -1;
+    unsigned x = dbg_cell_x(d, cell), y = dbg_cell_y(d, cell);
+    size_t n = strlen(target);
+    if (n > 2 && target[0] == '[' && target[n - 1] == ']') {
+        target[n - 1] = '\0';
+        int64_t addr;
+        if (dbg_eval_text(d, target + 1, cell, &addr) != 0)
+            return -1;
+        uint32_t w = (uint32_t)v;
+        if (addr < 0 || addr % 4 != 0 || emu_array_poke(d->a, x, y, (uint32_t)addr, &w, 4) != 0)
+            return dbg_error(d, "set: [0x%llx] is not a word of the memory of (%u,%u)", (unsigned long long)addr, x, y);
+        dbg_printf(d, "(%u,%u) [0x%llx] = 0x%08x\n", x, y, (unsigned long long)addr, w);
+    } else {
+        int r = reg_named(target);
+        if (r < 0)
+            return dbg_error(d, "set: '%s' is no register (r1..r127, ra, sp, a0..a7) nor [ADDRESS]", target);
+        if (emu_array_set_reg(d->a, x, y, (unsigned)r, (uint32_t)v) != 0)
+            return dbg_error(d, "set: r%d cannot be set", r);
+        char name[8];
+        dbg_printf(d, "(%u,%u) %s = 0x%08x\n", x, y, isa_reg_name((unsigned)r, name), (uint32_t)v);
+    }
+    dbg_history_restart(d);
+    return 0;
+}
+
 int dbg_cmd_set(dbg_t *d, char *args)
 {
+    char *eq = strchr(args, '=');
+    if (eq != NULL && (eq == args || (eq[-1] != '=' && eq[-1] != '!' && eq[-1] != '<' && eq[-1] != '>')))
+        return set_state(d, args, eq);
     char *key = dbg_word(&args), *value = dbg_word(&args);
     if (key == NULL || value == NULL || dbg_word(&args) != NULL)
         return dbg_error(d,

@@ -172,6 +172,7 @@ void dbg_free(dbg_t *d)
     for (unsigned i = 0; i < d->ndisplays; i++)
         free(d->displays[i]);
     free(d->repeat);
+    emu_snapshot_free(d->edit_snap);
     emu_array_free(d->a);
     free(d);
 }

@@ -108,9 +108,21 @@ static dbg_goal_t replay_goal(uint64_t limit)
 int dbg_travel_to(dbg_t *d, uint64_t clock)
 {
     const dbg_snap_t *s = dbg_ring_before(d, clock);
-    if (dbg_restore(d, s->snap, s->settled) != 0)
+    uint64_t from = s->clock;
+    if (d->edit_snap != NULL && s->clock < d->edit_clock) {
+        /* A `set` changed the state at edit_clock: nothing before it can be replayed to here. */
+        if (clock < d->edit_clock)
+            dbg_printf(d, "history starts at clock %llu, where `set` changed the state\n",
+                       (unsigned long long)d->edit_clock);
+        if (clock < d->edit_clock)
+            clock = d->edit_clock;
+        if (dbg_restore(d, d->edit_snap, d->edit_settled) != 0)
+            return -1;
+        from = d->edit_clock;
+    } else if (dbg_restore(d, s->snap, s->settled) != 0) {
         return -1;
-    if (clock > s->clock) {
+    }
+    if (clock > from) {
         dbg_goal_t g = replay_goal(clock);
         /* Going further than the session has been is a run like any other: its output shows, Ctrl-C works. */
         g.replay = clock <= d->output_high;
@@ -330,4 +342,17 @@ int dbg_cmd_snapshot(dbg_t *d, char *args)
     dbg_printf(d, "loaded %s: ", path);
     landed(d);
     return 0;
+}
+
+void dbg_history_restart(dbg_t *d)
+{
+    /* Snapshots after now belong to the history before the change: they go. */
+    dbg_ring_t *r = &d->ring;
+    uint64_t now = emu_array_clock(d->a);
+    while (r->n > 1 && r->v[r->n - 1].clock > now)
+        snap_free(&r->v[--r->n]);
+    emu_snapshot_free(d->edit_snap);
+    d->edit_snap = emu_snapshot_take(d->a);
+    d->edit_clock = now;
+    d->edit_settled = d->settled;
 }
