@@ -311,10 +311,66 @@ static int deadlock_cell(dbg_t *d)
     return -1;
 }
 
+/* Where the first "(x,y)" of a line is: its offset and length, or false. */
+static bool cell_in(const char *line, size_t n, size_t *at, size_t *len)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned x, y;
+        int used = 0;
+        if (line[i] == '(' && sscanf(line + i, "(%u,%u)%n", &x, &y, &used) == 2 && used > 0 && (size_t)used <= n - i) {
+            *at = i;
+            *len = (size_t)used;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The stop's messages, with runs of four or more watchpoint lines that differ only in their cell written as
+ * one ("watchpoint 1 on 16 cells, (0,0) to (3,3), at clock 17: a0 was 0, now 24"): a watch on @all of 8x8
+ * would print 64 lines for one clock. */
+static void write_stop_messages(dbg_t *d)
+{
+    const char *s = d->stop_msg.s, *end = s + d->stop_msg.len;
+    while (s < end) {
+        const char *eol = memchr(s, '\n', (size_t)(end - s));
+        size_t n = eol != NULL ? (size_t)(eol - s) + 1 : (size_t)(end - s);
+        size_t at, len;
+        unsigned count = 1;
+        const char *last = s;
+        size_t last_n = n, last_at = 0, last_len = 0;
+        if (strncmp(s, "watchpoint ", 11) == 0 && cell_in(s, n, &at, &len)) {
+            /* the lines after it that read the same but for the cell */
+            for (const char *q = s + n; q < end;) {
+                const char *qe = memchr(q, '\n', (size_t)(end - q));
+                size_t qn = qe != NULL ? (size_t)(qe - q) + 1 : (size_t)(end - q);
+                size_t qa, ql;
+                if (!cell_in(q, qn, &qa, &ql) || qa != at || qn - ql != n - len || memcmp(q, s, at) != 0 ||
+                    memcmp(q + qa + ql, s + at + len, n - at - len) != 0)
+                    break;
+                last = q;
+                last_n = qn;
+                last_at = qa;
+                last_len = ql;
+                count++;
+                q += qn;
+            }
+        }
+        if (count >= 4) {
+            dbg_printf(d, "%.*son %u cells, %.*s to %.*s,%.*s", (int)(at - 3), s, count, (int)len, s + at,
+                       (int)last_len, last + last_at, (int)(n - at - len), s + at + len);
+            s = last + last_n;
+        } else {
+            dbg_write(d, s, n);
+            s += n;
+        }
+    }
+}
+
 void dbg_report_stop(dbg_t *d)
 {
     if (d->stop_msg.len > 0)
-        dbg_write(d, d->stop_msg.s, d->stop_msg.len);
+        write_stop_messages(d);
     unsigned long long clock = emu_array_clock(d->a);
     switch (d->reason) {
     case DBG_STOP_LIMIT:
