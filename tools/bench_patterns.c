@@ -17,6 +17,7 @@
 #include "route/route.h"
 #include "route/route_report.h"
 #include "route/route_tables.h"
+#include "run_loop.h"
 
 /* The seed's array: 64 cells, 8x8 (the machine's default size too). */
 enum { CONSET_TABLES = 0x70000, CAPACITY = 12, SIDE = 8, CELLS = SIDE * SIDE };
@@ -73,7 +74,15 @@ static double run_pattern(const bench_context_t *ctx, const char *program, const
     }
     double clocks = 0;
     if (rc == 0) {
-        emu_run_status_t st = emu_array_run(a, 4000000000ull);
+        /* A progress line on a terminal; Ctrl-C stops the case (and the bench drops it: see bench_patterns). */
+        char what[160];
+        snprintf(what, sizeof what, "bench patterns: %s %u words", program, args[0]);
+        bool interrupted;
+        emu_run_status_t st = run_loop(a, 4000000000ull, what, false, &interrupted);
+        if (interrupted) {
+            emu_array_free(a);
+            return 0;
+        }
         if (st == EMU_RUN_DONE) {
             for (unsigned y = 0; y < m.height; y++)
                 for (unsigned x = 0; x < m.width; x++)
@@ -267,9 +276,14 @@ int bench_patterns(bench_context_t *ctx)
         pattern_result_t r[MODEL_SIZES];
         /* Ctrl-C (interrupt.h) ends the bench after the size being measured: what ended is reported. */
         nsizes = 0;
-        for (unsigned i = 0; i < all_sizes && !interrupt_requested(); i++, nsizes++)
-            if (measure(ctx, pc, sizes[i], &r[i]) != 0)
+        for (unsigned i = 0; i < all_sizes && !interrupt_requested(); i++) {
+            int m = measure(ctx, pc, sizes[i], &r[i]);
+            if (interrupt_requested())
+                break; /* the size being measured when Ctrl-C came: not a result */
+            if (m != 0)
                 rc = -1;
+            nsizes++;
+        }
         if (nsizes == 0)
             break;
         write_plot(ctx, pc, sizes, nsizes, r);

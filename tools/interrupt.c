@@ -3,10 +3,11 @@
 #include <signal.h>
 #include <string.h>
 
-/* The project's one mutable global: a signal handler can reach nothing else, and sig_atomic_t is the only type
- * it may write. Armed around long work, read at clean points. */
+/* The project's one mutable global (with the bookkeeping of arming it): a signal handler can reach nothing
+ * else, and sig_atomic_t is the only type it may write. Armed around long work, read at clean points. */
 static volatile sig_atomic_t interrupted;
 static struct sigaction previous;
+static unsigned armed; /* nesting: a bench arms it, and each run inside it does too */
 
 static void on_sigint(int sig)
 {
@@ -16,6 +17,8 @@ static void on_sigint(int sig)
 
 void interrupt_arm(void)
 {
+    if (armed++ > 0)
+        return; /* already armed by the work around this one: a Ctrl-C it saw must stay seen */
     interrupted = 0;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -26,7 +29,8 @@ void interrupt_arm(void)
 
 void interrupt_disarm(void)
 {
-    sigaction(SIGINT, &previous, NULL);
+    if (armed > 0 && --armed == 0)
+        sigaction(SIGINT, &previous, NULL);
 }
 
 bool interrupt_requested(void)

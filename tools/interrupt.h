@@ -5,7 +5,8 @@
 
 #include <stdbool.h>
 
-/* Installs the handler (the previous one comes back on disarm) and clears the flag. */
+/* Installs the handler (the previous one comes back on the matching disarm) and clears the flag; nested arms
+ * (a run inside a bench) keep the outer one's handler and flag. */
 void interrupt_arm(void);
 void interrupt_disarm(void);
 /* Whether Ctrl-C was pressed since interrupt_arm. */
