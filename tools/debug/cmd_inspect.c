@@ -153,15 +153,25 @@ static bool has_break(const dbg_t *d, unsigned cell, uint32_t addr)
     return false;
 }
 
+const emu_program_t *dbg_cell_program(dbg_t *d, char **args, unsigned *cell)
+{
+    if (dbg_cell_arg(d, args, cell) != 0)
+        return NULL;
+    const emu_program_t *p = dbg_ca(d, *cell)->prog;
+    if (p == NULL || p->nbundles == 0) {
+        dbg_error(d, "(%u,%u) runs no program", dbg_cell_x(d, *cell), dbg_cell_y(d, *cell));
+        return NULL;
+    }
+    return p;
+}
+
 int dbg_cmd_dis(dbg_t *d, char *args)
 {
     unsigned cell;
-    if (dbg_cell_arg(d, &args, &cell) != 0)
+    const emu_program_t *p = dbg_cell_program(d, &args, &cell);
+    if (p == NULL)
         return -1;
     const ca_t *ca = dbg_ca(d, cell);
-    const emu_program_t *p = ca->prog;
-    if (p == NULL || p->nbundles == 0)
-        return dbg_error(d, "(%u,%u) runs no program", dbg_cell_x(d, cell), dbg_cell_y(d, cell));
     char *text = dbg_trim(args);
     uint64_t n = 10;
     char *space = strrchr(text, ' ');

@@ -20,12 +20,10 @@ static bool code_line(const emu_program_t *p, uint32_t addr, const char **file, 
 int dbg_cmd_list(dbg_t *d, char *args)
 {
     unsigned cell;
-    if (dbg_cell_arg(d, &args, &cell) != 0)
+    const emu_program_t *p = dbg_cell_program(d, &args, &cell);
+    if (p == NULL)
         return -1;
     const ca_t *ca = dbg_ca(d, cell);
-    const emu_program_t *p = ca->prog;
-    if (p == NULL || p->nbundles == 0)
-        return dbg_error(d, "(%u,%u) runs no program", dbg_cell_x(d, cell), dbg_cell_y(d, cell));
     char *text = dbg_trim(args);
     uint32_t addr = ca->s.pc;
     if (*text != '\0') {

@@ -444,6 +444,9 @@ typedef struct dbg_source {
 const char *dbg_source_line(dbg_source_t *c, const char *path, unsigned line);
 void dbg_source_free(dbg_source_t *c);
 
+/* The program of the cell an optional "X,Y" at the start of *args names (else the selected one); NULL, with the
+ * message printed, when there is none. */
+const emu_program_t *dbg_cell_program(dbg_t *d, char **args, unsigned *cell);
 int dbg_cmd_list(dbg_t *d, char *args);
 int dbg_cmd_examine(dbg_t *d, char *args);
 int dbg_cmd_display(dbg_t *d, char *args);
