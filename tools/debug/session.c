@@ -376,6 +376,15 @@ void dbg_print_where(dbg_t *d, unsigned cell)
         return;
     }
     dbg_printf(d, "(%u,%u) %s%s%s: %s\n", x, y, where, *line ? " " : "", line, text);
+    /* The source line itself, as gdb shows it at a stop, when the cell's program has it. */
+    const isa_line_t *l = isa_image_line(&ca->prog->image, ca->s.pc);
+    if (l != NULL && l->file < ca->prog->image.nfiles) {
+        dbg_source_t src = {NULL, NULL, 0};
+        const char *t = dbg_source_line(&src, ca->prog->image.files[l->file], l->line);
+        if (t != NULL)
+            dbg_printf(d, "%8u  %s\n", l->line, t);
+        dbg_source_free(&src);
+    }
     if (ca->s.state == CA_WAITING) {
         char why[256];
         dbg_wait_text(d, cell, why, sizeof why);
