@@ -133,21 +133,6 @@ int dbg_cmd_next(dbg_t *d, char *args)
     return 0;
 }
 
-/* Where the function holding pc starts: the nearest `call` target at or below it, or the entry when that is
- * nearer (labels inside a function, like a loop's, are not functions; only what is called is). */
-static uint32_t function_start(const emu_program_t *p, uint32_t pc)
-{
-    uint32_t best = p->image.entry <= pc ? p->image.entry : 0;
-    for (size_t b = 0; b < p->nbundles; b++)
-        for (unsigned i = 0; i < p->bundles[b].count; i++) {
-            const isa_op_t *op = &p->ops[p->bundles[b].first_op + i];
-            const isa_op_info_t *info = isa_op_info(op->opcode);
-            if (info != NULL && (info->flags & ISA_F_LINK) && op->has_ext && op->ext <= pc && op->ext > best)
-                best = op->ext;
-        }
-    return best;
-}
-
 int dbg_cmd_finish(dbg_t *d, char *args)
 {
     if (*dbg_trim(args) != '\0')
@@ -165,7 +150,7 @@ int dbg_cmd_finish(dbg_t *d, char *args)
     const emu_program_t *p = ca->prog;
     const isa_symbol_t *f = isa_image_symbol_before(&p->image, ca->s.pc);
     /* The function the loader started is the outermost frame: it has nothing to return to (gdb says the same). */
-    if (function_start(p, ca->s.pc) == p->image.entry) {
+    if (dbg_function_start(ca, ca->s.pc) == p->image.entry) {
         const isa_symbol_t *entry = isa_image_symbol_before(&p->image, p->image.entry);
         return dbg_error(d, "\"finish\" not meaningful in the outermost frame: (%u,%u) is in %s, where it started",
                          dbg_cell_x(d, d->sel), dbg_cell_y(d, d->sel), entry != NULL ? entry->name : "the entry");

@@ -108,6 +108,12 @@ static const dbg_command_t commands[] = {
      "It stops after the `ret` that closes the call the cell is in (calls made meanwhile open and close levels).\n"
      "Example: finish",
      NULL},
+    {"backtrace", 2, "bt", dbg_cmd_backtrace, "[X,Y] [N]",
+     "the calls the selected cell is in, innermost first (bt is the same)\n"
+     "Frames are unwound from the calling convention: each function's prologue says where it keeps the return\n"
+     "address (sub sp / stw ra / mov rX, ra); every return address is checked to follow a call.\n"
+     "Example: backtrace    bt 3,0",
+     NULL},
     /* stop points */
     {"break", 1, NULL, dbg_cmd_break, "[LOCATION] [@CELLS] [if CONDITION]",
      "stop before a cell issues the instruction at LOCATION\n"

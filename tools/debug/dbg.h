@@ -403,6 +403,10 @@ int dbg_cmd_step(dbg_t *d, char *args);
 int dbg_cmd_next(dbg_t *d, char *args);
 int dbg_cmd_until(dbg_t *d, char *args);
 int dbg_cmd_finish(dbg_t *d, char *args);
+/* Where the function holding pc starts: the nearest `call` target at or below it, or the entry (or, in a
+ * handler, the event vector) when that is nearer; labels inside a function are not functions. */
+uint32_t dbg_function_start(const ca_t *ca, uint32_t pc);
+int dbg_cmd_backtrace(dbg_t *d, char *args);
 
 int dbg_cmd_break(dbg_t *d, char *args);
 int dbg_cmd_tbreak(dbg_t *d, char *args);
