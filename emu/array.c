@@ -322,7 +322,7 @@ bool emu_array_first_fault(const emu_array_t *a, unsigned *x, unsigned *y)
 }
 
 /* " (file:line:col)" of pc in the cell's program, or "" when no line is known. */
-static void source_of(const ca_t *ca, uint32_t pc, char *buf, size_t cap)
+void emu_source_text(const ca_t *ca, uint32_t pc, char *buf, size_t cap)
 {
     buf[0] = '\0';
     if (ca->prog != NULL) {
@@ -336,7 +336,7 @@ void emu_format_where(const emu_array_t *a, unsigned x, unsigned y, char *buf, s
 {
     const ca_t *ca = emu_array_ca(a, x, y);
     char where[160];
-    source_of(ca, ca->s.pc, where, sizeof where);
+    emu_source_text(ca, ca->s.pc, where, sizeof where);
     snprintf(buf, cap, "cell (%u,%u) pc 0x%x%s %s", x, y, ca->s.pc, where, ca_state_name(ca->s.state));
 }
 
@@ -345,7 +345,7 @@ void emu_format_fault(const emu_array_t *a, unsigned x, unsigned y, char *buf, s
     const ca_t *ca = emu_array_ca(a, x, y);
     const emu_fault_t *f = &ca->s.fault;
     char where[160];
-    source_of(ca, f->pc, where, sizeof where);
+    emu_source_text(ca, f->pc, where, sizeof where);
     /* A trap code that the program names with a TRAP_ constant (the runtimes do) is shown by that name. */
     char named[96] = "";
     if (f->kind == EMU_FAULT_TRAP && ca->prog != NULL) {

@@ -51,7 +51,7 @@ struct emu_array {
     uint64_t last_progress; /* last clock at which any cell progressed (deadlock detection) */
     unsigned nthreads;
     volatile bool stop_requested;
-    char deadlock[1024];    /* the wait cycle found when the run stopped on a deadlock */
+    char deadlock[8192];    /* the wait cycle found when the run stopped on a deadlock */
     emu_output_fn output;
     void *output_user;
     emu_hooks_t hooks;
@@ -84,5 +84,8 @@ emu_run_status_t emu_array_run_threads(emu_array_t *a, uint64_t limit);
 emu_run_status_t emu_array_run_serial(emu_array_t *a, uint64_t limit);
 /* Finds the cycle of waiting cells and channels, writes it to a->deadlock and faults the cells on it. */
 void emu_deadlock_report(emu_array_t *a);
+
+/* " (file:line:col)" of pc in the cell's program, or "" when no line is known. */
+void emu_source_text(const ca_t *ca, uint32_t pc, char *buf, size_t cap);
 
 #endif

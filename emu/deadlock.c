@@ -14,7 +14,7 @@ typedef struct wait_node {
     bool is_ca;
     unsigned cell;
     unsigned lc;
-    char why[160];
+    char why[384];
 } wait_node_t;
 
 static unsigned neighbour(const emu_array_t *a, unsigned cell, unsigned dir)
@@ -48,6 +48,8 @@ static bool step(const emu_array_t *a, wait_node_t *n, wait_node_t *next)
     next->cell = n->cell;
     if (n->is_ca) {
         unsigned g = c->ca.s.wait_gate;
+        char src[256]; /* faults name the source line; so does a cell in a wait cycle */
+        emu_source_text(&c->ca, c->ca.s.pc, src, sizeof src);
         if (c->ca.s.state != CA_WAITING) {
             say(n, "CA of (%u,%u) is %s", c->x, c->y, ca_state_name(c->ca.s.state));
             return false;
@@ -56,20 +58,21 @@ static bool step(const emu_array_t *a, wait_node_t *n, wait_node_t *next)
             /* Asleep until a word moves: it waits for whatever its receiving spools wait for. */
             for (unsigned s = 0; s < coa->cfg.spools; s++)
                 if (coa->spool[s].mode == COA_SPOOL_RECEIVE && coa->spool[s].lc < coa->cfg.channels) {
-                    say(n, "CA of (%u,%u) at pc 0x%x sleeps in wfe; spool %u receives from channel %u", c->x, c->y,
-                        c->ca.s.pc, s, coa->spool[s].lc);
+                    say(n, "CA of (%u,%u) at pc 0x%x%s sleeps in wfe; spool %u receives from channel %u", c->x, c->y,
+                        c->ca.s.pc, src, s, coa->spool[s].lc);
                     next->lc = coa->spool[s].lc;
                     return true;
                 }
-            say(n, "CA of (%u,%u) at pc 0x%x sleeps in wfe, waiting for a word to move", c->x, c->y, c->ca.s.pc);
+            say(n, "CA of (%u,%u) at pc 0x%x%s sleeps in wfe, waiting for a word to move", c->x, c->y, c->ca.s.pc,
+                src);
             return false;
         }
         unsigned lc = g < 2 ? coa->gate_in_lc[g] : coa->gate_out_lc[g - 2];
-        say(n, "CA of (%u,%u) at pc 0x%x waits %s %s%u (channel %u %s)", c->x, c->y, c->ca.s.pc,
+        say(n, "CA of (%u,%u) at pc 0x%x%s waits %s %s%u (channel %u %s)", c->x, c->y, c->ca.s.pc, src,
             g < 2 ? "for a word on" : "for room on", g < 2 ? "gi" : "go", g % 2, lc, g < 2 ? "empty" : "full");
         if (lc == COA_EXPECT) {
-            say(n, "CA of (%u,%u) at pc 0x%x waits on gi%u for a pathway that has not arrived", c->x, c->y,
-                c->ca.s.pc, g);
+            say(n, "CA of (%u,%u) at pc 0x%x%s waits on gi%u for a pathway that has not arrived", c->x, c->y,
+                c->ca.s.pc, src, g);
             return false;
         }
         if (lc == COA_NONE)
