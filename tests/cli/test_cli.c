@@ -126,6 +126,21 @@ static void test_a_screenshot_prints_nothing(void **state)
     assert_int_equal(command_run(cmd, &out), 2);
     assert_non_null(strstr(out, "--select 9,9 is outside the 8x8 array"));
     free(out);
+    /* so is a narrative paragraph that would turn the panel to such a cell */
+    snprintf(cmd, sizeof cmd, "/tmp/iwarp-cli-%d.txt", (int)getpid());
+    FILE *f = fopen(cmd, "w");
+    assert_non_null(f);
+    fputs("The pathway.\n\n@ 100.. select 8,0\nFrom clock 100.\n", f);
+    assert_int_equal(fclose(f), 0);
+    snprintf(cmd, sizeof cmd,
+             "'%s' view programs/net/pathway.run --narrative /tmp/iwarp-cli-%d.txt --screenshot /tmp/iwarp-cli-%d.png "
+             "--at 200 2>&1",
+             iwarp, (int)getpid(), (int)getpid());
+    assert_int_equal(command_run(cmd, &out), 2);
+    assert_non_null(strstr(out, "the narrative selects cell 8,0, outside the 8x8 array"));
+    free(out);
+    snprintf(cmd, sizeof cmd, "/tmp/iwarp-cli-%d.txt", (int)getpid());
+    unlink(cmd);
     snprintf(cmd, sizeof cmd, "/tmp/iwarp-cli-%d.png", (int)getpid());
     assert_int_equal(access(cmd, R_OK), 0);
     unlink(cmd);

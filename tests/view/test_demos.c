@@ -178,8 +178,46 @@ static void test_paragraphs_follow_the_clock(void **state)
     assert_int_equal(demo_parse(&d, "x", "title: T\n---\nOne.\n\n@ ..7\nTwo.\n", err, sizeof err), 0);
     demo_free(&d);
     assert_int_not_equal(demo_parse(&d, "x", "title: T\n---\n\nOne.\n\n@ 9..3\nTwo.\n", err, sizeof err), 0);
-    assert_string_equal(err, "x.txt:6: a clock range is '@ A..B' (A < B; either may be left out)");
+    assert_string_equal(err, "x.txt:6: a clock range is '@ A..B' (A < B; either may be left out), then 'select X,Y' "
+                             "or nothing");
     demo_free(&d);
+    assert_int_not_equal(demo_parse(&d, "x", "title: T\n---\n@ 3.. select 2\nTwo.\n", err, sizeof err), 0);
+    assert_string_equal(err, "x.txt:3: a clock range is '@ A..B' (A < B; either may be left out), then 'select X,Y' "
+                             "or nothing");
+    demo_free(&d);
+}
+
+/* "@ A..B select X,Y": the panel turns to that cell when the clock comes into the range, from before it or
+ * after it (scrubbing back), and not again while it stays inside (a click meanwhile is the user's choice). */
+static void test_paragraphs_select_the_cell_they_name(void **state)
+{
+    (void)state;
+    demo_range_t r;
+    assert_int_equal(demo_range_parse("@ 20..90 select 3,1", 19, &r), 0);
+    assert_true(r.lo == 20 && r.hi == 90 && r.select_x == 3 && r.select_y == 1);
+    assert_int_equal(demo_range_parse("@ 20.. ", 7, &r), 0);
+    assert_int_equal(r.select_x, -1);
+    assert_int_not_equal(demo_range_parse("@ 20.. select 3,", 16, &r), 0);
+    assert_int_not_equal(demo_range_parse("@ 20.. pick 3,1", 15, &r), 0);
+    static const char narrative[] = "Always.\n\n@ 20..90 select 3,1\nThe link.\n\n@ 90.. select 0,2\nThe end.\n\n"
+                                    "@ 50..60\nNo cell.";
+    int x, y;
+    assert_true(demo_select_entered(narrative, UINT64_MAX, 30, &x, &y));
+    assert_true(x == 3 && y == 1);
+    assert_true(demo_select_entered(narrative, 10, 20, &x, &y));
+    assert_false(demo_select_entered(narrative, 20, 55, &x, &y));
+    assert_int_equal(x, -1);
+    assert_false(demo_select_entered(narrative, UINT64_MAX, 5, &x, &y));
+    assert_true(demo_select_entered(narrative, 30, 95, &x, &y));
+    assert_true(x == 0 && y == 2);
+    assert_true(demo_select_entered(narrative, 95, 89, &x, &y)); /* scrubbed back into the first range */
+    assert_true(x == 3 && y == 1);
+    /* Jumping over both ranges' starts: the later paragraph is the one the clock is in. */
+    assert_true(demo_select_entered(narrative, 5, 100, &x, &y));
+    assert_true(x == 0 && y == 2);
+    assert_true(demo_selects_fit(narrative, 4, 3, &x, &y));
+    assert_false(demo_selects_fit(narrative, 3, 3, &x, &y));
+    assert_true(x == 3 && y == 1);
 }
 
 static void test_narrative_files_are_checked(void **state)
@@ -214,6 +252,7 @@ int main(void)
         cmocka_unit_test(test_narrative_files_are_checked),
         cmocka_unit_test(test_the_demo_the_docs_teach_to_write_runs),
         cmocka_unit_test(test_paragraphs_follow_the_clock),
+        cmocka_unit_test(test_paragraphs_select_the_cell_they_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "demo.h"
 #include "run_desc.h"
 #include "view_cli.h"
 
@@ -388,6 +389,12 @@ int view_cli_run(view_cli_t *c, const char *who)
             goto out;
         }
         c->v.select = (int)(y * l->width + x);
+    }
+    int bad_x, bad_y;
+    if (c->v.narrative != NULL && !demo_selects_fit(c->v.narrative, l->width, l->height, &bad_x, &bad_y)) {
+        fprintf(stderr, "iwarp %s: the narrative selects cell %d,%d, outside the %ux%u array\n", who, bad_x, bad_y,
+                l->width, l->height);
+        goto out;
     }
     if (c->v.title == NULL) {
         const char *t = src->trace.st.title[0] ? src->trace.st.title : c->file;

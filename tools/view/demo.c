@@ -67,30 +67,53 @@ static int header_line(demo_t *d, const char *key, size_t klen, const char *val,
     return 0;
 }
 
-/* "@ A..B" (either number may be left out) over the n bytes at s: 0 and the range, or -1. */
-static int clock_range(const char *s, size_t n, uint64_t *lo, uint64_t *hi)
+static bool digit(char c) { return c >= '0' && c <= '9'; }
+
+static size_t skip_spaces(const char *s, size_t i, size_t n)
 {
-    size_t i = 1;
-    *lo = 0;
-    *hi = UINT64_MAX;
-    while (i < n && s[i] == ' ')
+    while (i < n && (s[i] == ' ' || s[i] == '\r'))
         i++;
-    if (i < n && s[i] >= '0' && s[i] <= '9') {
-        *lo = 0;
-        while (i < n && s[i] >= '0' && s[i] <= '9' && *lo < UINT64_MAX / 10)
-            *lo = *lo * 10 + (uint64_t)(s[i++] - '0');
+    return i;
+}
+
+/* A decimal number at s[*i]: true with *v (saturating), or false when there is none. */
+static bool number_at(const char *s, size_t n, size_t *i, uint64_t *v)
+{
+    if (*i >= n || !digit(s[*i]))
+        return false;
+    *v = 0;
+    while (*i < n && digit(s[*i])) {
+        unsigned d = (unsigned)(s[(*i)++] - '0');
+        *v = *v > (UINT64_MAX - d) / 10 ? UINT64_MAX : *v * 10 + d;
     }
+    return true;
+}
+
+int demo_range_parse(const char *s, size_t n, demo_range_t *r)
+{
+    r->lo = 0;
+    r->hi = UINT64_MAX;
+    r->select_x = r->select_y = -1;
+    if (n == 0 || s[0] != '@')
+        return -1;
+    size_t i = skip_spaces(s, 1, n);
+    (void)number_at(s, n, &i, &r->lo);
     if (i + 1 >= n || s[i] != '.' || s[i + 1] != '.')
         return -1;
     i += 2;
-    if (i < n && s[i] >= '0' && s[i] <= '9') {
-        *hi = 0;
-        while (i < n && s[i] >= '0' && s[i] <= '9' && *hi < UINT64_MAX / 10)
-            *hi = *hi * 10 + (uint64_t)(s[i++] - '0');
+    (void)number_at(s, n, &i, &r->hi);
+    i = skip_spaces(s, i, n);
+    static const char select[] = "select";
+    if (i < n && n - i >= sizeof select - 1 && memcmp(s + i, select, sizeof select - 1) == 0) {
+        i = skip_spaces(s, i + sizeof select - 1, n);
+        uint64_t x, y;
+        if (!number_at(s, n, &i, &x) || i >= n || s[i++] != ',' || !number_at(s, n, &i, &y) || x > 4095 || y > 4095)
+            return -1;
+        r->select_x = (int)x;
+        r->select_y = (int)y;
+        i = skip_spaces(s, i, n);
     }
-    while (i < n && (s[i] == ' ' || s[i] == '\r'))
-        i++;
-    return i == n && *lo < *hi ? 0 : -1;
+    return i == n && r->lo < r->hi ? 0 : -1;
 }
 
 bool demo_paragraph_shows(const char *para, size_t n, uint64_t clock, size_t *skip)
@@ -101,8 +124,74 @@ bool demo_paragraph_shows(const char *para, size_t n, uint64_t clock, size_t *sk
     const char *eol = memchr(para, '\n', n);
     size_t len = eol != NULL ? (size_t)(eol - para) : n;
     *skip = eol != NULL ? len + 1 : len;
-    uint64_t lo, hi;
-    return clock_range(para, len, &lo, &hi) == 0 && clock >= lo && clock < hi;
+    demo_range_t r;
+    return demo_range_parse(para, len, &r) == 0 && clock >= r.lo && clock < r.hi;
+}
+
+/* Calls fn with every paragraph's "@" line that parses, in order; stops when fn returns true. */
+static void each_range(const char *narrative, bool (*fn)(const demo_range_t *r, void *user), void *user)
+{
+    bool para_start = true;
+    for (const char *p = narrative; p != NULL && *p != '\0';) {
+        const char *eol = strchr(p, '\n');
+        size_t n = eol != NULL ? (size_t)(eol - p) : strlen(p);
+        demo_range_t r;
+        if (para_start && n > 0 && p[0] == '@' && demo_range_parse(p, n, &r) == 0 && fn(&r, user))
+            return;
+        para_start = n == 0 || (n == 1 && p[0] == '\r');
+        p += n + (eol != NULL ? 1 : 0);
+    }
+}
+
+typedef struct entered {
+    uint64_t before, now;
+    int x, y;
+} entered_t;
+
+static bool note_entered(const demo_range_t *r, void *user)
+{
+    entered_t *e = user;
+    bool in_now = e->now >= r->lo && e->now < r->hi;
+    bool in_before = e->before != UINT64_MAX && e->before >= r->lo && e->before < r->hi;
+    if (r->select_x >= 0 && in_now && !in_before) {
+        e->x = r->select_x;
+        e->y = r->select_y;
+    }
+    return false;
+}
+
+bool demo_select_entered(const char *narrative, uint64_t before, uint64_t now, int *x, int *y)
+{
+    entered_t e = {before, now, -1, -1};
+    each_range(narrative, note_entered, &e);
+    *x = e.x;
+    *y = e.y;
+    return e.x >= 0;
+}
+
+typedef struct fits {
+    unsigned w, h;
+    int bad_x, bad_y;
+} fits_t;
+
+static bool note_outside(const demo_range_t *r, void *user)
+{
+    fits_t *f = user;
+    if (r->select_x >= 0 && ((unsigned)r->select_x >= f->w || (unsigned)r->select_y >= f->h)) {
+        f->bad_x = r->select_x;
+        f->bad_y = r->select_y;
+        return true;
+    }
+    return false;
+}
+
+bool demo_selects_fit(const char *narrative, unsigned width, unsigned height, int *bad_x, int *bad_y)
+{
+    fits_t f = {width, height, -1, -1};
+    each_range(narrative, note_outside, &f);
+    *bad_x = f.bad_x;
+    *bad_y = f.bad_y;
+    return f.bad_x < 0;
 }
 
 /* Every "@" line that starts a paragraph must be a clock range: a typo would hide its paragraph forever. */
@@ -113,10 +202,12 @@ static int check_ranges(const demo_t *d, const char *narrative, unsigned first_l
     for (const char *p = narrative; *p != '\0';) {
         const char *eol = strchr(p, '\n');
         size_t n = eol != NULL ? (size_t)(eol - p) : strlen(p);
-        uint64_t lo, hi;
-        if (para_start && n > 0 && p[0] == '@' && clock_range(p, n, &lo, &hi) != 0)
-            return err_set(err, errlen, "%s.txt:%u: a clock range is '@ A..B' (A < B; either may be left out)", d->name,
-                           ln);
+        demo_range_t r;
+        if (para_start && n > 0 && p[0] == '@' && demo_range_parse(p, n, &r) != 0)
+            return err_set(err, errlen,
+                           "%s.txt:%u: a clock range is '@ A..B' (A < B; either may be left out), then 'select X,Y' "
+                           "or nothing",
+                           d->name, ln);
         para_start = n == 0;
         ln++;
         p += n + (eol != NULL ? 1 : 0);

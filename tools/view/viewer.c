@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "anim.h"
+#include "demo.h"
 #include "input.h"
 #include "render.h"
 #include "shot.h"
@@ -29,6 +30,7 @@ typedef struct viewer {
     bool playing;
     unsigned speed_i, speed_before_full;
     int selected;
+    uint64_t narrative_clock; /* the clock the narrative's selections were last followed at; UINT64_MAX: none */
     bool help, legend, fps_on;
     bool dragging;
     bool panning;               /* the left button went down on the grid: a drag pans, a click selects */
@@ -416,6 +418,20 @@ static void close_window(viewer_t *v)
     SDL_Quit();
 }
 
+/* A narrative paragraph with `select X,Y` shows that cell's details when the clock comes into its range, so
+ * the panel shows what the text talks about; a click may choose another cell until the next such paragraph. */
+static void follow_narrative(viewer_t *v)
+{
+    if (v->o.narrative == NULL || v->clock == v->narrative_clock)
+        return;
+    int x, y;
+    unsigned w = v->src->trace.st.l.width, h = v->src->trace.st.l.height;
+    if (demo_select_entered(v->o.narrative, v->narrative_clock, v->clock, &x, &y) && (unsigned)x < w &&
+        (unsigned)y < h)
+        v->selected = (int)((unsigned)y * w + (unsigned)x);
+    v->narrative_clock = v->clock;
+}
+
 static void init_state(viewer_t *v, view_source_t *src, const viewer_opts_t *o)
 {
     memset(v, 0, sizeof *v);
@@ -426,6 +442,8 @@ static void init_state(viewer_t *v, view_source_t *src, const viewer_opts_t *o)
     v->speed_i = speed_index(o->speed);
     v->speed_before_full = v->speed_i == speed_index(0) ? speed_index(20) : v->speed_i;
     v->selected = o->select;
+    /* A cell chosen at the start stays chosen there; the narrative's selections take over as the clock moves. */
+    v->narrative_clock = o->select >= 0 ? v->clock : UINT64_MAX;
     v->help = o->help;
     v->legend = o->legend;
     v->fps_on = o->fps;
@@ -480,6 +498,7 @@ int viewer_main(view_source_t *src, const viewer_opts_t *o)
         double spare = FRAME_S - frame_cost;
         play(v, dt > 0.25 ? 0.25 : dt, spare < MIN_EMULATE_S ? MIN_EMULATE_S : spare);
         clamp_clock(v);
+        follow_narrative(v);
         if (view_source_seek(v->src, v->clock, VIEW_UTIL_WINDOW) != 0) {
             fprintf(stderr, "iwarp view: %s\n", v->src->trace.error[0] ? v->src->trace.error : "bad recording");
             rc = 1;
@@ -563,6 +582,7 @@ int viewer_screenshot(view_source_t *src, const viewer_opts_t *o, uint64_t at, c
     view_source_advance(src, at > UINT64_MAX - SHOT_LOOKAHEAD ? UINT64_MAX : at + SHOT_LOOKAHEAD, 0);
     v.clock = at;
     clamp_clock(&v);
+    follow_narrative(&v);
     char err[512];
     view_offscreen_t off;
     if (view_offscreen_init(&off, o->width, o->height, err, sizeof err) != 0) {
@@ -615,6 +635,7 @@ int viewer_animation(view_source_t *src, const viewer_opts_t *o, uint64_t from, 
     }
     for (uint64_t clock = from; rc == 0; clock = clock + step > to && clock < to ? to : clock + step) {
         v.clock = clock;
+        follow_narrative(&v);
         if (view_source_seek(src, clock, VIEW_UTIL_WINDOW) != 0) {
             fprintf(stderr, "iwarp view: %s\n", src->trace.error[0] ? src->trace.error : "bad recording");
             rc = 1;
