@@ -19,6 +19,7 @@ typedef enum bench_format {
 typedef struct bench_context {
     bench_format_t format;
     bool quick;
+    bool quiet; /* no progress lines (they show on a terminal otherwise) */
     const char *out_dir;
     unsigned threads;  /* host threads for the emulated runs (results do not depend on it) */
     json_writer_t *jw; /* inside the "records" array when JSON */

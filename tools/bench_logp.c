@@ -9,7 +9,10 @@
 
 #include "bench.h"
 #include "bench_logp.h"
+#include "interrupt.h"
 #include "plot.h"
+#include "progress.h"
+#include "run_loop.h"
 
 enum { MODE_PINGPONG = 0, MODE_FLOOD = 1, MODE_OVERLAP_SEND = 2, MODE_OVERLAP_RECEIVE = 3, MAX_SIZES = 16 };
 
@@ -40,8 +43,23 @@ static uint64_t run_once(const logp_setup_t *su, unsigned mode, uint32_t words, 
                 rc = -1;
             }
     uint64_t clocks = 0;
-    if (rc == 0) {
-        emu_run_status_t st = emu_array_run(a, 2000000000ull);
+    if (rc == 0 && !interrupt_requested()) {
+        /* A progress line on a terminal; after Ctrl-C no run starts, and the measurement ends without a result. */
+        static const char *const mode_names[] = {"ping-pong", "flood", "overlap send", "overlap receive"};
+        char what[128];
+        snprintf(what, sizeof what, "%s, %u words x %u, queue depth %u, compute %u", mode < 4 ? mode_names[mode] : "?",
+                 words, messages, depth, compute);
+        char named[160];
+        snprintf(named, sizeof named, "bench logp: %s", what);
+        /* Most runs take a fraction of a second: the measurement's own line names each; alone, the run's line. */
+        if (su->steps != NULL)
+            progress_step(su->steps, what);
+        bool interrupted;
+        emu_run_status_t st = run_loop(a, 2000000000ull, named, su->quiet || su->steps != NULL, &interrupted);
+        if (interrupted) {
+            emu_array_free(a);
+            return 0;
+        }
         if (st == EMU_RUN_DONE) {
             clocks = ca_reg(emu_array_ca(a, 0, 0), ISA_REG_A0);
         } else {
@@ -252,10 +270,15 @@ static void record_results(bench_context_t *ctx, const logp_result_t *r)
 
 int bench_logp(bench_context_t *ctx)
 {
-    logp_setup_t su = {.width = 8, .height = 8, .quick = ctx->quick, .runs = ctx->quick ? 1 : 2};
+    progress_t steps;
+    progress_init(&steps, "bench logp", ctx->quiet);
+    logp_setup_t su = {
+        .width = 8, .height = 8, .quick = ctx->quick, .runs = ctx->quick ? 1 : 2, .quiet = ctx->quiet, .steps = &steps};
     logp_result_t r;
-    if (logp_measure(&su, &r) != 0)
-        return -1;
+    int rc = logp_measure(&su, &r);
+    progress_done(&steps);
+    if (rc != 0)
+        return interrupt_requested() ? 0 : -1; /* after Ctrl-C: no parameters, and the bench says why */
     write_plots(ctx, &r);
     record_results(ctx, &r);
     if (!bench_report(ctx))

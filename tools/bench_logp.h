@@ -11,6 +11,8 @@ typedef struct logp_setup {
     unsigned width, height; /* the array the two cells are in */
     bool quick;             /* fewer sizes, depths and messages */
     unsigned runs;          /* runs per case (the minimum is kept) */
+    bool quiet;             /* no progress line (there is one on a terminal otherwise) */
+    struct progress *steps; /* when not NULL: one line for the whole measurement, naming each run */
 } logp_setup_t;
 
 typedef struct logp_result {

@@ -78,7 +78,7 @@ static double run_pattern(const bench_context_t *ctx, const char *program, const
         char what[160];
         snprintf(what, sizeof what, "bench patterns: %s %u words", program, args[0]);
         bool interrupted;
-        emu_run_status_t st = run_loop(a, 4000000000ull, what, false, &interrupted);
+        emu_run_status_t st = run_loop(a, 4000000000ull, what, ctx->quiet, &interrupted);
         if (interrupted) {
             emu_array_free(a);
             return 0;

@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "bench.h"
+#include "run_loop.h"
 
 enum { SPEED_RUNS = 3 };
 
@@ -54,9 +55,17 @@ static int run_case(const bench_context_t *ctx, const speed_case_t *sc, speed_re
             emu_array_free(a);
             return -1;
         }
+        char what[128];
+        snprintf(what, sizeof what, "bench speed: %s, run %u of %u", sc->name, run + 1, SPEED_RUNS);
+        bool interrupted;
         double t0 = bench_now();
-        emu_run_status_t st = emu_array_run(a, UINT64_MAX);
+        /* In slices that grow to a tenth of a second each: the progress line and Ctrl-C cost nothing measurable. */
+        emu_run_status_t st = run_loop(a, UINT64_MAX, what, ctx->quiet, &interrupted);
         double dt = bench_now() - t0;
+        if (interrupted) {
+            emu_array_free(a);
+            return 1;
+        }
         if (st != EMU_RUN_DONE) {
             fprintf(stderr, "bench speed: %s ended with status %s\n", sc->program, emu_run_status_name(st));
             emu_array_free(a);
@@ -82,7 +91,10 @@ int bench_speed(bench_context_t *ctx)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const speed_case_t *sc = &cases[i];
         speed_result_t r;
-        if (run_case(ctx, sc, &r) != 0)
+        int rc = run_case(ctx, sc, &r);
+        if (rc > 0)
+            return 0; /* Ctrl-C: the cases that ended are reported; the bench says it was interrupted */
+        if (rc != 0)
             return -1;
         unsigned cells = sc->width * sc->height;
         double ips = (double)r.instructions / r.seconds;

@@ -54,6 +54,8 @@ static void usage(FILE *out)
                  "  --out DIR   where each report's folder goes (default: out/bench): DATE-ID/ with its plots\n"
                  "              and results.csv, and DIR/latest pointing at the newest\n"
                  "  --threads N host threads for the emulated runs (default 1; results do not change)\n"
+                 "  --quiet     no progress lines on a terminal\n"
+                 "Ctrl-C stops the bench inside the case being run: the cases that ended are reported; status 130.\n"
                  "benches:\n");
     for (unsigned i = 0; i < NBENCHES; i++)
         fprintf(out, "  %-10s %s\n", benches[i].name, benches[i].summary);
@@ -61,11 +63,12 @@ static void usage(FILE *out)
 
 int cmd_bench(int argc, char **argv)
 {
-    enum { OPT_JSON = 256, OPT_CSV, OPT_QUICK, OPT_OUT, OPT_HELP, OPT_THREADS };
+    enum { OPT_JSON = 256, OPT_CSV, OPT_QUICK, OPT_OUT, OPT_HELP, OPT_THREADS, OPT_QUIET };
     static const struct option longopts[] = {
         {"json", no_argument, NULL, OPT_JSON},
         {"csv", no_argument, NULL, OPT_CSV},
         {"quick", no_argument, NULL, OPT_QUICK},
+        {"quiet", no_argument, NULL, OPT_QUIET},
         {"out", required_argument, NULL, OPT_OUT},
         {"threads", required_argument, NULL, OPT_THREADS},
         {"help", no_argument, NULL, OPT_HELP},
@@ -87,6 +90,7 @@ int cmd_bench(int argc, char **argv)
             break;
         }
         case OPT_QUICK: ctx.quick = true; break;
+        case OPT_QUIET: ctx.quiet = true; break;
         case OPT_OUT: ctx.out_dir = optarg; break;
         case OPT_THREADS: {
             char *end;

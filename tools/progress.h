@@ -20,6 +20,9 @@ typedef struct progress {
 void progress_init(progress_t *p, const char *what, bool quiet);
 /* Rewrites the line at most five times a second: the clock now, and `end` when not 0 (a limit or a target). */
 void progress_update(progress_t *p, uint64_t clock, uint64_t end);
+/* For work made of many short runs: rewrites the line with `what` (the run starting now) and the seconds since
+ * progress_init, at most five times a second. */
+void progress_step(progress_t *p, const char *what);
 /* Blanks the line (the report follows on a clean line). */
 void progress_done(progress_t *p);
 

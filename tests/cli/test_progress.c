@@ -1,5 +1,5 @@
 /* Long work as a person sees it: a progress line on a terminal (a pseudo-terminal made by script(1)), none in a
- * pipe or with --quiet, and Ctrl-C stopping `iwarp run` with the report of the run so far (status 130). */
+ * pipe or with --quiet, and Ctrl-C stopping `iwarp run` and `iwarp traffic` with the report so far (status 130). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "command.h"
 
@@ -55,6 +56,35 @@ static void test_ctrl_c_stops_a_run_with_its_report(void **state)
     free(out);
 }
 
+/* iwarp traffic: the progress line names the point being measured; Ctrl-C in a sweep of rates keeps the points
+ * measured to the end, says it was interrupted, writes their plots and exits 130. */
+static void test_traffic_shows_progress_and_stops_on_ctrl_c(void **state)
+{
+    (void)state;
+    char cmd[1024], *out;
+    snprintf(cmd, sizeof cmd, "script -qfec \"'%s' traffic --rate 0.2 --warmup 150000\" /dev/null", iwarp);
+    assert_int_equal(command_run(cmd, &out), 0);
+    if (strstr(out, "traffic: uniform at rate 0.2 (1 of 1): clock ") == NULL)
+        fail_msg("no progress line on a terminal:\n%s", out);
+    free(out);
+    snprintf(cmd, sizeof cmd, "'%s' traffic --rate 0.2 --warmup 150000 2>&1", iwarp);
+    assert_int_equal(command_run(cmd, &out), 0);
+    assert_null(strstr(out, "(1 of 1): clock "));
+    free(out);
+    snprintf(cmd, sizeof cmd,
+             "timeout --preserve-status -s INT 1.5 '%s' traffic --rate 0.01:0.3:0.01 --out /tmp/iwarp-progress-%d "
+             "2>&1",
+             iwarp, (int)getpid());
+    assert_int_equal(command_run(cmd, &out), 130);
+    if (strstr(out, "iwarp traffic: interrupted (Ctrl-C)") == NULL || strstr(out, "\n 0.0100 ") == NULL ||
+        strstr(out, " 0.3000 ") != NULL)
+        fail_msg("not the points measured before Ctrl-C:\n%s", out);
+    free(out);
+    snprintf(cmd, sizeof cmd, "test -s /tmp/iwarp-progress-%d/latency.svg && rm -rf /tmp/iwarp-progress-%d",
+             (int)getpid(), (int)getpid());
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -65,6 +95,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_progress_shows_on_a_terminal_only),
         cmocka_unit_test(test_ctrl_c_stops_a_run_with_its_report),
+        cmocka_unit_test(test_traffic_shows_progress_and_stops_on_ctrl_c),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,6 +3,8 @@
 #include <stdio.h>
 
 #include "bench.h"
+#include "interrupt.h"
+#include "progress.h"
 #include "traffic_internal.h"
 
 enum { TRAFFIC_BENCH_RUNS = 3 };
@@ -43,9 +45,22 @@ int bench_traffic(bench_context_t *ctx)
                 fprintf(stderr, "bench traffic: %s\n", err);
                 return -1;
             }
+            char what[96];
+            snprintf(what, sizeof what, "bench traffic: %s, run %u of %u", bc->name, run + 1, TRAFFIC_BENCH_RUNS);
+            progress_t prog;
+            progress_init(&prog, what, ctx->quiet);
             double t0 = bench_now();
-            tr_net_run(&n, clocks);
+            /* Ten slices: the progress line moves, Ctrl-C is seen, and the run is the same (tests/traffic). */
+            for (unsigned k = 1; k <= 10 && !interrupt_requested(); k++) {
+                tr_net_run(&n, clocks * k / 10);
+                progress_update(&prog, n.clock, clocks);
+            }
             double dt = bench_now() - t0;
+            progress_done(&prog);
+            if (interrupt_requested()) {
+                tr_net_free(&n);
+                return 0; /* the case is dropped; the bench says it was interrupted */
+            }
             tr_counts_t c = tr_net_counts(&n);
             tr_net_free(&n);
             if (c.errors != 0) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "interrupt.h"
 #include "json.h"
 #include "plot.h"
 #include "traffic.h"
@@ -22,6 +23,7 @@ typedef struct traffic_options {
     const char *sizes_text;
     bool json;
     bool links;
+    bool quiet;
     const char *out_dir;
 } traffic_options_t;
 
@@ -54,7 +56,9 @@ static void usage(FILE *out)
             "  --threads N            host threads (1..64; results do not change)\n"
             "  --json                 one JSON record per point, one per line\n"
             "  --links                with --json: every link's utilization too\n"
-            "  --out DIR              where the plots go when there are several rates (default out/traffic)\n",
+            "  --out DIR              where the plots go when there are several rates (default out/traffic)\n"
+            "  --quiet                no progress line on a terminal\n"
+            "Ctrl-C ends the run after the points measured so far (reported, with their plots); status 130.\n",
             TRAFFIC_MAX_WORDS);
 }
 
@@ -161,6 +165,7 @@ static int parse_options(int argc, char **argv, traffic_options_t *o)
         OPT_JSON,
         OPT_LINKS,
         OPT_OUT,
+        OPT_QUIET,
         OPT_HELP,
     };
     static const struct option longopts[] = {
@@ -187,6 +192,7 @@ static int parse_options(int argc, char **argv, traffic_options_t *o)
         {"json", no_argument, NULL, OPT_JSON},
         {"links", no_argument, NULL, OPT_LINKS},
         {"out", required_argument, NULL, OPT_OUT},
+        {"quiet", no_argument, NULL, OPT_QUIET},
         {"help", no_argument, NULL, OPT_HELP},
         {NULL, 0, NULL, 0},
     };
@@ -319,6 +325,7 @@ static int parse_options(int argc, char **argv, traffic_options_t *o)
             break;
         case OPT_JSON: o->json = true; break;
         case OPT_LINKS: o->links = true; break;
+        case OPT_QUIET: o->quiet = true; break;
         case OPT_OUT: o->out_dir = optarg; break;
         case OPT_HELP:
         case 'h': usage(stdout); return 1;
@@ -501,7 +508,9 @@ int cmd_traffic(int argc, char **argv)
     uniform.pattern = TRAFFIC_UNIFORM;
     double bound = traffic_bisection_bound(&uniform);
     int rc = 0;
-    for (unsigned p = 0; p < o.npatterns; p++) {
+    bool interrupted = false;
+    interrupt_arm();
+    for (unsigned p = 0; p < o.npatterns && !interrupted; p++) {
         traffic_config_t cfg = o.cfg;
         cfg.pattern = o.patterns[p];
         plot_series_t *ls = plot_add(&lat, traffic_pattern_name(cfg.pattern), false);
@@ -511,11 +520,17 @@ int cmd_traffic(int argc, char **argv)
         for (unsigned r = 0; r < o.nrates; r++) {
             cfg.rate = o.rates[r];
             traffic_point_t pt;
-            char err[512];
-            if (traffic_measure(&cfg, &pt, err, sizeof err) != 0) {
+            char err[512], what[96];
+            snprintf(what, sizeof what, "traffic: %s at rate %g (%u of %u)", traffic_pattern_name(cfg.pattern), cfg.rate,
+                     p * o.nrates + r + 1, o.npatterns * o.nrates);
+            traffic_watch_t watch = {what, o.quiet, false};
+            if (traffic_measure_watched(&cfg, &pt, &watch, err, sizeof err) != 0) {
                 fprintf(stderr, "iwarp traffic: %s\n", err);
+                interrupt_disarm();
                 return 1;
             }
+            if ((interrupted = watch.interrupted))
+                break;
             if (pt.errors > 0)
                 rc = 1;
             if (o.json) {
@@ -530,7 +545,12 @@ int cmd_traffic(int argc, char **argv)
                 plot_point(as, pt.offered, pt.accepted);
         }
     }
-    if (!o.json && o.nrates > 1 && write_plots(&o, &lat, &acc, bound) != 0)
+    interrupt_disarm();
+    if (interrupted) {
+        fprintf(stderr, "iwarp traffic: interrupted (Ctrl-C): the points above are those measured to the end\n");
+        rc = 130;
+    }
+    if (!o.json && o.nrates > 1 && write_plots(&o, &lat, &acc, bound) != 0 && rc == 0)
         rc = 1;
     return rc;
 }

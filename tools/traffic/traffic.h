@@ -138,6 +138,17 @@ typedef struct traffic_point {
 /* Warm-up, sample periods until converged, drain (docs/traffic.md). 0, or -1 with a message. */
 int traffic_measure(const traffic_config_t *cfg, traffic_point_t *pt, char *err, size_t errlen);
 
+/* A measurement a person waits for: a progress line on a terminal naming `what` (none when quiet or not a
+ * terminal), and Ctrl-C (interrupt.h, armed by the caller) obeyed between slices of clocks: the measurement
+ * then ends early with `interrupted` set and the point is not to be reported. Slicing changes no result. */
+typedef struct traffic_watch {
+    const char *what;
+    bool quiet;
+    bool interrupted;
+} traffic_watch_t;
+int traffic_measure_watched(const traffic_config_t *cfg, traffic_point_t *pt, traffic_watch_t *watch, char *err,
+                            size_t errlen);
+
 /* Injection on for `clocks`, then off until every message created has been delivered (or drain_limit
  * passes). For the tests: counts what was created, delivered and wrong. */
 typedef struct traffic_soak {

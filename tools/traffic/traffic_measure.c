@@ -5,9 +5,30 @@
 #include <string.h>
 
 #include "err.h"
+#include "interrupt.h"
+#include "progress.h"
 #include "traffic_internal.h"
 
-enum { DRAIN_STEP = 200 };
+enum { DRAIN_STEP = 200, WATCH_SLICE = 4096 };
+
+/* The network run on to `until`; when watched, in slices with the progress line between them, stopping early
+ * (false) on Ctrl-C. */
+static bool advance(tr_net_t *n, uint64_t until, traffic_watch_t *w, progress_t *p, uint64_t end)
+{
+    if (w == NULL) {
+        tr_net_run(n, until);
+        return true;
+    }
+    while (n->clock < until) {
+        if (interrupt_requested()) {
+            w->interrupted = true;
+            return false;
+        }
+        tr_net_run(n, until - n->clock > WATCH_SLICE ? n->clock + WATCH_SLICE : until);
+        progress_update(p, n->clock, end);
+    }
+    return true;
+}
 
 static uint64_t link_busy(const tr_net_t *n, unsigned i, unsigned d)
 {
@@ -102,6 +123,12 @@ static bool settled(double now, double before, double tol)
 
 int traffic_measure(const traffic_config_t *cfg, traffic_point_t *pt, char *err, size_t errlen)
 {
+    return traffic_measure_watched(cfg, pt, NULL, err, errlen);
+}
+
+int traffic_measure_watched(const traffic_config_t *cfg, traffic_point_t *pt, traffic_watch_t *w, char *err,
+                            size_t errlen)
+{
     memset(pt, 0, sizeof *pt);
     pt->rate = cfg->rate;
     tr_net_t n;
@@ -112,15 +139,26 @@ int traffic_measure(const traffic_config_t *cfg, traffic_point_t *pt, char *err,
         tr_net_free(&n);
         return err_set(err, errlen, "out of memory");
     }
-    tr_net_run(&n, cfg->warmup);
+    progress_t prog;
+    progress_init(&prog, w != NULL ? w->what : NULL, w == NULL || w->quiet || w->what == NULL);
+    /* The end the line counts to: warm-up and every sample (convergence usually stops sooner). */
+    uint64_t goal = cfg->warmup + (uint64_t)cfg->max_samples * cfg->sample;
+    if (!advance(&n, cfg->warmup, w, &prog, goal)) {
+        progress_done(&prog);
+        free(busy0);
+        tr_net_free(&n);
+        return 0;
+    }
     n.measure_from = n.clock;
     for (unsigned i = 0; i < n.ncells; i++)
         for (unsigned d = 0; d < COA_NUM_DIRS; d++)
             busy0[4 * i + d] = link_busy(&n, i, d);
     tr_counts_t start = tr_net_counts(&n), prev = start;
     double prev_acc = NAN, prev_lat = NAN, cells = n.ncells;
+    bool stopped = false;
     for (pt->samples = 1; pt->samples <= cfg->max_samples; pt->samples++) {
-        tr_net_run(&n, n.clock + cfg->sample);
+        if ((stopped = !advance(&n, n.clock + cfg->sample, w, &prog, goal)))
+            break;
         tr_counts_t now = tr_net_counts(&n);
         double acc = (double)(now.words_delivered - prev.words_delivered) / (cells * (double)cfg->sample);
         double lat = now.delivered > prev.delivered
@@ -136,6 +174,12 @@ int traffic_measure(const traffic_config_t *cfg, traffic_point_t *pt, char *err,
     }
     if (pt->samples > cfg->max_samples)
         pt->samples = cfg->max_samples;
+    if (stopped) {
+        progress_done(&prog);
+        free(busy0);
+        tr_net_free(&n);
+        return 0;
+    }
     uint64_t from = n.measure_from, to = n.clock, span = to - from;
     tr_counts_t end = tr_net_counts(&n);
     pt->offered = (double)(end.words_created - start.words_created) / (cells * (double)span);
@@ -158,7 +202,12 @@ int traffic_measure(const traffic_config_t *cfg, traffic_point_t *pt, char *err,
     /* The drain: injection goes on (the load stays what it was) until the measured messages are in. */
     uint64_t limit = to + cfg->drain_limit;
     while (delivered_in(&n, from, to) < pt->measured && n.clock < limit && tr_net_counts(&n).errors == 0)
-        tr_net_run(&n, n.clock + DRAIN_STEP < limit ? n.clock + DRAIN_STEP : limit);
+        if (!advance(&n, n.clock + DRAIN_STEP < limit ? n.clock + DRAIN_STEP : limit, w, &prog, 0)) {
+            progress_done(&prog);
+            tr_net_free(&n);
+            return 0;
+        }
+    progress_done(&prog);
     latencies(&n, from, to, pt);
     pt->saturated = pt->delivered < pt->measured || pt->latency_mean > cfg->latency_limit ||
                     pt->accepted < (1.0 - 2.0 * cfg->tolerance) * pt->offered;
