@@ -16,19 +16,6 @@ void coa_raise(coa_t *c, uint32_t addr, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Time-weighted occupancy and the "no data" time of routed channels are settled at every change. */
-void coa_lc_note_state(coa_t *c, unsigned lc, uint64_t now)
-{
-    coa_lc_t *l = &c->lc[lc];
-    uint64_t dt = now - l->stats_since;
-    if (dt > 0) {
-        l->stats.occupancy_sum += (uint64_t)l->count * dt;
-        if (l->count == 0 && l->state == COA_LC_ROUTED)
-            l->stats.wait_clocks[COA_WAIT_NO_DATA] += dt;
-    }
-    l->stats_since = now;
-}
-
 void coa_lc_set_state(coa_t *c, unsigned lc, coa_lc_state_t st, uint64_t now)
 {
     coa_lc_note_state(c, lc, now);

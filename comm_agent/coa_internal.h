@@ -36,14 +36,45 @@ void coa_lc_clear(coa_t *c, unsigned lc, uint64_t now);
 /* Sets the route and keeps the gate and spool bindings in step with it. */
 void coa_lc_set_route(coa_t *c, unsigned lc, coa_end_t route, uint64_t now);
 void coa_lc_set_source(coa_t *c, unsigned lc, coa_end_t source);
-void coa_lc_note_state(coa_t *c, unsigned lc, uint64_t now); /* settles the time-weighted statistics */
+/* Settles the time-weighted occupancy and the "no data" time of routed channels, at every change. Inline:
+ * every word pushed and popped comes through here. */
+static inline void coa_lc_note_state(coa_t *c, unsigned lc, uint64_t now)
+{
+    coa_lc_t *l = &c->lc[lc];
+    uint64_t dt = now - l->stats_since;
+    if (dt > 0) {
+        l->stats.occupancy_sum += (uint64_t)l->count * dt;
+        if (l->count == 0 && l->state == COA_LC_ROUTED)
+            l->stats.wait_clocks[COA_WAIT_NO_DATA] += dt;
+        l->stats_since = now;
+    }
+}
 /* Every state change goes through here: it settles the statistics and keeps header_lc in step. */
 void coa_lc_set_state(coa_t *c, unsigned lc, coa_lc_state_t st, uint64_t now);
 void coa_raise(coa_t *c, uint32_t addr, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void coa_account_waits(coa_t *c, uint64_t now);
 
 /* --- links (coa_link.c) --- */
-void coa_send_ctrl(coa_t *c, coa_dir_t dir, coa_ctrl_kind_t kind, unsigned lc, uint64_t now);
+/* The slot of the outgoing line a message sent now arrives in. The line has one writer, this agent, so its
+ * count of posted slots is a plain add (an atomic store, for the receiver's thread), not a locked one. */
+static inline coa_slot_t *coa_out_slot(coa_t *c, coa_dir_t dir, uint64_t now)
+{
+    coa_line_t *line = c->out[dir];
+    c->out_pending_until = now + c->cfg.hop_latency;
+    coa_slot_t *s = &line->slots[(now + c->cfg.hop_latency) & (line->nslots - 1u)];
+    if (!s->has_flit && s->nctrl == 0)
+        atomic_store_explicit(&line->posted, atomic_load_explicit(&line->posted, memory_order_relaxed) + 1,
+                              memory_order_relaxed);
+    return s;
+}
+static inline void coa_send_ctrl(coa_t *c, coa_dir_t dir, coa_ctrl_kind_t kind, unsigned lc, uint64_t now)
+{
+    if (c->out[dir] == NULL)
+        return;
+    coa_slot_t *s = coa_out_slot(c, dir, now);
+    /* Capacity is two messages per channel: a channel pops at most one word and frees at most once a clock. */
+    s->ctrl[s->nctrl++] = (coa_ctrl_t){(uint8_t)kind, (uint8_t)lc};
+}
 void coa_links_deliver(coa_t *c, uint64_t now);
 void coa_links_schedule(coa_t *c, uint64_t now);
 

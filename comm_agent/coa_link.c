@@ -34,25 +34,6 @@ void coa_line_free(coa_line_t *l)
     memset(l, 0, sizeof *l);
 }
 
-static coa_slot_t *out_slot(coa_t *c, coa_dir_t dir, uint64_t now)
-{
-    coa_line_t *line = c->out[dir];
-    c->out_pending_until = now + c->cfg.hop_latency;
-    coa_slot_t *s = &line->slots[(now + c->cfg.hop_latency) & (line->nslots - 1u)];
-    if (!s->has_flit && s->nctrl == 0)
-        atomic_fetch_add_explicit(&line->posted, 1, memory_order_relaxed);
-    return s;
-}
-
-void coa_send_ctrl(coa_t *c, coa_dir_t dir, coa_ctrl_kind_t kind, unsigned lc, uint64_t now)
-{
-    if (c->out[dir] == NULL)
-        return;
-    coa_slot_t *s = out_slot(c, dir, now);
-    /* Capacity is two messages per channel: a channel pops at most one word and frees at most once a clock. */
-    s->ctrl[s->nctrl++] = (coa_ctrl_t){(uint8_t)kind, (uint8_t)lc};
-}
-
 static void deliver_flit(coa_t *c, coa_dir_t from, const coa_flit_t *f, uint64_t now)
 {
     unsigned lc = f->dst_lc;
@@ -153,7 +134,7 @@ void coa_links_schedule(coa_t *c, uint64_t now)
         coa_lc_t *l = &c->lc[lc];
         bool tag;
         uint32_t w = coa_lc_pop(c, (unsigned)lc, &tag, now);
-        coa_slot_t *s = out_slot(c, (coa_dir_t)d, now);
+        coa_slot_t *s = coa_out_slot(c, (coa_dir_t)d, now);
         s->has_flit = true;
         s->flit = (coa_flit_t){
             .word = w,
