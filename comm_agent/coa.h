@@ -159,6 +159,10 @@ typedef struct coa_line {
      * comparison a clock. The sender's count is read by the receiver's thread, hence atomic. */
     _Atomic uint64_t posted;
     uint64_t taken;
+    /* The receiver may sleep while nothing comes (emu/schedule.c): a post finds it dormant and wakes it. */
+    _Atomic bool *receiver_dormant; /* NULL: never sleeps */
+    void (*wake)(void *receiver);
+    void *receiver;
 } coa_line_t;
 
 typedef struct coa_link_stats {

@@ -62,9 +62,12 @@ static inline coa_slot_t *coa_out_slot(coa_t *c, coa_dir_t dir, uint64_t now)
     coa_line_t *line = c->out[dir];
     c->out_pending_until = now + c->cfg.hop_latency;
     coa_slot_t *s = &line->slots[(now + c->cfg.hop_latency) & (line->nslots - 1u)];
-    if (!s->has_flit && s->nctrl == 0)
+    if (!s->has_flit && s->nctrl == 0) {
         atomic_store_explicit(&line->posted, atomic_load_explicit(&line->posted, memory_order_relaxed) + 1,
                               memory_order_relaxed);
+        if (line->receiver_dormant != NULL && atomic_load_explicit(line->receiver_dormant, memory_order_relaxed))
+            line->wake(line->receiver);
+    }
     return s;
 }
 static inline void coa_send_ctrl(coa_t *c, coa_dir_t dir, coa_ctrl_kind_t kind, unsigned lc, uint64_t now)

@@ -51,6 +51,8 @@ void emu_array_free(emu_array_t *a)
         free(a->programs[i]);
     }
     free(a->programs);
+    free(a->blocks);
+    free(a->awake);
     free(a);
 }
 
@@ -146,11 +148,6 @@ bool emu_clock_decide(emu_run_clock_t *rc, const emu_machine_t *m, const emu_ste
     return true;
 }
 
-void emu_array_step_cells(emu_array_t *a, unsigned first, unsigned last, uint64_t now, emu_step_summary_t *sum)
-{
-    for (unsigned i = first; i < last; i++)
-        emu_cell_step(&a->cells[i], now, sum);
-}
 
 void emu_summary_merge(emu_step_summary_t *into, const emu_step_summary_t *s)
 {
@@ -168,6 +165,7 @@ emu_run_status_t emu_array_run_serial(emu_array_t *a, uint64_t limit)
 {
     emu_run_clock_t rc = {a->clock, a->last_progress};
     emu_run_status_t st;
+    bool scheduled = emu_blocks_prepare(a, 1) == 0; /* out of memory: every cell every clock, as it was */
     for (;;) {
         emu_step_summary_t sum = {.next = UINT64_MAX, .stop = a->stop_requested};
         bool stop_after = false;
@@ -178,7 +176,11 @@ emu_run_status_t emu_array_run_serial(emu_array_t *a, uint64_t limit)
                 sum.stop = true;
         }
         if (!sum.stop) {
-            emu_array_step_cells(a, 0, a->ncells, rc.clock, &sum);
+            if (scheduled)
+                emu_block_step(a, &a->blocks[0], rc.clock, &sum);
+            else
+                for (unsigned i = 0; i < a->ncells; i++)
+                    emu_cell_step(&a->cells[i], rc.clock, &sum);
             a->last_ran = rc.clock;
             a->ran_any = true;
             if (a->has_hooks && a->hooks.after_clock != NULL)

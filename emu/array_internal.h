@@ -7,6 +7,8 @@
 
 enum { EMU_CONSOLE_LINE = 4096 }; /* longer console lines are split */
 
+typedef struct emu_block emu_block_t;
+
 typedef struct emu_cell {
     unsigned x, y;
     emu_array_t *array;
@@ -23,7 +25,26 @@ typedef struct emu_cell {
     uint32_t marks[EMU_MAX_MARKS_PER_CLOCK];
     unsigned nmarks;
     uint64_t marks_clock; /* the clock the marks were raised in */
+    /* Scheduling (schedule.c): a dormant cell is not stepped until a neighbour posts to one of its links
+     * (woken) or its timer comes (wake_at). Neighbours on other threads read `dormant` and write `woken`. */
+    _Atomic bool dormant;
+    _Atomic bool woken;
+    uint64_t wake_at;
+    emu_block_t *block;
 } emu_cell_t;
+
+/* The cells one thread steps, [first, last), and which of them are awake. Its own cache lines: the blocks of
+ * two threads sit side by side. */
+struct emu_block {
+    _Alignas(64) unsigned first, last;
+    unsigned *awake; /* the cells stepped each clock, in index order */
+    unsigned nawake;
+    bool dirty;               /* a cell went dormant this clock: confirm it at the next */
+    unsigned wakes_seen;
+    uint64_t wake_at;         /* the earliest timer among the dormant cells */
+    unsigned dormant_waiting; /* dormant cells whose CA waits on a gate or in wfe: the run is not done */
+    _Alignas(64) _Atomic unsigned wakes; /* bumped by whoever wakes a dormant cell of this block */
+};
 
 /* What one clock of a group of cells tells the array. */
 typedef struct emu_step_summary {
@@ -58,6 +79,8 @@ struct emu_array {
     bool has_hooks;
     uint64_t last_ran; /* the last clock the serial loop executed (marks belong to it) */
     bool ran_any;
+    emu_block_t *blocks; /* EMU_MAX_BLOCKS of them, made at the first run */
+    unsigned *awake;     /* ncells indices: each block's awake list is a slice */
 };
 
 static inline emu_cell_t *emu_array_cell(emu_array_t *a, unsigned x, unsigned y)
@@ -69,13 +92,21 @@ int emu_cell_init(emu_cell_t *c, emu_array_t *a, unsigned x, unsigned y);
 void emu_cell_free(emu_cell_t *c);
 /* One clock of the cell, folded into the summary. */
 void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum);
+/* After its step: whether stepping the cell changes nothing until a word is posted to it or its timer comes
+ * (then c->wake_at is the timer's clock, or UINT64_MAX). */
+bool emu_cell_may_sleep(emu_cell_t *c, uint64_t now);
+/* Called by a neighbour that posts to a dormant cell's link (possibly from another thread). */
+void emu_cell_wake(void *cell);
 /* Wires the links of every cell to its torus neighbours. */
 void emu_cell_wire(emu_array_t *a, emu_cell_t *c);
 /* Sends what is left in a cell's console buffer. */
 void emu_cell_flush_console(emu_cell_t *c);
 void emu_array_finish(emu_array_t *a, emu_run_status_t st);
-/* One clock of cells [first, last), folded into *sum. */
-void emu_array_step_cells(emu_array_t *a, unsigned first, unsigned last, uint64_t now, emu_step_summary_t *sum);
+/* Splits the cells into n blocks (n <= EMU_MAX_BLOCKS), every cell awake. Returns 0, or -1 when out of memory. */
+enum { EMU_MAX_BLOCKS = 256 };
+int emu_blocks_prepare(emu_array_t *a, unsigned n);
+/* One clock of the awake cells of block b, folded into *sum. */
+void emu_block_step(emu_array_t *a, emu_block_t *b, uint64_t now, emu_step_summary_t *sum);
 void emu_summary_merge(emu_step_summary_t *into, const emu_step_summary_t *s);
 /* After a clock: advances rc to the next clock that matters, or returns true with why the run stops. */
 bool emu_clock_decide(emu_run_clock_t *rc, const emu_machine_t *m, const emu_step_summary_t *sum, uint64_t limit,

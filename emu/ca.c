@@ -39,6 +39,7 @@ void ca_init(ca_t *ca, uint8_t *mem, uint32_t mem_bytes, uint32_t mem_guard, ca_
     ca->mem_bytes = mem_bytes;
     ca->mem_guard = mem_guard;
     ca->port = port;
+    ca->mem_clean = true; /* emu_cell_init callocs it */
     ca->s.state = CA_IDLE;
 }
 
@@ -55,6 +56,7 @@ int ca_mem_write(ca_t *ca, uint32_t addr, const void *buf, uint32_t len)
     if (addr > ca->mem_bytes || len > ca->mem_bytes - addr)
         return -1;
     memcpy(ca->mem + addr, buf, len);
+    ca->mem_clean = false;
     return 0;
 }
 
@@ -75,7 +77,9 @@ int ca_load(ca_t *ca, const emu_program_t *prog, char *err, size_t errlen)
                  ca->mem_guard, ca->mem_bytes);
         return -1;
     }
-    memset(ca->mem, 0, ca->mem_bytes);
+    if (!ca->mem_clean)
+        memset(ca->mem, 0, ca->mem_bytes);
+    ca->mem_clean = false; /* the program may write anywhere from now on, and so may its spools */
     for (uint32_t i = 0; i < img->text_words; i++) {
         uint32_t w = img->text[i];
         uint8_t le[4] = {(uint8_t)w, (uint8_t)(w >> 8), (uint8_t)(w >> 16), (uint8_t)(w >> 24)};

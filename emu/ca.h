@@ -87,6 +87,9 @@ typedef struct ca {
     uint32_t mem_guard;
     const emu_program_t *prog;
     ca_port_t port;
+    /* Memory is all zero (as calloc gave it): the first load need not clear it. On a 32x32 array clearing
+     * touched 512 MB of pages for nothing. */
+    bool mem_clean;
 } ca_t;
 
 /* Wires a core to its memory and port; the core starts idle. */

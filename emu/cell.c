@@ -217,6 +217,9 @@ void emu_cell_wire(emu_array_t *a, emu_cell_t *c)
         emu_cell_t *n = emu_array_cell(a, nx, ny);
         c->coa.out[d] = &c->out[d];
         n->coa.in[coa_dir_opposite((coa_dir_t)d)] = &c->out[d];
+        c->out[d].receiver_dormant = &n->dormant;
+        c->out[d].wake = emu_cell_wake;
+        c->out[d].receiver = n;
     }
 }
 
@@ -227,6 +230,40 @@ void emu_cell_free(emu_cell_t *c)
         coa_line_free(&c->out[d]);
     free(c->mem);
     c->mem = NULL;
+}
+
+/* A timer that would wake the CA: the clock it comes, or UINT64_MAX (the same test emu_cell_step makes). */
+static uint64_t timer_due(const ca_t *ca, uint64_t now)
+{
+    if ((ca->s.events_on || asleep_in_wfe(ca)) && ca->s.timer_at != 0 && (ca->s.event_mask & CA_EVENT_TIMER) &&
+        !ca_done(ca))
+        return ca->s.timer_at > now ? ca->s.timer_at : now + 1;
+    return UINT64_MAX;
+}
+
+bool emu_cell_may_sleep(emu_cell_t *c, uint64_t now)
+{
+    const coa_t *coa = &c->coa;
+    if (coa_active(coa) || coa_sending(coa, now) || coa->fault.raised)
+        return false;
+    const ca_t *ca = &c->ca;
+    switch (ca->s.state) {
+    case CA_IDLE:
+    case CA_HALTED: c->wake_at = UINT64_MAX; break;
+    case CA_WAITING:
+        /* As emu_cell_step skips it: nothing moved since it blocked, and no event can divert it. */
+        if (coa->moved != c->moved_seen || event_possible(c, now))
+            return false;
+        c->wake_at = timer_due(ca, now);
+        break;
+    default: return false; /* running, or faulted (the run stops on it) */
+    }
+    for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
+        const coa_line_t *in = coa->in[d];
+        if (in != NULL && atomic_load_explicit(&in->posted, memory_order_relaxed) != in->taken)
+            return false; /* something is on its way in */
+    }
+    return true;
 }
 
 void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
@@ -271,9 +308,9 @@ void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
     /* A waiting CA needs no clock of its own: whatever wakes it arrives over a link, and the sender keeps
      * the clock ticking until then (coa_sending), since every clock that runs steps every cell. */
     uint64_t next = ca->s.state == CA_WAITING ? UINT64_MAX : next_ca;
-    if ((ca->s.events_on || asleep_in_wfe(ca)) && ca->s.timer_at != 0 && (ca->s.event_mask & CA_EVENT_TIMER) &&
-        ca->s.timer_at < next && !ca_done(ca))
-        next = ca->s.timer_at > now ? ca->s.timer_at : now + 1;
+    uint64_t timer = timer_due(ca, now);
+    if (timer < next)
+        next = timer;
     if (coa_busy || coa_active(&c->coa) || coa_sending(&c->coa, now))
         next = now + 1;
     if (next < sum->next)

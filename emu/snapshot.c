@@ -32,7 +32,7 @@ struct emu_snapshot {
     emu_machine_t machine;
     uint64_t clock, last_progress;
     uint64_t programs; /* fingerprint of what every cell runs: a snapshot restores only onto the same */
-    char deadlock[1024];
+    char deadlock[1024]; /* the report's first kilobyte: the file format keeps this size */
     unsigned ncells;
     size_t slots_per_cell; /* per cell: 4 lines of nslots slots */
     size_t ctrl_per_slot;
@@ -140,7 +140,8 @@ emu_snapshot_t *emu_snapshot_take(const emu_array_t *a)
     s->clock = a->clock;
     s->programs = programs_fingerprint(a);
     s->last_progress = a->last_progress;
-    memcpy(s->deadlock, a->deadlock, sizeof s->deadlock);
+    memcpy(s->deadlock, a->deadlock, sizeof s->deadlock - 1);
+    s->deadlock[sizeof s->deadlock - 1] = '\0';
     size_t qw = queue_words(m);
     for (unsigned i = 0; i < a->ncells; i++) {
         const emu_cell_t *c = &a->cells[i];
@@ -188,7 +189,8 @@ int emu_snapshot_restore(emu_array_t *a, const emu_snapshot_t *s, char *err, siz
         return err_set(err, errlen, "the snapshot was taken with other programs on the cells");
     a->clock = s->clock;
     a->last_progress = s->last_progress;
-    memcpy(a->deadlock, s->deadlock, sizeof a->deadlock);
+    _Static_assert(sizeof a->deadlock >= sizeof s->deadlock, "the live report holds a snapshot's");
+    memcpy(a->deadlock, s->deadlock, sizeof s->deadlock);
     size_t qw = queue_words(m);
     for (unsigned i = 0; i < a->ncells; i++) {
         emu_cell_t *c = &a->cells[i];
@@ -212,6 +214,7 @@ int emu_snapshot_restore(emu_array_t *a, const emu_snapshot_t *s, char *err, siz
         c->nmarks = cs->nmarks;
         c->marks_clock = cs->marks_clock;
         memcpy(c->mem, s->mem + (size_t)i * m->mem_bytes, m->mem_bytes);
+        c->ca.mem_clean = false;
         memcpy(c->coa.qdata, s->qdata + i * qw, qw * sizeof *s->qdata);
         memcpy(c->coa.qtag, s->qtag + i * qw, qw);
         for (unsigned d = 0; d < COA_NUM_DIRS; d++) {

@@ -60,8 +60,7 @@ static void *worker_main(void *arg)
     if (atomic_load(w->go) < 0)
         return NULL;
     emu_array_t *a = r->a;
-    unsigned first = (unsigned)((uint64_t)a->ncells * w->id / r->nthreads);
-    unsigned last = (unsigned)((uint64_t)a->ncells * (w->id + 1) / r->nthreads);
+    emu_block_t *block = &a->blocks[w->id];
     emu_run_clock_t rc = r->start;
     emu_run_status_t st = EMU_RUN_LIMIT;
     /* Summaries alternate by step, not by clock: skipping idle clocks can keep a clock's parity. */
@@ -72,7 +71,7 @@ static void *worker_main(void *arg)
         if (w->id == 0 && a->stop_requested) {
             mine->stop = true;
         } else {
-            emu_array_step_cells(a, first, last, rc.clock, mine);
+            emu_block_step(a, block, rc.clock, mine);
         }
         barrier_wait(&r->barrier);
         emu_step_summary_t sum = {.next = UINT64_MAX};
@@ -91,6 +90,10 @@ static void *worker_main(void *arg)
 emu_run_status_t emu_array_run_threads(emu_array_t *a, uint64_t limit)
 {
     unsigned n = a->nthreads < a->ncells ? a->nthreads : a->ncells;
+    if (n > EMU_MAX_BLOCKS)
+        n = EMU_MAX_BLOCKS;
+    if (emu_blocks_prepare(a, n) != 0)
+        return emu_array_run_serial(a, limit);
     shared_run_t r = {.a = a, .limit = limit, .nthreads = n, .start = {a->clock, a->last_progress}};
     r.barrier.n = n;
     atomic_init(&r.barrier.count, 0);

@@ -1,0 +1,118 @@
+/*
+ * Cells scheduled by events: a cell that has halted, or whose CA waits on a gate or sleeps in wfe with an
+ * idle communication agent, changes nothing clock after clock, so it goes dormant and is not stepped until
+ * a neighbour posts to one of its links or its timer comes. Stepping it would only have found nothing to do
+ * (emu_cell_may_sleep asks exactly what emu_cell_step would have skipped), so every clock, statistic and
+ * state hash is the same; an array where one cell computes costs about what that cell costs alone.
+ *
+ * With threads: a cell marks itself dormant at the end of its clock, and its block confirms it at the next
+ * (after the barrier, every post of the last clock is visible); a neighbour that posts from then on sees
+ * the mark and wakes it. A word posted at clock t arrives at t + hop latency >= t + 1, so a cell woken at
+ * t is stepped again in time for it.
+ */
+#include <stdlib.h>
+
+#include "array_internal.h"
+
+void emu_cell_wake(void *cell)
+{
+    emu_cell_t *c = cell;
+    atomic_store_explicit(&c->woken, true, memory_order_relaxed);
+    if (c->block != NULL)
+        atomic_fetch_add_explicit(&c->block->wakes, 1, memory_order_relaxed);
+}
+
+int emu_blocks_prepare(emu_array_t *a, unsigned n)
+{
+    if (a->blocks == NULL) {
+        a->blocks = aligned_alloc(64, EMU_MAX_BLOCKS * sizeof *a->blocks);
+        a->awake = malloc(a->ncells * sizeof *a->awake);
+        if (a->blocks == NULL || a->awake == NULL) {
+            free(a->blocks);
+            free(a->awake);
+            a->blocks = NULL;
+            a->awake = NULL;
+            return -1;
+        }
+    }
+    if (n > EMU_MAX_BLOCKS)
+        n = EMU_MAX_BLOCKS;
+    /* Whatever changed between two runs (a load, the debugger's `set`, a snapshot) counts as a wake. */
+    for (unsigned t = 0; t < n; t++) {
+        emu_block_t *b = &a->blocks[t];
+        b->first = (unsigned)((uint64_t)a->ncells * t / n);
+        b->last = (unsigned)((uint64_t)a->ncells * (t + 1) / n);
+        b->awake = &a->awake[b->first];
+        b->nawake = 0;
+        for (unsigned i = b->first; i < b->last; i++) {
+            emu_cell_t *c = &a->cells[i];
+            atomic_store_explicit(&c->dormant, false, memory_order_relaxed);
+            atomic_store_explicit(&c->woken, false, memory_order_relaxed);
+            c->block = b;
+            b->awake[b->nawake++] = i;
+        }
+        b->dirty = false;
+        atomic_init(&b->wakes, 0);
+        b->wakes_seen = 0;
+        b->wake_at = UINT64_MAX;
+        b->dormant_waiting = 0;
+    }
+    return 0;
+}
+
+static bool inbound_pending(const emu_cell_t *c)
+{
+    for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
+        const coa_line_t *in = c->coa.in[d];
+        if (in != NULL && atomic_load_explicit(&in->posted, memory_order_relaxed) != in->taken)
+            return true;
+    }
+    return false;
+}
+
+/* Which cells of the block are awake at clock `now`: the dormant ones stay so unless woken, due, or (for one
+ * that went dormant last clock) posted to by a neighbour before it could see the mark. */
+static void rebuild(emu_array_t *a, emu_block_t *b, uint64_t now)
+{
+    b->wakes_seen = atomic_load_explicit(&b->wakes, memory_order_relaxed);
+    b->dirty = false;
+    b->nawake = 0;
+    b->wake_at = UINT64_MAX;
+    b->dormant_waiting = 0;
+    for (unsigned i = b->first; i < b->last; i++) {
+        emu_cell_t *c = &a->cells[i];
+        if (atomic_load_explicit(&c->dormant, memory_order_relaxed)) {
+            bool woken = atomic_exchange_explicit(&c->woken, false, memory_order_relaxed);
+            if (!woken && c->wake_at > now && !inbound_pending(c)) {
+                if (c->wake_at < b->wake_at)
+                    b->wake_at = c->wake_at;
+                if (c->ca.s.state == CA_WAITING)
+                    b->dormant_waiting++;
+                continue;
+            }
+            atomic_store_explicit(&c->dormant, false, memory_order_relaxed);
+        }
+        b->awake[b->nawake++] = i;
+    }
+}
+
+void emu_block_step(emu_array_t *a, emu_block_t *b, uint64_t now, emu_step_summary_t *sum)
+{
+    if (b->dirty || now >= b->wake_at || atomic_load_explicit(&b->wakes, memory_order_relaxed) != b->wakes_seen)
+        rebuild(a, b, now);
+    for (unsigned k = 0; k < b->nawake; k++) {
+        emu_cell_t *c = &a->cells[b->awake[k]];
+        emu_cell_step(c, now, sum);
+        if (emu_cell_may_sleep(c, now)) {
+            atomic_store_explicit(&c->dormant, true, memory_order_relaxed);
+            b->dirty = true;
+        }
+    }
+    /* What the dormant cells would have told the clock: a waiting CA keeps the run going, and a timer is due. */
+    if (b->dormant_waiting > 0) {
+        sum->running = true;
+        sum->waiting = true;
+    }
+    if (b->wake_at < sum->next)
+        sum->next = b->wake_at;
+}

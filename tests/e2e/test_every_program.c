@@ -1,0 +1,140 @@
+/* Every program in programs/ gives the same run however the host gets there: on 1, 2 and 3 threads, and in
+ * the debugger stopped at a breakpoint and at a clock on the way; the same report (clocks, every statistic)
+ * and the same state hash (registers, memory, queues, statistics). The emulator's speed work (cells that
+ * sleep, threads) is held to this. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "command.h"
+
+static const char *iwarp;
+
+typedef struct program_case {
+    const char *what;  /* a run description, or a program and its options */
+    const char *brk;   /* a label the debugger stops at on the way */
+} program_case_t;
+
+static const program_case_t cases[] = {
+    {"programs/demos/alltoall.run", "received"},
+    {"programs/demos/conset.run", "conset_transfer"},
+    {"programs/demos/dateline.run", "send"},
+    {"programs/demos/deadlock.run", "_start"},
+    {"programs/demos/roundrobin.run", "receiver"},
+    {"programs/demos/spooling.run", "_start"},
+    {"programs/demos/wormhole.run", "_start"},
+    {"programs/net/msg_random.s --array 8x8 --args 4,128", "msg_receive"},
+    {"programs/net/msg_random.run", "msg_isend"},
+    {"programs/net/neighbours.run", "_start"},
+    {"programs/net/pathway.run", "_start"},
+    {"programs/patterns/conset_alltoall.run", "conset_transfer"},
+    {"programs/patterns/conset_butterfly.run", "conset_transfer"},
+    {"programs/patterns/conset_torus.run", "sync_barrier"},
+    {"programs/patterns/msgpass.s --array 4x4 --args 64,0,1", "msg_wait"},
+    {"programs/patterns/msgpass.s --array 4x4 --args 32,2,1", "msg_wait"},
+    {"programs/patterns/torus_msg.s --array 4x4 --args 64", "msg_event"},
+    {"programs/logp/logp.s --array 4x4 --args 1,64,8,2,0,1", "msg_isend"},
+    {"programs/logp/logp.s --array 4x4 --args 3,16,8,2,40,5", "msg_receive"},
+    {"programs/bench/compute.s --args 40", "outer"},
+    {"programs/bench/one_active.s --array 4x4 --args 40,30000", "sleeper"},
+    {"programs/bench/one_active.s --array 4x4 --args 40,3000", "sleeper"},
+    {"programs/bench/stream.s --array 4x4 --args 600", "_start"},
+    {"programs/bench/stream.s --array 3x5 --args 100", "_start"},
+};
+
+/* The report without the one line that depends on the host. */
+static char *report(const char *what, unsigned threads)
+{
+    char cmd[1024], *out;
+    snprintf(cmd, sizeof cmd, "'%s' run %s --threads %u --json 2>/dev/null", iwarp, what, threads);
+    (void)command_run(cmd, &out);
+    char *line = strstr(out, "\"host_seconds\"");
+    if (line != NULL) {
+        char *end = strchr(line, '\n');
+        memmove(line, end != NULL ? end + 1 : line + strlen(line), strlen(end != NULL ? end + 1 : line) + 1);
+    }
+    return out;
+}
+
+/* The state hash at the end of the run: the last line of --state-hash-at. */
+static void end_hash(const char *what, unsigned threads, char *hash, size_t cap)
+{
+    char cmd[1024], *out;
+    snprintf(cmd, sizeof cmd, "'%s' run %s --threads %u --state-hash-at 4000000000 2>/dev/null | tail -n 1", iwarp,
+             what, threads);
+    (void)command_run(cmd, &out);
+    snprintf(hash, cap, "%.*s", (int)strcspn(out, "\n"), out);
+    free(out);
+    if (strlen(hash) != 16)
+        fail_msg("%s: no state hash on %u threads", what, threads);
+}
+
+static void test_threads_change_nothing(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *one = report(cases[i].what, 1);
+        if (strstr(one, "\"cycles\"") == NULL)
+            fail_msg("%s: no report:\n%s", cases[i].what, one);
+        char h1[64];
+        end_hash(cases[i].what, 1, h1, sizeof h1);
+        for (unsigned t = 2; t <= 3; t++) {
+            char *other = report(cases[i].what, t);
+            if (strcmp(one, other) != 0)
+                fail_msg("%s: the report on %u threads differs from one thread's", cases[i].what, t);
+            free(other);
+            char ht[64];
+            end_hash(cases[i].what, t, ht, sizeof ht);
+            if (strcmp(h1, ht) != 0)
+                fail_msg("%s: state hash %s on one thread, %s on %u", cases[i].what, h1, ht, t);
+        }
+        free(one);
+    }
+}
+
+/* In the debugger every clock runs with its hooks: a breakpoint, a stop at a clock and a resumed run end in the
+ * state the plain run ends in. */
+static void test_the_debugger_changes_nothing(void **state)
+{
+    (void)state;
+    char script[64];
+    snprintf(script, sizeof script, "/tmp/iwarp-every-%d.dbg", (int)getpid());
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char h1[64];
+        end_hash(cases[i].what, 1, h1, sizeof h1);
+        FILE *f = fopen(script, "w");
+        assert_non_null(f);
+        fprintf(f, "break %s\ncontinue\ndelete\ncontinue 700\ncontinue\nhash\n", cases[i].brk);
+        assert_int_equal(fclose(f), 0);
+        char cmd[1024], *out;
+        snprintf(cmd, sizeof cmd, "'%s' debug -x %s %s 2>&1", iwarp, script, cases[i].what);
+        (void)command_run(cmd, &out);
+        if (strstr(out, "breakpoint 1 hit") == NULL)
+            fail_msg("%s: the breakpoint at %s was not hit:\n%s", cases[i].what, cases[i].brk, out);
+        if (strstr(out, h1) == NULL)
+            fail_msg("%s: the debugger's run does not end with state hash %s:\n%s", cases[i].what, h1, out);
+        free(out);
+    }
+    unlink(script);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_every_program IWARP\n");
+        return 2;
+    }
+    iwarp = argv[1];
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_threads_change_nothing),
+        cmocka_unit_test(test_the_debugger_changes_nothing),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
