@@ -157,39 +157,14 @@ void coa_lc_clear(coa_t *c, unsigned lc, uint64_t now)
     l->pool = 0;
 }
 
-coa_wait_t coa_lc_wait(const coa_t *c, unsigned lc, uint64_t now)
-{
-    const coa_lc_t *l = &c->lc[lc];
-    if (l->state == COA_LC_FREE || l->state == COA_LC_DRAINING)
-        return COA_WAIT_NONE;
-    if (l->count == 0)
-        return l->state == COA_LC_ROUTED || l->state == COA_LC_HEADER ? COA_WAIT_NO_DATA : COA_WAIT_NONE;
-    if (c->asleep)
-        return COA_WAIT_ASLEEP;
-    if (l->state == COA_LC_HEADER)
-        return !l->setup_started || now < l->setup_done ? COA_WAIT_SETUP : COA_WAIT_NO_CHANNEL;
-    if (l->state == COA_LC_ARRIVED)
-        return COA_WAIT_RECEIVER;
-    switch (l->route.kind) {
-    case COA_END_LINK:
-        if (l->credits == 0)
-            return COA_WAIT_NO_SPACE;
-        if (l->moved_at == now || (c->link_free_at[l->route.dir] > now && c->link_last_lc[l->route.dir] == lc))
-            return COA_WAIT_NONE;
-        return COA_WAIT_LOST_TURN;
-    case COA_END_GATE:
-    case COA_END_SPOOL:
-    case COA_END_QUEUE: return l->moved_at == now ? COA_WAIT_NONE : COA_WAIT_RECEIVER;
-    default: return COA_WAIT_NONE;
-    }
-}
+coa_wait_t coa_lc_wait(const coa_t *c, unsigned lc, uint64_t now) { return coa_lc_wait_now(c, lc, now); }
 
 /* Per clock, only for the channels holding words: why each did not move one. */
 void coa_account_waits(coa_t *c, uint64_t now)
 {
     for (uint64_t m = c->busy_lc; m != 0; m &= m - 1) {
         unsigned lc = (unsigned)__builtin_ctzll(m);
-        coa_wait_t w = c->lc[lc].moved_at == now ? COA_WAIT_NONE : coa_lc_wait(c, lc, now);
+        coa_wait_t w = c->lc[lc].moved_at == now ? COA_WAIT_NONE : coa_lc_wait_now(c, lc, now);
         c->lc[lc].last_wait = (uint8_t)w;
         if (w != COA_WAIT_NONE)
             c->lc[lc].stats.wait_clocks[w]++;

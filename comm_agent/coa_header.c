@@ -136,9 +136,19 @@ static void sink_tagged(coa_t *c, unsigned lc, uint64_t now)
  * two cells arrive in order). Then trailers at sinks. */
 void coa_headers(coa_t *c, uint64_t now)
 {
+    /* Only headers that can act this clock: one that found no free channel cannot get one before a channel
+     * is freed (the epoch moves), and nothing in this loop frees one. Sorting the others alone keeps their
+     * order (the sort is stable), and under congestion most headers wait. */
+    uint64_t ready = 0;
+    for (uint64_t m = c->busy_lc & c->header_lc; m != 0; m &= m - 1) {
+        unsigned lc = (unsigned)__builtin_ctzll(m);
+        const coa_lc_t *l = &c->lc[lc];
+        if (l->state == COA_LC_HEADER && l->count > 0 && !(l->waiting_free && l->tried_epoch == c->free_epoch))
+            ready |= coa_bit(lc);
+    }
     unsigned order[COA_MAX_CHANNELS];
     unsigned n = 0;
-    for (uint64_t m = c->busy_lc & c->header_lc; m != 0; m &= m - 1) {
+    for (uint64_t m = ready; m != 0; m &= m - 1) {
         unsigned lc = (unsigned)__builtin_ctzll(m);
         uint64_t since = c->lc[lc].setup_started ? c->lc[lc].setup_done : UINT64_MAX;
         unsigned at = n++;
@@ -152,12 +162,8 @@ void coa_headers(coa_t *c, uint64_t now)
         }
         order[at] = lc;
     }
-    for (unsigned i = 0; i < n; i++) {
-        const coa_lc_t *l = &c->lc[order[i]];
-        /* A header that found no free channel cannot get one before a channel is freed (the epoch moves). */
-        if (l->state == COA_LC_HEADER && l->count > 0 && !(l->waiting_free && l->tried_epoch == c->free_epoch))
-            header_step(c, order[i], now);
-    }
+    for (unsigned i = 0; i < n; i++)
+        header_step(c, order[i], now);
 
     /* Only channels with a tagged word that may be a trailer at a sink. */
     uint64_t links = c->link_lc[0] | c->link_lc[1] | c->link_lc[2] | c->link_lc[3];

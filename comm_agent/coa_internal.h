@@ -52,6 +52,33 @@ static inline void coa_lc_note_state(coa_t *c, unsigned lc, uint64_t now)
 /* Every state change goes through here: it settles the statistics and keeps header_lc in step. */
 void coa_lc_set_state(coa_t *c, unsigned lc, coa_lc_state_t st, uint64_t now);
 void coa_raise(coa_t *c, uint32_t addr, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Why a channel holding words did not move one now (coa_lc_wait), inline for the per-clock accounting. */
+static inline coa_wait_t coa_lc_wait_now(const coa_t *c, unsigned lc, uint64_t now)
+{
+    const coa_lc_t *l = &c->lc[lc];
+    if (l->state == COA_LC_FREE || l->state == COA_LC_DRAINING)
+        return COA_WAIT_NONE;
+    if (l->count == 0)
+        return l->state == COA_LC_ROUTED || l->state == COA_LC_HEADER ? COA_WAIT_NO_DATA : COA_WAIT_NONE;
+    if (c->asleep)
+        return COA_WAIT_ASLEEP;
+    if (l->state == COA_LC_HEADER)
+        return !l->setup_started || now < l->setup_done ? COA_WAIT_SETUP : COA_WAIT_NO_CHANNEL;
+    if (l->state == COA_LC_ARRIVED)
+        return COA_WAIT_RECEIVER;
+    switch (l->route.kind) {
+    case COA_END_LINK:
+        if (l->credits == 0)
+            return COA_WAIT_NO_SPACE;
+        if (l->moved_at == now || (c->link_free_at[l->route.dir] > now && c->link_last_lc[l->route.dir] == lc))
+            return COA_WAIT_NONE;
+        return COA_WAIT_LOST_TURN;
+    case COA_END_GATE:
+    case COA_END_SPOOL:
+    case COA_END_QUEUE: return l->moved_at == now ? COA_WAIT_NONE : COA_WAIT_RECEIVER;
+    default: return COA_WAIT_NONE;
+    }
+}
 void coa_account_waits(coa_t *c, uint64_t now);
 
 /* --- links (coa_link.c) --- */
