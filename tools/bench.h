@@ -16,10 +16,13 @@ typedef enum bench_format {
     BENCH_CSV,  /* the same records as a CSV table: a column per field name */
 } bench_format_t;
 
+enum { BENCH_MAX_JOBS = 64 };
+
 typedef struct bench_context {
     bench_format_t format;
     bool quick;
     bool quiet; /* no progress lines (they show on a terminal otherwise) */
+    unsigned jobs; /* emulated runs at once where a bench has independent ones (results do not change) */
     const char *out_dir;
     unsigned threads;  /* host threads for the emulated runs (results do not depend on it) */
     json_writer_t *jw; /* inside the "records" array when JSON */

@@ -5,8 +5,12 @@
  * the aggregate bandwidth, and Figures 2-4 as SVG plots.
  */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench.h"
 #include "celldata.h"
@@ -17,6 +21,7 @@
 #include "route/route.h"
 #include "route/route_report.h"
 #include "route/route_tables.h"
+#include "progress.h"
 #include "run_loop.h"
 
 /* The seed's array: 64 cells, 8x8 (the machine's default size too). */
@@ -47,7 +52,7 @@ typedef struct pattern_result {
 } pattern_result_t;
 
 /* Loads `program` with args on every cell, and the cell data when given; runs; the slowest cell's a0. */
-static double run_pattern(const bench_context_t *ctx, const char *program, const uint32_t *args, unsigned nargs,
+static double run_pattern(unsigned threads, const char *program, const uint32_t *args, unsigned nargs,
                           const celldata_t *tables)
 {
     emu_machine_t m;
@@ -59,7 +64,7 @@ static double run_pattern(const bench_context_t *ctx, const char *program, const
         fprintf(stderr, "bench patterns: %s\n", err);
         return 0;
     }
-    emu_array_set_threads(a, ctx->threads);
+    emu_array_set_threads(a, threads);
     const emu_program_t *p = bench_program(a, program, NULL, 0);
     int rc = p != NULL ? 0 : -1;
     for (unsigned y = 0; rc == 0 && y < m.height; y++)
@@ -74,11 +79,10 @@ static double run_pattern(const bench_context_t *ctx, const char *program, const
     }
     double clocks = 0;
     if (rc == 0) {
-        /* A progress line on a terminal; Ctrl-C stops the case (and the bench drops it: see bench_patterns). */
-        char what[160];
-        snprintf(what, sizeof what, "bench patterns: %s %u words", program, args[0]);
+        /* On a worker thread, several at once: the bench shows one progress line for all; Ctrl-C stops the
+         * run (and the bench drops it: see bench_patterns). */
         bool interrupted;
-        emu_run_status_t st = run_loop(a, 4000000000ull, what, ctx->quiet, &interrupted);
+        emu_run_status_t st = run_sliced(a, 4000000000ull, &interrupted);
         if (interrupted) {
             emu_array_free(a);
             return 0;
@@ -125,19 +129,32 @@ static int compile(const pattern_case_t *pc, uint32_t words, bool links, cset_t 
     return rc;
 }
 
-static int measure(const bench_context_t *ctx, const pattern_case_t *pc, uint32_t words, pattern_result_t *r)
+/* One pattern at one size: its routes compiled, its predictions, and its three emulated runs. Independent of
+ * every other, so several run at once. */
+typedef struct pattern_job {
+    const pattern_case_t *pc;
+    uint32_t words;
+    pattern_result_t *r;
+    bool ok; /* compiled, and every run ended */
+} pattern_job_t;
+
+/* Compiles both table sets of the pattern at its size, fills in the predictions, and runs it three ways. */
+static void run_job(const bench_context_t *ctx, pattern_job_t *j)
 {
+    const pattern_case_t *pc = j->pc;
+    uint32_t words = j->words;
+    pattern_result_t *r = j->r;
     memset(r, 0, sizeof *r);
     cset_t set, set_links;
     route_plan_t plan, plan_links;
     celldata_t tables, tables_links;
     if (compile(pc, words, false, &set, &plan, &tables) != 0)
-        return -1;
+        return;
     if (compile(pc, words, true, &set_links, &plan_links, &tables_links) != 0) {
         celldata_free(&tables);
         route_plan_free(&plan);
         cset_free(&set);
-        return -1;
+        return;
     }
     r->phases = plan.nphases;
     r->phases_links = plan_links.nphases;
@@ -157,15 +174,80 @@ static int measure(const bench_context_t *ctx, const pattern_case_t *pc, uint32_
     route_plan_free(&plan_links);
     cset_free(&set);
     cset_free(&set_links);
-
-    uint32_t args[3] = {words, 0, 0};
-    r->emulated_conset = run_pattern(ctx, "programs/patterns/conset_pattern.s", args, 2, &tables);
-    r->emulated_links = run_pattern(ctx, "programs/patterns/conset_pattern.s", args, 2, &tables_links);
+    /* Message passing first: the longest of the three. */
+    uint32_t args[3] = {words, pc->msgpass_pattern, 0};
+    r->emulated_msgpass = run_pattern(ctx->threads, "programs/patterns/msgpass.s", args, 3, NULL);
+    args[1] = 0;
+    r->emulated_conset = run_pattern(ctx->threads, "programs/patterns/conset_pattern.s", args, 2, &tables);
+    r->emulated_links = run_pattern(ctx->threads, "programs/patterns/conset_pattern.s", args, 2, &tables_links);
     celldata_free(&tables);
     celldata_free(&tables_links);
-    args[1] = pc->msgpass_pattern;
-    r->emulated_msgpass = run_pattern(ctx, "programs/patterns/msgpass.s", args, 3, NULL);
-    return r->emulated_conset > 0 && r->emulated_links > 0 && r->emulated_msgpass > 0 ? 0 : -1;
+    j->ok = r->emulated_conset > 0 && r->emulated_links > 0 && r->emulated_msgpass > 0;
+}
+
+typedef struct job_pool {
+    const bench_context_t *ctx;
+    pattern_job_t *jobs;
+    unsigned njobs;
+    _Atomic unsigned next, done;
+} job_pool_t;
+
+static void *job_worker(void *arg)
+{
+    job_pool_t *pool = arg;
+    for (;;) {
+        unsigned i = atomic_fetch_add(&pool->next, 1);
+        if (i >= pool->njobs)
+            return NULL;
+        if (!interrupt_requested())
+            run_job(pool->ctx, &pool->jobs[i]);
+        atomic_fetch_add(&pool->done, 1);
+    }
+}
+
+/* The smallest size of every pattern first (seconds: Ctrl-C soon after the start still leaves whole results),
+ * then the largest messages first, so the last job to start is a short one. */
+static int run_order(const void *a, const void *b)
+{
+    const pattern_job_t *x = a, *y = b;
+    bool xs = x->words == model_sizes[0], ys = y->words == model_sizes[0];
+    if (xs != ys)
+        return xs ? -1 : 1;
+    if (x->words != y->words)
+        return x->words > y->words ? -1 : 1;
+    return x->pc < y->pc ? -1 : x->pc > y->pc; /* the patterns in their order */
+}
+
+/* Runs every job, `jobs` at once, in run_order; one progress line on a terminal for all of them. */
+static void run_jobs(const bench_context_t *ctx, pattern_job_t *list, unsigned n)
+{
+    qsort(list, n, sizeof *list, run_order);
+    job_pool_t pool = {ctx, list, n, 0, 0};
+    unsigned workers = ctx->jobs < 1 ? 1 : ctx->jobs > n ? n : ctx->jobs;
+    pthread_t tid[BENCH_MAX_JOBS];
+    unsigned started = 0;
+    for (unsigned w = 0; workers > 1 && w < workers && w < BENCH_MAX_JOBS; w++)
+        if (pthread_create(&tid[started], NULL, job_worker, &pool) == 0)
+            started++;
+    progress_t prog;
+    progress_init(&prog, "bench patterns", ctx->quiet);
+    if (started == 0) {
+        job_worker(&pool); /* one at a time on this thread */
+    } else {
+        /* The workers run the jobs (if a thread could not start, the others take its share); this thread shows
+         * how far they are. */
+        while (atomic_load(&pool.done) < n) {
+            char what[96];
+            snprintf(what, sizeof what, "%u of %u pattern sizes done, %u at once", atomic_load(&pool.done), n,
+                     started);
+            progress_step(&prog, what);
+            struct timespec ts = {0, 100 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    for (unsigned w = 0; w < started; w++)
+        pthread_join(tid[w], NULL);
+    progress_done(&prog);
 }
 
 /* MB/s of the whole array: bytes over the time at 20 MHz. */
@@ -269,23 +351,34 @@ int bench_patterns(bench_context_t *ctx)
                "links: ConSet compiled with `iwarp route --links` (the scheduler keeps connections that share a\n"
                "physical link apart and the cells keep to its clock): predicted = its phases + %d clocks a switch.\n",
                CAPACITY, MODEL_PER_PHASE);
+    /* Every pattern at every size is a job; several run at once (--jobs), and the report follows in order. */
+    pattern_result_t results[NCASES][MODEL_SIZES];
+    pattern_job_t jobs[NCASES * MODEL_SIZES];
+    unsigned njobs = 0;
+    for (unsigned c = 0; c < NCASES; c++)
+        for (unsigned i = 0; i < nsizes; i++)
+            jobs[njobs++] = (pattern_job_t){&cases[c], sizes[i], &results[c][i], false};
+    run_jobs(ctx, jobs, njobs);
+    bool ok[NCASES][MODEL_SIZES] = {{false}};
+    for (unsigned k = 0; k < njobs; k++)
+        ok[jobs[k].pc - cases][jobs[k].r - results[jobs[k].pc - cases]] = jobs[k].ok;
     unsigned all_sizes = nsizes;
-    for (unsigned c = 0; c < NCASES && !interrupt_requested(); c++) {
+    for (unsigned c = 0; c < NCASES; c++) {
         const pattern_case_t *pc = &cases[c];
         const model_pattern_info_t *info = model_pattern(pc->model);
-        pattern_result_t r[MODEL_SIZES];
-        /* Ctrl-C (interrupt.h) ends the bench after the size being measured: what ended is reported. */
+        pattern_result_t *r = results[c];
+        /* After Ctrl-C (interrupt.h) only the sizes whose three runs all ended are results. */
         nsizes = 0;
-        for (unsigned i = 0; i < all_sizes && !interrupt_requested(); i++) {
-            int m = measure(ctx, pc, sizes[i], &r[i]);
-            if (interrupt_requested())
-                break; /* the size being measured when Ctrl-C came: not a result */
-            if (m != 0)
+        for (unsigned i = 0; i < all_sizes; i++) {
+            bool ended = ok[c][i];
+            if (!ended && interrupt_requested())
+                break;
+            if (!ended)
                 rc = -1;
             nsizes++;
         }
         if (nsizes == 0)
-            break;
+            continue;
         write_plot(ctx, pc, sizes, nsizes, r);
         record_pattern(ctx, pc, sizes, nsizes, r);
         if (!bench_report(ctx))

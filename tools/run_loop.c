@@ -42,3 +42,20 @@ emu_run_status_t run_loop(emu_array_t *a, uint64_t limit, const char *what, bool
     interrupt_disarm();
     return st;
 }
+
+emu_run_status_t run_sliced(emu_array_t *a, uint64_t limit, bool *interrupted)
+{
+    *interrupted = false;
+    uint64_t slice = 1u << 16;
+    for (;;) {
+        uint64_t clock = emu_array_clock(a);
+        uint64_t to = limit - clock <= slice ? limit : clock + slice;
+        emu_run_status_t st = emu_array_run(a, to);
+        if (st != EMU_RUN_LIMIT || to == limit)
+            return st;
+        if (interrupt_requested()) {
+            *interrupted = true;
+            return EMU_RUN_STOPPED;
+        }
+    }
+}

@@ -13,4 +13,8 @@
  * is then EMU_RUN_STOPPED). `what` names the work on the progress line; `quiet` keeps it off. */
 emu_run_status_t run_loop(emu_array_t *a, uint64_t limit, const char *what, bool quiet, bool *interrupted);
 
+/* The same without a progress line and without arming Ctrl-C (the caller has armed it): for runs on worker
+ * threads, several at once. */
+emu_run_status_t run_sliced(emu_array_t *a, uint64_t limit, bool *interrupted);
+
 #endif
