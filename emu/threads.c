@@ -33,12 +33,17 @@ static void barrier_wait(barrier_t *b)
             sched_yield();
 }
 
+/* Each thread writes its own summary every clock: one cache line each, or the threads would fight over it. */
+typedef struct padded_summary {
+    _Alignas(64) emu_step_summary_t s;
+} padded_summary_t;
+
 typedef struct shared_run {
     emu_array_t *a;
     uint64_t limit;
     unsigned nthreads;
     barrier_t barrier;
-    emu_step_summary_t *summaries; /* [2][nthreads] */
+    padded_summary_t *summaries; /* [2][nthreads] */
     emu_run_clock_t start;
     emu_run_clock_t end;     /* written by thread 0 */
     emu_run_status_t status; /* written by thread 0 */
@@ -65,7 +70,7 @@ static void *worker_main(void *arg)
     emu_run_status_t st = EMU_RUN_LIMIT;
     /* Summaries alternate by step, not by clock: skipping idle clocks can keep a clock's parity. */
     for (unsigned step = 0;; step++) {
-        emu_step_summary_t *mine = &r->summaries[(step & 1u) * r->nthreads + w->id];
+        emu_step_summary_t *mine = &r->summaries[(step & 1u) * r->nthreads + w->id].s;
         *mine = (emu_step_summary_t){.next = UINT64_MAX};
         /* Only thread 0 looks at the stop request; the others learn it from its summary. */
         if (w->id == 0 && a->stop_requested) {
@@ -76,7 +81,7 @@ static void *worker_main(void *arg)
         barrier_wait(&r->barrier);
         emu_step_summary_t sum = {.next = UINT64_MAX};
         for (unsigned t = 0; t < r->nthreads; t++)
-            emu_summary_merge(&sum, &r->summaries[(step & 1u) * r->nthreads + t]);
+            emu_summary_merge(&sum, &r->summaries[(step & 1u) * r->nthreads + t].s);
         if (emu_clock_decide(&rc, &a->machine, &sum, r->limit, &st))
             break;
     }
@@ -98,7 +103,7 @@ emu_run_status_t emu_array_run_threads(emu_array_t *a, uint64_t limit)
     r.barrier.n = n;
     atomic_init(&r.barrier.count, 0);
     atomic_init(&r.barrier.generation, 0);
-    r.summaries = calloc(2u * n, sizeof *r.summaries);
+    r.summaries = aligned_alloc(64, 2u * n * sizeof *r.summaries);
     worker_t *workers = calloc(n, sizeof *workers);
     if (r.summaries == NULL || workers == NULL) {
         free(r.summaries);
