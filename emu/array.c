@@ -167,6 +167,8 @@ emu_run_status_t emu_array_run_serial(emu_array_t *a, uint64_t limit)
     emu_run_status_t st;
     bool scheduled = emu_blocks_prepare(a, 1) == 0; /* out of memory: every cell every clock, as it was */
     for (;;) {
+        if (scheduled && !a->has_hooks && emu_block_alone(a, &a->blocks[0], &rc, limit, &st))
+            break;
         emu_step_summary_t sum = {.next = UINT64_MAX, .stop = a->stop_requested};
         bool stop_after = false;
         if (a->has_hooks) {

@@ -92,6 +92,8 @@ int emu_cell_init(emu_cell_t *c, emu_array_t *a, unsigned x, unsigned y);
 void emu_cell_free(emu_cell_t *c);
 /* One clock of the cell, folded into the summary. */
 void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum);
+/* One clock of a cell that runs alone (emu_block_alone has checked that it may), folded into the summary. */
+void emu_cell_step_alone(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum);
 /* After its step: whether stepping the cell changes nothing until a word is posted to it or its timer comes
  * (then c->wake_at is the timer's clock, or UINT64_MAX). */
 bool emu_cell_may_sleep(emu_cell_t *c, uint64_t now);
@@ -107,6 +109,10 @@ enum { EMU_MAX_BLOCKS = 256 };
 int emu_blocks_prepare(emu_array_t *a, unsigned n);
 /* One clock of the awake cells of block b, folded into *sum. */
 void emu_block_step(emu_array_t *a, emu_block_t *b, uint64_t now, emu_step_summary_t *sum);
+/* While the block's one awake cell computes alone (serial runs without hooks), runs its clocks in a tight
+ * loop: the same steps and the same decisions, without the array's per-clock machinery. Returns true when the
+ * run stops (with *st); false when the general loop must take the next clock. */
+bool emu_block_alone(emu_array_t *a, emu_block_t *b, emu_run_clock_t *rc, uint64_t limit, emu_run_status_t *st);
 void emu_summary_merge(emu_step_summary_t *into, const emu_step_summary_t *s);
 /* After a clock: advances rc to the next clock that matters, or returns true with why the run stops. */
 bool emu_clock_decide(emu_run_clock_t *rc, const emu_machine_t *m, const emu_step_summary_t *sum, uint64_t limit,

@@ -241,6 +241,27 @@ static uint64_t timer_due(const ca_t *ca, uint64_t now)
     return UINT64_MAX;
 }
 
+void emu_cell_step_alone(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
+{
+    /* emu_cell_step, less what cannot happen here: nothing arrives (no other cell is awake and nothing is in
+     * flight), the agent is idle and the bundle does not touch it, so no word moves and no fault is raised. */
+    c->now = now;
+    ca_t *ca = &c->ca;
+    uint64_t issued_before = ca->s.stats.bundles;
+    uint64_t next = ca_step(ca, now);
+    if (ca->s.stats.bundles != issued_before && !ca->s.in_handler && ++c->awake_bundles > EMU_RECHECK_BUNDLES)
+        c->progress_at = now;
+    uint64_t timer = timer_due(ca, now);
+    if (timer < next)
+        next = timer;
+    if (next < sum->next)
+        sum->next = next;
+    if (c->progress_at > sum->progress_at)
+        sum->progress_at = c->progress_at;
+    sum->faulted |= ca->s.state == CA_FAULTED;
+    sum->running |= ca->s.state == CA_RUNNING;
+}
+
 bool emu_cell_may_sleep(emu_cell_t *c, uint64_t now)
 {
     const coa_t *coa = &c->coa;

@@ -25,6 +25,11 @@ static void describe_gates(emu_bundle_t *b, const isa_op_t *ops)
     }
     if (b->count == 1 && b->gates_in == 0 && b->gates_out == 0)
         b->flags |= EMU_BUNDLE_SIMPLE;
+    bool cr = false;
+    for (unsigned i = 0; i < b->count; i++)
+        cr |= ops[i].opcode == ISA_OP_RDCR || ops[i].opcode == ISA_OP_WRCR;
+    if (cr || b->gates_in || b->gates_out || (b->flags & EMU_BUNDLE_WFE))
+        b->flags |= EMU_BUNDLE_PORT;
 }
 
 int emu_program_init(emu_program_t *p, isa_image_t *image, const isa_timing_t *timing, char *err, size_t errlen)

@@ -15,6 +15,7 @@ enum {
     EMU_BUNDLE_MEM = 1u << 1,     /* uses the memory port this clock */
     EMU_BUNDLE_SIMPLE = 1u << 2,  /* one operation, no gates: no staging needed */
     EMU_BUNDLE_WFE = 1u << 3,     /* waits for network activity before it issues */
+    EMU_BUNDLE_PORT = 1u << 4,    /* touches the agent: a gate, a control register, or wfe */
 };
 
 typedef struct emu_bundle {

@@ -116,3 +116,43 @@ void emu_block_step(emu_array_t *a, emu_block_t *b, uint64_t now, emu_step_summa
     if (b->wake_at < sum->next)
         sum->next = b->wake_at;
 }
+
+/* A cell may run alone while it computes: no other cell of the array is awake or due, and its agent is idle
+ * with nothing in flight either way. None of that changes while it runs alone, since only the CA runs. */
+static bool agent_quiet(const emu_cell_t *c, uint64_t now)
+{
+    return c->ca.prog != NULL && !coa_active(&c->coa) && !coa_sending(&c->coa, now) && !inbound_pending(c);
+}
+
+/* ... and for each clock: its CA runs outside events (which arrivals or a timer would raise), and the bundle
+ * it issues next does not touch the agent. */
+static bool computes(const ca_t *ca)
+{
+    if (ca->s.state != CA_RUNNING || ca->s.events_on)
+        return false;
+    const emu_bundle_t *bd = emu_program_bundle(ca->prog, ca->s.pc);
+    return bd != NULL && !(bd->flags & (EMU_BUNDLE_PORT | EMU_BUNDLE_ILLEGAL));
+}
+
+bool emu_block_alone(emu_array_t *a, emu_block_t *b, emu_run_clock_t *rc, uint64_t limit, emu_run_status_t *st)
+{
+    if (b->nawake != 1 || b->dirty || atomic_load_explicit(&b->wakes, memory_order_relaxed) != b->wakes_seen)
+        return false;
+    emu_cell_t *c = &a->cells[b->awake[0]];
+    if (!agent_quiet(c, rc->clock))
+        return false;
+    while (rc->clock < b->wake_at && !a->stop_requested && computes(&c->ca)) {
+        emu_step_summary_t sum = {.next = b->wake_at};
+        emu_cell_step_alone(c, rc->clock, &sum);
+        a->last_ran = rc->clock;
+        a->ran_any = true;
+        /* What the dormant cells would have told the clock, as emu_block_step adds it (the due timer above). */
+        if (b->dormant_waiting > 0) {
+            sum.running = true;
+            sum.waiting = true;
+        }
+        if (emu_clock_decide(rc, &a->machine, &sum, limit, st))
+            return true;
+    }
+    return false;
+}
