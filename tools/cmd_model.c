@@ -9,17 +9,20 @@
 #include "commands.h"
 #include "json.h"
 #include "model.h"
+#include "model_caching.h"
 
 static void usage(FILE *out)
 {
     fprintf(
         out,
-        "usage: iwarp model conset|msgpass [--json] [--quick]\n"
+        "usage: iwarp model conset|msgpass|caching [--json] [--quick]\n"
         "  conset   the ConSet model (the ConSet paper, sections 2 and 4.2.1) for the torus, butterfly and all-to-all "
         "patterns,\n"
         "           with the paper's predicted columns of Tables 1-3 and the deviation\n"
         "  msgpass  the message-passing model (the ConSet paper, 3.1 and 4.3.1: c = 400, a = 2) beside the same model\n"
-        "           with c and a fitted to the emulated flood test (runs it: --quick for fewer sizes)\n");
+        "           with c and a fitted to the emulated flood test (runs it: --quick for fewer sizes)\n"
+        "  caching  address relation caching (Dinda and O'Hallaron): break-even repetitions and assembly speedup by\n"
+        "           n_g for iWarp (static and dynamic loop counts) and the Paragon, beside the paper's Pred-Stat\n");
 }
 
 static int model_conset_cmd(bool json)
@@ -135,6 +138,107 @@ static int model_msgpass_cmd(bool json, bool quick)
     return 0;
 }
 
+/* The paper's visible Pred-Stat columns (its Figures 3 and 4): 0 for INF, -1 for NONE. */
+typedef struct caching_paper {
+    const caching_machine_t *m;
+    const caching_loops_t *loops;
+    const char *loops_name;
+    unsigned first_ng, last_ng; /* the rows we print */
+    unsigned paper_first, paper_n;
+    int paper_break_even[12];
+    double paper_speedup[12];
+} caching_paper_t;
+
+static const caching_paper_t caching_tables[] = {
+    {&caching_iwarp, &caching_iwarp_static, "static", 1, 16, 1, 8, {0, 12, 7, 5, 4, 4, 3, 3},
+     {1.00, 1.09, 1.16, 1.25, 1.33, 1.41, 1.49, 1.59}},
+    {&caching_iwarp, &caching_iwarp_dynamic, "dynamic", 1, 16, 0, 0, {0}, {0}},
+    {&caching_paragon, &caching_paragon_static, "static", 14, 30, 14, 12, {-1, -1, -1, 41, 20, 14, 11, 9, 7, 7, 6, 5},
+     {-1, -1, -1, 1.01, 1.02, 1.03, 1.04, 1.05, 1.06, 1.07, 1.08, 1.09}},
+};
+
+static void break_even_text(caching_break_even_t k, uint64_t n_i, char *buf, size_t cap)
+{
+    if (k == CACHING_BREAKS_EVEN)
+        snprintf(buf, cap, "%llu", (unsigned long long)n_i);
+    else
+        snprintf(buf, cap, "%s", k == CACHING_AT_INFINITY ? "INF" : "NONE");
+}
+
+static int model_caching_cmd(bool json)
+{
+    json_writer_t j;
+    if (json) {
+        json_init(&j, stdout, true);
+        json_begin_object(&j, NULL);
+        json_begin_array(&j, "records");
+    }
+    for (size_t t = 0; t < sizeof caching_tables / sizeof caching_tables[0]; t++) {
+        const caching_paper_t *tb = &caching_tables[t];
+        double thr = caching_threshold(tb->m, tb->loops);
+        if (!json) {
+            printf("%s, %s loop counts (n_au %g, n_o %g, n_ac %g): caching pays for n_g > %.2f\n", tb->m->name,
+                   tb->loops_name, tb->loops->n_au, tb->loops->n_o, tb->loops->n_ac, thr);
+            printf("%5s %11s %11s %9s %9s\n", "n_g", "break-even", "paper", "speedup", "paper");
+        }
+        for (unsigned ng = tb->first_ng; ng <= tb->last_ng; ng++) {
+            uint64_t n_i;
+            caching_break_even_t k = caching_break_even(tb->m, tb->loops, ng, &n_i);
+            double sp = caching_speedup(tb->m, tb->loops, ng);
+            bool paper = tb->paper_n > 0 && ng >= tb->paper_first && ng < tb->paper_first + tb->paper_n;
+            unsigned pi = ng - tb->paper_first;
+            char be[24], pbe[24] = "", psp[24] = "";
+            break_even_text(k, n_i, be, sizeof be);
+            if (paper) {
+                int p = tb->paper_break_even[pi];
+                snprintf(pbe, sizeof pbe, "%s", p == 0 ? "INF" : p < 0 ? "NONE" : "");
+                if (p > 0)
+                    snprintf(pbe, sizeof pbe, "%d", p);
+                if (tb->paper_speedup[pi] < 0)
+                    snprintf(psp, sizeof psp, "NONE");
+                else
+                    snprintf(psp, sizeof psp, "%.2f", tb->paper_speedup[pi]);
+            }
+            if (json) {
+                json_begin_object(&j, NULL);
+                json_string(&j, "model", "caching");
+                json_string(&j, "machine", tb->m->name);
+                json_string(&j, "loops", tb->loops_name);
+                json_u64(&j, "n_g", ng);
+                if (k == CACHING_BREAKS_EVEN)
+                    json_u64(&j, "break_even", n_i);
+                else
+                    json_string(&j, "break_even", k == CACHING_AT_INFINITY ? "INF" : "NONE");
+                json_double(&j, "speedup", sp);
+                if (paper) {
+                    json_string(&j, "paper_break_even", pbe);
+                    json_string(&j, "paper_speedup", psp);
+                }
+                json_end_object(&j);
+            } else {
+                /* Below the threshold cached assembly is slower: the paper prints NONE there. */
+                char spt[24];
+                if (k == CACHING_NEVER)
+                    snprintf(spt, sizeof spt, "NONE");
+                else
+                    snprintf(spt, sizeof spt, "%.3f", sp);
+                printf("%5u %11s %11s %9s %9s\n", ng, be, pbe, spt, psp);
+            }
+        }
+        if (!json)
+            printf("\n");
+    }
+    if (json) {
+        json_end_array(&j);
+        json_end_object(&j);
+        json_finish(&j);
+    } else {
+        printf("break-even: the paper's equation 4; speedup: (t_g + t_au) / t_ac from its component times, which its\n"
+               "tables follow to within 0.01 (its closed form, equation 5, leaves out the two cache reads of t_ac).\n");
+    }
+    return 0;
+}
+
 int cmd_model(int argc, char **argv)
 {
     enum { OPT_JSON = 256, OPT_QUICK, OPT_HELP };
@@ -164,6 +268,8 @@ int cmd_model(int argc, char **argv)
         return model_conset_cmd(json);
     if (strcmp(argv[optind], "msgpass") == 0)
         return model_msgpass_cmd(json, quick);
+    if (strcmp(argv[optind], "caching") == 0)
+        return model_caching_cmd(json);
     fprintf(stderr, "iwarp model: no model named '%s'\n", argv[optind]);
     usage(stderr);
     return 2;

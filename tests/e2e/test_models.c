@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "model.h"
+#include "model_caching.h"
 
 static void check(double model, double seed, const char *what, unsigned p, unsigned i)
 {
@@ -50,12 +51,54 @@ static void test_only_table_1_measured_values_are_known(void **state)
     }
 }
 
+/* Address relation caching (Dinda and O'Hallaron): the break-even columns of the paper's Figures 3(a) and 4(a),
+ * Pred-Stat, come out exactly (INF where n_g is the threshold, NONE below it); the speedup columns (3(b), 4(b))
+ * within the 0.01 they are printed to. */
+static void test_caching_model_gives_the_papers_pred_stat_columns(void **state)
+{
+    (void)state;
+    static const int iwarp_be[] = {0, 12, 7, 5, 4, 4, 3, 3}; /* n_g 1..8; 0: INF */
+    static const double iwarp_sp[] = {1.00, 1.09, 1.16, 1.25, 1.33, 1.41, 1.49, 1.59};
+    static const int paragon_be[] = {-1, -1, -1, 41, 20, 14, 11, 9, 7, 7, 6, 5}; /* n_g 14..25; -1: NONE */
+    static const double paragon_sp[] = {0, 0, 0, 1.01, 1.02, 1.03, 1.04, 1.05, 1.06, 1.07, 1.08, 1.09};
+    const struct {
+        const caching_machine_t *m;
+        const caching_loops_t *l;
+        unsigned first, n;
+        const int *be;
+        const double *sp;
+    } machines[] = {{&caching_iwarp, &caching_iwarp_static, 1, 8, iwarp_be, iwarp_sp},
+                    {&caching_paragon, &caching_paragon_static, 14, 12, paragon_be, paragon_sp}};
+    for (unsigned k = 0; k < 2; k++)
+        for (unsigned i = 0; i < machines[k].n; i++) {
+            unsigned ng = machines[k].first + i;
+            uint64_t n_i;
+            caching_break_even_t be = caching_break_even(machines[k].m, machines[k].l, ng, &n_i);
+            int want = machines[k].be[i];
+            if (want == 0)
+                assert_int_equal(be, CACHING_AT_INFINITY);
+            else if (want < 0)
+                assert_int_equal(be, CACHING_NEVER);
+            else if (be != CACHING_BREAKS_EVEN || n_i != (uint64_t)want)
+                fail_msg("%s n_g %u: break-even %llu, the paper %d", machines[k].m->name, ng, (unsigned long long)n_i,
+                         want);
+            if (want >= 0 && fabs(caching_speedup(machines[k].m, machines[k].l, ng) - machines[k].sp[i]) > 0.0101)
+                fail_msg("%s n_g %u: speedup %.4f, the paper %.2f", machines[k].m->name, ng,
+                         caching_speedup(machines[k].m, machines[k].l, ng), machines[k].sp[i]);
+        }
+    /* The thresholds the paper states in words: iWarp's at n_g = 1, the Paragon's between 16 and 17. */
+    assert_true(fabs(caching_threshold(&caching_iwarp, &caching_iwarp_static) - 1.0) < 1e-9);
+    double p = caching_threshold(&caching_paragon, &caching_paragon_static);
+    assert_true(p > 16 && p < 17);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_conset_model_gives_the_seeds_predicted_columns),
         cmocka_unit_test(test_msgpass_model_gives_the_seeds_predicted_columns),
         cmocka_unit_test(test_only_table_1_measured_values_are_known),
+        cmocka_unit_test(test_caching_model_gives_the_papers_pred_stat_columns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
