@@ -39,6 +39,7 @@ int bench_speed(bench_context_t *ctx);
 int bench_logp(bench_context_t *ctx);
 int bench_patterns(bench_context_t *ctx);
 int bench_traffic(bench_context_t *ctx);
+int bench_caching(bench_context_t *ctx);
 
 /* Whether the benches print their report (text); every format gets the records (the text report's go to
  * results.csv). */

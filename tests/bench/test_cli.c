@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <jansson.h>
+#include <math.h>
 #include <sys/stat.h>
 
 #include "command.h"
@@ -283,6 +284,42 @@ static void test_one_format_at_a_time(void **state)
     free(out);
 }
 
+/* bench caching: the emulated break-even and speedup beside the model fed with the clocks per tuple the
+ * emulation measured (Pred-Dyn): they agree, and caching never pays below the model's threshold. */
+static void test_caching_agrees_with_its_dynamic_model(void **state)
+{
+    (void)state;
+    char *out;
+    assert_int_equal(bench(&out, "--quick --json caching"), 0);
+    json_error_t err;
+    json_t *doc = json_loads(out, 0, &err);
+    if (doc == NULL)
+        fail_msg("not JSON: %s", err.text);
+    json_t *records = json_object_get(doc, "records");
+    size_t i, seen = 0;
+    json_t *r;
+    json_array_foreach(records, i, r) {
+        if (strcmp(json_string_value(json_object_get(r, "bench")), "caching") != 0)
+            continue;
+        seen++;
+        double sp = json_number_value(json_object_get(r, "speedup"));
+        double dyn = json_number_value(json_object_get(r, "speedup_pred_dyn"));
+        if (fabs(sp - dyn) > 0.01 * dyn)
+            fail_msg("n_g %lld: speedup %.3f, Pred-Dyn %.3f", (long long)json_integer_value(json_object_get(r, "n_g")),
+                     sp, dyn);
+        const char *pred = json_string_value(json_object_get(r, "break_even_pred_dyn"));
+        json_t *be = json_object_get(r, "break_even");
+        if (strcmp(pred, "NONE") == 0 || strcmp(pred, "INF") == 0)
+            assert_true(json_is_null(be));
+        else if (!json_is_integer(be) || labs((long)json_integer_value(be) - atol(pred)) > 1)
+            fail_msg("n_g %lld: break-even %s, Pred-Dyn %s", (long long)json_integer_value(json_object_get(r, "n_g")),
+                     json_is_integer(be) ? "a number" : "none", pred);
+    }
+    assert_int_equal(seen, 16);
+    json_decref(doc);
+    free(out);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -297,6 +334,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_each_report_keeps_its_own_folder),
         cmocka_unit_test(test_ctrl_c_keeps_what_ended),
         cmocka_unit_test(test_one_format_at_a_time),
+        cmocka_unit_test(test_caching_agrees_with_its_dynamic_model),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -111,6 +111,32 @@ static void test_self_checking_test_programs_halt(void **state)
     assert_true(ran >= 1);
 }
 
+/* The deposit engine of programs/caching/caching.s writes exactly the words sent, where their addresses say,
+ * uncached and cached, for message lengths that are and are not powers of two; clocks pinned for two runs. */
+static void test_deposit_messages_write_exactly_the_words_sent(void **state)
+{
+    (void)state;
+    static const uint32_t lengths[] = {1, 7, 64, 255};
+    for (unsigned mode = 0; mode < 2; mode++)
+        for (size_t k = 0; k < sizeof lengths / sizeof lengths[0]; k++) {
+            uint32_t n = lengths[k], args[3] = {mode, n, 4};
+            e2e_run_t r;
+            e2e_run_program(&r, "programs/caching/caching.s", 2, 1, args, 3);
+            e2e_assert_done(&r);
+            for (uint32_t w = 0; w < n + 8; w++) {
+                uint32_t addr = 0x20000 - 16 + 4 * w, got = 0;
+                uint32_t want = w < 4 || w >= n + 4 ? 0x5eedf00du : 3 * (w - 4) + 1;
+                assert_int_equal(ca_mem_read(emu_array_ca(r.array, 1, 0), addr, &got, 4), 0);
+                if (got != want)
+                    fail_msg("mode %u, %u words: 0x%x at 0x%x, not 0x%x", mode, n, got, addr, want);
+            }
+            if (n == 64)
+                e2e_check_golden(mode ? "programs/caching/caching.s#cached-64x4" : "programs/caching/caching.s#uncached-64x4",
+                                 emu_array_cycles(r.array));
+            e2e_free(&r);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -119,6 +145,7 @@ int main(void)
         cmocka_unit_test(test_neighbour_exchange_works_on_small_and_odd_tori),
         cmocka_unit_test(test_streaming_on_every_link_runs_to_the_end),
         cmocka_unit_test(test_self_checking_test_programs_halt),
+        cmocka_unit_test(test_deposit_messages_write_exactly_the_words_sent),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
