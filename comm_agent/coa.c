@@ -93,7 +93,6 @@ void coa_free(coa_t *c)
     c->qtag = NULL;
 }
 
-void coa_deliver(coa_t *c, uint64_t now) { coa_links_deliver(c, now); }
 
 void coa_after_ca(coa_t *c, uint64_t now, bool mem_used)
 {

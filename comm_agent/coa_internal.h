@@ -105,7 +105,6 @@ static inline void coa_send_ctrl(coa_t *c, coa_dir_t dir, coa_ctrl_kind_t kind, 
     /* Capacity is two messages per channel: a channel pops at most one word and frees at most once a clock. */
     s->ctrl[s->nctrl++] = (coa_ctrl_t){(uint8_t)kind, (uint8_t)lc};
 }
-void coa_links_deliver(coa_t *c, uint64_t now);
 void coa_links_schedule(coa_t *c, uint64_t now);
 
 /* --- headers (coa_header.c) --- */

@@ -88,7 +88,7 @@ static void deliver_ctrl(coa_t *c, coa_dir_t from, const coa_ctrl_t *m, uint64_t
     }
 }
 
-void coa_links_deliver(coa_t *c, uint64_t now)
+void coa_deliver(coa_t *c, uint64_t now)
 {
     for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
         coa_line_t *line = c->in[d];

@@ -145,14 +145,14 @@ static uint32_t cell_event_sources(void *ctx)
  * something came (the wait loops of runtime/msg.s take a dozen), not progress. */
 enum { EMU_RECHECK_BUNDLES = 64 };
 
-static bool asleep_in_wfe(const ca_t *ca)
+static inline bool asleep_in_wfe(const ca_t *ca)
 {
     return ca->s.state == CA_WAITING && ca->s.wait_cause == CA_STALL_WFE;
 }
 
 /* Whether an event could divert a CA that waits on a gate, or wake one asleep in wfe (which a pending
  * event in the mask wakes with events off too), so that it must be stepped. */
-static bool event_possible(const emu_cell_t *c, uint64_t now)
+static inline bool event_possible(const emu_cell_t *c, uint64_t now)
 {
     const ca_state_block_t *s = &c->ca.s;
     if (!s->events_on && !asleep_in_wfe(&c->ca))
@@ -233,7 +233,7 @@ void emu_cell_free(emu_cell_t *c)
 }
 
 /* A timer that would wake the CA: the clock it comes, or UINT64_MAX (the same test emu_cell_step makes). */
-static uint64_t timer_due(const ca_t *ca, uint64_t now)
+static inline uint64_t timer_due(const ca_t *ca, uint64_t now)
 {
     if ((ca->s.events_on || asleep_in_wfe(ca)) && ca->s.timer_at != 0 && (ca->s.event_mask & CA_EVENT_TIMER) &&
         !ca_done(ca))
