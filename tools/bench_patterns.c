@@ -129,60 +129,70 @@ static int compile(const pattern_case_t *pc, uint32_t words, bool links, cset_t 
     return rc;
 }
 
-/* One pattern at one size: its routes compiled, its predictions, and its three emulated runs. Independent of
- * every other, so several run at once. */
+/* One emulated run of a pattern at a size, with the compilation and the predictions it needs: independent of
+ * every other run, so several go at once. The three kinds of a size write different fields of its result. */
+typedef enum job_kind { JOB_MSGPASS, JOB_CONSET, JOB_LINKS } job_kind_t;
+
 typedef struct pattern_job {
     const pattern_case_t *pc;
     uint32_t words;
+    job_kind_t kind;
     pattern_result_t *r;
-    bool ok; /* compiled, and every run ended */
+    bool ok; /* compiled, and the run ended */
 } pattern_job_t;
 
-/* Compiles both table sets of the pattern at its size, fills in the predictions, and runs it three ways. */
 static void run_job(const bench_context_t *ctx, pattern_job_t *j)
 {
     const pattern_case_t *pc = j->pc;
     uint32_t words = j->words;
     pattern_result_t *r = j->r;
-    memset(r, 0, sizeof *r);
-    cset_t set, set_links;
-    route_plan_t plan, plan_links;
-    celldata_t tables, tables_links;
-    if (compile(pc, words, false, &set, &plan, &tables) != 0)
-        return;
-    if (compile(pc, words, true, &set_links, &plan_links, &tables_links) != 0) {
-        celldata_free(&tables);
-        route_plan_free(&plan);
+    if (j->kind == JOB_MSGPASS) {
+        cset_t set;
+        char err[512];
+        if (pattern_generate(&set, pc->kind, SIDE, SIDE, words, CAPACITY, err, sizeof err) != 0) {
+            fprintf(stderr, "bench patterns: %s\n", err);
+            return;
+        }
+        unsigned messages = set.nconns / CELLS;
+        r->predicted_msgpass = model_msgpass(messages, words, MODEL_C, MODEL_A);
         cset_free(&set);
+        uint32_t args[3] = {words, pc->msgpass_pattern, 0};
+        r->emulated_msgpass = run_pattern(ctx->threads, "programs/patterns/msgpass.s", args, 3, NULL);
+        j->ok = r->emulated_msgpass > 0;
         return;
     }
-    r->phases = plan.nphases;
-    r->phases_links = plan_links.nphases;
-    uint64_t sent[CELLS] = {0};
-    for (unsigned i = 0; i < set.nconns; i++) {
-        sent[set.conns[i].src] += set.conns[i].words;
-        r->bytes += 4ull * set.conns[i].words;
+    bool links = j->kind == JOB_LINKS;
+    cset_t set;
+    route_plan_t plan;
+    celldata_t tables;
+    if (compile(pc, words, links, &set, &plan, &tables) != 0)
+        return;
+    if (links) {
+        r->phases_links = plan.nphases;
+        r->predicted_links = (double)route_predicted_clocks(&plan) + (double)plan.nphases * MODEL_PER_PHASE;
+    } else {
+        r->phases = plan.nphases;
+        uint64_t sent[CELLS] = {0};
+        for (unsigned i = 0; i < set.nconns; i++) {
+            sent[set.conns[i].src] += set.conns[i].words;
+            r->bytes += 4ull * set.conns[i].words;
+        }
+        for (unsigned c = 0; c < CELLS; c++)
+            if (sent[c] > r->conset_words_per_cell)
+                r->conset_words_per_cell = sent[c];
+        r->messages = set.nconns / CELLS;
+        r->predicted_conset = model_conset(r->phases, r->conset_words_per_cell);
     }
-    for (unsigned c = 0; c < CELLS; c++)
-        if (sent[c] > r->conset_words_per_cell)
-            r->conset_words_per_cell = sent[c];
-    r->messages = set.nconns / CELLS;
-    r->predicted_conset = model_conset(r->phases, r->conset_words_per_cell);
-    r->predicted_msgpass = model_msgpass(r->messages, words, MODEL_C, MODEL_A);
-    r->predicted_links = (double)route_predicted_clocks(&plan_links) + (double)plan_links.nphases * MODEL_PER_PHASE;
     route_plan_free(&plan);
-    route_plan_free(&plan_links);
     cset_free(&set);
-    cset_free(&set_links);
-    /* Message passing first: the longest of the three. */
-    uint32_t args[3] = {words, pc->msgpass_pattern, 0};
-    r->emulated_msgpass = run_pattern(ctx->threads, "programs/patterns/msgpass.s", args, 3, NULL);
-    args[1] = 0;
-    r->emulated_conset = run_pattern(ctx->threads, "programs/patterns/conset_pattern.s", args, 2, &tables);
-    r->emulated_links = run_pattern(ctx->threads, "programs/patterns/conset_pattern.s", args, 2, &tables_links);
+    uint32_t args[2] = {words, 0};
+    double clocks = run_pattern(ctx->threads, "programs/patterns/conset_pattern.s", args, 2, &tables);
     celldata_free(&tables);
-    celldata_free(&tables_links);
-    j->ok = r->emulated_conset > 0 && r->emulated_links > 0 && r->emulated_msgpass > 0;
+    if (links)
+        r->emulated_links = clocks;
+    else
+        r->emulated_conset = clocks;
+    j->ok = clocks > 0;
 }
 
 typedef struct job_pool {
@@ -206,7 +216,7 @@ static void *job_worker(void *arg)
 }
 
 /* The smallest size of every pattern first (seconds: Ctrl-C soon after the start still leaves whole results),
- * then the largest messages first, so the last job to start is a short one. */
+ * then the largest messages first, message passing (the slowest) first, so the last run to start is short. */
 static int run_order(const void *a, const void *b)
 {
     const pattern_job_t *x = a, *y = b;
@@ -215,6 +225,8 @@ static int run_order(const void *a, const void *b)
         return xs ? -1 : 1;
     if (x->words != y->words)
         return x->words > y->words ? -1 : 1;
+    if (x->kind != y->kind)
+        return (int)x->kind - (int)y->kind;
     return x->pc < y->pc ? -1 : x->pc > y->pc; /* the patterns in their order */
 }
 
@@ -238,7 +250,7 @@ static void run_jobs(const bench_context_t *ctx, pattern_job_t *list, unsigned n
          * how far they are. */
         while (atomic_load(&pool.done) < n) {
             char what[96];
-            snprintf(what, sizeof what, "%u of %u pattern sizes done, %u at once", atomic_load(&pool.done), n,
+            snprintf(what, sizeof what, "%u of %u emulated runs done, %u at once", atomic_load(&pool.done), n,
                      started);
             progress_step(&prog, what);
             struct timespec ts = {0, 100 * 1000 * 1000};
@@ -351,17 +363,23 @@ int bench_patterns(bench_context_t *ctx)
                "links: ConSet compiled with `iwarp route --links` (the scheduler keeps connections that share a\n"
                "physical link apart and the cells keep to its clock): predicted = its phases + %d clocks a switch.\n",
                CAPACITY, MODEL_PER_PHASE);
-    /* Every pattern at every size is a job; several run at once (--jobs), and the report follows in order. */
+    /* Every run of every pattern at every size is a job; several go at once (--jobs); the report follows in
+     * order. */
     pattern_result_t results[NCASES][MODEL_SIZES];
-    pattern_job_t jobs[NCASES * MODEL_SIZES];
+    pattern_job_t jobs[NCASES * MODEL_SIZES * 3];
     unsigned njobs = 0;
+    memset(results, 0, sizeof results);
     for (unsigned c = 0; c < NCASES; c++)
         for (unsigned i = 0; i < nsizes; i++)
-            jobs[njobs++] = (pattern_job_t){&cases[c], sizes[i], &results[c][i], false};
+            for (unsigned k = JOB_MSGPASS; k <= JOB_LINKS; k++)
+                jobs[njobs++] = (pattern_job_t){&cases[c], sizes[i], (job_kind_t)k, &results[c][i], false};
     run_jobs(ctx, jobs, njobs);
-    bool ok[NCASES][MODEL_SIZES] = {{false}};
+    bool ok[NCASES][MODEL_SIZES];
+    for (unsigned c = 0; c < NCASES; c++)
+        for (unsigned i = 0; i < MODEL_SIZES; i++)
+            ok[c][i] = true;
     for (unsigned k = 0; k < njobs; k++)
-        ok[jobs[k].pc - cases][jobs[k].r - results[jobs[k].pc - cases]] = jobs[k].ok;
+        ok[jobs[k].pc - cases][jobs[k].r - results[jobs[k].pc - cases]] &= jobs[k].ok;
     unsigned all_sizes = nsizes;
     for (unsigned c = 0; c < NCASES; c++) {
         const pattern_case_t *pc = &cases[c];
