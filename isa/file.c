@@ -68,6 +68,8 @@ int file_read_all(const char *path, uint8_t **data, size_t *len, char *err, size
     if (n == 0) { /* as the header says: no buffer for an empty file */
         free(buf);
         buf = NULL;
+    } else {
+        buf[n] = 0; /* the loop grows the buffer before each read, so the last read left room for it */
     }
     *data = buf;
     *len = n;

@@ -12,7 +12,8 @@
  * directory", or "is not a regular file (a FIFO, device or socket)"). */
 FILE *file_open_read(const char *path, const char **why);
 
-/* Reads all of path into *data (to be freed; NULL when the file is empty) and its size into *len.
+/* Reads all of path into *data (to be freed; NULL when the file is empty), followed by a NUL byte that *len, its
+ * size, does not count (so text can be searched as a string).
  * Returns 0, or -1 with "path: why" in err. */
 int file_read_all(const char *path, uint8_t **data, size_t *len, char *err, size_t errlen);
 
