@@ -1,4 +1,4 @@
-/* Emulation speed: how many emulated instructions and cell-clocks the host runs per second. A figure to
+/* Emulation speed: how many emulated bundles (instructions) and cell-clocks the host runs per second. A figure to
  * watch, never a test (hosts are noisy): the best of several runs is reported. */
 #include <stdio.h>
 
