@@ -215,14 +215,17 @@ static void *job_worker(void *arg)
     }
 }
 
-/* The smallest size of every pattern first (seconds: Ctrl-C soon after the start still leaves whole results),
- * then the largest messages first, message passing (the slowest) first, so the last run to start is short. */
+/* The smallest size of every pattern first, pattern by pattern (seconds: Ctrl-C soon after the start still
+ * leaves whole results), then the largest messages first, message passing (the slowest) first, so the last
+ * run to start is a short one. */
 static int run_order(const void *a, const void *b)
 {
     const pattern_job_t *x = a, *y = b;
     bool xs = x->words == model_sizes[0], ys = y->words == model_sizes[0];
     if (xs != ys)
         return xs ? -1 : 1;
+    if (xs && x->pc != y->pc) /* the smallest size pattern by pattern: the torus is whole first */
+        return x->pc < y->pc ? -1 : 1;
     if (x->words != y->words)
         return x->words > y->words ? -1 : 1;
     if (x->kind != y->kind)
