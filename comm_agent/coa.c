@@ -93,7 +93,6 @@ void coa_free(coa_t *c)
     c->qtag = NULL;
 }
 
-
 void coa_after_ca(coa_t *c, uint64_t now, bool mem_used)
 {
     coa_spools(c, now, mem_used);

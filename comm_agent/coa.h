@@ -16,6 +16,7 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "word.h"
@@ -247,6 +248,16 @@ void coa_after_ca(coa_t *c, uint64_t now, bool mem_used);
 static inline bool coa_active(const coa_t *c) { return c->busy_lc != 0 || c->loading || c->spools_active != 0; }
 /* Whether something this agent sent is still on its way to a neighbour. */
 static inline bool coa_sending(const coa_t *c, uint64_t now) { return c->out_pending_until > now; }
+/* Whether something a neighbour sent is on its way in: posted on a link and not yet delivered. */
+static inline bool coa_receiving(const coa_t *c)
+{
+    for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
+        const coa_line_t *in = c->in[d];
+        if (in != NULL && atomic_load_explicit(&in->posted, memory_order_relaxed) != in->taken)
+            return true;
+    }
+    return false;
+}
 
 /* The computation agent's side (see emu/port.h). Status: 0 ready, 1 wait, 2 unbound. The status checks are
  * inline: the core asks them for every bundle that uses a gate. */

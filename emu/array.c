@@ -148,7 +148,6 @@ bool emu_clock_decide(emu_run_clock_t *rc, const emu_machine_t *m, const emu_ste
     return true;
 }
 
-
 void emu_summary_merge(emu_step_summary_t *into, const emu_step_summary_t *s)
 {
     if (s->next < into->next)

@@ -232,7 +232,8 @@ void emu_cell_free(emu_cell_t *c)
     c->mem = NULL;
 }
 
-/* A timer that would wake the CA: the clock it comes, or UINT64_MAX (the same test emu_cell_step makes). */
+/* A timer that would wake the CA: the clock it comes, or UINT64_MAX. The step, the lone cell's step and the
+ * test for sleep all ask it, so they cannot disagree. */
 static inline uint64_t timer_due(const ca_t *ca, uint64_t now)
 {
     if ((ca->s.events_on || asleep_in_wfe(ca)) && ca->s.timer_at != 0 && (ca->s.event_mask & CA_EVENT_TIMER) &&
@@ -279,12 +280,7 @@ bool emu_cell_may_sleep(emu_cell_t *c, uint64_t now)
         break;
     default: return false; /* running, or faulted (the run stops on it) */
     }
-    for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
-        const coa_line_t *in = coa->in[d];
-        if (in != NULL && atomic_load_explicit(&in->posted, memory_order_relaxed) != in->taken)
-            return false; /* something is on its way in */
-    }
-    return true;
+    return !coa_receiving(coa);
 }
 
 void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
@@ -327,7 +323,7 @@ void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
     }
 
     /* A waiting CA needs no clock of its own: whatever wakes it arrives over a link, and the sender keeps
-     * the clock ticking until then (coa_sending), since every clock that runs steps every cell. */
+     * the clock ticking until then (coa_sending); its post wakes the receiver if it sleeps (schedule.c). */
     uint64_t next = ca->s.state == CA_WAITING ? UINT64_MAX : next_ca;
     uint64_t timer = timer_due(ca, now);
     if (timer < next)

@@ -48,12 +48,12 @@ static bool step(const emu_array_t *a, wait_node_t *n, wait_node_t *next)
     next->cell = n->cell;
     if (n->is_ca) {
         unsigned g = c->ca.s.wait_gate;
-        char src[256]; /* faults name the source line; so does a cell in a wait cycle */
-        emu_source_text(&c->ca, c->ca.s.pc, src, sizeof src);
         if (c->ca.s.state != CA_WAITING) {
             say(n, "CA of (%u,%u) is %s", c->x, c->y, ca_state_name(c->ca.s.state));
             return false;
         }
+        char src[256]; /* faults name the source line; so does a cell in a wait cycle */
+        emu_source_text(&c->ca, c->ca.s.pc, src, sizeof src);
         if (c->ca.s.wait_cause == CA_STALL_WFE) {
             /* Asleep until a word moves: it waits for whatever its receiving spools wait for. */
             for (unsigned s = 0; s < coa->cfg.spools; s++)

@@ -26,8 +26,10 @@ static void describe_gates(emu_bundle_t *b, const isa_op_t *ops)
     if (b->count == 1 && b->gates_in == 0 && b->gates_out == 0)
         b->flags |= EMU_BUNDLE_SIMPLE;
     bool cr = false;
-    for (unsigned i = 0; i < b->count; i++)
-        cr |= ops[i].opcode == ISA_OP_RDCR || ops[i].opcode == ISA_OP_WRCR;
+    for (unsigned i = 0; i < b->count; i++) {
+        const isa_op_info_t *info = isa_op_info(ops[i].opcode);
+        cr |= info != NULL && info->unit == ISA_UNIT_CR;
+    }
     if (cr || b->gates_in || b->gates_out || (b->flags & EMU_BUNDLE_WFE))
         b->flags |= EMU_BUNDLE_PORT;
 }

@@ -60,16 +60,6 @@ int emu_blocks_prepare(emu_array_t *a, unsigned n)
     return 0;
 }
 
-static bool inbound_pending(const emu_cell_t *c)
-{
-    for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
-        const coa_line_t *in = c->coa.in[d];
-        if (in != NULL && atomic_load_explicit(&in->posted, memory_order_relaxed) != in->taken)
-            return true;
-    }
-    return false;
-}
-
 /* Which cells of the block are awake at clock `now`: the dormant ones stay so unless woken, due, or (for one
  * that went dormant last clock) posted to by a neighbour before it could see the mark. */
 static void rebuild(emu_array_t *a, emu_block_t *b, uint64_t now)
@@ -83,7 +73,7 @@ static void rebuild(emu_array_t *a, emu_block_t *b, uint64_t now)
         emu_cell_t *c = &a->cells[i];
         if (atomic_load_explicit(&c->dormant, memory_order_relaxed)) {
             bool woken = atomic_exchange_explicit(&c->woken, false, memory_order_relaxed);
-            if (!woken && c->wake_at > now && !inbound_pending(c)) {
+            if (!woken && c->wake_at > now && !coa_receiving(&c->coa)) {
                 if (c->wake_at < b->wake_at)
                     b->wake_at = c->wake_at;
                 if (c->ca.s.state == CA_WAITING)
@@ -94,6 +84,17 @@ static void rebuild(emu_array_t *a, emu_block_t *b, uint64_t now)
         }
         b->awake[b->nawake++] = i;
     }
+}
+
+/* What the dormant cells would have told the clock: a waiting CA keeps the run going, and a timer is due. */
+static void tell_dormant(const emu_block_t *b, emu_step_summary_t *sum)
+{
+    if (b->dormant_waiting > 0) {
+        sum->running = true;
+        sum->waiting = true;
+    }
+    if (b->wake_at < sum->next)
+        sum->next = b->wake_at;
 }
 
 void emu_block_step(emu_array_t *a, emu_block_t *b, uint64_t now, emu_step_summary_t *sum)
@@ -108,20 +109,14 @@ void emu_block_step(emu_array_t *a, emu_block_t *b, uint64_t now, emu_step_summa
             b->dirty = true;
         }
     }
-    /* What the dormant cells would have told the clock: a waiting CA keeps the run going, and a timer is due. */
-    if (b->dormant_waiting > 0) {
-        sum->running = true;
-        sum->waiting = true;
-    }
-    if (b->wake_at < sum->next)
-        sum->next = b->wake_at;
+    tell_dormant(b, sum);
 }
 
 /* A cell may run alone while it computes: no other cell of the array is awake or due, and its agent is idle
  * with nothing in flight either way. None of that changes while it runs alone, since only the CA runs. */
 static bool agent_quiet(const emu_cell_t *c, uint64_t now)
 {
-    return c->ca.prog != NULL && !coa_active(&c->coa) && !coa_sending(&c->coa, now) && !inbound_pending(c);
+    return c->ca.prog != NULL && !coa_active(&c->coa) && !coa_sending(&c->coa, now) && !coa_receiving(&c->coa);
 }
 
 /* ... and for each clock: its CA runs outside events (which arrivals or a timer would raise), and the bundle
@@ -142,15 +137,11 @@ bool emu_block_alone(emu_array_t *a, emu_block_t *b, emu_run_clock_t *rc, uint64
     if (!agent_quiet(c, rc->clock))
         return false;
     while (rc->clock < b->wake_at && !a->stop_requested && computes(&c->ca)) {
-        emu_step_summary_t sum = {.next = b->wake_at};
+        emu_step_summary_t sum = {.next = UINT64_MAX};
         emu_cell_step_alone(c, rc->clock, &sum);
         a->last_ran = rc->clock;
         a->ran_any = true;
-        /* What the dormant cells would have told the clock, as emu_block_step adds it (the due timer above). */
-        if (b->dormant_waiting > 0) {
-            sum.running = true;
-            sum.waiting = true;
-        }
+        tell_dormant(b, &sum);
         if (emu_clock_decide(rc, &a->machine, &sum, limit, st))
             return true;
     }

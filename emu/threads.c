@@ -1,6 +1,6 @@
 /*
- * Running the array on several host threads. Each thread steps a fixed block of cells; one barrier per
- * clock. Cells interact only through link lines written at least one clock ahead, so the blocks can run
+ * Running the array on several host threads. Each thread steps the awake cells of a fixed block
+ * (schedule.c); one barrier per clock. Cells interact only through link lines written at least one clock ahead, so the blocks can run
  * in parallel and the result is the same as with one thread. Every thread keeps its own copy of the clock
  * state and takes the same decision from the same merged summary (summaries are double-buffered by clock
  * parity, so a thread may start the next clock while another still reads this one).

@@ -16,8 +16,7 @@
 #include "run_loop.h"
 
 /* Half a second of emulation in all: --quick runs the same. */
-enum { NG_MAX = 16, WORDS = 256, MESSAGES = 32, RESULTS = 0x50000 };
-enum { SRC = 0x20000 };
+enum { NG_MAX = 16, WORDS = 256, MESSAGES = 32 };
 
 /* What one run of caching.s measured, per message. */
 typedef struct caching_run {
@@ -45,20 +44,37 @@ static int count_loop(const emu_program_t *p, const char *from, const char *to, 
     return 0;
 }
 
-/* The static loop counts of the assembled program: n_au, n_o, n_ac (the relation's n_g instructions are not
- * part of them: they sit before each loop's body label). */
-static int static_loops(const emu_program_t *p, caching_loops_t *l)
+/* What the bench takes from the assembled program and the machine it was predecoded for. */
+typedef struct caching_program {
+    caching_loops_t loops;          /* static counts: n_au, n_o, n_ac */
+    unsigned mem_au, mem_o, mem_ac; /* memory accesses per tuple of each loop */
+    unsigned int_clocks, mem_clocks; /* an instruction, a memory access */
+} caching_program_t;
+
+/* The static loop counts (the relation's n_g instructions are not part of them: they sit before each loop's
+ * body label), and each loop's memory accesses, which must be the model's: read the word, write the address
+ * and the word; write the tuple; read the tuple, then as uncached. */
+static int read_program(const emu_program_t *p, caching_program_t *cp)
 {
-    unsigned au, o, ac, m;
-    if (count_loop(p, "uncached_body", "uncached_end", &au, &m) != 0 || m != 3 ||
-        count_loop(p, "store_body", "store_end", &o, &m) != 0 || m != 2 ||
-        count_loop(p, "cached_loop", "cached_end", &ac, &m) != 0 || m != 5)
+    unsigned au, o, ac;
+    if (count_loop(p, "uncached_body", "uncached_end", &au, &cp->mem_au) != 0 || cp->mem_au != 3 ||
+        count_loop(p, "store_body", "store_end", &o, &cp->mem_o) != 0 || cp->mem_o != 2 ||
+        count_loop(p, "cached_loop", "cached_end", &ac, &cp->mem_ac) != 0 || cp->mem_ac != 5)
         return -1;
-    *l = (caching_loops_t){au, o, ac};
+    cp->loops = (caching_loops_t){au, o, ac};
+    cp->int_clocks = p->timing.clocks[ISA_T_INT];
+    cp->mem_clocks = p->timing.clocks[ISA_T_MEM];
     return 0;
 }
 
-static int run_caching(unsigned ng, unsigned mode, unsigned messages, caching_run_t *out, caching_loops_t *loops,
+/* An .equ of caching.s (where its data and results live), or 0 when it has none. */
+static uint32_t equ(const emu_program_t *p, const char *name)
+{
+    const isa_symbol_t *s = isa_image_symbol(&p->image, name);
+    return s != NULL ? s->value : 0;
+}
+
+static int run_caching(unsigned ng, unsigned mode, unsigned messages, caching_run_t *out, caching_program_t *cp,
                        bool *interrupted)
 {
     emu_machine_t m;
@@ -81,10 +97,12 @@ static int run_caching(unsigned ng, unsigned mode, unsigned messages, caching_ru
             fprintf(stderr, "bench caching: %s\n", err);
             rc = -1;
         }
-    if (rc == 0 && loops != NULL && static_loops(p, loops) != 0) {
+    if (rc == 0 && cp != NULL && read_program(p, cp) != 0) {
         fprintf(stderr, "bench caching: the loops of caching.s are not where their labels say\n");
         rc = -1;
     }
+    uint32_t dst = rc == 0 ? equ(p, "DST") : 0, results = rc == 0 ? equ(p, "RESULTS") : 0;
+    uint32_t guard = rc == 0 ? equ(p, "GUARD") : 0;
     if (rc == 0) {
         emu_run_status_t st = run_sliced(a, 100000000ull, interrupted);
         if (*interrupted) {
@@ -97,7 +115,8 @@ static int run_caching(unsigned ng, unsigned mode, unsigned messages, caching_ru
     }
     /* Every word deposited where its address says, and nothing around it touched. */
     for (unsigned k = 0; rc == 0 && k < WORDS + 8; k++) {
-        uint32_t addr = SRC - 16 + 4 * k, want = k < 4 || k >= WORDS + 4 ? 0x5eedf00du : 3 * (k - 4) + 1, got = 0;
+        /* cell 0 sends word j as 3 j + 1; cell 1 fills four words on either side with the guard */
+        uint32_t addr = dst - 16 + 4 * k, want = k < 4 || k >= WORDS + 4 ? guard : 3 * (k - 4) + 1, got = 0;
         if (ca_mem_read(emu_array_ca(a, 1, 0), addr, &got, 4) != 0 || got != want) {
             fprintf(stderr, "bench caching: n_g %u: cell 1 holds 0x%x at 0x%x, not 0x%x\n", ng, got, addr, want);
             rc = -1;
@@ -106,8 +125,8 @@ static int run_caching(unsigned ng, unsigned mode, unsigned messages, caching_ru
     out->messages = messages;
     for (unsigned i = 0; rc == 0 && i < messages; i++) {
         uint32_t w0[4], w1[4];
-        if (ca_mem_read(emu_array_ca(a, 0, 0), RESULTS + 16 * i, w0, sizeof w0) != 0 ||
-            ca_mem_read(emu_array_ca(a, 1, 0), RESULTS + 16 * i, w1, sizeof w1) != 0)
+        if (ca_mem_read(emu_array_ca(a, 0, 0), results + 16 * i, w0, sizeof w0) != 0 ||
+            ca_mem_read(emu_array_ca(a, 1, 0), results + 16 * i, w1, sizeof w1) != 0)
             rc = -1;
         out->start[i] = w0[0];
         out->assembly[i] = w0[1];
@@ -138,10 +157,7 @@ static void predicted(const caching_loops_t *l, unsigned ng, char *be, size_t ca
 {
     uint64_t n_i;
     caching_break_even_t k = caching_break_even(&caching_iwarp, l, ng, &n_i);
-    if (k == CACHING_BREAKS_EVEN)
-        snprintf(be, cap, "%llu", (unsigned long long)n_i);
-    else
-        snprintf(be, cap, "%s", k == CACHING_AT_INFINITY ? "INF" : "NONE");
+    caching_break_even_text(k, n_i, be, cap);
     *speedup = caching_speedup(&caching_iwarp, l, ng);
 }
 
@@ -161,9 +177,9 @@ int bench_caching(bench_context_t *ctx)
                     "clocks per message", false, false);
     for (unsigned ng = 1; ng <= ngs && !interrupt_requested(); ng++) {
         caching_run_t u, c;
-        caching_loops_t stat;
+        caching_program_t cp;
         bool interrupted = false;
-        if (run_caching(ng, 0, messages, &u, &stat, &interrupted) != 0 ||
+        if (run_caching(ng, 0, messages, &u, &cp, &interrupted) != 0 ||
             run_caching(ng, 1, messages, &c, NULL, &interrupted) != 0)
             return interrupted ? 0 : -1;
         /* Emulated: the first n_i at which the cached average is no longer above the uncached one. */
@@ -172,8 +188,12 @@ int bench_caching(bench_context_t *ctx)
             if (mean_end_to_end(&c, n) <= mean_end_to_end(&u, n))
                 be = n;
         double asm_u = mean_assembly(&u), asm_c = mean_assembly(&c), speedup = asm_u / asm_c;
-        /* Dynamic counts: clocks per tuple less the relation's and the memory's (two clocks an access). */
-        caching_loops_t dyn = {asm_u / WORDS - ng - 6, (double)c.store[0] / WORDS - ng - 4, asm_c / WORDS - 10};
+        /* Dynamic counts: clocks per tuple less the relation's and the memory's, in instructions. */
+        double in = cp.int_clocks, mem = cp.mem_clocks, rel = ng * in;
+        caching_loops_t stat = cp.loops;
+        caching_loops_t dyn = {(asm_u / WORDS - rel - cp.mem_au * mem) / in,
+                               ((double)c.store[0] / WORDS - rel - cp.mem_o * mem) / in,
+                               (asm_c / WORDS - cp.mem_ac * mem) / in};
         char be_emu[16], be_stat[16], be_dyn[16];
         double sp_stat, sp_dyn;
         if (be > 0)

@@ -134,8 +134,7 @@ static int compile(const pattern_case_t *pc, uint32_t words, bool links, cset_t 
 typedef enum job_kind { JOB_MSGPASS, JOB_CONSET, JOB_LINKS } job_kind_t;
 
 typedef struct pattern_job {
-    const pattern_case_t *pc;
-    uint32_t words;
+    unsigned c, i; /* the case (cases[c]) and the size (index in model_sizes) */
     job_kind_t kind;
     pattern_result_t *r;
     bool ok; /* compiled, and the run ended */
@@ -143,8 +142,8 @@ typedef struct pattern_job {
 
 static void run_job(const bench_context_t *ctx, pattern_job_t *j)
 {
-    const pattern_case_t *pc = j->pc;
-    uint32_t words = j->words;
+    const pattern_case_t *pc = &cases[j->c];
+    uint32_t words = model_sizes[j->i];
     pattern_result_t *r = j->r;
     if (j->kind == JOB_MSGPASS) {
         cset_t set;
@@ -221,16 +220,15 @@ static void *job_worker(void *arg)
 static int run_order(const void *a, const void *b)
 {
     const pattern_job_t *x = a, *y = b;
-    bool xs = x->words == model_sizes[0], ys = y->words == model_sizes[0];
-    if (xs != ys)
-        return xs ? -1 : 1;
-    if (xs && x->pc != y->pc) /* the smallest size pattern by pattern: the torus is whole first */
-        return x->pc < y->pc ? -1 : 1;
-    if (x->words != y->words)
-        return x->words > y->words ? -1 : 1;
+    if ((x->i == 0) != (y->i == 0))
+        return x->i == 0 ? -1 : 1;
+    if (x->i == 0 && x->c != y->c) /* the smallest size pattern by pattern: the torus is whole first */
+        return (int)x->c - (int)y->c;
+    if (x->i != y->i)
+        return (int)y->i - (int)x->i;
     if (x->kind != y->kind)
         return (int)x->kind - (int)y->kind;
-    return x->pc < y->pc ? -1 : x->pc > y->pc; /* the patterns in their order */
+    return (int)x->c - (int)y->c; /* the patterns in their order */
 }
 
 /* Runs every job, `jobs` at once, in run_order; one progress line on a terminal for all of them. */
@@ -375,14 +373,14 @@ int bench_patterns(bench_context_t *ctx)
     for (unsigned c = 0; c < NCASES; c++)
         for (unsigned i = 0; i < nsizes; i++)
             for (unsigned k = JOB_MSGPASS; k <= JOB_LINKS; k++)
-                jobs[njobs++] = (pattern_job_t){&cases[c], sizes[i], (job_kind_t)k, &results[c][i], false};
+                jobs[njobs++] = (pattern_job_t){c, i, (job_kind_t)k, &results[c][i], false};
     run_jobs(ctx, jobs, njobs);
     bool ok[NCASES][MODEL_SIZES];
     for (unsigned c = 0; c < NCASES; c++)
         for (unsigned i = 0; i < MODEL_SIZES; i++)
             ok[c][i] = true;
     for (unsigned k = 0; k < njobs; k++)
-        ok[jobs[k].pc - cases][jobs[k].r - results[jobs[k].pc - cases]] &= jobs[k].ok;
+        ok[jobs[k].c][jobs[k].i] &= jobs[k].ok;
     unsigned all_sizes = nsizes;
     for (unsigned c = 0; c < NCASES; c++) {
         const pattern_case_t *pc = &cases[c];

@@ -157,14 +157,6 @@ static const caching_paper_t caching_tables[] = {
      {-1, -1, -1, 1.01, 1.02, 1.03, 1.04, 1.05, 1.06, 1.07, 1.08, 1.09}},
 };
 
-static void break_even_text(caching_break_even_t k, uint64_t n_i, char *buf, size_t cap)
-{
-    if (k == CACHING_BREAKS_EVEN)
-        snprintf(buf, cap, "%llu", (unsigned long long)n_i);
-    else
-        snprintf(buf, cap, "%s", k == CACHING_AT_INFINITY ? "INF" : "NONE");
-}
-
 static int model_caching_cmd(bool json)
 {
     json_writer_t j;
@@ -188,12 +180,11 @@ static int model_caching_cmd(bool json)
             bool paper = tb->paper_n > 0 && ng >= tb->paper_first && ng < tb->paper_first + tb->paper_n;
             unsigned pi = ng - tb->paper_first;
             char be[24], pbe[24] = "", psp[24] = "";
-            break_even_text(k, n_i, be, sizeof be);
+            caching_break_even_text(k, n_i, be, sizeof be);
             if (paper) {
                 int p = tb->paper_break_even[pi];
-                snprintf(pbe, sizeof pbe, "%s", p == 0 ? "INF" : p < 0 ? "NONE" : "");
-                if (p > 0)
-                    snprintf(pbe, sizeof pbe, "%d", p);
+                caching_break_even_text(p == 0 ? CACHING_AT_INFINITY : p < 0 ? CACHING_NEVER : CACHING_BREAKS_EVEN,
+                                        p > 0 ? (uint64_t)p : 0, pbe, sizeof pbe);
                 if (tb->paper_speedup[pi] < 0)
                     snprintf(psp, sizeof psp, "NONE");
                 else
@@ -208,7 +199,7 @@ static int model_caching_cmd(bool json)
                 if (k == CACHING_BREAKS_EVEN)
                     json_u64(&j, "break_even", n_i);
                 else
-                    json_string(&j, "break_even", k == CACHING_AT_INFINITY ? "INF" : "NONE");
+                    json_string(&j, "break_even", be);
                 json_double(&j, "speedup", sp);
                 if (paper) {
                     json_string(&j, "paper_break_even", pbe);

@@ -2,6 +2,7 @@
 #include "model_caching.h"
 
 #include <math.h>
+#include <stdio.h>
 
 /* Section 4, "Model validation": iWarp's rates from its specification (20 MHz, every memory operation two
  * clocks, no cache), the Paragon's measured; the loop counts as the authors counted them. */
@@ -47,6 +48,14 @@ caching_break_even_t caching_break_even(const caching_machine_t *m, const cachin
     double x = m->r_rc / m->r_wc * (((n_g + l->n_o) * m->r_wc + 2 * m->r_i) / den);
     *n_i = (uint64_t)ceil(x - 1e-9 * x);
     return CACHING_BREAKS_EVEN;
+}
+
+void caching_break_even_text(caching_break_even_t k, uint64_t n_i, char *buf, size_t cap)
+{
+    if (k == CACHING_BREAKS_EVEN)
+        snprintf(buf, cap, "%llu", (unsigned long long)n_i);
+    else
+        snprintf(buf, cap, "%s", k == CACHING_AT_INFINITY ? "INF" : "NONE");
 }
 
 double caching_speedup(const caching_machine_t *m, const caching_loops_t *l, double n_g)

@@ -9,6 +9,7 @@
 #define TOOLS_MODEL_CACHING_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Rates in words (or instructions) per second. */
@@ -47,6 +48,9 @@ typedef enum caching_break_even {
 /* The repetitions after which cached communication is as fast on average (the paper's equation 4). */
 caching_break_even_t caching_break_even(const caching_machine_t *m, const caching_loops_t *l, double n_g,
                                         uint64_t *n_i);
+
+/* The break-even as the paper prints it: the count, INF or NONE. */
+void caching_break_even_text(caching_break_even_t k, uint64_t n_i, char *buf, size_t cap);
 
 /* Speedup of cached over uncached message assembly, (t_g + t_au) / t_ac, from the component times. The paper's
  * closed form (its equation 5) leaves out the two cache reads of t_ac; its tables follow the components. */

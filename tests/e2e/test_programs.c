@@ -123,9 +123,14 @@ static void test_deposit_messages_write_exactly_the_words_sent(void **state)
             e2e_run_t r;
             e2e_run_program(&r, "programs/caching/caching.s", 2, 1, args, 3);
             e2e_assert_done(&r);
+            const isa_image_t *img = &emu_array_ca(r.array, 1, 0)->prog->image;
+            const isa_symbol_t *dst = isa_image_symbol(img, "DST"), *guard = isa_image_symbol(img, "GUARD");
+            assert_non_null(dst);
+            assert_non_null(guard);
             for (uint32_t w = 0; w < n + 8; w++) {
-                uint32_t addr = 0x20000 - 16 + 4 * w, got = 0;
-                uint32_t want = w < 4 || w >= n + 4 ? 0x5eedf00du : 3 * (w - 4) + 1;
+                /* cell 0 sends word j as 3 j + 1; cell 1 fills four words on either side with the guard */
+                uint32_t addr = dst->value - 16 + 4 * w, got = 0;
+                uint32_t want = w < 4 || w >= n + 4 ? guard->value : 3 * (w - 4) + 1;
                 assert_int_equal(ca_mem_read(emu_array_ca(r.array, 1, 0), addr, &got, 4), 0);
                 if (got != want)
                     fail_msg("mode %u, %u words: 0x%x at 0x%x, not 0x%x", mode, n, got, addr, want);

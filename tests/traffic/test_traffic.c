@@ -232,6 +232,26 @@ static void test_threads_change_nothing(void **state)
     assert_memory_equal(&p1, &p2, sizeof p1);
 }
 
+/* A watched measurement (iwarp traffic's: a progress line, Ctrl-C between slices of clocks) runs its warm-up
+ * and samples in slices; the point is the same to the last byte as one run in one go. */
+static void test_slices_change_nothing(void **state)
+{
+    (void)state;
+    traffic_config_t cfg;
+    traffic_config_defaults(&cfg);
+    cfg.rate = 0.15;
+    cfg.warmup = 9000; /* over two slices of 4096 clocks */
+    cfg.sample = 5000;
+    char err[256];
+    traffic_point_t whole, sliced;
+    assert_int_equal(traffic_measure(&cfg, &whole, err, sizeof err), 0);
+    traffic_watch_t watch = {"test", true, false};
+    assert_int_equal(traffic_measure_watched(&cfg, &sliced, &watch, err, sizeof err), 0);
+    assert_false(watch.interrupted);
+    assert_true(sliced.clocks > 9000 + 5000);
+    assert_memory_equal(&whole, &sliced, sizeof whole);
+}
+
 /* Fixed pathways: every permutation pattern's messages, alone, take link_clocks * words + hop_latency * hops. */
 static void check_fixed_zero_load(traffic_config_t *cfg)
 {
@@ -322,6 +342,7 @@ int main(void)
         cmocka_unit_test(test_uniform_accepted_throughput_stays_below_the_bisection_bound),
         cmocka_unit_test(test_low_load_latency_of_neighbour_traffic_is_the_zero_load_latency),
         cmocka_unit_test(test_threads_change_nothing),
+        cmocka_unit_test(test_slices_change_nothing),
         cmocka_unit_test(test_fixed_pathways_take_the_stream_latency),
         cmocka_unit_test(test_no_word_lost_on_fixed_pathways_past_saturation),
         cmocka_unit_test(test_bad_combinations_are_refused_with_a_reason),

@@ -17,7 +17,17 @@ static bool is_call(const isa_op_t *op)
     return info != NULL && (info->flags & ISA_F_LINK);
 }
 
-static bool is_ret(const isa_op_t *op) { return op->opcode == ISA_OP_JR && op->rs1 == ISA_REG_LINK; }
+/* Whether the bundle at pc is a return (`ret`, that is `jr ra`). */
+static bool returns_at(const emu_program_t *p, uint32_t pc)
+{
+    const emu_bundle_t *b = emu_program_bundle(p, pc);
+    for (unsigned i = 0; b != NULL && i < b->count; i++) {
+        const isa_op_t *op = &p->ops[b->first_op + i];
+        if (op->opcode == ISA_OP_JR && op->rs1 == ISA_REG_LINK)
+            return true;
+    }
+    return false;
+}
 
 uint32_t dbg_function_start(const ca_t *ca, uint32_t pc)
 {
@@ -52,21 +62,18 @@ static void note_store(prologue_t *pr, unsigned r, int32_t offset)
     }
 }
 
-static bool writes_rd(const isa_op_info_t *info)
+static bool writes_sp(const isa_op_t *op)
 {
-    switch (info->format) {
-    case ISA_FMT_RRX: case ISA_FMT_RR: case ISA_FMT_LD: case ISA_FMT_LOOP:
-        return true;
-    default:
-        return false;
-    }
+    uint8_t regs[3];
+    unsigned n = isa_op_writes(op, regs);
+    for (unsigned i = 0; i < n; i++)
+        if (regs[i] == ISA_REG_SP)
+            return true;
+    return false;
 }
 
 static void read_op(const isa_op_t *op, prologue_t *pr)
 {
-    const isa_op_info_t *info = isa_op_info(op->opcode);
-    if (info == NULL)
-        return;
     bool sp_imm = op->rd == ISA_REG_SP && op->rs1 == ISA_REG_SP && op->has_ext;
     /* [sp + imm], or [sp] written with r0 as the index */
     bool to_stack = op->rs1 == ISA_REG_SP && (op->has_ext || op->rs2 == ISA_REG_ZERO);
@@ -83,19 +90,25 @@ static void read_op(const isa_op_t *op, prologue_t *pr)
     } else if ((op->opcode == ISA_OP_OR || op->opcode == ISA_OP_ADD) && op->rs1 == ISA_REG_LINK &&
                ((op->has_ext && op->ext == 0) || (!op->has_ext && op->rs2 == ISA_REG_ZERO)) && op->rd != 0)
         pr->ra_reg = op->rd;
-    else if (writes_rd(info) && op->rd == ISA_REG_SP)
+    else if (writes_sp(op))
         pr->sp_lost = true;
+}
+
+/* No frame, nothing saved, ra where the call put it. */
+static void prologue_none(prologue_t *pr)
+{
+    memset(pr, 0, sizeof *pr);
+    pr->ra_reg = -1;
 }
 
 /* The straight-line code from the function's start up to pc: the prologue ends at the first control transfer. */
 static void read_prologue(const emu_program_t *p, uint32_t start, uint32_t pc, prologue_t *pr)
 {
-    memset(pr, 0, sizeof *pr);
-    pr->ra_reg = -1;
+    prologue_none(pr);
     uint32_t addr = start;
     for (unsigned n = 0; n < PROLOGUE_BUNDLES && addr < pc; n++) {
         const emu_bundle_t *b = emu_program_bundle(p, addr);
-        if (b == NULL || b->pc != addr)
+        if (b == NULL)
             break;
         bool control = false;
         for (unsigned i = 0; i < b->count; i++) {
@@ -119,8 +132,8 @@ static const emu_bundle_t *call_before(const emu_program_t *p, uint32_t ret_addr
         return NULL;
     for (uint32_t a = ret_addr - 4; a >= p->text_base && ret_addr - a <= 4u * (2u * ISA_BUNDLE_MAX_OPS + 1u);
          a -= 4) {
-        const emu_bundle_t *b = emu_program_bundle(p, a);
-        if (b != NULL && b->pc == a) {
+        const emu_bundle_t *b = emu_program_bundle(p, a); /* NULL unless a bundle starts at a */
+        if (b != NULL) {
             if (b->next_pc != ret_addr)
                 return NULL;
             for (unsigned i = 0; i < b->count; i++)
@@ -210,14 +223,8 @@ int dbg_cmd_backtrace(dbg_t *d, char *args)
             break;
         }
         /* At the ret itself the epilogue has reloaded ra and given the frame back. */
-        const emu_bundle_t *at = emu_program_bundle(p, pc);
-        bool at_ret = false;
-        for (unsigned i = 0; n == 0 && at != NULL && i < at->count; i++)
-            at_ret |= is_ret(&p->ops[at->first_op + i]);
-        if (at_ret) {
-            memset(&pr, 0, sizeof pr);
-            pr.ra_reg = -1;
-        }
+        if (n == 0 && returns_at(p, pc))
+            prologue_none(&pr);
         uint32_t entry_sp = regs.v[ISA_REG_SP] + pr.frame;
         bool by_event = in_handler && func == ca->s.event_vector;
         uint32_t ret_addr = 0;

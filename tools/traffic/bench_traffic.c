@@ -50,7 +50,8 @@ int bench_traffic(bench_context_t *ctx)
             progress_t prog;
             progress_init(&prog, what, ctx->quiet);
             double t0 = bench_now();
-            /* Ten slices: the progress line moves, Ctrl-C is seen, and the run is the same (tests/traffic). */
+            /* Ten slices: the progress line moves, Ctrl-C is seen, and the run is the same (test_traffic.c,
+             * test_slices_change_nothing). */
             for (unsigned k = 1; k <= 10 && !interrupt_requested(); k++) {
                 tr_net_run(&n, clocks * k / 10);
                 progress_update(&prog, n.clock, clocks);

@@ -143,22 +143,17 @@ int traffic_measure_watched(const traffic_config_t *cfg, traffic_point_t *pt, tr
     progress_init(&prog, w != NULL ? w->what : NULL, w == NULL || w->quiet || w->what == NULL);
     /* The end the line counts to: warm-up and every sample (convergence usually stops sooner). */
     uint64_t goal = cfg->warmup + (uint64_t)cfg->max_samples * cfg->sample;
-    if (!advance(&n, cfg->warmup, w, &prog, goal)) {
-        progress_done(&prog);
-        free(busy0);
-        tr_net_free(&n);
-        return 0;
-    }
+    if (!advance(&n, cfg->warmup, w, &prog, goal))
+        goto interrupted;
     n.measure_from = n.clock;
     for (unsigned i = 0; i < n.ncells; i++)
         for (unsigned d = 0; d < COA_NUM_DIRS; d++)
             busy0[4 * i + d] = link_busy(&n, i, d);
     tr_counts_t start = tr_net_counts(&n), prev = start;
     double prev_acc = NAN, prev_lat = NAN, cells = n.ncells;
-    bool stopped = false;
     for (pt->samples = 1; pt->samples <= cfg->max_samples; pt->samples++) {
-        if ((stopped = !advance(&n, n.clock + cfg->sample, w, &prog, goal)))
-            break;
+        if (!advance(&n, n.clock + cfg->sample, w, &prog, goal))
+            goto interrupted;
         tr_counts_t now = tr_net_counts(&n);
         double acc = (double)(now.words_delivered - prev.words_delivered) / (cells * (double)cfg->sample);
         double lat = now.delivered > prev.delivered
@@ -174,12 +169,6 @@ int traffic_measure_watched(const traffic_config_t *cfg, traffic_point_t *pt, tr
     }
     if (pt->samples > cfg->max_samples)
         pt->samples = cfg->max_samples;
-    if (stopped) {
-        progress_done(&prog);
-        free(busy0);
-        tr_net_free(&n);
-        return 0;
-    }
     uint64_t from = n.measure_from, to = n.clock, span = to - from;
     tr_counts_t end = tr_net_counts(&n);
     pt->offered = (double)(end.words_created - start.words_created) / (cells * (double)span);
@@ -198,15 +187,13 @@ int traffic_measure_watched(const traffic_config_t *cfg, traffic_point_t *pt, tr
         }
     pt->link_util_mean = busy_sum / (4.0 * cells);
     free(busy0);
+    busy0 = NULL;
 
     /* The drain: injection goes on (the load stays what it was) until the measured messages are in. */
     uint64_t limit = to + cfg->drain_limit;
     while (delivered_in(&n, from, to) < pt->measured && n.clock < limit && tr_net_counts(&n).errors == 0)
-        if (!advance(&n, n.clock + DRAIN_STEP < limit ? n.clock + DRAIN_STEP : limit, w, &prog, 0)) {
-            progress_done(&prog);
-            tr_net_free(&n);
-            return 0;
-        }
+        if (!advance(&n, n.clock + DRAIN_STEP < limit ? n.clock + DRAIN_STEP : limit, w, &prog, 0))
+            goto interrupted;
     progress_done(&prog);
     latencies(&n, from, to, pt);
     pt->saturated = pt->delivered < pt->measured || pt->latency_mean > cfg->latency_limit ||
@@ -226,6 +213,12 @@ int traffic_measure_watched(const traffic_config_t *cfg, traffic_point_t *pt, tr
         rc = err_set(err, errlen, "out of memory for the measurements");
     tr_net_free(&n);
     return rc;
+
+interrupted: /* Ctrl-C: no point to report (watch->interrupted says so) */
+    progress_done(&prog);
+    free(busy0);
+    tr_net_free(&n);
+    return 0;
 }
 
 int traffic_soak(const traffic_config_t *cfg, uint64_t clocks, traffic_soak_t *out, char *err, size_t errlen)
