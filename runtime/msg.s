@@ -82,6 +82,18 @@ msg_cells:      .word 0                  # cells in the array
 msg_desc:       .space MSG_MAX_DESC * MSG_DESC_BYTES
 msg_routes:     .space MSG_MAX_CELLS * MSG_ROUTE_BYTES
 
+# Sleeps (wfe) until a message has arrived, binds gi0 to its channel (`lc`) and reads its info word (`info`,
+# source id << 20 | length); `tmp` is clobbered. The receives (here and runtime/deposit.s) start so.
+        .macro msg_take_arrival lc, info, tmp
+        jmp  97f
+96:     wfe                              # sleep until a word moves here
+97:     rdcr \lc, [COA_ARRIVAL]
+        li   \tmp, COA_NONE
+        beq  \lc, \tmp, 96b
+        wrcr \lc, [COA_GATE_IN0]
+        mov  \info, gi0
+        .endm
+
         .text
 
 # msg_init(): routes to every cell, pools, the descriptor list, the event handler. Call once at start.
@@ -583,13 +595,7 @@ msg_send:
 # Waits for the oldest message that has arrived and spools it into the buffer.
 msg_receive:
         mov  r11, a0
-        jmp  1f
-0:      wfe                              # sleep until a word moves here
-1:      rdcr r12, [COA_ARRIVAL]
-        li   r13, COA_NONE
-        beq  r12, r13, 0b
-        wrcr r12, [COA_GATE_IN0]
-        mov  r14, gi0                    # the info word
+        msg_take_arrival r12, r14, r13
         li   r13, COA_NONE
         wrcr r13, [COA_GATE_IN0]
         srl  r15, r14, 20                # source
@@ -597,19 +603,7 @@ msg_receive:
         and  r16, r14, r16               # length
         bgtu r16, a1, .too_long
         beqz r16, 3f                     # nothing to spool: the agent frees the channel at the trailer
-        li   r17, COA_SPOOL + MSG_RECV_SPOOL * 8
-        wrcr r12, [r17 + SPOOL_LC]
-        wrcr r11, [r17 + SPOOL_ADDR]
-        li   r18, 4
-        wrcr r18, [r17 + SPOOL_STRIDE]
-        wrcr r16, [r17 + SPOOL_COUNT]
-        li   r18, SPOOL_RECEIVE
-        wrcr r18, [r17 + SPOOL_CTRL]
-        jmp  2f
-4:      wfe
-2:      rdcr r18, [r17 + SPOOL_STATUS]
-        and  r18, r18, SPOOL_DONE
-        beqz r18, 4b
+        spool_in_wait r17, MSG_RECV_SPOOL, r12, r11, r16, r18
 3:      li   r18, MARK_MSG_RECEIVE
         or   r18, r18, r15
         wrcr r18, [CR_MARK]

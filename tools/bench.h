@@ -40,6 +40,8 @@ int bench_logp(bench_context_t *ctx);
 int bench_patterns(bench_context_t *ctx);
 int bench_traffic(bench_context_t *ctx);
 int bench_caching(bench_context_t *ctx);
+/* The HPF array assignments of bench caching (bench_hpf.c). */
+int bench_caching_hpf(bench_context_t *ctx);
 
 /* Whether the benches print their report (text); every format gets the records (the text report's go to
  * results.csv). */
@@ -60,6 +62,15 @@ int bench_link_latest(const char *parent, const char *base);
 /* plot_init, with a note under the title when the run is --quick (so its plots never pass for the full ones). */
 void bench_plot_init(const bench_context_t *ctx, plot_t *p, const char *title, const char *x_label, const char *y_label,
                      bool log_x, bool log_y);
+
+/* Calls run(arg, i) for i = 0 .. n-1, ctx->jobs at once on worker threads (skipping what is left after Ctrl-C),
+ * with a progress line called `name` on a terminal. bench_jobs.c. */
+void bench_run_jobs(const bench_context_t *ctx, const char *name, unsigned n, void (*run)(void *arg, unsigned i),
+                    void *arg);
+
+/* Writes the plot as out_dir/FILE and names it in the text report; a failure is said on stderr and the bench
+ * goes on (its records do not depend on the plot). */
+void bench_write_plot(const bench_context_t *ctx, const plot_t *p, const char *bench, const char *file);
 
 /* Seconds of a monotonic clock. */
 double bench_now(void);

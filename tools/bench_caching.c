@@ -173,6 +173,7 @@ int bench_caching(bench_context_t *ctx)
                WORDS, messages, "n_g", "emulated", "Pred-Stat", "Pred-Dyn", "emulated", "Pred-Stat", "Pred-Dyn", "n_au",
                "n_o", "n_ac");
     plot_t pl;
+    char names[NG_MAX + 1][2][32]; /* the plot keeps the series' names, not copies */
     bench_plot_init(ctx, &pl, "Address relation caching: average time per message", "messages (n_i)",
                     "clocks per message", false, false);
     for (unsigned ng = 1; ng <= ngs && !interrupt_requested(); ng++) {
@@ -231,7 +232,6 @@ int bench_caching(bench_context_t *ctx)
             printf("%4u | %9s %9s %9s | %8.3f %9.3f %9.3f | %6.2f %6.2f %6.2f\n", ng, be_emu, be_stat, be_dyn, speedup,
                    sp_stat, sp_dyn, dyn.n_au, dyn.n_o, dyn.n_ac);
         if (ng == 1 || ng == 2 || ng == 4 || ng == 8 || ng == 16) {
-            static char names[NG_MAX + 1][2][32];
             snprintf(names[ng][0], sizeof names[ng][0], "uncached, n_g %u", ng);
             snprintf(names[ng][1], sizeof names[ng][1], "cached, n_g %u", ng);
             plot_series_t *su = plot_add(&pl, names[ng][0], true), *sc = plot_add(&pl, names[ng][1], false);
@@ -243,11 +243,6 @@ int bench_caching(bench_context_t *ctx)
             }
         }
     }
-    char path[1024];
-    snprintf(path, sizeof path, "%s/caching_time_vs_messages.svg", ctx->out_dir);
-    if (plot_write_svg(&pl, path) != 0)
-        fprintf(stderr, "bench caching: cannot write %s\n", path);
-    else if (bench_report(ctx))
-        printf("plot: %s\n", path);
-    return 0;
+    bench_write_plot(ctx, &pl, "caching", "caching_time_vs_messages.svg");
+    return interrupt_requested() ? 0 : bench_caching_hpf(ctx);
 }

@@ -66,6 +66,16 @@ void bench_record_end(bench_context_t *ctx)
         json_end_object(ctx->jw);
 }
 
+void bench_write_plot(const bench_context_t *ctx, const plot_t *p, const char *bench, const char *file)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", ctx->out_dir, file);
+    if (plot_write_svg(p, path) != 0)
+        fprintf(stderr, "bench %s: cannot write %s\n", bench, path);
+    else if (bench_report(ctx))
+        printf("plot: %s\n", path);
+}
+
 double bench_now(void)
 {
     struct timespec t;

@@ -202,18 +202,15 @@ static double us(double clocks)
 
 static void write_plots(const bench_context_t *ctx, const logp_result_t *r)
 {
-    char path[1024];
     plot_t p;
     bench_plot_init(ctx, &p, "LogGP flood test: gap g of 8-byte messages", "queue depth", "g (clocks per message)",
                     false, false);
     plot_series_t *s = plot_add(&p, "emulated", false);
     for (unsigned q = 1; q <= r->ndepth_g; q++)
         plot_point(s, q, r->g_by_depth[q - 1]);
-    snprintf(path, sizeof path, "%s/logp_gap_vs_depth.svg", ctx->out_dir);
-    if (plot_write_svg(&p, path) != 0)
-        fprintf(stderr, "bench logp: cannot write %s\n", path);
+    bench_write_plot(ctx, &p, "logp", "logp_gap_vs_depth.svg");
 
-    static char names[8][32];
+    char names[8][32]; /* the plot keeps the series' names, not copies */
     bench_plot_init(ctx, &p, "LogGP flood test: time per message", "message size (bytes)", "clocks per message", true,
                     true);
     for (unsigned d = 0; d < r->ndepths && d < 8; d++) {
@@ -225,9 +222,7 @@ static void write_plots(const bench_context_t *ctx, const logp_result_t *r)
     s = plot_add(&p, "g + size * G", true);
     for (unsigned k = 0; k < r->nsizes; k++)
         plot_point(s, 4.0 * r->sizes_words[k], r->g + 4.0 * r->sizes_words[k] * r->G);
-    snprintf(path, sizeof path, "%s/logp_time_vs_size.svg", ctx->out_dir);
-    if (plot_write_svg(&p, path) != 0)
-        fprintf(stderr, "bench logp: cannot write %s\n", path);
+    bench_write_plot(ctx, &p, "logp", "logp_time_vs_size.svg");
 }
 
 static void record_parameter(bench_context_t *ctx, const char *name, double clocks, const char *unit)

@@ -5,8 +5,6 @@
  * the aggregate bandwidth, and Figures 2-4 as SVG plots.
  */
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,25 +192,10 @@ static void run_job(const bench_context_t *ctx, pattern_job_t *j)
     j->ok = clocks > 0;
 }
 
-typedef struct job_pool {
+typedef struct pattern_job_list {
     const bench_context_t *ctx;
     pattern_job_t *jobs;
-    unsigned njobs;
-    _Atomic unsigned next, done;
-} job_pool_t;
-
-static void *job_worker(void *arg)
-{
-    job_pool_t *pool = arg;
-    for (;;) {
-        unsigned i = atomic_fetch_add(&pool->next, 1);
-        if (i >= pool->njobs)
-            return NULL;
-        if (!interrupt_requested())
-            run_job(pool->ctx, &pool->jobs[i]);
-        atomic_fetch_add(&pool->done, 1);
-    }
-}
+} pattern_job_list_t;
 
 /* The smallest size of every pattern first, pattern by pattern (seconds: Ctrl-C soon after the start still
  * leaves whole results), then the largest messages first, message passing (the slowest) first, so the last
@@ -231,36 +214,18 @@ static int run_order(const void *a, const void *b)
     return (int)x->c - (int)y->c; /* the patterns in their order */
 }
 
-/* Runs every job, `jobs` at once, in run_order; one progress line on a terminal for all of them. */
+static void run_pattern_job(void *arg, unsigned i)
+{
+    pattern_job_list_t *l = arg;
+    run_job(l->ctx, &l->jobs[i]);
+}
+
+/* Runs every job, `jobs` at once, in run_order. */
 static void run_jobs(const bench_context_t *ctx, pattern_job_t *list, unsigned n)
 {
     qsort(list, n, sizeof *list, run_order);
-    job_pool_t pool = {ctx, list, n, 0, 0};
-    unsigned workers = ctx->jobs < 1 ? 1 : ctx->jobs > n ? n : ctx->jobs;
-    pthread_t tid[BENCH_MAX_JOBS];
-    unsigned started = 0;
-    for (unsigned w = 0; workers > 1 && w < workers && w < BENCH_MAX_JOBS; w++)
-        if (pthread_create(&tid[started], NULL, job_worker, &pool) == 0)
-            started++;
-    progress_t prog;
-    progress_init(&prog, "bench patterns", ctx->quiet);
-    if (started == 0) {
-        job_worker(&pool); /* one at a time on this thread */
-    } else {
-        /* The workers run the jobs (if a thread could not start, the others take its share); this thread shows
-         * how far they are. */
-        while (atomic_load(&pool.done) < n) {
-            char what[96];
-            snprintf(what, sizeof what, "%u of %u emulated runs done, %u at once", atomic_load(&pool.done), n,
-                     started);
-            progress_step(&prog, what);
-            struct timespec ts = {0, 100 * 1000 * 1000};
-            nanosleep(&ts, NULL);
-        }
-    }
-    for (unsigned w = 0; w < started; w++)
-        pthread_join(tid[w], NULL);
-    progress_done(&prog);
+    pattern_job_list_t l = {ctx, list};
+    bench_run_jobs(ctx, "bench patterns", n, run_pattern_job, &l);
 }
 
 /* MB/s of the whole array: bytes over the time at 20 MHz. */
@@ -303,7 +268,7 @@ static void write_plot(const bench_context_t *ctx, const pattern_case_t *pc, con
                        const pattern_result_t *r)
 {
     const model_pattern_info_t *info = model_pattern(pc->model);
-    char title[128], path[1024];
+    char title[128];
     snprintf(title, sizeof title, "%s pattern on 8x8: aggregate bandwidth", info->name);
     plot_t p;
     bench_plot_init(ctx, &p, title, "words per connection", "MB/s (all cells)", true, false);
@@ -331,9 +296,9 @@ static void write_plot(const bench_context_t *ctx, const pattern_case_t *pc, con
         plot_point(s[3], sizes[i], mbps(r[i].bytes, r[i].predicted_msgpass));
         plot_point(s[4], sizes[i], mbps(r[i].bytes, r[i].emulated_links));
     }
-    snprintf(path, sizeof path, "%s/patterns_%s.svg", ctx->out_dir, pattern_name(pc->kind));
-    if (plot_write_svg(&p, path) != 0)
-        fprintf(stderr, "bench patterns: cannot write %s\n", path);
+    char file[64];
+    snprintf(file, sizeof file, "patterns_%s.svg", pattern_name(pc->kind));
+    bench_write_plot(ctx, &p, "patterns", file);
 }
 
 /* The three models of each size as records, in every format (the text report's table is results.csv). */

@@ -18,7 +18,7 @@ static const bench_t benches[] = {
     {"logp", bench_logp, "LogGP microbenchmarks of message passing: EEL, o_s, o_r, g, G, g/G"},
     {"speed", bench_speed, "emulated bundles (instructions) and cell-clocks per host second"},
     {"traffic", bench_traffic, "network-only clocks per host second: 8x8 uniform traffic from host-side generators"},
-    {"caching", bench_caching, "address relation caching: break-even and assembly speedup by n_g, beside the model"},
+    {"caching", bench_caching, "address relation caching: break-even and assembly speedup by n_g, beside the model; HPF array assignments"},
 };
 enum { NBENCHES = sizeof benches / sizeof benches[0] };
 

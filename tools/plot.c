@@ -70,6 +70,7 @@ int plot_make_dirs(const char *dir)
 typedef struct axis {
     bool log;
     double lo, hi; /* in axis units (log10 of the value on a log axis) */
+    double step;   /* between ticks on a linear axis: 1, 2 or 5 times a power of ten */
 } axis_t;
 
 static double to_axis(const axis_t *a, double v)
@@ -97,8 +98,11 @@ static void fit_axis(axis_t *a, double lo, double hi)
             lo = 0;
         if (hi <= lo)
             hi = lo + 1;
-        double step = pow(10, floor(log10(hi - lo))) / 2;
-        hi = ceil(hi * 1.02 / step) * step;
+        /* four to eight round steps: 1, 2 or 5 times a decade */
+        double raw = (hi * 1.02 - lo) / 5, decade = pow(10, floor(log10(raw))), f = raw / decade;
+        a->step = decade * (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10);
+        lo = floor(lo / a->step) * a->step;
+        hi = ceil(hi * 1.02 / a->step) * a->step;
     }
     a->lo = lo;
     a->hi = hi;
@@ -111,10 +115,12 @@ static double px(const axis_t *a, double v, double from, double to)
 
 static void fmt_value(char *buf, size_t cap, double v)
 {
-    if (fabs(v) >= 1e6 || (fabs(v) < 1e-2 && v != 0))
-        snprintf(buf, cap, "%.0e", v);
+    if (fabs(v) < 1e-12)
+        snprintf(buf, cap, "0");
+    else if (fabs(v) >= 1e6 || fabs(v) < 1e-2)
+        snprintf(buf, cap, "%.3g", v); /* 1.6e+06, not a 2e+06 beside another 2e+06 */
     else
-        snprintf(buf, cap, "%g", v);
+        snprintf(buf, cap, "%.6g", v);
 }
 
 static void tick(FILE *f, const axis_t *a, bool horizontal, double v)
@@ -134,12 +140,13 @@ static void tick(FILE *f, const axis_t *a, bool horizontal, double v)
 }
 
 /* Round values inside the axis: 1, 2, 5 times the decades on a log axis (decades only when that is too many),
- * five even steps on a linear one. */
+ * the axis's round step on a linear one. */
 static void ticks(FILE *f, const axis_t *a, bool horizontal)
 {
     if (!a->log) {
-        for (unsigned i = 0; i <= 5; i++)
-            tick(f, a, horizontal, a->lo + (a->hi - a->lo) * i / 5);
+        unsigned n = (unsigned)lround((a->hi - a->lo) / a->step);
+        for (unsigned i = 0; i <= n; i++)
+            tick(f, a, horizontal, a->lo + a->step * i);
         return;
     }
     static const double steps[] = {1, 2, 5};
@@ -222,7 +229,7 @@ int plot_write_svg(const plot_t *p, const char *path)
         xlo = ylo = 1;
         xhi = yhi = 10;
     }
-    axis_t ax = {p->log_x, 0, 0}, ay = {p->log_y, 0, 0};
+    axis_t ax = {p->log_x, 0, 0, 1}, ay = {p->log_y, 0, 0, 1};
     fit_axis(&ax, xlo, xhi);
     fit_axis(&ay, ylo, yhi);
 

@@ -284,17 +284,25 @@ static void test_one_format_at_a_time(void **state)
     free(out);
 }
 
+/* The records of `bench --quick --json caching`, parsed. */
+static json_t *quick_caching_json(void)
+{
+    char *out;
+    assert_int_equal(bench(&out, "--quick --json caching"), 0);
+    json_error_t err;
+    json_t *doc = json_loads(out, 0, &err);
+    free(out);
+    if (doc == NULL)
+        fail_msg("not JSON: %s", err.text);
+    return doc;
+}
+
 /* bench caching: the emulated break-even and speedup beside the model fed with the clocks per tuple the
  * emulation measured (Pred-Dyn): they agree, and caching never pays below the model's threshold. */
 static void test_caching_agrees_with_its_dynamic_model(void **state)
 {
     (void)state;
-    char *out;
-    assert_int_equal(bench(&out, "--quick --json caching"), 0);
-    json_error_t err;
-    json_t *doc = json_loads(out, 0, &err);
-    if (doc == NULL)
-        fail_msg("not JSON: %s", err.text);
+    json_t *doc = quick_caching_json();
     json_t *records = json_object_get(doc, "records");
     size_t i, seen = 0;
     json_t *r;
@@ -317,7 +325,38 @@ static void test_caching_agrees_with_its_dynamic_model(void **state)
     }
     assert_int_equal(seen, 16);
     json_decref(doc);
-    free(out);
+}
+
+/* bench caching, HPF part: a record per case and iteration count; the relation is one block per cell where the
+ * layouts agree and one per element where every run is one element long, and there caching pays. */
+static void test_caching_hpf_records_per_case_and_iteration(void **state)
+{
+    (void)state;
+    json_t *doc = quick_caching_json();
+    size_t i, seen = 0;
+    json_t *r;
+    json_array_foreach(json_object_get(doc, "records"), i, r) {
+        if (strcmp(json_string_value(json_object_get(r, "bench")), "caching_hpf") != 0)
+            continue;
+        seen++;
+        const char *a = json_string_value(json_object_get(r, "assignment"));
+        long long n = json_integer_value(json_object_get(r, "iterations"));
+        long long size = json_integer_value(json_object_get(r, "size"));
+        double blocks = json_number_value(json_object_get(r, "blocks_per_source"));
+        double u = json_number_value(json_object_get(r, "uncached_mean_latency"));
+        double c = json_number_value(json_object_get(r, "cached_mean_latency"));
+        assert_true(n >= 1 && n <= 4 && u > 0 && c > 0);
+        if (strcmp(a, "S(:,BLOCK) -> D(:,BLOCK)") == 0)
+            assert_true(blocks == 1);
+        if (strcmp(a, "S(CYCLIC,:) -> D(BLOCK,:)") == 0) {
+            assert_true(blocks == (double)(size * size / 16));
+            if (n == 4 && !(json_integer_value(json_object_get(r, "cached_latency")) <
+                            json_integer_value(json_object_get(r, "uncached_latency"))))
+                fail_msg("%s: caching does not pay in the steady state", a);
+        }
+    }
+    assert_int_equal(seen, 6 * 4);
+    json_decref(doc);
 }
 
 int main(int argc, char **argv)
@@ -335,6 +374,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_ctrl_c_keeps_what_ended),
         cmocka_unit_test(test_one_format_at_a_time),
         cmocka_unit_test(test_caching_agrees_with_its_dynamic_model),
+        cmocka_unit_test(test_caching_hpf_records_per_case_and_iteration),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

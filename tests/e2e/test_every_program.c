@@ -43,6 +43,11 @@ static const program_case_t cases[] = {
     {"programs/logp/logp.s --array 4x4 --args 1,64,8,2,0,1", "msg_isend"},
     {"programs/logp/logp.s --array 4x4 --args 3,16,8,2,40,5", "msg_receive"},
     {"programs/bench/compute.s --args 40", "outer"},
+    {"programs/caching/caching.s --array 2x1 --args 1,64,4 -D NG=3", "deposit"},
+    {"programs/hpf/assign.s --array 4x2 --args 1,1,2,1 -D N0=40 -D N1=30 -D T=4 -D SP0=1 -D SK0=40 -D SP1=4 "
+     "-D SK1=8 -D DP0=4 -D DK0=1 -D DP1=1 -D DK1=30", "dep_receive"},
+    {"programs/hpf/assign.s --array 4x2 --args 0,0,2,1 -D N0=33 -D N1=17 -D T=4 -D SP0=2 -D SK0=3 -D SP1=2 "
+     "-D SK1=2 -D DP0=1 -D DK0=33 -D DP1=4 -D DK1=5", "hpf_emit"},
     {"programs/bench/one_active.s --array 4x4 --args 40,30000", "sleeper"},
     {"programs/bench/one_active.s --array 4x4 --args 40,3000", "sleeper"},
     {"programs/bench/stream.s --array 4x4 --args 600", "_start"},
