@@ -38,9 +38,10 @@ declare -A seeds=(
   [options]="fuzz/corpus/options"
   [sweep]="fuzz/corpus/sweep programs/sweeps"
   [json]="fuzz/corpus/json"
+  [hpf]="fuzz/corpus/hpf"
 )
 names=("$@")
-((${#names[@]})) || names=(asm image cset run_desc machine snapshot trace celldata demo dbg_expr dbg_script options sweep json)
+((${#names[@]})) || names=(asm image cset run_desc machine snapshot trace celldata demo dbg_expr dbg_script options sweep json hpf)
 
 mkdir -p out/fuzz
 failed=()

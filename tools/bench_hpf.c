@@ -41,15 +41,6 @@ static void slug(const char *text, char *buf, size_t cap)
     buf[n] = '\0';
 }
 
-/* The first n at which cached assignments are on average no slower than uncached ones, or 0. */
-static unsigned break_even(const hpf_result_t *u, const hpf_result_t *c)
-{
-    for (unsigned n = 1; n <= u->iterations; n++)
-        if (hpf_mean_latency(c, n) <= hpf_mean_latency(u, n))
-            return n;
-    return 0;
-}
-
 /* Every case's two runs (uncached, cached) are jobs that run at once (--jobs). */
 typedef struct hpf_jobs {
     hpf_case_t cases[HPF_CASES];
@@ -109,7 +100,7 @@ int bench_caching_hpf(bench_context_t *ctx)
         }
         const hpf_result_t *r = jobs->results[i];
         const hpf_result_t *u = &r[0], *k = &r[1];
-        unsigned last = iterations - 1, be = break_even(u, k);
+        unsigned last = iterations - 1, be = hpf_break_even(u, k);
         double blocks = (double)k->blocks_cached / HPF_TASK;
         double speedup = (double)u->latency[last] / k->latency[last];
         double asm_speedup = (double)u->assembly[last] / k->assembly[last];

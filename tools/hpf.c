@@ -233,6 +233,14 @@ double hpf_mean_latency(const hpf_result_t *r, unsigned n)
     return n > 0 ? sum / (n < r->iterations ? n : r->iterations) : 0;
 }
 
+unsigned hpf_break_even(const hpf_result_t *uncached, const hpf_result_t *cached)
+{
+    for (unsigned n = 1; n <= uncached->iterations && n <= cached->iterations; n++)
+        if (hpf_mean_latency(cached, n) <= hpf_mean_latency(uncached, n))
+            return n;
+    return 0;
+}
+
 static int read_results(emu_array_t *a, const emu_program_t *p, unsigned width, const hpf_case_t *c,
                         hpf_result_t *out)
 {

@@ -64,5 +64,7 @@ int hpf_run(const hpf_case_t *c, const hpf_options_t *o, hpf_result_t *out, char
 
 /* The mean latency of the first n iterations. */
 double hpf_mean_latency(const hpf_result_t *r, unsigned n);
+/* The first n at which n cached assignments take on average no longer than n uncached ones, or 0. */
+unsigned hpf_break_even(const hpf_result_t *uncached, const hpf_result_t *cached);
 
 #endif

@@ -173,6 +173,62 @@ static void test_the_viewer_without_a_display_says_so(void **state)
     free(out);
 }
 
+/* iwarp hpf: a run a person would try, its JSON, and the messages of bad usage. */
+static void test_hpf_runs_an_assignment_and_refuses_bad_ones(void **state)
+{
+    (void)state;
+    expect("hpf 'S(:,CYCLIC(3)) -> D(BLOCK,:)' --size 30x40 --task 4 --array 4x2 --iterations 3", 0,
+           "every destination element checked after the last iteration: right");
+    expect("hpf 'S(:,BLOCK) -> D(:,BLOCK)' --size 64x64 --task 4 --array 4x2 --iterations 2 --only cached", 0,
+           "the relation: 1 blocks per source cell");
+    char *out;
+    assert_int_equal(tool(&out, "hpf 'A(CYCLIC,:) -> B(:,CYCLIC(2))' --size 20x20 --task 2 --array 2x2 --iterations 2 "
+                                "--format pairs --check-each --json"),
+                     0);
+    /* 400 elements as pairs, each iteration, from both modes */
+    assert_non_null(strstr(out, "\"uncached_words_sent\": 800"));
+    assert_non_null(strstr(out, "\"cached_words_sent\": 800"));
+    assert_non_null(strstr(out, "\"iteration\": 2"));
+    free(out);
+    expect("hpf 'S(:,BLOK) -> D(:,BLOCK)'", 2, "col 5: a distribution");
+    expect("hpf 'S(:,BLOCK) -> D(:,BLOCK)' --task 40", 2, "bad value '40' for --task");
+    expect("hpf 'S(:,BLOCK) -> D(:,BLOCK)' --task 16 --array 4x4", 2, "cannot hold two tasks of 16 cells");
+    expect("hpf 'S(:,BLOCK) -> D(:,BLOCK)' --format triples", 2, "bad value 'triples' for --format");
+    expect("hpf", 2, "one assignment expected");
+}
+
+/* The example of docs/deposit.md's `iwarp hpf` section prints what the doc shows, line for line. */
+static void test_hpf_doc_example_prints_what_the_doc_shows(void **state)
+{
+    (void)state;
+    FILE *f = fopen("docs/deposit.md", "r");
+    assert_non_null(f);
+    char line[512], command[512] = "", shown[4096] = "";
+    int stage = 0; /* 0 before the section, 1 in it, 2 in the command's block, 3 after it, 4 in the output's */
+    while (stage < 5 && fgets(line, sizeof line, f) != NULL) {
+        if (stage == 0 && strncmp(line, "### `iwarp hpf`", 15) == 0)
+            stage = 1;
+        else if ((stage == 1 || stage == 3) && strncmp(line, "```", 3) == 0)
+            stage++;
+        else if (stage == 2 && strncmp(line, "```", 3) == 0)
+            stage = 3;
+        else if (stage == 2 && strncmp(line, "build/tools/iwarp ", 18) == 0)
+            snprintf(command, sizeof command, "%s", line + 18);
+        else if (stage == 4 && strncmp(line, "```", 3) == 0)
+            stage = 5;
+        else if (stage == 4 && strlen(shown) + strlen(line) < sizeof shown)
+            strcat(shown, line);
+    }
+    fclose(f);
+    assert_int_equal(stage, 5);
+    command[strcspn(command, "\n")] = '\0';
+    char *out;
+    assert_int_equal(tool(&out, command), 0);
+    if (strcmp(out, shown) != 0)
+        fail_msg("iwarp %s printed\n%s\nbut docs/deposit.md shows\n%s", command, out, shown);
+    free(out);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -186,6 +242,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_the_cycle_limit_says_where_the_cells_are),
         cmocka_unit_test(test_empty_programs_and_false_recordings_are_refused),
         cmocka_unit_test(test_asm_assembles_the_shipped_programs),
+        cmocka_unit_test(test_hpf_runs_an_assignment_and_refuses_bad_ones),
+        cmocka_unit_test(test_hpf_doc_example_prints_what_the_doc_shows),
         cmocka_unit_test(test_a_screenshot_prints_nothing),
         cmocka_unit_test(test_the_viewer_without_a_display_says_so),
     };
