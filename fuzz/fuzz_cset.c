@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "route/cset.h"
-#include "route/route.h"
-#include "route/route_report.h"
-#include "route/route_tables.h"
+#include "conset/cset.h"
+#include "conset/route.h"
+#include "conset/route_report.h"
+#include "conset/route_tables.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,4 +1,4 @@
-/* CSV tables (tools/csv.h): columns as field names first come, empty cells, RFC 4180 quoting. */
+/* CSV tables (common/csv.h): columns as field names first come, empty cells, RFC 4180 quoting. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

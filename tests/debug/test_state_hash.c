@@ -1,6 +1,6 @@
 /* Debugging never changes results: a session that stops at breakpoints, watchpoints and catchpoints, steps,
  * steps back and travels in time prints, at every clock, the hash an uninterrupted batch run prints there
- * (`iwarp run --state-hash-at N`, tools/debug/state_hash.h). */
+ * (`iwarp run --state-hash-at N`, trace/state_hash.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

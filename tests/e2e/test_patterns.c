@@ -15,9 +15,9 @@
 #include "celldata.h"
 #include "e2e.h"
 #include "iwarp_config.h"
-#include "route/pattern.h"
-#include "route/route.h"
-#include "route/route_tables.h"
+#include "conset/pattern.h"
+#include "conset/route.h"
+#include "conset/route_tables.h"
 #include "run_desc.h"
 
 enum { CONSET_TABLES = 0x70000 };

@@ -6,9 +6,9 @@
 
 #include "golden.h"
 #include "iwarp_config.h"
-#include "route/route_tables.h"
-#include "route/splitmix64.h"
-#include "route/torus.h"
+#include "conset/route_tables.h"
+#include "conset/splitmix64.h"
+#include "conset/torus.h"
 
 void rt_source_path(char *buf, size_t cap, const char *rel)
 {

@@ -15,9 +15,9 @@
 #include <cmocka.h>
 
 #include "celldata.h"
-#include "route/cset.h"
-#include "route/pattern.h"
-#include "route/route.h"
+#include "conset/cset.h"
+#include "conset/pattern.h"
+#include "conset/route.h"
 
 /* Parses text (failing the test on any error). */
 void rt_parse(cset_t *s, const char *text);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "route/route_tables.h"
+#include "conset/route_tables.h"
 #include "route_test.h"
 
 void *__real_malloc(size_t n);

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "route/route_tables.h"
+#include "conset/route_tables.h"
 #include "route_test.h"
 
 static void check_pattern(pattern_kind_t k, unsigned w, unsigned h, unsigned capacity)

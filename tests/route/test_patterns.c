@@ -1,7 +1,7 @@
-/* The pattern generators (seed 004, section 5.1; tools/route/pattern.h). */
+/* The pattern generators (seed 004, section 5.1; conset/pattern.h). */
 #include <string.h>
 
-#include "route/torus.h"
+#include "conset/torus.h"
 #include "route_test.h"
 
 static unsigned out_degree(const cset_t *s, unsigned v)

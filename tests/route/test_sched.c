@@ -1,8 +1,8 @@
-/* The scheduler (AS, seed 004 section 4.4.2, and the schedules it is compared with; tools/route/sched.h). */
+/* The scheduler (AS, seed 004 section 4.4.2, and the schedules it is compared with; conset/sched.h). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "route/sched.h"
+#include "conset/sched.h"
 #include "route_test.h"
 
 typedef struct phase {

@@ -13,7 +13,7 @@
 #include "asm.h"
 #include "emu.h"
 #include "iwarp_config.h"
-#include "route/route_tables.h"
+#include "conset/route_tables.h"
 #include "route_test.h"
 
 enum {

@@ -1,13 +1,13 @@
 /* One soak case: build the array, run it, check what the programs received against what their senders' host
  * twins say was sent, and run it again on several threads for the same clocks, statistics and state. */
 #include "soak.h"
+#include "program_load.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
 #include "emu.h"
-#include "route/splitmix64.h"
+#include "conset/splitmix64.h"
 
 /* What each workload is and what its cells must end with. */
 typedef struct workload {
@@ -80,7 +80,7 @@ static int run_once(const soak_case_t *c, unsigned threads, emu_array_t **out, o
     }
     emu_array_t *a = *out;
     emu_array_set_output(a, NULL, NULL);
-    const emu_program_t *p = bench_program(a, c->program, NULL, 0);
+    const emu_program_t *p = program_add(a, c->program, NULL, 0);
     if (p == NULL) {
         snprintf(why, cap, "%s does not build", c->program);
         return -1;

@@ -4,7 +4,7 @@
 #define TOOLS_TRAFFIC_INTERNAL_H
 
 #include "coa.h"
-#include "route/splitmix64.h"
+#include "conset/splitmix64.h"
 #include "traffic.h"
 
 /* A message waiting in its source's queue (unbounded, as BookSim's source queues: its length is part of

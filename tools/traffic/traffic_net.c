@@ -10,7 +10,7 @@
 
 #include "coa_cr.h"
 #include "err.h"
-#include "route/route.h"
+#include "conset/route.h"
 #include "traffic_internal.h"
 
 static uint64_t probability(double p)

@@ -1,0 +1,129 @@
+/* APR's state, shared by its set-up and driver (apr.c), the phases (apr_phase.c), the search (apr_search.c)
+ * and rip-up and reroute (apr_negotiate.c). */
+#ifndef CONSET_APR_INTERNAL_H
+#define CONSET_APR_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "apr.h"
+
+/* Costs are fixed point (1.0 = APR_SCALE) so the same input gives the same routes on every compiler and
+ * machine: no floating point, no contraction, no excess precision. */
+enum {
+    APR_SCALE = 256,
+    APR_BALANCE = 256, /* a node's cost grows by BALANCE * (use / capacity)^2: spread before it fills */
+    APR_LINK = 16,     /* per connection already on a link: among equal paths, share links less */
+    APR_PRES0 = 128,   /* price of each channel over capacity in the first round (0.5) ... */
+    APR_PRES_MULT = 3, /* ... multiplied by 3/2 each round */
+    APR_PRES_MAX = 1u << 20,
+    APR_HIST_INC = 64,        /* history added per channel over capacity per round (0.25) */
+    APR_TIME_BAL = 64,        /* a timeline's cost grows to TIME_BAL as its load reaches the budget */
+    APR_STALL = 12,           /* a negotiation gives up after this many rounds with no less over */
+    APR_TIGHTEN_FAILURES = 2, /* phases that could not be made shorter before the tightening stops */
+};
+#define APR_INF UINT64_MAX
+
+typedef struct apr_conn {
+    unsigned src, dst, dist;
+    uint32_t words;
+    uint64_t dur;   /* how long it streams (AS's duration), in units of the task's words' common divisor */
+    unsigned phase; /* APR_NONE while unrouted */
+    unsigned len;   /* cells on the path */
+    unsigned cap;   /* room in path/dirs */
+    uint16_t *path;
+    uint8_t *dirs;
+} apr_conn_t;
+
+/* A candidate path, found by the search. */
+typedef struct apr_cand {
+    uint16_t *path;
+    uint8_t *dirs;
+    unsigned len;
+} apr_cand_t;
+
+struct apr {
+    torus_t t;
+    unsigned cap, iterations;
+    uint64_t rng; /* splitmix64.h */
+    unsigned n;
+    apr_conn_t *c;
+    unsigned *order; /* routing order: ordering constraints first, then longest, most words, file order */
+    unsigned *pred_start, *pred, *succ_start, *succ;
+    /* per phase and cell: channels used and the negotiated-congestion history; per phase, cell, direction:
+     * connections on the link */
+    unsigned nphases, phases_cap;
+    uint16_t *use;
+    uint32_t *hist;
+    uint16_t *luse;
+    uint64_t pres; /* price of going over capacity, 0 = not allowed (the sequential pass) */
+    /* The schedule, negotiated like the channels: per phase and cell, the time (in units) of the connections
+     * start (send) and end (receive) there, against a budget per timeline of each phase (0 = none). */
+    uint64_t *sload, *rload;
+    uint32_t *shist, *rhist;
+    uint64_t *budget, budget_new; /* budget_new: of phases opened from now on */
+    uint64_t dref, *send_total, *recv_total;
+    uint64_t tpres;
+    /* the torus, tabulated: neighbours (APR_NONE where a side of 1 has no link), coordinates */
+    unsigned *nb;
+    uint16_t *cx, *cy;
+    uint16_t *hx, *hy; /* per search: ring distance of each x (y) to the destination's */
+    /* search workspace */
+    uint64_t *g;
+    uint32_t *seen, *closed, gen;
+    uint16_t *prev;
+    uint8_t *pdir;
+    uint64_t *heap; /* key << 16 | cell; keys stay below 2^48 */
+    unsigned heap_n, heap_cap;
+    apr_cand_t cand, best;
+    /* bounds workspace */
+    unsigned *stack, *mark, mark_gen;
+    apr_stats_t stats;
+};
+
+/* A copy of every connection's phase and path, to go back to. */
+typedef struct apr_saved {
+    unsigned *phase;
+    unsigned *start; /* where each connection's cells and directions are in cells/dirs */
+    uint16_t *cells;
+    uint8_t *dirs;
+    unsigned nphases;
+} apr_saved_t;
+
+/* apr_phase.c: the phases' copies of the graph, connections in and out of them, ordering bounds. */
+int apr_add_phase(apr_t *a);
+void apr_remove_phase(apr_t *a, unsigned q); /* q must be empty; later phases move down one */
+void apr_clear_history(apr_t *a);
+void apr_rip_up(apr_t *a, unsigned c);
+/* Routes connection c on the cheapest path over the phases its ordering allows; without room anywhere (only
+ * when going over capacity is not allowed) it opens a phase. Returns 0, or -1 when out of memory. */
+int apr_route_one(apr_t *a, unsigned c);
+int apr_save(const apr_t *a, apr_saved_t *s);
+void apr_restore(apr_t *a, const apr_saved_t *s);
+void apr_saved_free(apr_saved_t *s);
+/* The schedule budget per timeline when the task has `phases` phases (0 phases: none). */
+void apr_set_budget(apr_t *a, unsigned phases);
+
+/* apr_negotiate.c: rip-up and reroute. */
+/* Tries to do with one phase fewer: 1 when phase q is gone and no cell is over capacity, 0 when that could not
+ * be done (everything is as before), -1 when out of memory. list has room for every connection. */
+int apr_remove_phase_negotiated(apr_t *a, unsigned q, unsigned *list);
+/* Moves connections between phases until no timeline is over the budget either, keeping the best schedule
+ * bound seen with no cell over capacity. Returns 0, or -1 when out of memory. */
+int apr_balance(apr_t *a, unsigned *list);
+/* Then lowers one phase's budget after another by one longest connection below its busiest timeline (each
+ * phase once), as long as the others can take what no longer fits. Returns 0, or -1 when out of memory. */
+int apr_tighten(apr_t *a, unsigned *list);
+/* Sum over the phases of the busiest timeline's clocks: what AS can at best do. */
+uint64_t apr_schedule_bound(const apr_t *a);
+/* The busiest timeline's clocks in phase p. */
+uint64_t apr_phase_bound(const apr_t *a, unsigned p);
+
+/* Cost of one more channel at (phase p, cell v); APR_INF when full and going over is not allowed. */
+uint64_t apr_node_cost(const apr_t *a, unsigned p, unsigned v);
+/* Cost of putting connection c's clocks on its ends' timelines in phase p (0 without a budget). */
+uint64_t apr_time_cost(const apr_t *a, unsigned p, const apr_conn_t *c);
+/* Cheapest path for connection c in phase p that costs less than bound, into a->cand; its cost or APR_INF. */
+uint64_t apr_search(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound);
+
+#endif

@@ -1,0 +1,395 @@
+/*
+ * iwarp bench patterns: the basic communication patterns of seed 004 (section 5.1) on the emulated 8x8
+ * array, under ConSet (the communication compiler's phases, programs/patterns/conset_pattern.s) and under
+ * message passing (programs/patterns/msgpass.s), beside the seed's models: the table of its Tables 1-3,
+ * the aggregate bandwidth, and Figures 2-4 as SVG plots.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench.h"
+#include "program_load.h"
+#include "celldata.h"
+#include "interrupt.h"
+#include "model.h"
+#include "plot.h"
+#include "conset/pattern.h"
+#include "conset/route.h"
+#include "conset/route_report.h"
+#include "conset/route_tables.h"
+#include "progress.h"
+#include "run_loop.h"
+
+/* The seed's array: 64 cells, 8x8 (the machine's default size too). */
+enum { CONSET_TABLES = 0x70000, CAPACITY = 12, SIDE = 8, CELLS = SIDE * SIDE };
+
+typedef struct pattern_case {
+    model_pattern_t model;
+    pattern_kind_t kind;
+    uint32_t msgpass_pattern; /* the pattern argument of msgpass.s */
+} pattern_case_t;
+
+static const pattern_case_t cases[] = {
+    {MODEL_TORUS, PATTERN_TORUS, 0},
+    {MODEL_BUTTERFLY, PATTERN_BUTTERFLY, 1},
+    {MODEL_ALLTOALL, PATTERN_ALLTOALL, 2},
+};
+enum { NCASES = sizeof cases / sizeof cases[0] };
+
+typedef struct pattern_result {
+    unsigned phases, phases_links;
+    uint64_t conset_words_per_cell; /* the most words any cell sends */
+    unsigned messages;              /* per cell */
+    double predicted_conset, predicted_msgpass;
+    double predicted_links;                   /* the congestion-aware AS's phases plus a switch each */
+    double emulated_conset, emulated_msgpass; /* clocks, 0 when the run failed */
+    double emulated_links;                    /* ConSet with `iwarp route --links` tables */
+    uint64_t bytes;                           /* moved by the whole array */
+} pattern_result_t;
+
+/* Loads `program` with args on every cell, and the cell data when given; runs; the slowest cell's a0. */
+static double run_pattern(unsigned threads, const char *program, const uint32_t *args, unsigned nargs,
+                          const celldata_t *tables)
+{
+    emu_machine_t m;
+    emu_machine_defaults(&m);
+    m.width = m.height = SIDE;
+    char err[512];
+    emu_array_t *a;
+    if (emu_array_create(&a, &m, err, sizeof err) != 0) {
+        fprintf(stderr, "bench patterns: %s\n", err);
+        return 0;
+    }
+    emu_array_set_threads(a, threads);
+    const emu_program_t *p = program_add(a, program, NULL, 0);
+    int rc = p != NULL ? 0 : -1;
+    for (unsigned y = 0; rc == 0 && y < m.height; y++)
+        for (unsigned x = 0; rc == 0 && x < m.width; x++)
+            if (emu_array_load(a, x, y, p, args, nargs, err, sizeof err) != 0) {
+                fprintf(stderr, "bench patterns: %s\n", err);
+                rc = -1;
+            }
+    if (rc == 0 && tables != NULL && celldata_load(tables, a, CONSET_TABLES, err, sizeof err) != 0) {
+        fprintf(stderr, "bench patterns: %s\n", err);
+        rc = -1;
+    }
+    double clocks = 0;
+    if (rc == 0) {
+        /* On a worker thread, several at once: the bench shows one progress line for all; Ctrl-C stops the
+         * run (and the bench drops it: see bench_patterns). */
+        bool interrupted;
+        emu_run_status_t st = run_sliced(a, 4000000000ull, &interrupted);
+        if (interrupted) {
+            emu_array_free(a);
+            return 0;
+        }
+        if (st == EMU_RUN_DONE) {
+            for (unsigned y = 0; y < m.height; y++)
+                for (unsigned x = 0; x < m.width; x++)
+                    clocks = fmax(clocks, ca_reg(emu_array_ca(a, x, y), ISA_REG_A0));
+        } else {
+            unsigned fx = 0, fy = 0;
+            err[0] = '\0';
+            if (emu_array_first_fault(a, &fx, &fy))
+                emu_format_fault(a, fx, fy, err, sizeof err);
+            fprintf(stderr, "bench patterns: %s (args %u, %u) ended %s %s\n%s", program, args[0], args[1],
+                    emu_run_status_name(st), err, emu_array_deadlock(a));
+        }
+    }
+    emu_array_free(a);
+    return clocks;
+}
+
+/* Compiles the pattern (the seed's AS, or the congestion-aware one) into cell tables. */
+static int compile(const pattern_case_t *pc, uint32_t words, bool links, cset_t *set, route_plan_t *plan,
+                   celldata_t *tables)
+{
+    char err[512];
+    if (pattern_generate(set, pc->kind, SIDE, SIDE, words, CAPACITY, err, sizeof err) != 0) {
+        fprintf(stderr, "bench patterns: %s\n", err);
+        return -1;
+    }
+    route_options_t o;
+    route_options_init(&o);
+    o.link_aware = links;
+    int rc = route_compile(set, &o, plan, err, sizeof err);
+    if (rc == 0) {
+        rc = route_tables(plan, tables, err, sizeof err);
+        if (rc != 0)
+            route_plan_free(plan);
+    }
+    if (rc != 0) {
+        fprintf(stderr, "bench patterns: %s\n", err);
+        cset_free(set);
+    }
+    return rc;
+}
+
+/* One emulated run of a pattern at a size, with the compilation and the predictions it needs: independent of
+ * every other run, so several go at once. The three kinds of a size write different fields of its result. */
+typedef enum job_kind { JOB_MSGPASS, JOB_CONSET, JOB_LINKS } job_kind_t;
+
+typedef struct pattern_job {
+    unsigned c, i; /* the case (cases[c]) and the size (index in model_sizes) */
+    job_kind_t kind;
+    pattern_result_t *r;
+    bool ok; /* compiled, and the run ended */
+} pattern_job_t;
+
+static void run_job(const bench_context_t *ctx, pattern_job_t *j)
+{
+    const pattern_case_t *pc = &cases[j->c];
+    uint32_t words = model_sizes[j->i];
+    pattern_result_t *r = j->r;
+    if (j->kind == JOB_MSGPASS) {
+        cset_t set;
+        char err[512];
+        if (pattern_generate(&set, pc->kind, SIDE, SIDE, words, CAPACITY, err, sizeof err) != 0) {
+            fprintf(stderr, "bench patterns: %s\n", err);
+            return;
+        }
+        unsigned messages = set.nconns / CELLS;
+        r->predicted_msgpass = model_msgpass(messages, words, MODEL_C, MODEL_A);
+        cset_free(&set);
+        uint32_t args[3] = {words, pc->msgpass_pattern, 0};
+        r->emulated_msgpass = run_pattern(ctx->threads, "programs/patterns/msgpass.s", args, 3, NULL);
+        j->ok = r->emulated_msgpass > 0;
+        return;
+    }
+    bool links = j->kind == JOB_LINKS;
+    cset_t set;
+    route_plan_t plan;
+    celldata_t tables;
+    if (compile(pc, words, links, &set, &plan, &tables) != 0)
+        return;
+    if (links) {
+        r->phases_links = plan.nphases;
+        r->predicted_links = (double)route_predicted_clocks(&plan) + (double)plan.nphases * MODEL_PER_PHASE;
+    } else {
+        r->phases = plan.nphases;
+        uint64_t sent[CELLS] = {0};
+        for (unsigned i = 0; i < set.nconns; i++) {
+            sent[set.conns[i].src] += set.conns[i].words;
+            r->bytes += 4ull * set.conns[i].words;
+        }
+        for (unsigned c = 0; c < CELLS; c++)
+            if (sent[c] > r->conset_words_per_cell)
+                r->conset_words_per_cell = sent[c];
+        r->messages = set.nconns / CELLS;
+        r->predicted_conset = model_conset(r->phases, r->conset_words_per_cell);
+    }
+    route_plan_free(&plan);
+    cset_free(&set);
+    uint32_t args[2] = {words, 0};
+    double clocks = run_pattern(ctx->threads, "programs/patterns/conset_pattern.s", args, 2, &tables);
+    celldata_free(&tables);
+    if (links)
+        r->emulated_links = clocks;
+    else
+        r->emulated_conset = clocks;
+    j->ok = clocks > 0;
+}
+
+typedef struct pattern_job_list {
+    const bench_context_t *ctx;
+    pattern_job_t *jobs;
+} pattern_job_list_t;
+
+/* The smallest size of every pattern first, pattern by pattern (seconds: Ctrl-C soon after the start still
+ * leaves whole results), then the largest messages first, message passing (the slowest) first, so the last
+ * run to start is a short one. */
+static int run_order(const void *a, const void *b)
+{
+    const pattern_job_t *x = a, *y = b;
+    if ((x->i == 0) != (y->i == 0))
+        return x->i == 0 ? -1 : 1;
+    if (x->i == 0 && x->c != y->c) /* the smallest size pattern by pattern: the torus is whole first */
+        return (int)x->c - (int)y->c;
+    if (x->i != y->i)
+        return (int)y->i - (int)x->i;
+    if (x->kind != y->kind)
+        return (int)x->kind - (int)y->kind;
+    return (int)x->c - (int)y->c; /* the patterns in their order */
+}
+
+static void run_pattern_job(void *arg, unsigned i)
+{
+    pattern_job_list_t *l = arg;
+    run_job(l->ctx, &l->jobs[i]);
+}
+
+/* Runs every job, `jobs` at once, in run_order. */
+static void run_jobs(const bench_context_t *ctx, pattern_job_t *list, unsigned n)
+{
+    qsort(list, n, sizeof *list, run_order);
+    pattern_job_list_t l = {ctx, list};
+    bench_run_jobs(ctx, "bench patterns", n, run_pattern_job, &l);
+}
+
+/* MB/s of the whole array: bytes over the time at 20 MHz. */
+static double mbps(uint64_t bytes, double clocks)
+{
+    return clocks > 0 ? (double)bytes / (clocks / 20.0) : 0;
+}
+
+static double deviation(double emulated, double seed)
+{
+    return seed > 0 ? 100.0 * (emulated - seed) / seed : NAN;
+}
+
+static void record(bench_context_t *ctx, const char *pattern, const char *model, uint32_t words, unsigned phases,
+                   double predicted, double emulated, double seed_predicted, double seed_measured, uint64_t bytes)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s %s %u", pattern, model, words);
+    bench_record_begin(ctx, "patterns", name);
+    bench_string(ctx, "pattern", pattern);
+    bench_string(ctx, "model", model);
+    bench_u64(ctx, "words", words);
+    if (phases)
+        bench_u64(ctx, "phases", phases);
+    bench_double(ctx, "predicted_clocks", predicted);
+    bench_double(ctx, "emulated_clocks", emulated);
+    bench_double(ctx, "paper_predicted_clocks", seed_predicted);
+    if (seed_measured > 0) {
+        bench_double(ctx, "paper_measured_clocks", seed_measured);
+        bench_double(ctx, "deviation_percent", deviation(emulated, seed_measured));
+    } else {
+        bench_null(ctx, "paper_measured_clocks");
+    }
+    bench_double(ctx, "aggregate_mb_per_s", mbps(bytes, emulated));
+    bench_double(ctx, "predicted_aggregate_mb_per_s", mbps(bytes, predicted));
+    bench_record_end(ctx);
+}
+
+static void write_plot(const bench_context_t *ctx, const pattern_case_t *pc, const uint32_t *sizes, unsigned nsizes,
+                       const pattern_result_t *r)
+{
+    const model_pattern_info_t *info = model_pattern(pc->model);
+    char title[128];
+    snprintf(title, sizeof title, "%s pattern on 8x8: aggregate bandwidth", info->name);
+    plot_t p;
+    bench_plot_init(ctx, &p, title, "words per connection", "MB/s (all cells)", true, false);
+    plot_series_t *s[5] = {plot_add(&p, "ConSet, emulated", false), plot_add(&p, "ConSet, predicted", true),
+                           plot_add(&p, "message passing, emulated", false),
+                           plot_add(&p, "message passing, predicted", true),
+                           plot_add(&p, "ConSet, congestion-aware schedule, emulated", false)};
+    /* The measurements the paper publishes (Table 1, the torus) as markers where its sizes are ours. */
+    plot_series_t *m[2] = {NULL, NULL};
+    for (unsigned i = 0; i < nsizes; i++) {
+        double mc = model_seed_measured_conset(pc->model, i), mm = model_seed_measured_msgpass(pc->model, i);
+        if (mc <= 0 || mm <= 0 || i >= MODEL_SIZES || sizes[i] != model_sizes[i])
+            continue;
+        if (m[0] == NULL) {
+            m[0] = plot_add_points(&p, "ConSet, measured on iWarp (Table 1)");
+            m[1] = plot_add_points(&p, "message passing, measured on iWarp (Table 1)");
+        }
+        plot_point(m[0], sizes[i], mbps(r[i].bytes, mc));
+        plot_point(m[1], sizes[i], mbps(r[i].bytes, mm));
+    }
+    for (unsigned i = 0; i < nsizes; i++) {
+        plot_point(s[0], sizes[i], mbps(r[i].bytes, r[i].emulated_conset));
+        plot_point(s[1], sizes[i], mbps(r[i].bytes, r[i].predicted_conset));
+        plot_point(s[2], sizes[i], mbps(r[i].bytes, r[i].emulated_msgpass));
+        plot_point(s[3], sizes[i], mbps(r[i].bytes, r[i].predicted_msgpass));
+        plot_point(s[4], sizes[i], mbps(r[i].bytes, r[i].emulated_links));
+    }
+    char file[64];
+    snprintf(file, sizeof file, "patterns_%s.svg", pattern_name(pc->kind));
+    bench_write_plot(ctx, &p, "patterns", file);
+}
+
+/* The three models of each size as records, in every format (the text report's table is results.csv). */
+static void record_pattern(bench_context_t *ctx, const pattern_case_t *pc, const uint32_t *sizes, unsigned nsizes,
+                           const pattern_result_t *r)
+{
+    const model_pattern_info_t *info = model_pattern(pc->model);
+    for (unsigned i = 0; i < nsizes; i++) {
+        record(ctx, info->name, "conset", sizes[i], r[i].phases, r[i].predicted_conset, r[i].emulated_conset,
+               model_seed_predicted_conset(pc->model, i), model_seed_measured_conset(pc->model, i), r[i].bytes);
+        record(ctx, info->name, "msgpass", sizes[i], 0, r[i].predicted_msgpass, r[i].emulated_msgpass,
+               model_seed_predicted_msgpass(pc->model, i), model_seed_measured_msgpass(pc->model, i), r[i].bytes);
+        record(ctx, info->name, "conset_links", sizes[i], r[i].phases_links, r[i].predicted_links, r[i].emulated_links,
+               NAN, 0, r[i].bytes);
+    }
+}
+
+int bench_patterns(bench_context_t *ctx)
+{
+    uint32_t sizes[MODEL_SIZES];
+    unsigned nsizes = ctx->quick ? 2 : MODEL_SIZES;
+    memcpy(sizes, model_sizes, sizeof sizes);
+    int rc = 0;
+    if (bench_report(ctx))
+        printf("The ConSet paper's basic patterns on the emulated 8x8 array, %d channels for connections; clocks at 20 "
+               "MHz.\n"
+               "predicted: the paper's models (ConSet with this compiler's phases); paper: its Tables 1-3.\n"
+               "links: ConSet compiled with `iwarp route --links` (the scheduler keeps connections that share a\n"
+               "physical link apart and the cells keep to its clock): predicted = its phases + %d clocks a switch.\n",
+               CAPACITY, MODEL_PER_PHASE);
+    /* Every run of every pattern at every size is a job; several go at once (--jobs); the report follows in
+     * order. */
+    pattern_result_t results[NCASES][MODEL_SIZES];
+    pattern_job_t jobs[NCASES * MODEL_SIZES * 3];
+    unsigned njobs = 0;
+    memset(results, 0, sizeof results);
+    for (unsigned c = 0; c < NCASES; c++)
+        for (unsigned i = 0; i < nsizes; i++)
+            for (unsigned k = JOB_MSGPASS; k <= JOB_LINKS; k++)
+                jobs[njobs++] = (pattern_job_t){c, i, (job_kind_t)k, &results[c][i], false};
+    run_jobs(ctx, jobs, njobs);
+    bool ok[NCASES][MODEL_SIZES];
+    for (unsigned c = 0; c < NCASES; c++)
+        for (unsigned i = 0; i < MODEL_SIZES; i++)
+            ok[c][i] = true;
+    for (unsigned k = 0; k < njobs; k++)
+        ok[jobs[k].c][jobs[k].i] &= jobs[k].ok;
+    unsigned all_sizes = nsizes;
+    for (unsigned c = 0; c < NCASES; c++) {
+        const pattern_case_t *pc = &cases[c];
+        const model_pattern_info_t *info = model_pattern(pc->model);
+        pattern_result_t *r = results[c];
+        /* After Ctrl-C (interrupt.h) only the sizes whose three runs all ended are results. */
+        nsizes = 0;
+        for (unsigned i = 0; i < all_sizes; i++) {
+            bool ended = ok[c][i];
+            if (!ended && interrupt_requested())
+                break;
+            if (!ended)
+                rc = -1;
+            nsizes++;
+        }
+        if (nsizes == 0)
+            continue;
+        write_plot(ctx, pc, sizes, nsizes, r);
+        record_pattern(ctx, pc, sizes, nsizes, r);
+        if (!bench_report(ctx))
+            continue;
+        printf("\n%s: %u phase%s (the paper's compiler: %u; congestion-aware: %u), %u messages per cell\n", info->name,
+               r[0].phases, r[0].phases == 1 ? "" : "s", info->conset_phases, r[0].phases_links, r[0].messages);
+        printf("%7s | %10s %10s %10s | %10s %10s %10s | %9s %9s | %10s %10s\n", "words", "ConSet", "ConSet", "paper",
+               "MsgPass", "MsgPass", "paper", "ConSet", "MsgPass", "links", "links");
+        printf("%7s | %10s %10s %10s | %10s %10s %10s | %9s %9s | %10s %10s\n", "", "predicted", "emulated",
+               "predicted", "predicted", "emulated", "predicted", "MB/s", "MB/s", "predicted", "emulated");
+        for (unsigned i = 0; i < nsizes; i++)
+            printf("%7u | %10.0f %10.0f %10.0f | %10.0f %10.0f %10.0f | %9.1f %9.1f | %10.0f %10.0f\n", sizes[i],
+                   r[i].predicted_conset, r[i].emulated_conset, model_seed_predicted_conset(pc->model, i),
+                   r[i].predicted_msgpass, r[i].emulated_msgpass, model_seed_predicted_msgpass(pc->model, i),
+                   mbps(r[i].bytes, r[i].emulated_conset), mbps(r[i].bytes, r[i].emulated_msgpass),
+                   r[i].predicted_links, r[i].emulated_links);
+        if (model_seed_measured_conset(pc->model, 0) > 0) {
+            printf("calibration against the paper's measured Table 1 (emulated vs measured):\n");
+            for (unsigned i = 0; i < nsizes; i++) {
+                double mc = model_seed_measured_conset(pc->model, i), mm = model_seed_measured_msgpass(pc->model, i);
+                printf("%7u |   ConSet %8.0f vs %8.0f  %+6.1f%%   |   MsgPass %8.0f vs %8.0f  %+6.1f%%\n", sizes[i],
+                       r[i].emulated_conset, mc, deviation(r[i].emulated_conset, mc), r[i].emulated_msgpass, mm,
+                       deviation(r[i].emulated_msgpass, mm));
+            }
+        }
+        printf("plot: %s/patterns_%s.svg\n", ctx->out_dir, pattern_name(pc->kind));
+    }
+    return rc;
+}
