@@ -2,7 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coa_internal.h"
+#include "coa_header.h"
+#include "coa_link.h"
+#include "coa_spool.h"
 
 const char *coa_dir_name(coa_dir_t d)
 {

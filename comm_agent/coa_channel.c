@@ -2,7 +2,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "coa_internal.h"
+#include "coa_channel.h"
 
 void coa_raise(coa_t *c, uint32_t addr, const char *fmt, ...)
 {

@@ -2,7 +2,7 @@
  * pattern loading, gate bindings, pools and spools. */
 #include "coa_cr.h"
 
-#include "coa_internal.h"
+#include "coa_spool.h"
 
 static uint32_t lo32(uint64_t v) { return (uint32_t)v; }
 static uint32_t hi32(uint64_t v) { return (uint32_t)(v >> 32); }

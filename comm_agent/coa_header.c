@@ -1,6 +1,6 @@
 /* Street-sign routing: decoding the header words at the head of channels, allocating the next hop, and
  * consuming trailers where pathways end. */
-#include "coa_internal.h"
+#include "coa_header.h"
 
 static bool names_this_cell(const coa_t *c, const coa_sign_t *s) { return s->x == c->cfg.x && s->y == c->cfg.y; }
 

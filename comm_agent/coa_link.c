@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coa_internal.h"
+#include "coa_link.h"
 
 int coa_line_init(coa_line_t *l, unsigned latency, unsigned channels)
 {

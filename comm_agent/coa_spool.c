@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "coa_internal.h"
+#include "coa_spool.h"
 
 bool coa_mem_ok(const coa_t *c, uint32_t addr)
 {

@@ -1,11 +1,15 @@
 /* The array of cells and its clock. */
-#include "array_internal.h"
+#include "deadlock.h"
+#include "threads.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "err.h"
+
+/* The run's end: its status, a deadlock's report, the cells' last console output. */
+static void emu_array_finish(emu_array_t *a, emu_run_status_t st);
 
 int emu_array_create(emu_array_t **out, const emu_machine_t *m, char *err, size_t errlen)
 {
@@ -115,89 +119,8 @@ void emu_array_request_stop(emu_array_t *a)
     a->stop_requested = true;
 }
 
-/* The same decision on every thread, from the same summary and the same clock state. Returns true when
- * the run stops, with the reason in *st. */
-bool emu_clock_decide(emu_run_clock_t *rc, const emu_machine_t *m, const emu_step_summary_t *sum, uint64_t limit,
-                      emu_run_status_t *st)
-{
-    uint64_t now = rc->clock;
-    if (sum->progress_at > rc->last_progress)
-        rc->last_progress = sum->progress_at;
-    if (sum->stop) {
-        *st = EMU_RUN_STOPPED; /* before the clock ran: it runs when the array goes on */
-        return true;
-    }
-    if (sum->faulted) {
-        *st = EMU_RUN_FAULT;
-    } else if (!sum->running) {
-        *st = EMU_RUN_DONE;
-    } else if (sum->waiting && now - rc->last_progress >= m->deadlock_clocks) {
-        *st = EMU_RUN_DEADLOCK;
-    } else {
-        /* Nothing can change before sum->next: skip the idle clocks. */
-        uint64_t next = sum->next > now + 1 ? sum->next : now + 1;
-        if (sum->waiting && next > rc->last_progress + m->deadlock_clocks)
-            next = rc->last_progress + m->deadlock_clocks;
-        rc->clock = next < limit ? next : limit;
-        if (rc->clock < limit)
-            return false;
-        *st = EMU_RUN_LIMIT;
-        return true;
-    }
-    rc->clock = now + 1;
-    return true;
-}
 
-void emu_summary_merge(emu_step_summary_t *into, const emu_step_summary_t *s)
-{
-    if (s->next < into->next)
-        into->next = s->next;
-    if (s->progress_at > into->progress_at)
-        into->progress_at = s->progress_at;
-    into->faulted |= s->faulted;
-    into->running |= s->running;
-    into->waiting |= s->waiting;
-    into->stop |= s->stop;
-}
 
-emu_run_status_t emu_array_run_serial(emu_array_t *a, uint64_t limit)
-{
-    emu_run_clock_t rc = {a->clock, a->last_progress};
-    emu_run_status_t st;
-    bool scheduled = emu_blocks_prepare(a, 1) == 0; /* out of memory: every cell every clock, as it was */
-    for (;;) {
-        if (scheduled && !a->has_hooks && emu_block_alone(a, &a->blocks[0], &rc, limit, &st))
-            break;
-        emu_step_summary_t sum = {.next = UINT64_MAX, .stop = a->stop_requested};
-        bool stop_after = false;
-        if (a->has_hooks) {
-            a->clock = rc.clock;
-            a->last_progress = rc.last_progress;
-            if (!sum.stop && a->hooks.before_clock != NULL && a->hooks.before_clock(a->hooks.user, a, rc.clock))
-                sum.stop = true;
-        }
-        if (!sum.stop) {
-            if (scheduled)
-                emu_block_step(a, &a->blocks[0], rc.clock, &sum);
-            else
-                for (unsigned i = 0; i < a->ncells; i++)
-                    emu_cell_step(&a->cells[i], rc.clock, &sum);
-            a->last_ran = rc.clock;
-            a->ran_any = true;
-            if (a->has_hooks && a->hooks.after_clock != NULL)
-                stop_after = a->hooks.after_clock(a->hooks.user, a, rc.clock);
-        }
-        if (emu_clock_decide(&rc, &a->machine, &sum, limit, &st))
-            break;
-        if (stop_after) {
-            st = EMU_RUN_STOPPED;
-            break;
-        }
-    }
-    a->clock = rc.clock;
-    a->last_progress = rc.last_progress;
-    return st;
-}
 
 emu_run_status_t emu_array_run(emu_array_t *a, uint64_t limit)
 {
@@ -214,7 +137,7 @@ emu_run_status_t emu_array_run(emu_array_t *a, uint64_t limit)
     return st;
 }
 
-void emu_array_finish(emu_array_t *a, emu_run_status_t st)
+static void emu_array_finish(emu_array_t *a, emu_run_status_t st)
 {
     if (st == EMU_RUN_DEADLOCK)
         emu_deadlock_report(a);
@@ -325,15 +248,6 @@ bool emu_array_first_fault(const emu_array_t *a, unsigned *x, unsigned *y)
 }
 
 /* " (file:line:col)" of pc in the cell's program, or "" when no line is known. */
-void emu_source_text(const ca_t *ca, uint32_t pc, char *buf, size_t cap)
-{
-    buf[0] = '\0';
-    if (ca->prog != NULL) {
-        const isa_line_t *line = isa_image_line(&ca->prog->image, pc);
-        if (line != NULL && line->file < ca->prog->image.nfiles)
-            snprintf(buf, cap, " (%s:%u:%u)", ca->prog->image.files[line->file], line->line, line->col);
-    }
-}
 
 void emu_format_where(const emu_array_t *a, unsigned x, unsigned y, char *buf, size_t cap)
 {

@@ -88,41 +88,4 @@ static inline emu_cell_t *emu_array_cell(emu_array_t *a, unsigned x, unsigned y)
     return &a->cells[y * a->machine.width + x];
 }
 
-int emu_cell_init(emu_cell_t *c, emu_array_t *a, unsigned x, unsigned y);
-void emu_cell_free(emu_cell_t *c);
-/* One clock of the cell, folded into the summary. */
-void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum);
-/* One clock of a cell that runs alone (emu_block_alone has checked that it may), folded into the summary. */
-void emu_cell_step_alone(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum);
-/* After its step: whether stepping the cell changes nothing until a word is posted to it or its timer comes
- * (then c->wake_at is the timer's clock, or UINT64_MAX). */
-bool emu_cell_may_sleep(emu_cell_t *c, uint64_t now);
-/* Called by a neighbour that posts to a dormant cell's link (possibly from another thread). */
-void emu_cell_wake(void *cell);
-/* Wires the links of every cell to its torus neighbours. */
-void emu_cell_wire(emu_array_t *a, emu_cell_t *c);
-/* Sends what is left in a cell's console buffer. */
-void emu_cell_flush_console(emu_cell_t *c);
-void emu_array_finish(emu_array_t *a, emu_run_status_t st);
-/* Splits the cells into n blocks (n <= EMU_MAX_BLOCKS), every cell awake. Returns 0, or -1 when out of memory. */
-enum { EMU_MAX_BLOCKS = 256 };
-int emu_blocks_prepare(emu_array_t *a, unsigned n);
-/* One clock of the awake cells of block b, folded into *sum. */
-void emu_block_step(emu_array_t *a, emu_block_t *b, uint64_t now, emu_step_summary_t *sum);
-/* While the block's one awake cell computes alone (serial runs without hooks), runs its clocks in a tight
- * loop: the same steps and the same decisions, without the array's per-clock machinery. Returns true when the
- * run stops (with *st); false when the general loop must take the next clock. */
-bool emu_block_alone(emu_array_t *a, emu_block_t *b, emu_run_clock_t *rc, uint64_t limit, emu_run_status_t *st);
-void emu_summary_merge(emu_step_summary_t *into, const emu_step_summary_t *s);
-/* After a clock: advances rc to the next clock that matters, or returns true with why the run stops. */
-bool emu_clock_decide(emu_run_clock_t *rc, const emu_machine_t *m, const emu_step_summary_t *sum, uint64_t limit,
-                      emu_run_status_t *st);
-emu_run_status_t emu_array_run_threads(emu_array_t *a, uint64_t limit);
-emu_run_status_t emu_array_run_serial(emu_array_t *a, uint64_t limit);
-/* Finds the cycle of waiting cells and channels, writes it to a->deadlock and faults the cells on it. */
-void emu_deadlock_report(emu_array_t *a);
-
-/* " (file:line:col)" of pc in the cell's program, or "" when no line is known. */
-void emu_source_text(const ca_t *ca, uint32_t pc, char *buf, size_t cap);
-
 #endif

@@ -1,5 +1,5 @@
 /* A cell: memory, computation agent, communication agent, and the port that joins the two agents. */
-#include "array_internal.h"
+#include "cell.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -337,4 +337,22 @@ void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
     sum->faulted |= ca->s.state == CA_FAULTED;
     sum->running |= ca->s.state == CA_RUNNING || ca->s.state == CA_WAITING;
     sum->waiting |= ca->s.state == CA_WAITING;
+}
+
+void emu_source_text(const ca_t *ca, uint32_t pc, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (ca->prog != NULL) {
+        const isa_line_t *line = isa_image_line(&ca->prog->image, pc);
+        if (line != NULL && line->file < ca->prog->image.nfiles)
+            snprintf(buf, cap, " (%s:%u:%u)", ca->prog->image.files[line->file], line->line, line->col);
+    }
+}
+
+void emu_cell_wake(void *cell)
+{
+    emu_cell_t *c = cell;
+    atomic_store_explicit(&c->woken, true, memory_order_relaxed);
+    if (c->block != NULL)
+        atomic_fetch_add_explicit(&c->block->wakes, 1, memory_order_relaxed);
 }

@@ -6,7 +6,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "array_internal.h"
+#include "deadlock.h"
 
 enum { MAX_CHAIN = 256 };
 

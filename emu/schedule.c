@@ -12,15 +12,8 @@
  */
 #include <stdlib.h>
 
-#include "array_internal.h"
+#include "schedule.h"
 
-void emu_cell_wake(void *cell)
-{
-    emu_cell_t *c = cell;
-    atomic_store_explicit(&c->woken, true, memory_order_relaxed);
-    if (c->block != NULL)
-        atomic_fetch_add_explicit(&c->block->wakes, 1, memory_order_relaxed);
-}
 
 int emu_blocks_prepare(emu_array_t *a, unsigned n)
 {

@@ -10,7 +10,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "array_internal.h"
+#include "threads.h"
 
 enum { SPINS_BEFORE_YIELD = 2000 };
 
@@ -136,4 +136,43 @@ emu_run_status_t emu_array_run_threads(emu_array_t *a, uint64_t limit)
     free(r.summaries);
     free(workers);
     return r.status;
+}
+
+emu_run_status_t emu_array_run_serial(emu_array_t *a, uint64_t limit)
+{
+    emu_run_clock_t rc = {a->clock, a->last_progress};
+    emu_run_status_t st;
+    bool scheduled = emu_blocks_prepare(a, 1) == 0; /* out of memory: every cell every clock, as it was */
+    for (;;) {
+        if (scheduled && !a->has_hooks && emu_block_alone(a, &a->blocks[0], &rc, limit, &st))
+            break;
+        emu_step_summary_t sum = {.next = UINT64_MAX, .stop = a->stop_requested};
+        bool stop_after = false;
+        if (a->has_hooks) {
+            a->clock = rc.clock;
+            a->last_progress = rc.last_progress;
+            if (!sum.stop && a->hooks.before_clock != NULL && a->hooks.before_clock(a->hooks.user, a, rc.clock))
+                sum.stop = true;
+        }
+        if (!sum.stop) {
+            if (scheduled)
+                emu_block_step(a, &a->blocks[0], rc.clock, &sum);
+            else
+                for (unsigned i = 0; i < a->ncells; i++)
+                    emu_cell_step(&a->cells[i], rc.clock, &sum);
+            a->last_ran = rc.clock;
+            a->ran_any = true;
+            if (a->has_hooks && a->hooks.after_clock != NULL)
+                stop_after = a->hooks.after_clock(a->hooks.user, a, rc.clock);
+        }
+        if (emu_clock_decide(&rc, &a->machine, &sum, limit, &st))
+            break;
+        if (stop_after) {
+            st = EMU_RUN_STOPPED;
+            break;
+        }
+    }
+    a->clock = rc.clock;
+    a->last_progress = rc.last_progress;
+    return st;
 }

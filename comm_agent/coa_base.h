@@ -1,0 +1,66 @@
+/*
+ * What every layer of the communication agent uses: bit helpers, faults, posting a word or a control message
+ * on an outgoing line, and the spools' mode bookkeeping. The layers above, each a header and a file:
+ * channels (coa_channel), then links, spools and headers (coa_link, coa_spool, coa_header), and the agent's
+ * step and control registers on top (coa.c, coa_cr.c). No file includes a header above its own layer.
+ */
+#ifndef COA_BASE_H
+#define COA_BASE_H
+
+#include <stdio.h>
+
+#include "coa.h"
+
+static inline uint64_t coa_bit(unsigned i) { return 1ull << i; }
+
+/* Lowest set bit at or after `from` in mask, wrapping round; -1 when mask is empty. */
+static inline int coa_next_bit(uint64_t mask, unsigned from)
+{
+    if (mask == 0)
+        return -1;
+    uint64_t upper = from < 64 ? mask & ~(coa_bit(from) - 1u) : 0;
+    return __builtin_ctzll(upper ? upper : mask);
+}
+
+/* A fault of the agent (defined in coa_channel.c). */
+void coa_raise(coa_t *c, uint32_t addr, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* --- outgoing lines --- */
+/* The slot of the outgoing line a message sent now arrives in. The line has one writer, this agent, so its
+ * count of posted slots is a plain add (an atomic store, for the receiver's thread), not a locked one. */
+static inline coa_slot_t *coa_out_slot(coa_t *c, coa_dir_t dir, uint64_t now)
+{
+    coa_line_t *line = c->out[dir];
+    c->out_pending_until = now + c->cfg.hop_latency;
+    coa_slot_t *s = &line->slots[(now + c->cfg.hop_latency) & (line->nslots - 1u)];
+    if (!s->has_flit && s->nctrl == 0) {
+        atomic_store_explicit(&line->posted, atomic_load_explicit(&line->posted, memory_order_relaxed) + 1,
+                              memory_order_relaxed);
+        if (line->receiver_dormant != NULL && atomic_load_explicit(line->receiver_dormant, memory_order_relaxed))
+            line->wake(line->receiver);
+    }
+    return s;
+}
+static inline void coa_send_ctrl(coa_t *c, coa_dir_t dir, coa_ctrl_kind_t kind, unsigned lc, uint64_t now)
+{
+    if (c->out[dir] == NULL)
+        return;
+    coa_slot_t *s = coa_out_slot(c, dir, now);
+    /* Capacity is two messages per channel: a channel pops at most one word and frees at most once a clock. */
+    s->ctrl[s->nctrl++] = (coa_ctrl_t){(uint8_t)kind, (uint8_t)lc};
+}
+
+/* The spools' mode and the events their ends raise. */
+static inline void coa_spool_set_mode(coa_t *c, unsigned s, coa_spool_mode_t mode)
+{
+    _Static_assert(COA_MAX_SPOOLS == 32, "spool masks are 32 bits");
+    s &= COA_MAX_SPOOLS - 1u; /* always in range already; this tells the compiler so */
+    if (mode == COA_SPOOL_IDLE && c->spool[s].mode != COA_SPOOL_IDLE)
+        c->spool_events |= 1u << s; /* finished: an event for the CA */
+    c->spool[s].mode = (uint8_t)mode;
+    if (mode == COA_SPOOL_IDLE)
+        c->spools_active &= ~(1u << s);
+    else
+        c->spools_active |= 1u << s;
+}
+#endif

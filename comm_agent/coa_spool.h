@@ -1,0 +1,10 @@
+/* Spools and the pattern loader (coa_spool.c): words between memory and channels in the background. */
+#ifndef COA_SPOOL_H
+#define COA_SPOOL_H
+
+#include "coa_channel.h"
+
+void coa_spools(coa_t *c, uint64_t now, bool mem_used);
+bool coa_mem_ok(const coa_t *c, uint32_t addr);
+
+#endif

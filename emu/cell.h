@@ -1,0 +1,26 @@
+/* One cell of the array (cell.c): its CA and agent stepped a clock, put to sleep and woken, wired to its
+ * neighbours. The bottom layer of the array: clock.h, schedule.h, threads.h and array.c build on it. */
+#ifndef EMU_CELL_H
+#define EMU_CELL_H
+
+#include "array_internal.h"
+
+int emu_cell_init(emu_cell_t *c, emu_array_t *a, unsigned x, unsigned y);
+void emu_cell_free(emu_cell_t *c);
+/* One clock of the cell, folded into the summary. */
+void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum);
+/* One clock of a cell that runs alone (emu_block_alone has checked that it may), folded into the summary. */
+void emu_cell_step_alone(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum);
+/* After its step: whether stepping the cell changes nothing until a word is posted to it or its timer comes
+ * (then c->wake_at is the timer's clock, or UINT64_MAX). */
+bool emu_cell_may_sleep(emu_cell_t *c, uint64_t now);
+/* Called by a neighbour that posts to a dormant cell's link (possibly from another thread). */
+void emu_cell_wake(void *cell);
+/* Wires the links of every cell to its torus neighbours. */
+void emu_cell_wire(emu_array_t *a, emu_cell_t *c);
+/* Sends what is left in a cell's console buffer. */
+void emu_cell_flush_console(emu_cell_t *c);
+/* " (file:line:col)" of pc in the cell's program, or "" when no line is known. */
+void emu_source_text(const ca_t *ca, uint32_t pc, char *buf, size_t cap);
+
+#endif

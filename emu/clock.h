@@ -1,0 +1,53 @@
+/* The global clock: what the cells' steps of one clock add up to, and the next clock that matters. Inline:
+ * every clock of every run comes through here. */
+#ifndef EMU_CLOCK_H
+#define EMU_CLOCK_H
+
+#include "array_internal.h"
+
+/* The same decision on every thread, from the same summary and the same clock state. Returns true when
+ * the run stops, with the reason in *st. */
+static inline bool emu_clock_decide(emu_run_clock_t *rc, const emu_machine_t *m, const emu_step_summary_t *sum,
+                                    uint64_t limit, emu_run_status_t *st)
+{
+    uint64_t now = rc->clock;
+    if (sum->progress_at > rc->last_progress)
+        rc->last_progress = sum->progress_at;
+    if (sum->stop) {
+        *st = EMU_RUN_STOPPED; /* before the clock ran: it runs when the array goes on */
+        return true;
+    }
+    if (sum->faulted) {
+        *st = EMU_RUN_FAULT;
+    } else if (!sum->running) {
+        *st = EMU_RUN_DONE;
+    } else if (sum->waiting && now - rc->last_progress >= m->deadlock_clocks) {
+        *st = EMU_RUN_DEADLOCK;
+    } else {
+        /* Nothing can change before sum->next: skip the idle clocks. */
+        uint64_t next = sum->next > now + 1 ? sum->next : now + 1;
+        if (sum->waiting && next > rc->last_progress + m->deadlock_clocks)
+            next = rc->last_progress + m->deadlock_clocks;
+        rc->clock = next < limit ? next : limit;
+        if (rc->clock < limit)
+            return false;
+        *st = EMU_RUN_LIMIT;
+        return true;
+    }
+    rc->clock = now + 1;
+    return true;
+}
+
+static inline void emu_summary_merge(emu_step_summary_t *into, const emu_step_summary_t *s)
+{
+    if (s->next < into->next)
+        into->next = s->next;
+    if (s->progress_at > into->progress_at)
+        into->progress_at = s->progress_at;
+    into->faulted |= s->faulted;
+    into->running |= s->running;
+    into->waiting |= s->waiting;
+    into->stop |= s->stop;
+}
+
+#endif
