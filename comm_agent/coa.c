@@ -74,25 +74,25 @@ int coa_init(coa_t *c, const coa_config_t *cfg, uint8_t *mem, uint32_t mem_bytes
         cfg->queue_depth == 0 || cfg->queue_depth > 0xffff || cfg->hop_latency == 0)
         return -1;
     c->cfg = *cfg;
-    c->qdata = calloc((size_t)cfg->channels * cfg->queue_depth, sizeof *c->qdata);
-    c->qtag = calloc((size_t)cfg->channels * cfg->queue_depth, sizeof *c->qtag);
-    if (c->qdata == NULL || c->qtag == NULL) {
+    c->w.qdata = calloc((size_t)cfg->channels * cfg->queue_depth, sizeof *c->w.qdata);
+    c->w.qtag = calloc((size_t)cfg->channels * cfg->queue_depth, sizeof *c->w.qtag);
+    if (c->w.qdata == NULL || c->w.qtag == NULL) {
         coa_free(c);
         return -1;
     }
-    c->mem = mem;
-    c->mem_bytes = mem_bytes;
-    c->mem_guard = mem_guard;
+    c->w.mem = mem;
+    c->w.mem_bytes = mem_bytes;
+    c->w.mem_guard = mem_guard;
     coa_reset(c);
     return 0;
 }
 
 void coa_free(coa_t *c)
 {
-    free(c->qdata);
-    free(c->qtag);
-    c->qdata = NULL;
-    c->qtag = NULL;
+    free(c->w.qdata);
+    free(c->w.qtag);
+    c->w.qdata = NULL;
+    c->w.qtag = NULL;
 }
 
 void coa_after_ca(coa_t *c, uint64_t now, bool mem_used)

@@ -187,11 +187,20 @@ typedef struct coa_fault {
     char detail[96];
 } coa_fault_t;
 
+/* Where an agent's state lives and whom it talks to. */
+typedef struct coa_wiring {
+    uint32_t *qdata;               /* channels * queue_depth words */
+    uint8_t *qtag;
+    coa_line_t *out[COA_NUM_DIRS]; /* written by this cell */
+    coa_line_t *in[COA_NUM_DIRS];  /* written by the neighbour in that direction */
+    uint8_t *mem;                  /* memory shared with the computation agent */
+    uint32_t mem_bytes;
+    uint32_t mem_guard;
+} coa_wiring_t;
+
 typedef struct coa {
     coa_config_t cfg;
     coa_lc_t lc[COA_MAX_CHANNELS];
-    uint32_t *qdata; /* channels * queue_depth words */
-    uint8_t *qtag;
     coa_spool_t spool[COA_MAX_SPOOLS];
     uint8_t gate_in_lc[COA_NUM_GATES];
     uint8_t gate_out_lc[COA_NUM_GATES];
@@ -210,17 +219,11 @@ typedef struct coa {
     uint64_t remote_free[COA_NUM_DIRS];     /* of those, the ones free as far as this cell knows */
     uint32_t free_epoch;                    /* changes whenever a neighbour's channel may have become free */
     /* links */
-    coa_line_t *out[COA_NUM_DIRS]; /* written by this cell */
-    coa_line_t *in[COA_NUM_DIRS];  /* written by the neighbour in that direction */
     uint64_t link_free_at[COA_NUM_DIRS];
     uint8_t rr[COA_NUM_DIRS];
     uint8_t link_last_lc[COA_NUM_DIRS];
     coa_link_stats_t link_stats[COA_NUM_DIRS];
     uint8_t spool_rr;
-    /* memory shared with the computation agent */
-    uint8_t *mem;
-    uint32_t mem_bytes;
-    uint32_t mem_guard;
     /* activity */
     uint64_t moved;      /* words moved in total (deadlock detection watches it) */
     uint64_t busy_lc;    /* mask of channels holding words */
@@ -231,6 +234,9 @@ typedef struct coa {
     uint32_t spool_events;  /* spools that finished since the CA last looked (its event bits 0..7) */
     uint64_t out_pending_until; /* a word or message sent on a link arrives by this clock */
     coa_fault_t fault;
+    /* Wiring, not state: set when the array is built and kept by a snapshot's restore (the live array's
+     * queues, lines and memory). Everything above it is state, copied whole: it must stay last. */
+    coa_wiring_t w;
 } coa_t;
 
 int coa_init(coa_t *c, const coa_config_t *cfg, uint8_t *mem, uint32_t mem_bytes, uint32_t mem_guard);
@@ -252,7 +258,7 @@ static inline bool coa_sending(const coa_t *c, uint64_t now) { return c->out_pen
 static inline bool coa_receiving(const coa_t *c)
 {
     for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
-        const coa_line_t *in = c->in[d];
+        const coa_line_t *in = c->w.in[d];
         if (in != NULL && atomic_load_explicit(&in->posted, memory_order_relaxed) != in->taken)
             return true;
     }
@@ -270,7 +276,7 @@ static inline int coa_gate_in_status(const coa_t *c, unsigned g)
         return 1;
     /* A tagged word at the head is the trailer: the agent consumes it, the program never reads it. */
     const coa_lc_t *l = &c->lc[lc];
-    return l->count == 0 || (l->ntagged > 0 && c->qtag[lc * c->cfg.queue_depth + l->head]) ? 1 : 0;
+    return l->count == 0 || (l->ntagged > 0 && c->w.qtag[lc * c->cfg.queue_depth + l->head]) ? 1 : 0;
 }
 uint32_t coa_gate_in_pop(coa_t *c, unsigned g, uint64_t now);
 static inline int coa_gate_out_status(const coa_t *c, unsigned g)

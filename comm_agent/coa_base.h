@@ -30,7 +30,7 @@ void coa_raise(coa_t *c, uint32_t addr, const char *fmt, ...) __attribute__((for
  * count of posted slots is a plain add (an atomic store, for the receiver's thread), not a locked one. */
 static inline coa_slot_t *coa_out_slot(coa_t *c, coa_dir_t dir, uint64_t now)
 {
-    coa_line_t *line = c->out[dir];
+    coa_line_t *line = c->w.out[dir];
     c->out_pending_until = now + c->cfg.hop_latency;
     coa_slot_t *s = &line->slots[(now + c->cfg.hop_latency) & (line->nslots - 1u)];
     if (!s->has_flit && s->nctrl == 0) {
@@ -43,7 +43,7 @@ static inline coa_slot_t *coa_out_slot(coa_t *c, coa_dir_t dir, uint64_t now)
 }
 static inline void coa_send_ctrl(coa_t *c, coa_dir_t dir, coa_ctrl_kind_t kind, unsigned lc, uint64_t now)
 {
-    if (c->out[dir] == NULL)
+    if (c->w.out[dir] == NULL)
         return;
     coa_slot_t *s = coa_out_slot(c, dir, now);
     /* Capacity is two messages per channel: a channel pops at most one word and frees at most once a clock. */

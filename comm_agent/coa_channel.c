@@ -35,8 +35,8 @@ void coa_lc_push(coa_t *c, unsigned lc, uint32_t word, bool tag, uint64_t now)
     if (at >= depth)
         at -= depth;
     coa_lc_note_state(c, lc, now);
-    c->qdata[lc * depth + at] = word;
-    c->qtag[lc * depth + at] = tag ? 1 : 0;
+    c->w.qdata[lc * depth + at] = word;
+    c->w.qtag[lc * depth + at] = tag ? 1 : 0;
     l->count++;
     if (tag) {
         l->ntagged++;
@@ -54,8 +54,8 @@ uint32_t coa_lc_pop(coa_t *c, unsigned lc, bool *tag, uint64_t now)
     coa_lc_t *l = &c->lc[lc];
     unsigned depth = c->cfg.queue_depth;
     coa_lc_note_state(c, lc, now);
-    uint32_t w = c->qdata[lc * depth + l->head];
-    bool tagged = c->qtag[lc * depth + l->head] != 0;
+    uint32_t w = c->w.qdata[lc * depth + l->head];
+    bool tagged = c->w.qtag[lc * depth + l->head] != 0;
     if (tag != NULL)
         *tag = tagged;
     if (tagged && --l->ntagged == 0)
@@ -182,8 +182,8 @@ uint32_t coa_lc_peek(const coa_t *c, unsigned lc, unsigned i, bool *tag)
     }
     unsigned at = (l->head + i) % depth;
     if (tag != NULL)
-        *tag = c->qtag[lc * depth + at] != 0;
-    return c->qdata[lc * depth + at];
+        *tag = c->w.qtag[lc * depth + at] != 0;
+    return c->w.qdata[lc * depth + at];
 }
 
 const char *coa_wait_name(coa_wait_t w)

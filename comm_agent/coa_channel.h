@@ -9,11 +9,11 @@ void coa_lc_push(coa_t *c, unsigned lc, uint32_t word, bool tag, uint64_t now);
 uint32_t coa_lc_pop(coa_t *c, unsigned lc, bool *tag, uint64_t now);
 static inline bool coa_lc_head_tagged(const coa_t *c, unsigned lc)
 {
-    return c->qtag[lc * c->cfg.queue_depth + c->lc[lc].head] != 0;
+    return c->w.qtag[lc * c->cfg.queue_depth + c->lc[lc].head] != 0;
 }
 static inline uint32_t coa_lc_head(const coa_t *c, unsigned lc)
 {
-    return c->qdata[lc * c->cfg.queue_depth + c->lc[lc].head];
+    return c->w.qdata[lc * c->cfg.queue_depth + c->lc[lc].head];
 }
 /* Frees a channel: tells the upstream allocator, unbinds gates and spools, keeps the statistics. */
 void coa_lc_release(coa_t *c, unsigned lc, uint64_t now);

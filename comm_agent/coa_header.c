@@ -47,7 +47,7 @@ static bool extend(coa_t *c, unsigned lc, uint64_t now)
         coa_raise(c, lc, "the header on channel %u names no direction at its source (the first sign must turn)", lc);
         return false;
     }
-    if (c->out[d] == NULL) {
+    if (c->w.out[d] == NULL) {
         coa_raise(c, lc, "the header on channel %u heads %s, where this cell has no link", lc,
                   coa_dir_name((coa_dir_t)d));
         return false;

@@ -91,7 +91,7 @@ static void deliver_ctrl(coa_t *c, coa_dir_t from, const coa_ctrl_t *m, uint64_t
 void coa_deliver(coa_t *c, uint64_t now)
 {
     for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
-        coa_line_t *line = c->in[d];
+        coa_line_t *line = c->w.in[d];
         if (line == NULL || atomic_load_explicit(&line->posted, memory_order_relaxed) == line->taken)
             continue;
         coa_slot_t *s = &line->slots[now & (line->nslots - 1u)];
@@ -124,7 +124,7 @@ static uint64_t eligible(const coa_t *c, unsigned d)
 void coa_links_schedule(coa_t *c, uint64_t now)
 {
     for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
-        if (c->out[d] == NULL || now < c->link_free_at[d])
+        if (c->w.out[d] == NULL || now < c->link_free_at[d])
             continue;
         uint64_t mask = eligible(c, d);
         if (mask == 0)

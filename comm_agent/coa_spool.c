@@ -12,18 +12,18 @@
 
 bool coa_mem_ok(const coa_t *c, uint32_t addr)
 {
-    return (addr & 3u) == 0 && addr >= c->mem_guard && addr <= c->mem_bytes - 4u;
+    return (addr & 3u) == 0 && addr >= c->w.mem_guard && addr <= c->w.mem_bytes - 4u;
 }
 
 static uint32_t mem_read(const coa_t *c, uint32_t addr)
 {
-    const uint8_t *p = c->mem + addr;
+    const uint8_t *p = c->w.mem + addr;
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
 static void mem_write(coa_t *c, uint32_t addr, uint32_t w)
 {
-    uint8_t *p = c->mem + addr;
+    uint8_t *p = c->w.mem + addr;
     p[0] = (uint8_t)w;
     p[1] = (uint8_t)(w >> 8);
     p[2] = (uint8_t)(w >> 16);

@@ -109,7 +109,7 @@ int emu_array_load(emu_array_t *a, unsigned x, unsigned y, const emu_program_t *
     for (unsigned i = 0; i < nargs; i++)
         ca_set_arg(&c->ca, i, args[i]);
     c->ca.s.ready_at = a->clock;
-    c->progress_at = a->clock;
+    c->saved.progress_at = a->clock;
     a->last_progress = a->clock;
     return 0;
 }
@@ -215,8 +215,8 @@ void emu_array_set_hooks(emu_array_t *a, const emu_hooks_t *hooks)
 unsigned emu_array_marks(const emu_array_t *a, unsigned x, unsigned y, const uint32_t **marks)
 {
     const emu_cell_t *c = &a->cells[(y % a->machine.height) * a->machine.width + (x % a->machine.width)];
-    *marks = c->marks;
-    return c->marks_clock == a->last_ran && a->ran_any ? c->nmarks : 0;
+    *marks = c->saved.marks;
+    return c->saved.marks_clock == a->last_ran && a->ran_any ? c->saved.nmarks : 0;
 }
 unsigned emu_array_threads(const emu_array_t *a)
 {

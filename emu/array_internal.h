@@ -9,13 +9,8 @@ enum { EMU_CONSOLE_LINE = 4096 }; /* longer console lines are split */
 
 typedef struct emu_block emu_block_t;
 
-typedef struct emu_cell {
-    unsigned x, y;
-    emu_array_t *array;
-    uint8_t *mem;
-    ca_t ca;
-    coa_t coa;
-    coa_line_t out[COA_NUM_DIRS]; /* the links leaving this cell; the neighbours read them */
+/* A cell's state besides its CA's and its agent's: a snapshot copies it whole. */
+typedef struct emu_cell_saved {
     uint64_t now;                 /* clock of the step in progress, for control-register reads */
     uint64_t moved_seen;          /* coa.moved when the CA last found its gate blocked */
     uint64_t progress_at;         /* last clock at which the CA issued or a word moved here */
@@ -25,6 +20,16 @@ typedef struct emu_cell {
     uint32_t marks[EMU_MAX_MARKS_PER_CLOCK];
     unsigned nmarks;
     uint64_t marks_clock; /* the clock the marks were raised in */
+} emu_cell_saved_t;
+
+typedef struct emu_cell {
+    unsigned x, y;
+    emu_array_t *array;
+    uint8_t *mem;
+    ca_t ca;
+    coa_t coa;
+    coa_line_t out[COA_NUM_DIRS]; /* the links leaving this cell; the neighbours read them */
+    emu_cell_saved_t saved;       /* with ca.s and coa (but its wiring), what a snapshot keeps */
     /* Scheduling (schedule.c): a dormant cell is not stepped until a neighbour posts to one of its links
      * (woken) or its timer comes (wake_at). Neighbours on other threads read `dormant` and write `woken`. */
     _Atomic bool dormant;

@@ -7,10 +7,10 @@
 
 static void console_line(emu_cell_t *c)
 {
-    c->console[c->console_len] = '\0';
+    c->saved.console[c->saved.console_len] = '\0';
     if (c->array->output != NULL)
-        c->array->output(c->array->output_user, c->x, c->y, c->console);
-    c->console_len = 0;
+        c->array->output(c->array->output_user, c->x, c->y, c->saved.console);
+    c->saved.console_len = 0;
 }
 
 /* Whole lines go to the host, empty ones included; only a line longer than EMU_CONSOLE_LINE is split. */
@@ -21,15 +21,15 @@ static void console_put(emu_cell_t *c, const char *text)
             console_line(c);
             continue;
         }
-        if (c->console_len + 1 >= EMU_CONSOLE_LINE)
+        if (c->saved.console_len + 1 >= EMU_CONSOLE_LINE)
             console_line(c);
-        c->console[c->console_len++] = *text;
+        c->saved.console[c->saved.console_len++] = *text;
     }
 }
 
 void emu_cell_flush_console(emu_cell_t *c)
 {
-    if (c->console_len > 0)
+    if (c->saved.console_len > 0)
         console_line(c);
 }
 
@@ -38,20 +38,20 @@ static int cell_cr_read(void *ctx, uint32_t index, uint32_t *value)
     emu_cell_t *c = ctx;
     const emu_machine_t *m = &c->array->machine;
     if (index >= EMU_CR_COA_BASE)
-        return coa_cr_read(&c->coa, index, value, c->now);
+        return coa_cr_read(&c->coa, index, value, c->saved.now);
     switch (index) {
     case EMU_CR_CELL_X: *value = c->x; return 0;
     case EMU_CR_CELL_Y: *value = c->y; return 0;
     case EMU_CR_ARRAY_W: *value = m->width; return 0;
     case EMU_CR_ARRAY_H: *value = m->height; return 0;
-    case EMU_CR_CLOCK_LO: *value = (uint32_t)c->now; return 0;
-    case EMU_CR_CLOCK_HI: *value = (uint32_t)(c->now >> 32); return 0;
+    case EMU_CR_CLOCK_LO: *value = (uint32_t)c->saved.now; return 0;
+    case EMU_CR_CLOCK_HI: *value = (uint32_t)(c->saved.now >> 32); return 0;
     case EMU_CR_MEM_BYTES: *value = m->mem_bytes; return 0;
     case EMU_CR_CELL_ID: *value = c->y * m->width + c->x; return 0;
     case EMU_CR_QUEUE_DEPTH: *value = m->queue_depth; return 0;
     case EMU_CR_EVENT_ENABLE: *value = c->ca.s.events_on; return 0;
     case EMU_CR_EVENT_MASK: *value = c->ca.s.event_mask; return 0;
-    case EMU_CR_EVENT_PENDING: *value = ca_events_pending(&c->ca, c->now); return 0;
+    case EMU_CR_EVENT_PENDING: *value = ca_events_pending(&c->ca, c->saved.now); return 0;
     case EMU_CR_EVENT_VECTOR: *value = c->ca.s.event_vector; return 0;
     case EMU_CR_EVENT_EPC: *value = c->ca.s.epc; return 0;
     case EMU_CR_TIMER: *value = (uint32_t)c->ca.s.timer_at; return 0;
@@ -64,7 +64,7 @@ static int cell_cr_write(void *ctx, uint32_t index, uint32_t value)
     emu_cell_t *c = ctx;
     char buf[16];
     if (index >= EMU_CR_COA_BASE)
-        return coa_cr_write(&c->coa, index, value, c->now);
+        return coa_cr_write(&c->coa, index, value, c->saved.now);
     switch (index) {
     case EMU_CR_DEBUG_PUTC:
         buf[0] = (char)value;
@@ -82,7 +82,7 @@ static int cell_cr_write(void *ctx, uint32_t index, uint32_t value)
     case EMU_CR_EVENT_ENABLE: c->ca.s.events_on = (value & 1u) != 0; return 0;
     case EMU_CR_EVENT_MASK: c->ca.s.event_mask = value; return 0;
     case EMU_CR_EVENT_PENDING:
-        ca_events_pending(&c->ca, c->now); /* latch what is pending before clearing */
+        ca_events_pending(&c->ca, c->saved.now); /* latch what is pending before clearing */
         c->ca.s.event_pending &= ~value;
         return 0;
     case EMU_CR_EVENT_VECTOR: c->ca.s.event_vector = value; return 0;
@@ -90,17 +90,17 @@ static int cell_cr_write(void *ctx, uint32_t index, uint32_t value)
     case EMU_CR_EVENT_RAISE: c->ca.s.event_pending |= value & ~(uint32_t)CA_EVENT_LEVEL_BITS; return 0;
     case EMU_CR_TIMER:
         /* The timer names a clock by its low 32 bits: the next one at or after now. */
-        c->ca.s.timer_at = value == 0 ? 0 : (c->now & ~0xffffffffull) | value;
-        if (c->ca.s.timer_at != 0 && c->ca.s.timer_at < c->now)
+        c->ca.s.timer_at = value == 0 ? 0 : (c->saved.now & ~0xffffffffull) | value;
+        if (c->ca.s.timer_at != 0 && c->ca.s.timer_at < c->saved.now)
             c->ca.s.timer_at += 1ull << 32;
         return 0;
     case EMU_CR_MARK:
-        if (c->marks_clock != c->now) {
-            c->marks_clock = c->now;
-            c->nmarks = 0;
+        if (c->saved.marks_clock != c->saved.now) {
+            c->saved.marks_clock = c->saved.now;
+            c->saved.nmarks = 0;
         }
-        if (c->nmarks < EMU_MAX_MARKS_PER_CLOCK)
-            c->marks[c->nmarks++] = value;
+        if (c->saved.nmarks < EMU_MAX_MARKS_PER_CLOCK)
+            c->saved.marks[c->saved.nmarks++] = value;
         return 0;
     default: return -1;
     }
@@ -124,13 +124,13 @@ static ca_gate_status_t cell_gate_out_status(void *ctx, unsigned g)
 static uint32_t cell_gate_pop(void *ctx, unsigned g)
 {
     emu_cell_t *c = ctx;
-    return coa_gate_in_pop(&c->coa, g, c->now);
+    return coa_gate_in_pop(&c->coa, g, c->saved.now);
 }
 
 static void cell_gate_push(void *ctx, unsigned g, uint32_t word)
 {
     emu_cell_t *c = ctx;
-    coa_gate_out_push(&c->coa, g, word, c->now);
+    coa_gate_out_push(&c->coa, g, word, c->saved.now);
 }
 
 static uint32_t cell_event_sources(void *ctx)
@@ -215,8 +215,8 @@ void emu_cell_wire(emu_array_t *a, emu_cell_t *c)
         unsigned nx = (c->x + w + (unsigned)(dx[d] + (int)w)) % w;
         unsigned ny = (c->y + h + (unsigned)(dy[d] + (int)h)) % h;
         emu_cell_t *n = emu_array_cell(a, nx, ny);
-        c->coa.out[d] = &c->out[d];
-        n->coa.in[coa_dir_opposite((coa_dir_t)d)] = &c->out[d];
+        c->coa.w.out[d] = &c->out[d];
+        n->coa.w.in[coa_dir_opposite((coa_dir_t)d)] = &c->out[d];
         c->out[d].receiver_dormant = &n->dormant;
         c->out[d].wake = emu_cell_wake;
         c->out[d].receiver = n;
@@ -246,19 +246,19 @@ void emu_cell_step_alone(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
 {
     /* emu_cell_step, less what cannot happen here: nothing arrives (no other cell is awake and nothing is in
      * flight), the agent is idle and the bundle does not touch it, so no word moves and no fault is raised. */
-    c->now = now;
+    c->saved.now = now;
     ca_t *ca = &c->ca;
     uint64_t issued_before = ca->s.stats.bundles;
     uint64_t next = ca_step(ca, now);
-    if (ca->s.stats.bundles != issued_before && !ca->s.in_handler && ++c->awake_bundles > EMU_RECHECK_BUNDLES)
-        c->progress_at = now;
+    if (ca->s.stats.bundles != issued_before && !ca->s.in_handler && ++c->saved.awake_bundles > EMU_RECHECK_BUNDLES)
+        c->saved.progress_at = now;
     uint64_t timer = timer_due(ca, now);
     if (timer < next)
         next = timer;
     if (next < sum->next)
         sum->next = next;
-    if (c->progress_at > sum->progress_at)
-        sum->progress_at = c->progress_at;
+    if (c->saved.progress_at > sum->progress_at)
+        sum->progress_at = c->saved.progress_at;
     sum->faulted |= ca->s.state == CA_FAULTED;
     sum->running |= ca->s.state == CA_RUNNING;
 }
@@ -274,7 +274,7 @@ bool emu_cell_may_sleep(emu_cell_t *c, uint64_t now)
     case CA_HALTED: c->wake_at = UINT64_MAX; break;
     case CA_WAITING:
         /* As emu_cell_step skips it: nothing moved since it blocked, and no event can divert it. */
-        if (coa->moved != c->moved_seen || event_possible(c, now))
+        if (coa->moved != c->saved.moved_seen || event_possible(c, now))
             return false;
         c->wake_at = timer_due(ca, now);
         break;
@@ -285,7 +285,7 @@ bool emu_cell_may_sleep(emu_cell_t *c, uint64_t now)
 
 void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
 {
-    c->now = now;
+    c->saved.now = now;
     uint64_t moved_before = c->coa.moved;
     coa_deliver(&c->coa, now);
 
@@ -293,7 +293,7 @@ void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
     uint64_t next_ca = UINT64_MAX;
     if (ca->s.state == CA_RUNNING || ca->s.state == CA_WAITING) {
         /* A CA blocked on a gate can only go on once a word has moved in this cell. */
-        if (ca->s.state == CA_WAITING && c->coa.moved == c->moved_seen && !event_possible(c, now)) {
+        if (ca->s.state == CA_WAITING && c->coa.moved == c->saved.moved_seen && !event_possible(c, now)) {
             next_ca = UINT64_MAX;
         } else {
             uint64_t issued_before = ca->s.stats.bundles;
@@ -304,19 +304,19 @@ void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
              * from wfe for that timer, looks again and sleeps again: the runtimes' wait loops do, and a
              * torus without its dateline then livelocked for ever instead of stopping as a deadlock. */
             if (ca->s.stats.bundles != issued_before && !ca->s.in_handler &&
-                ++c->awake_bundles > EMU_RECHECK_BUNDLES)
-                c->progress_at = now;
+                ++c->saved.awake_bundles > EMU_RECHECK_BUNDLES)
+                c->saved.progress_at = now;
             if (asleep_in_wfe(ca) && !was_asleep)
-                c->awake_bundles = 0;
+                c->saved.awake_bundles = 0;
             if (ca->s.state == CA_WAITING)
-                c->moved_seen = c->coa.moved;
+                c->saved.moved_seen = c->coa.moved;
         }
     }
     bool coa_busy = coa_active(&c->coa);
     if (coa_busy)
         coa_after_ca(&c->coa, now, now < ca->s.mem_busy_until);
     if (c->coa.moved != moved_before)
-        c->progress_at = now;
+        c->saved.progress_at = now;
     if (c->coa.fault.raised && ca->s.state != CA_FAULTED) {
         ca_raise_fault(ca, now, EMU_FAULT_NETWORK, c->coa.fault.addr, c->coa.fault.detail);
         c->coa.fault.raised = false;
@@ -332,8 +332,8 @@ void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
         next = now + 1;
     if (next < sum->next)
         sum->next = next;
-    if (c->progress_at > sum->progress_at)
-        sum->progress_at = c->progress_at;
+    if (c->saved.progress_at > sum->progress_at)
+        sum->progress_at = c->saved.progress_at;
     sum->faulted |= ca->s.state == CA_FAULTED;
     sum->running |= ca->s.state == CA_RUNNING || ca->s.state == CA_WAITING;
     sum->waiting |= ca->s.state == CA_WAITING;

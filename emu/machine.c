@@ -41,6 +41,29 @@ static const machine_key_t keys[] = {
 };
 #undef KEY
 
+/* The value of key k in m, whatever its type. */
+static uint64_t key_value(const emu_machine_t *m, const machine_key_t *k)
+{
+    const char *p = (const char *)m + k->offset;
+    uint32_t u32;
+    unsigned u;
+    uint64_t u64;
+    switch (k->type) {
+    case KEY_U32: memcpy(&u32, p, sizeof u32); return u32;
+    case KEY_UINT: memcpy(&u, p, sizeof u); return u;
+    default: memcpy(&u64, p, sizeof u64); return u64;
+    }
+}
+
+/* Every key and every timing class equal. */
+bool emu_machine_same(const emu_machine_t *x, const emu_machine_t *y)
+{
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (key_value(x, &keys[i]) != key_value(y, &keys[i]))
+            return false;
+    return memcmp(&x->timing, &y->timing, sizeof x->timing) == 0;
+}
+
 void emu_machine_defaults(emu_machine_t *m)
 {
     memset(m, 0, sizeof *m);
@@ -199,15 +222,7 @@ int emu_machine_load(emu_machine_t *m, const char *path, char *err, size_t errle
 void emu_machine_print(const emu_machine_t *m, FILE *out)
 {
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        const machine_key_t *k = &keys[i];
-        const char *field = (const char *)m + k->offset;
-        unsigned long long v = 0;
-        switch (k->type) {
-        case KEY_U32: v = *(const uint32_t *)(const void *)field; break;
-        case KEY_UINT: v = *(const unsigned *)(const void *)field; break;
-        case KEY_U64: v = *(const uint64_t *)(const void *)field; break;
-        }
-        fprintf(out, "%s = %llu\n", k->name, v);
+        fprintf(out, "%s = %llu\n", keys[i].name, (unsigned long long)key_value(m, &keys[i]));
     }
     for (unsigned t = 0; t < ISA_T_COUNT; t++)
         fprintf(out, "timing.%s = %u\n", isa_timing_key((isa_timing_class_t)t), m->timing.clocks[t]);

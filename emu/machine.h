@@ -32,6 +32,8 @@ typedef struct emu_machine {
 } emu_machine_t;
 
 void emu_machine_defaults(emu_machine_t *m);
+/* Whether two machines are the same in every key and timing class (a snapshot restores only onto its own). */
+bool emu_machine_same(const emu_machine_t *x, const emu_machine_t *y);
 
 /* Sets one key from its text value; returns 0, or -1 with a message in err. */
 int emu_machine_set(emu_machine_t *m, const char *key, const char *value, char *err, size_t errlen);

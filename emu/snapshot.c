@@ -1,7 +1,7 @@
 /*
  * Snapshots: a copy of everything that changes as the array runs. Each cell contributes its CA state
- * block, its memory, its communication agent (the struct, with its pointers put back on restore, and its
- * queues) and the links it drives. Files hold the same bytes behind a header that names the build's
+ * block, its memory, its communication agent (its state block, everything but its wiring, and its queues),
+ * the rest of its state (emu_cell_saved_t) and the links it drives. Files hold the same bytes behind a header that names the build's
  * struct sizes, so a snapshot is only ever loaded by the emulator that wrote it.
  */
 #include <errno.h>
@@ -17,16 +17,18 @@
 /* 03: a checksum of everything before it ends the file. */
 static const char snap_magic[8] = {'I', 'W', 'S', 'N', 'A', 'P', '0', '3'};
 
+/* A cell's state, in three blocks each copied whole: a field added to any of them is in every snapshot with
+ * nothing to write here. The agent's wiring (coa_t.w, its last member) is not copied. */
 typedef struct cell_snap {
     ca_state_block_t ca;
-    coa_t coa; /* pointers inside are the live array's; restore keeps the live ones */
-    uint64_t moved_seen, progress_at, awake_bundles, now;
-    char console[EMU_CONSOLE_LINE];
-    unsigned console_len;
-    uint32_t marks[EMU_MAX_MARKS_PER_CLOCK];
-    unsigned nmarks;
-    uint64_t marks_clock;
+    coa_t coa; /* up to coa.w */
+    emu_cell_saved_t saved;
 } cell_snap_t;
+
+static void coa_state_copy(coa_t *to, const coa_t *from)
+{
+    memcpy(to, from, offsetof(coa_t, w));
+}
 
 struct emu_snapshot {
     emu_machine_t machine;
@@ -147,19 +149,11 @@ emu_snapshot_t *emu_snapshot_take(const emu_array_t *a)
         const emu_cell_t *c = &a->cells[i];
         cell_snap_t *cs = &s->cells[i];
         cs->ca = c->ca.s;
-        cs->coa = c->coa;
-        cs->moved_seen = c->moved_seen;
-        cs->progress_at = c->progress_at;
-        cs->awake_bundles = c->awake_bundles;
-        cs->now = c->now;
-        memcpy(cs->console, c->console, sizeof cs->console);
-        cs->console_len = c->console_len;
-        memcpy(cs->marks, c->marks, sizeof cs->marks);
-        cs->nmarks = c->nmarks;
-        cs->marks_clock = c->marks_clock;
+        coa_state_copy(&cs->coa, &c->coa);
+        cs->saved = c->saved;
         memcpy(s->mem + (size_t)i * m->mem_bytes, c->mem, m->mem_bytes);
-        memcpy(s->qdata + i * qw, c->coa.qdata, qw * sizeof *s->qdata);
-        memcpy(s->qtag + i * qw, c->coa.qtag, qw);
+        memcpy(s->qdata + i * qw, c->coa.w.qdata, qw * sizeof *s->qdata);
+        memcpy(s->qtag + i * qw, c->coa.w.qtag, qw);
         for (unsigned d = 0; d < COA_NUM_DIRS; d++)
             for (unsigned k = 0; k < c->out[d].nslots; k++) {
                 size_t at = i * s->slots_per_cell + d * c->out[d].nslots + k;
@@ -172,19 +166,12 @@ emu_snapshot_t *emu_snapshot_take(const emu_array_t *a)
     return s;
 }
 
-static bool same_machine(const emu_machine_t *x, const emu_machine_t *y)
-{
-    return x->width == y->width && x->height == y->height && x->mem_bytes == y->mem_bytes &&
-           x->channels == y->channels && x->queue_depth == y->queue_depth && x->hop_latency == y->hop_latency &&
-           x->spools == y->spools;
-}
-
 int emu_snapshot_restore(emu_array_t *a, const emu_snapshot_t *s, char *err, size_t errlen)
 {
     const emu_machine_t *m = &a->machine;
-    if (!same_machine(m, &s->machine) || s->ncells != a->ncells ||
+    if (!emu_machine_same(m, &s->machine) || s->ncells != a->ncells ||
         s->slots_per_cell != COA_NUM_DIRS * a->cells[0].out[0].nslots)
-        return err_set(err, errlen, "the snapshot was taken on a different machine (array, memory or network size)");
+        return err_set(err, errlen, "the snapshot was taken on a different machine (array, memory, network or timing)");
     if (s->programs != programs_fingerprint(a))
         return err_set(err, errlen, "the snapshot was taken with other programs on the cells");
     a->clock = s->clock;
@@ -196,27 +183,12 @@ int emu_snapshot_restore(emu_array_t *a, const emu_snapshot_t *s, char *err, siz
         emu_cell_t *c = &a->cells[i];
         const cell_snap_t *cs = &s->cells[i];
         c->ca.s = cs->ca;
-        /* The agent's wiring (queues, memory, links) stays the live array's. */
-        coa_t wiring = c->coa;
-        c->coa = cs->coa;
-        c->coa.qdata = wiring.qdata;
-        c->coa.qtag = wiring.qtag;
-        c->coa.mem = wiring.mem;
-        memcpy(c->coa.out, wiring.out, sizeof c->coa.out);
-        memcpy(c->coa.in, wiring.in, sizeof c->coa.in);
-        c->moved_seen = cs->moved_seen;
-        c->progress_at = cs->progress_at;
-        c->awake_bundles = cs->awake_bundles;
-        c->now = cs->now;
-        memcpy(c->console, cs->console, sizeof c->console);
-        c->console_len = cs->console_len;
-        memcpy(c->marks, cs->marks, sizeof c->marks);
-        c->nmarks = cs->nmarks;
-        c->marks_clock = cs->marks_clock;
+        coa_state_copy(&c->coa, &cs->coa); /* the wiring (queues, memory, links) stays the live array's */
+        c->saved = cs->saved;
         memcpy(c->mem, s->mem + (size_t)i * m->mem_bytes, m->mem_bytes);
         c->ca.mem_clean = false;
-        memcpy(c->coa.qdata, s->qdata + i * qw, qw * sizeof *s->qdata);
-        memcpy(c->coa.qtag, s->qtag + i * qw, qw);
+        memcpy(c->coa.w.qdata, s->qdata + i * qw, qw * sizeof *s->qdata);
+        memcpy(c->coa.w.qtag, s->qtag + i * qw, qw);
         for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
             uint64_t full = 0;
             for (unsigned k = 0; k < c->out[d].nslots; k++) {
@@ -325,7 +297,7 @@ static bool plausible(const emu_snapshot_t *s)
             return false;
     for (unsigned i = 0; i < s->ncells; i++) {
         const cell_snap_t *c = &s->cells[i];
-        if (c->console_len >= EMU_CONSOLE_LINE || c->nmarks > EMU_MAX_MARKS_PER_CLOCK || c->coa.narrivals > m->channels)
+        if (c->saved.console_len >= EMU_CONSOLE_LINE || c->saved.nmarks > EMU_MAX_MARKS_PER_CLOCK || c->coa.narrivals > m->channels)
             return false;
         for (unsigned k = 0; k < m->channels; k++)
             if (c->coa.lc[k].count > m->queue_depth || c->coa.lc[k].head >= m->queue_depth)

@@ -127,11 +127,35 @@ static void test_a_snapshot_refuses_other_programs(void **state)
     e2e_free(&q);
 }
 
+/* Nor onto a machine that differs in one timing class only: the same program would run to other clocks. */
+static void test_a_snapshot_refuses_other_timing(void **state)
+{
+    (void)state;
+    static const char *const none[1] = {NULL};
+    e2e_run_t p;
+    e2e_run_file(&p, "programs/net/pathway.run");
+    emu_array_t *a, *b;
+    assert_int_equal(run_desc_build(&p.desc, none, 0, none, 0, &a), 0);
+    p.desc.machine.timing.clocks[ISA_T_MEM]++;
+    assert_int_equal(run_desc_build(&p.desc, none, 0, none, 0, &b), 0);
+    assert_int_equal(emu_array_run(a, 100), EMU_RUN_LIMIT);
+    emu_snapshot_t *snap = emu_snapshot_take(a);
+    assert_non_null(snap);
+    char err[200];
+    assert_int_equal(emu_snapshot_restore(b, snap, err, sizeof err), -1);
+    assert_non_null(strstr(err, "different machine"));
+    emu_snapshot_free(snap);
+    emu_array_free(a);
+    emu_array_free(b);
+    e2e_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_restoring_a_snapshot_replays_the_same_run),
         cmocka_unit_test(test_a_snapshot_refuses_other_programs),
+        cmocka_unit_test(test_a_snapshot_refuses_other_timing),
         cmocka_unit_test(test_stopping_at_every_hundredth_clock_changes_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
