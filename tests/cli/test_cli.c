@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,6 +174,27 @@ static void test_the_viewer_without_a_display_says_so(void **state)
     free(out);
 }
 
+/* An array size is read by one rule on the command line and in a run description: digits, 'x', digits. */
+static void test_array_sizes_follow_one_rule(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/iwarp-cli-array-XXXXXX", path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/a.run", dir); /* a run description by its name */
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    assert_true(fd >= 0);
+    static const char text[] = "array 2x+2\n";
+    assert_int_equal(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+    close(fd);
+    char args[256];
+    snprintf(args, sizeof args, "run %s", path);
+    expect(args, 2, ":1:7: 'array' wants WxH with sides 1..32");
+    expect("run programs/bench/compute.s --array 2x+2", 2, "--array wants WxH with sides 1..32, not '2x+2'");
+    expect("hpf 'S(:,BLOCK) -> D(:,BLOCK)' --size 64x+64", 2, "bad value '64x+64' for --size");
+    unlink(path);
+    rmdir(dir);
+}
+
 /* iwarp hpf: a run a person would try, its JSON, and the messages of bad usage. */
 static void test_hpf_runs_an_assignment_and_refuses_bad_ones(void **state)
 {
@@ -243,6 +265,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_empty_programs_and_false_recordings_are_refused),
         cmocka_unit_test(test_asm_assembles_the_shipped_programs),
         cmocka_unit_test(test_hpf_runs_an_assignment_and_refuses_bad_ones),
+        cmocka_unit_test(test_array_sizes_follow_one_rule),
         cmocka_unit_test(test_hpf_doc_example_prints_what_the_doc_shows),
         cmocka_unit_test(test_a_screenshot_prints_nothing),
         cmocka_unit_test(test_the_viewer_without_a_display_says_so),

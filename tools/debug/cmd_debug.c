@@ -8,20 +8,16 @@
 #include "commands.h"
 #include "dbg.h"
 #include "file.h"
+#include "program_options.h"
 #include "run_desc.h"
 
 enum { MAX_ITEMS = 64 };
 
 typedef struct debug_options {
-    const char *file;
-    const char *machine_file;
-    const char *sets[MAX_ITEMS], *defines[MAX_ITEMS], *includes[MAX_ITEMS], *scripts[MAX_ITEMS], *cmds[MAX_ITEMS];
-    unsigned nsets, ndefines, nincludes, nscripts, ncmds;
-    uint32_t args[RUN_DESC_MAX_ARGS];
-    unsigned nargs;
-    unsigned width, height;
-    bool array_given, echo, batch;
-    uint64_t max_cycles;
+    program_options_t p;
+    const char *scripts[MAX_ITEMS], *cmds[MAX_ITEMS];
+    unsigned nscripts, ncmds;
+    bool echo, batch;
 } debug_options_t;
 
 static void usage(FILE *out)
@@ -53,53 +49,26 @@ static int push(const char **list, unsigned *n, const char *value, const char *w
 
 static int parse_options(int argc, char **argv, debug_options_t *o)
 {
-    enum { O_ARRAY = 256, O_ARGS, O_MACHINE, O_SET, O_MAX, O_THREADS, O_ECHO, O_BATCH, O_HELP };
+    enum { O_ECHO = 256, O_BATCH, O_HELP };
     static const struct option longopts[] = {
-        {"array", required_argument, NULL, O_ARRAY},
-        {"args", required_argument, NULL, O_ARGS},
-        {"machine", required_argument, NULL, O_MACHINE},
-        {"set", required_argument, NULL, O_SET},
-        {"max-cycles", required_argument, NULL, O_MAX},
-        {"threads", required_argument, NULL, O_THREADS},
+        PROGRAM_LONG_OPTIONS,
         {"echo", no_argument, NULL, O_ECHO},
         {"batch", no_argument, NULL, O_BATCH},
         {"help", no_argument, NULL, O_HELP},
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
-    o->width = o->height = 1;
+    program_options_init(&o->p);
     optind = 0; /* glibc: start afresh, forgetting any earlier vector (1 keeps its place in a cluster) */
     int c;
-    while ((c = getopt_long(argc, argv, "x:e:D:I:h", longopts, NULL)) != -1) {
-        int rc = 0;
-        switch (c) {
-        case O_ARRAY: {
-            char tail;
-            if (sscanf(optarg, "%ux%u%c", &o->width, &o->height, &tail) != 2 || o->width < 1 || o->height < 1 ||
-                o->width > EMU_MAX_DIM || o->height > EMU_MAX_DIM) {
-                fprintf(stderr, "iwarp debug: --array wants WxH with sides 1..%u, not '%s'\n", EMU_MAX_DIM, optarg);
+    while ((c = getopt_long(argc, argv, PROGRAM_SHORT_OPTIONS "x:e:h", longopts, NULL)) != -1) {
+        int rc = program_options_take(&o->p, c, optarg, "debug"); /* --threads: a debugged array runs on one */
+        if (rc != 0) {
+            if (rc < 0)
                 return -1;
-            }
-            o->array_given = true;
-            break;
+            continue;
         }
-        case O_ARGS:
-            if (run_parse_args(optarg, o->args, &o->nargs) != 0) {
-                fprintf(stderr, "iwarp debug: --args wants up to 8 comma-separated 32-bit numbers, not '%s'\n", optarg);
-                return -1;
-            }
-            break;
-        case O_MAX:
-            if (dbg_parse_u64(optarg, &o->max_cycles) != 0 || o->max_cycles == 0) {
-                fprintf(stderr, "iwarp debug: --max-cycles wants a positive number, not '%s'\n", optarg);
-                return -1;
-            }
-            break;
-        case O_THREADS: break;
-        case O_MACHINE: o->machine_file = optarg; break;
-        case O_SET: rc = push(o->sets, &o->nsets, optarg, "--set options"); break;
-        case 'D': rc = push(o->defines, &o->ndefines, optarg, "-D options"); break;
-        case 'I': rc = push(o->includes, &o->nincludes, optarg, "-I options"); break;
+        switch (c) {
         case 'x': rc = push(o->scripts, &o->nscripts, optarg, "-x scripts"); break;
         case 'e': rc = push(o->cmds, &o->ncmds, optarg, "-e commands"); break;
         case O_ECHO: o->echo = true; break;
@@ -115,27 +84,27 @@ static int parse_options(int argc, char **argv, debug_options_t *o)
         usage(stderr);
         return -1;
     }
-    o->file = argv[optind];
+    o->p.file = argv[optind];
     return 0;
 }
 
 /* The run description: a .run file, or one program on every cell of --array. */
 static int describe(const debug_options_t *o, const emu_machine_t *m, run_desc_t *desc)
 {
-    size_t n = strlen(o->file);
-    if (n > 4 && strcmp(o->file + n - 4, ".run") == 0) {
-        if (o->nargs > 0 || o->array_given) {
+    size_t n = strlen(o->p.file);
+    if (n > 4 && strcmp(o->p.file + n - 4, ".run") == 0) {
+        if (o->p.nargs > 0 || o->p.array_given) {
             fprintf(stderr, "iwarp debug: --args and --array do not go with a run description (it gives them)\n");
             return -1;
         }
-        return run_desc_parse_file(o->file, m, desc, stderr);
+        return run_desc_parse_file(o->p.file, m, desc, stderr);
     }
     emu_machine_t single = *m;
-    if (o->array_given) {
-        single.width = o->width;
-        single.height = o->height;
+    if (o->p.array_given) {
+        single.width = o->p.width;
+        single.height = o->p.height;
     }
-    if (run_desc_single(desc, o->file, &single, o->args, o->nargs) != 0) {
+    if (run_desc_single(desc, o->p.file, &single, o->p.args, o->p.nargs) != 0) {
         fprintf(stderr, "iwarp debug: out of memory\n");
         return -1;
     }
@@ -163,9 +132,9 @@ int cmd_debug(int argc, char **argv)
     if (parse_options(argc, argv, &o) != 0)
         return 2;
     emu_machine_t m;
-    size_t n = strlen(o.file);
-    bool described = n > 4 && strcmp(o.file + n - 4, ".run") == 0;
-    if (run_machine_of_options(&m, !described, o.machine_file, o.sets, o.nsets, "debug") != 0)
+    size_t n = strlen(o.p.file);
+    bool described = n > 4 && strcmp(o.p.file + n - 4, ".run") == 0;
+    if (run_machine_of_options(&m, !described, o.p.machine_file, o.p.sets, o.p.nsets, "debug") != 0)
         return 2;
     run_desc_t desc;
     memset(&desc, 0, sizeof desc);
@@ -174,11 +143,11 @@ int cmd_debug(int argc, char **argv)
         return 2;
     }
     emu_array_t *a;
-    if (run_desc_build(&desc, o.defines, o.ndefines, o.includes, o.nincludes, &a) != 0) {
+    if (run_desc_build(&desc, o.p.defines, o.p.ndefines, o.p.includes, o.p.nincludes, &a) != 0) {
         run_desc_free(&desc);
         return 2;
     }
-    dbg_t *d = dbg_create(a, o.file, o.max_cycles ? o.max_cycles : desc.max_cycles, stdout);
+    dbg_t *d = dbg_create(a, o.p.file, o.p.max_given ? o.p.max_cycles : desc.max_cycles, stdout);
     run_desc_free(&desc);
     if (d == NULL) {
         emu_array_free(a);
@@ -188,7 +157,7 @@ int cmd_debug(int argc, char **argv)
     bool interactive = o.nscripts == 0 && !o.batch && isatty(STDIN_FILENO);
     d->interactive = interactive;
     if (interactive) {
-        printf("iwarp debug: %s on a %ux%u array, clock 0 (help lists the commands, Ctrl-D leaves)\n", o.file, d->w,
+        printf("iwarp debug: %s on a %ux%u array, clock 0 (help lists the commands, Ctrl-D leaves)\n", o.p.file, d->w,
                d->h);
         dbg_print_where(d, d->sel);
     }

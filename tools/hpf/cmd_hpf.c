@@ -30,10 +30,21 @@ static void usage(FILE *out)
             HPF_MAX_TASK, HPF_MAX_ITERATIONS);
 }
 
-static int parse_wxh(const char *s, unsigned *w, unsigned *h)
+/* N0xN1: two numbers of digits only (no sign, no space), each 1..65536. */
+static int parse_size(const char *s, unsigned *n0, unsigned *n1)
 {
-    char tail;
-    return sscanf(s, "%ux%u%c", w, h, &tail) == 2 && *w > 0 && *h > 0 ? 0 : -1;
+    char *end;
+    if (*s < '0' || *s > '9')
+        return -1;
+    unsigned long a = strtoul(s, &end, 10);
+    if (*end != 'x' || end[1] < '0' || end[1] > '9')
+        return -1;
+    unsigned long b = strtoul(end + 1, &end, 10);
+    if (*end != '\0' || a < 1 || b < 1 || a > 65536 || b > 65536)
+        return -1;
+    *n0 = (unsigned)a;
+    *n1 = (unsigned)b;
+    return 0;
 }
 
 static int parse_unsigned(const char *s, unsigned lo, unsigned hi, unsigned *out)
@@ -70,9 +81,9 @@ static int parse_options(int argc, char **argv, hpf_cli_t *o)
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         bool bad = false;
         switch (c) {
-        case OPT_SIZE: bad = parse_wxh(optarg, &o->n0, &o->n1) != 0 || o->n0 > 65536 || o->n1 > 65536; break;
+        case OPT_SIZE: bad = parse_size(optarg, &o->n0, &o->n1) != 0; break;
         case OPT_TASK: bad = parse_unsigned(optarg, 1, HPF_MAX_TASK, &o->task) != 0; break;
-        case OPT_ARRAY: bad = parse_wxh(optarg, &o->width, &o->height) != 0; break;
+        case OPT_ARRAY: bad = emu_parse_array_size(optarg, &o->width, &o->height) != 0; break;
         case OPT_ITER: bad = parse_unsigned(optarg, 1, HPF_MAX_ITERATIONS, &o->iterations) != 0; break;
         case OPT_FORMAT:
             bad = strcmp(optarg, "blocks") != 0 && strcmp(optarg, "pairs") != 0;

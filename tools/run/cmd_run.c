@@ -10,29 +10,14 @@
 #include "emu.h"
 #include "json.h"
 #include "program_load.h"
+#include "program_options.h"
 #include "run_desc.h"
 #include "run_loop.h"
 #include "run_report.h"
 #include "trace.h"
 
-enum { MAX_LIST = 64 };
-
 typedef struct run_options {
-    const char *file;
-    const char *machine_file;
-    const char *sets[MAX_LIST];
-    unsigned nsets;
-    const char *defines[MAX_LIST];
-    unsigned ndefines;
-    const char *includes[MAX_LIST];
-    unsigned nincludes;
-    uint32_t args[RUN_DESC_MAX_ARGS];
-    unsigned nargs;
-    unsigned width, height;
-    bool array_given;
-    unsigned threads;
-    uint64_t max_cycles;
-    bool max_given;
+    program_options_t p;
     bool json;
     bool quiet;
     const char *record;
@@ -65,84 +50,28 @@ static void usage(FILE *out)
 
 static int parse_options(int argc, char **argv, run_options_t *o)
 {
-    enum {
-        OPT_ARRAY = 256,
-        OPT_ARGS,
-        OPT_MACHINE,
-        OPT_SET,
-        OPT_MAX,
-        OPT_JSON,
-        OPT_QUIET,
-        OPT_HELP,
-        OPT_THREADS,
-        OPT_RECORD,
-        OPT_HASH_AT
-    };
+    enum { OPT_JSON = 256, OPT_QUIET, OPT_HELP, OPT_RECORD, OPT_HASH_AT };
     static const struct option longopts[] = {
-        {"array", required_argument, NULL, OPT_ARRAY},
-        {"args", required_argument, NULL, OPT_ARGS},
-        {"machine", required_argument, NULL, OPT_MACHINE},
-        {"set", required_argument, NULL, OPT_SET},
-        {"max-cycles", required_argument, NULL, OPT_MAX},
+        PROGRAM_LONG_OPTIONS,
         {"json", no_argument, NULL, OPT_JSON},
         {"quiet", no_argument, NULL, OPT_QUIET},
         {"help", no_argument, NULL, OPT_HELP},
-        {"threads", required_argument, NULL, OPT_THREADS},
         {"record", required_argument, NULL, OPT_RECORD},
         {"state-hash-at", required_argument, NULL, OPT_HASH_AT},
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
-    o->width = o->height = 1;
-    o->max_cycles = 1000000000ull;
+    program_options_init(&o->p);
     optind = 0; /* glibc: start afresh, forgetting any earlier vector (1 keeps its place in a cluster) */
     int c;
-    while ((c = getopt_long(argc, argv, "D:I:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, PROGRAM_SHORT_OPTIONS "h", longopts, NULL)) != -1) {
+        int took = program_options_take(&o->p, c, optarg, "run");
+        if (took != 0) {
+            if (took < 0)
+                return -1;
+            continue;
+        }
         switch (c) {
-        case OPT_ARRAY:
-            if (emu_parse_array_size(optarg, &o->width, &o->height) != 0) {
-                fprintf(stderr, "iwarp run: --array wants WxH with sides 1..%u, not '%s'\n", EMU_MAX_DIM, optarg);
-                return -1;
-            }
-            o->array_given = true;
-            break;
-        case OPT_THREADS: {
-            char *end;
-            unsigned long n = strtoul(optarg, &end, 10);
-            if (*end != '\0' || n < 1 || n > 256) {
-                fprintf(stderr, "iwarp run: --threads wants 1..256, not '%s'\n", optarg);
-                return -1;
-            }
-            o->threads = (unsigned)n;
-            break;
-        }
-        case OPT_ARGS:
-            if (run_parse_args(optarg, o->args, &o->nargs) != 0) {
-                fprintf(stderr, "iwarp run: --args wants up to 8 comma-separated 32-bit numbers, not '%s'\n", optarg);
-                return -1;
-            }
-            break;
-        case OPT_MACHINE: o->machine_file = optarg; break;
-        case OPT_SET:
-        case 'D':
-        case 'I': {
-            const char **list = c == OPT_SET ? o->sets : c == 'D' ? o->defines : o->includes;
-            unsigned *n = c == OPT_SET ? &o->nsets : c == 'D' ? &o->ndefines : &o->nincludes;
-            if (*n == MAX_LIST) {
-                fprintf(stderr, "iwarp run: too many -%c/--set options\n", c < 256 ? c : 's');
-                return -1;
-            }
-            list[(*n)++] = optarg;
-            break;
-        }
-        case OPT_MAX: {
-            if (emu_parse_count(optarg, &o->max_cycles) != 0 || o->max_cycles == 0) {
-                fprintf(stderr, "iwarp run: --max-cycles wants a positive number, not '%s'\n", optarg);
-                return -1;
-            }
-            o->max_given = true;
-            break;
-        }
         case OPT_JSON: o->json = true; break;
         case OPT_QUIET: o->quiet = true; break;
         case OPT_RECORD: o->record = optarg; break;
@@ -162,7 +91,7 @@ static int parse_options(int argc, char **argv, run_options_t *o)
         usage(stderr);
         return -1;
     }
-    o->file = argv[optind];
+    o->p.file = argv[optind];
     return 0;
 }
 
@@ -184,42 +113,42 @@ int cmd_run(int argc, char **argv)
     if (parse_options(argc, argv, &o) != 0)
         return 2;
     emu_machine_t m;
-    if (run_machine_of_options(&m, !ends_with(o.file, ".run"), o.machine_file, o.sets, o.nsets, "run") != 0)
+    if (run_machine_of_options(&m, !ends_with(o.p.file, ".run"), o.p.machine_file, o.p.sets, o.p.nsets, "run") != 0)
         return 2;
 
     run_desc_t desc;
-    if (ends_with(o.file, ".run")) {
-        if (o.nargs > 0) {
+    if (ends_with(o.p.file, ".run")) {
+        if (o.p.nargs > 0) {
             fprintf(stderr, "iwarp run: --args does not go with a run description (its 'cells' lines give them)\n");
             return 2;
         }
-        if (run_desc_parse_file(o.file, &m, &desc, stderr) != 0) {
+        if (run_desc_parse_file(o.p.file, &m, &desc, stderr) != 0) {
             run_desc_free(&desc);
             return 2;
         }
-        if (o.array_given) {
+        if (o.p.array_given) {
             fprintf(stderr, "iwarp run: --array does not go with a run description (its 'array' line gives it)\n");
             run_desc_free(&desc);
             return 2;
         }
     } else {
-        if (o.array_given) {
-            m.width = o.width;
-            m.height = o.height;
+        if (o.p.array_given) {
+            m.width = o.p.width;
+            m.height = o.p.height;
         }
-        if (run_desc_single(&desc, o.file, &m, o.args, o.nargs) != 0) {
+        if (run_desc_single(&desc, o.p.file, &m, o.p.args, o.p.nargs) != 0) {
             fprintf(stderr, "iwarp run: out of memory\n");
             run_desc_free(&desc);
             return 2;
         }
     }
-    if (o.threads)
-        desc.threads = o.threads;
-    if (o.max_given)
-        desc.max_cycles = o.max_cycles;
+    if (o.p.threads)
+        desc.threads = o.p.threads;
+    if (o.p.max_given)
+        desc.max_cycles = o.p.max_cycles;
 
     emu_array_t *a;
-    if (run_desc_build(&desc, o.defines, o.ndefines, o.includes, o.nincludes, &a) != 0) {
+    if (run_desc_build(&desc, o.p.defines, o.p.ndefines, o.p.includes, o.p.nincludes, &a) != 0) {
         run_desc_free(&desc);
         return 2;
     }
@@ -232,7 +161,7 @@ int cmd_run(int argc, char **argv)
     }
     char rec_err[512];
     view_recorder_t *rec = NULL;
-    if (o.record != NULL && (rec = view_record_attach(a, o.record, o.file, rec_err, sizeof rec_err)) == NULL) {
+    if (o.record != NULL && (rec = view_record_attach(a, o.record, o.p.file, rec_err, sizeof rec_err)) == NULL) {
         fprintf(stderr, "iwarp run: --record %s\n", rec_err);
         emu_array_free(a);
         run_desc_free(&desc);
@@ -242,14 +171,14 @@ int cmd_run(int argc, char **argv)
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     bool interrupted;
-    emu_run_status_t st = run_loop(a, desc.max_cycles, o.file, o.quiet || o.json, &interrupted);
+    emu_run_status_t st = run_loop(a, desc.max_cycles, o.p.file, o.quiet || o.json, &interrupted);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     bool rec_failed = rec != NULL && view_record_finish(rec, st, rec_err, sizeof rec_err) != 0;
     if (rec_failed)
         fprintf(stderr, "iwarp run: --record %s: %s\n", o.record, rec_err);
     double host_seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
 
-    run_report_t rep = {.program = o.file, .array = a, .status = st, .host_seconds = host_seconds};
+    run_report_t rep = {.program = o.p.file, .array = a, .status = st, .host_seconds = host_seconds};
     if (o.json)
         run_report_json(&rep, stdout);
     else if (!o.quiet)

@@ -192,12 +192,10 @@ static void statement(parser_t *p, token_t *tk, unsigned n)
     char err[256];
     if (tok_is(kw, "array")) {
         unsigned w, h;
-        char tail;
         char buf[32] = "";
         if (n == 2 && tk[1].len < sizeof buf)
             memcpy(buf, tk[1].text, tk[1].len);
-        if (n != 2 || sscanf(buf, "%ux%u%c", &w, &h, &tail) != 2 || w < 1 || h < 1 || w > EMU_MAX_DIM ||
-            h > EMU_MAX_DIM) {
+        if (n != 2 || emu_parse_array_size(buf, &w, &h) != 0) { /* the same rule as --array */
             error_at(p, n > 1 ? tk[1].col : kw->col, "'array' wants WxH with sides 1..%u", EMU_MAX_DIM);
             return;
         }

@@ -33,16 +33,16 @@ int cmd_demo(int argc, char **argv)
         view_cli_free(&c);
         return p > 0 ? 0 : 2;
     }
-    if (c.file == NULL || strcmp(c.file, "list") == 0) {
+    if (c.p.file == NULL || strcmp(c.p.file, "list") == 0) {
         view_cli_free(&c);
         return list(dir);
     }
     /* A demo of one's own: NAME.txt beside NAME.run in any folder (docs/demos.md, "Writing a demo"). */
-    const char *name = c.file;
+    const char *name = c.p.file;
     char own[4096];
-    size_t len = strlen(c.file);
-    if (len > 4 && strcmp(c.file + len - 4, ".txt") == 0) {
-        snprintf(own, sizeof own, "%.*s", (int)(len - 4), c.file);
+    size_t len = strlen(c.p.file);
+    if (len > 4 && strcmp(c.p.file + len - 4, ".txt") == 0) {
+        snprintf(own, sizeof own, "%.*s", (int)(len - 4), c.p.file);
         char *slash = strrchr(own, '/');
         name = slash != NULL ? slash + 1 : own;
         if (slash != NULL) {
@@ -61,7 +61,7 @@ int cmd_demo(int argc, char **argv)
         return 2;
     }
     /* The demo's settings, unless the command line says otherwise. */
-    c.file = d.run_path;
+    c.p.file = d.run_path;
     if (c.v.title == NULL)
         c.v.title = d.title;
     if (c.v.narrative == NULL)

@@ -76,12 +76,7 @@ static char *slurp(const char *path)
 int view_cli_parse(view_cli_t *c, int argc, char **argv, const char *who, bool need_file)
 {
     enum {
-        O_ARRAY = 256,
-        O_ARGS,
-        O_MACHINE,
-        O_SET,
-        O_MAX,
-        O_SPEED,
+        O_SPEED = 256,
         O_PAUSED,
         O_SELECT,
         O_SIZE,
@@ -107,11 +102,7 @@ int view_cli_parse(view_cli_t *c, int argc, char **argv, const char *who, bool n
         O_HELP,
     };
     static const struct option opts[] = {
-        {"array", required_argument, NULL, O_ARRAY},
-        {"args", required_argument, NULL, O_ARGS},
-        {"machine", required_argument, NULL, O_MACHINE},
-        {"set", required_argument, NULL, O_SET},
-        {"max-cycles", required_argument, NULL, O_MAX},
+        PROGRAM_LONG_OPTIONS,
         {"speed", required_argument, NULL, O_SPEED},
         {"paused", no_argument, NULL, O_PAUSED},
         {"select", required_argument, NULL, O_SELECT},
@@ -140,41 +131,20 @@ int view_cli_parse(view_cli_t *c, int argc, char **argv, const char *who, bool n
     };
     memset(c, 0, sizeof *c);
     viewer_opts_defaults(&c->v);
-    c->width = c->height = 1;
-    c->max_cycles = 1000000000ull;
+    program_options_init(&c->p);
     optind = 0; /* glibc: start afresh, forgetting any earlier vector (1 keeps its place in a cluster) */
     opterr = 1;
     int o;
     uint64_t n = 0;
-    while ((o = getopt_long(argc, argv, "D:I:h", opts, NULL)) != -1) {
+    while ((o = getopt_long(argc, argv, PROGRAM_SHORT_OPTIONS "h", opts, NULL)) != -1) {
+        int took = program_options_take(&c->p, o, optarg, who); /* --threads: a viewed array runs on one */
+        if (took != 0) {
+            if (took < 0)
+                return -1;
+            continue;
+        }
         const char *bad = NULL;
         switch (o) {
-        case O_ARRAY:
-            if (!pair_of(optarg, 'x', EMU_MAX_DIM, &c->width, &c->height) || c->width == 0 || c->height == 0)
-                bad = "--array wants WxH, each side 1..32";
-            c->array_given = true;
-            break;
-        case O_ARGS:
-            if (run_parse_args(optarg, c->args, &c->nargs) != 0)
-                bad = "--args wants up to 8 comma-separated 32-bit numbers";
-            break;
-        case O_MACHINE: c->machine_file = optarg; break;
-        case O_SET:
-        case 'D':
-        case 'I': {
-            const char **list = o == O_SET ? c->sets : o == 'D' ? c->defines : c->includes;
-            unsigned *cnt = o == O_SET ? &c->nsets : o == 'D' ? &c->ndefines : &c->nincludes;
-            if (*cnt == VIEW_CLI_MAX_LIST)
-                bad = "too many --set, -D or -I options";
-            else
-                list[(*cnt)++] = optarg;
-            break;
-        }
-        case O_MAX:
-            if (!number(optarg, &c->max_cycles) || c->max_cycles == 0)
-                bad = "--max-cycles wants a positive number";
-            c->max_given = true;
-            break;
         case O_SPEED: {
             char *end;
             c->v.speed = strtod(optarg, &end);
@@ -277,8 +247,8 @@ int view_cli_parse(view_cli_t *c, int argc, char **argv, const char *who, bool n
         }
     }
     if (optind < argc)
-        c->file = argv[optind++];
-    if (optind < argc || (need_file && c->file == NULL)) {
+        c->p.file = argv[optind++];
+    if (optind < argc || (need_file && c->p.file == NULL)) {
         usage(stderr, who);
         return -1;
     }
@@ -304,32 +274,32 @@ static void print_output(void *user, unsigned x, unsigned y, const char *text)
 /* The array of a live view: the machine from --machine and --set, then the description or the program. */
 static int build_array(view_cli_t *c, const char *who, run_desc_t *desc, emu_array_t **out)
 {
-    size_t len = strlen(c->file);
-    bool described = len > 4 && strcmp(c->file + len - 4, ".run") == 0;
+    size_t len = strlen(c->p.file);
+    bool described = len > 4 && strcmp(c->p.file + len - 4, ".run") == 0;
     emu_machine_t m;
-    if (run_machine_of_options(&m, !described, c->machine_file, c->sets, c->nsets, who) != 0)
+    if (run_machine_of_options(&m, !described, c->p.machine_file, c->p.sets, c->p.nsets, who) != 0)
         return -1;
     if (described) {
-        if (c->nargs > 0 || c->array_given) {
+        if (c->p.nargs > 0 || c->p.array_given) {
             fprintf(stderr, "iwarp %s: --args and --array do not go with a run description (its lines give them)\n",
                     who);
             return -1;
         }
-        if (run_desc_parse_file(c->file, &m, desc, stderr) != 0)
+        if (run_desc_parse_file(c->p.file, &m, desc, stderr) != 0)
             return -1;
     } else {
-        if (c->array_given) {
-            m.width = c->width;
-            m.height = c->height;
+        if (c->p.array_given) {
+            m.width = c->p.width;
+            m.height = c->p.height;
         }
-        if (run_desc_single(desc, c->file, &m, c->args, c->nargs) != 0) {
+        if (run_desc_single(desc, c->p.file, &m, c->p.args, c->p.nargs) != 0) {
             fprintf(stderr, "iwarp %s: out of memory\n", who);
             return -1;
         }
     }
-    if (c->max_given)
-        desc->max_cycles = c->max_cycles;
-    if (run_desc_build(desc, c->defines, c->ndefines, c->includes, c->nincludes, out) != 0)
+    if (c->p.max_given)
+        desc->max_cycles = c->p.max_cycles;
+    if (run_desc_build(desc, c->p.defines, c->p.ndefines, c->p.includes, c->p.nincludes, out) != 0)
         return -1;
     /* A screenshot is a picture: the program's lines would only be noise, and of the whole run, not up to the
      * frame's clock (the live source runs ahead). */
@@ -347,23 +317,23 @@ int view_cli_run(view_cli_t *c, const char *who)
     emu_array_t *a = NULL;
     run_desc_t desc;
     memset(&desc, 0, sizeof desc);
-    bool replay = view_trace_is_recording(c->file);
+    bool replay = view_trace_is_recording(c->p.file);
     bool damaged = false;
     int rc = 2;
-    size_t flen = strlen(c->file);
-    if (!replay && flen > 4 && strcmp(c->file + flen - 4, ".iwt") == 0) {
+    size_t flen = strlen(c->p.file);
+    if (!replay && flen > 4 && strcmp(c->p.file + flen - 4, ".iwt") == 0) {
         /* Named as a recording but not one: assembling its bytes would only bury that under errors. */
-        fprintf(stderr, "iwarp %s: %s is not a recording (it does not start with \"%s\")\n", who, c->file,
+        fprintf(stderr, "iwarp %s: %s is not a recording (it does not start with \"%s\")\n", who, c->p.file,
                 VIEW_TRACE_MAGIC);
         goto out;
     }
     if (replay) {
-        if (c->nargs > 0 || c->array_given || c->nsets > 0 || c->machine_file != NULL || c->ndefines > 0) {
+        if (c->p.nargs > 0 || c->p.array_given || c->p.nsets > 0 || c->p.machine_file != NULL || c->p.ndefines > 0) {
             fprintf(stderr, "iwarp %s: a recording is shown as it was run: no --args, --array, --set, --machine, -D\n",
                     who);
             goto out;
         }
-        if (view_source_replay(src, c->file, err, sizeof err) != 0) {
+        if (view_source_replay(src, c->p.file, err, sizeof err) != 0) {
             fprintf(stderr, "iwarp %s: %s\n", who, err);
             rc = 1; /* a recording, but damaged (--help) */
             goto out;
@@ -371,12 +341,12 @@ int view_cli_run(view_cli_t *c, const char *who)
         const view_trace_t *t = &src->trace;
         damaged = t->damaged || !t->ended;
         if (damaged)
-            fprintf(stderr, "iwarp %s: warning: %s: %s; it plays to clock %llu, its last whole record\n", who, c->file,
+            fprintf(stderr, "iwarp %s: warning: %s: %s; it plays to clock %llu, its last whole record\n", who, c->p.file,
                     t->damaged ? t->error : "the recording has no end (cut short)", (unsigned long long)t->last_clock);
     } else {
         if (build_array(c, who, &desc, &a) != 0)
             goto out;
-        if (view_source_live(src, a, desc.max_cycles, c->file, err, sizeof err) != 0) {
+        if (view_source_live(src, a, desc.max_cycles, c->p.file, err, sizeof err) != 0) {
             fprintf(stderr, "iwarp %s: %s\n", who, err);
             goto out;
         }
@@ -397,7 +367,7 @@ int view_cli_run(view_cli_t *c, const char *who)
         goto out;
     }
     if (c->v.title == NULL) {
-        const char *t = src->trace.st.title[0] ? src->trace.st.title : c->file;
+        const char *t = src->trace.st.title[0] ? src->trace.st.title : c->p.file;
         const char *base = strrchr(t, '/');
         c->v.title = base ? base + 1 : t;
     }

@@ -6,23 +6,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "program_options.h"
 #include "run_desc.h"
 #include "viewer.h"
 
-enum { VIEW_CLI_MAX_LIST = 64 };
 
 typedef struct view_cli {
     viewer_opts_t v;
-    const char *file; /* program, run description or recording */
-    const char *machine_file;
-    const char *sets[VIEW_CLI_MAX_LIST], *defines[VIEW_CLI_MAX_LIST], *includes[VIEW_CLI_MAX_LIST];
-    unsigned nsets, ndefines, nincludes;
-    uint32_t args[RUN_DESC_MAX_ARGS];
-    unsigned nargs;
-    unsigned width, height;
-    bool array_given;
-    uint64_t max_cycles;
-    bool max_given;
+    program_options_t p; /* p.file: a program, run description or recording */
     const char *screenshot;
     const char *animation;   /* --animation FILE.gif */
     uint64_t from, to, step; /* its clocks (--from, --to, --step) */
