@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "coa_cr.h"
 #include "word.h"
 
 enum {
@@ -27,7 +28,6 @@ enum {
     COA_NUM_GATES = 2,
     COA_NONE = 0xff,
     COA_EXPECT = 0xfe, /* gate_in_lc: waiting for a pathway to end at this gate */
-    COA_CR_BASE = 0x100,
 };
 
 /* Where a channel's words go (its route) or come from (its source). Encoded in control registers as
@@ -46,24 +46,34 @@ typedef struct coa_end {
     uint8_t index;
 } coa_end_t;
 
+#define COA_LC_STATES(X)                                                                                               \
+    X(FREE, "free")                                                                                                    \
+    X(HEADER, "header") /* allocated; the next word must be a street sign */                                           \
+    X(ROUTED, "routed") /* words flow to its route */                                                                  \
+    X(ARRIVED, "arrived") /* the pathway ended here; waiting in the arrival queue */                                   \
+    X(DRAINING, "draining") /* the trailer left; waiting for the last credits before it is free */
+
 typedef enum coa_lc_state {
-    COA_LC_FREE = 0,
-    COA_LC_HEADER = 1,   /* allocated; the next word must be a street sign */
-    COA_LC_ROUTED = 2,   /* words flow to its route */
-    COA_LC_ARRIVED = 3,  /* the pathway ended here; waiting in the arrival queue */
-    COA_LC_DRAINING = 4, /* the trailer left; waiting for the last credits before it is free */
+#define X(id, name) COA_LC_##id,
+    COA_LC_STATES(X)
+#undef X
 } coa_lc_state_t;
 
 /* Why a channel holding words did not move one in a clock (counted per clock, see coa_lc_stats_t). */
+#define COA_WAITS(X)                                                                                                   \
+    X(NONE, "none")                                                                                                    \
+    X(NO_DATA, "no_data") /* routed but empty */                                                                       \
+    X(NO_SPACE, "no_space") /* no credit: the downstream queue is full */                                              \
+    X(LOST_TURN, "lost_turn") /* the link served another channel (or is busy with a word) */                           \
+    X(NO_CHANNEL, "no_channel") /* a header waits for a free channel in its pool */                                    \
+    X(SETUP, "setup") /* a header is being decoded */                                                                  \
+    X(RECEIVER, "receiver") /* at the sink: the gate or spool is not taking words */                                   \
+    X(ASLEEP, "asleep") /* the agent sleeps */
+
 typedef enum coa_wait {
-    COA_WAIT_NONE = 0,
-    COA_WAIT_NO_DATA,      /* routed but empty */
-    COA_WAIT_NO_SPACE,     /* no credit: the downstream queue is full */
-    COA_WAIT_LOST_TURN,    /* the link served another channel (or is busy with a word) */
-    COA_WAIT_NO_CHANNEL,   /* a header waits for a free channel in its pool */
-    COA_WAIT_SETUP,        /* a header is being decoded */
-    COA_WAIT_RECEIVER,     /* at the sink: the gate or spool is not taking words */
-    COA_WAIT_ASLEEP,       /* the agent sleeps */
+#define X(id, name) COA_WAIT_##id,
+    COA_WAITS(X)
+#undef X
     COA_WAIT_COUNT
 } coa_wait_t;
 

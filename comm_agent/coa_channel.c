@@ -188,20 +188,20 @@ uint32_t coa_lc_peek(const coa_t *c, unsigned lc, unsigned i, bool *tag)
 
 const char *coa_wait_name(coa_wait_t w)
 {
-    static const char *const names[COA_WAIT_COUNT] = {
-        "none", "no_data", "no_space", "lost_turn", "no_channel", "setup", "receiver", "asleep",
+    static const char *const names[] = {
+#define X(id, name) name,
+        COA_WAITS(X)
+#undef X
     };
-    return w < COA_WAIT_COUNT ? names[w] : "?";
+    return (size_t)w < sizeof names / sizeof names[0] ? names[w] : "?";
 }
 
 const char *coa_lc_state_name(coa_lc_state_t s)
 {
-    switch (s) {
-    case COA_LC_FREE: return "free";
-    case COA_LC_HEADER: return "header";
-    case COA_LC_ROUTED: return "routed";
-    case COA_LC_ARRIVED: return "arrived";
-    case COA_LC_DRAINING: return "draining";
-    }
-    return "?";
+    static const char *const names[] = {
+#define X(id, name) name,
+        COA_LC_STATES(X)
+#undef X
+    };
+    return (size_t)s < sizeof names / sizeof names[0] ? names[s] : "?";
 }

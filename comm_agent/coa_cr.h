@@ -6,7 +6,8 @@
 #define COA_CR_H
 
 enum coa_cr {
-    COA_CR_STATUS = 0x100,     /* r: bit 0 asleep, bit 1 quiescent, bit 2 loading a pattern */
+    COA_CR_BASE = 0x100,       /* the agent's registers start here; the cell's own are below (emu.h) */
+    COA_CR_STATUS = COA_CR_BASE, /* r: bit 0 asleep, bit 1 quiescent, bit 2 loading a pattern */
     COA_CR_SLEEP = 0x101,      /* rw: 1 puts the agent to sleep (links, headers and spools stop), 0 wakes it */
     COA_CR_ALLOC = 0x102,      /* r: takes a free channel of the local pool (state header); ~0 when none */
     COA_CR_RELEASE = 0x103,    /* w: frees an empty channel */

@@ -280,12 +280,10 @@ void emu_format_fault(const emu_array_t *a, unsigned x, unsigned y, char *buf, s
 
 const char *emu_run_status_name(emu_run_status_t st)
 {
-    switch (st) {
-    case EMU_RUN_DONE: return "done";
-    case EMU_RUN_FAULT: return "fault";
-    case EMU_RUN_DEADLOCK: return "deadlock";
-    case EMU_RUN_LIMIT: return "limit";
-    case EMU_RUN_STOPPED: return "stopped";
-    }
-    return "?";
+    static const char *const names[] = {
+#define X(id, name) name,
+        EMU_RUN_STATUSES(X)
+#undef X
+    };
+    return (size_t)st < sizeof names / sizeof names[0] ? names[st] : "?";
 }

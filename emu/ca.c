@@ -11,25 +11,22 @@
 
 const char *ca_state_name(ca_state_t st)
 {
-    switch (st) {
-    case CA_IDLE: return "idle";
-    case CA_RUNNING: return "running";
-    case CA_WAITING: return "waiting";
-    case CA_HALTED: return "halted";
-    case CA_FAULTED: return "faulted";
-    }
-    return "?";
+    static const char *const names[] = {
+#define X(id, name) name,
+        CA_STATES(X)
+#undef X
+    };
+    return (size_t)st < sizeof names / sizeof names[0] ? names[st] : "?";
 }
 
 const char *ca_stall_cause_name(ca_stall_cause_t c)
 {
-    switch (c) {
-    case CA_STALL_GATE_IN_EMPTY: return "gate_in_empty";
-    case CA_STALL_GATE_OUT_FULL: return "gate_out_full";
-    case CA_STALL_WFE: return "wfe";
-    case CA_STALL_COUNT: break;
-    }
-    return "?";
+    static const char *const names[] = {
+#define X(id, name) name,
+        CA_STALL_CAUSES(X)
+#undef X
+    };
+    return (size_t)c < sizeof names / sizeof names[0] ? names[c] : "?";
 }
 
 void ca_init(ca_t *ca, uint8_t *mem, uint32_t mem_bytes, uint32_t mem_guard, ca_port_t port)

@@ -16,12 +16,17 @@
 #include "port.h"
 #include "program.h"
 
+#define CA_STATES(X)                                                                                                   \
+    X(IDLE, "idle") /* no program loaded */                                                                            \
+    X(RUNNING, "running") /* executing or about to */                                                                  \
+    X(WAITING, "waiting") /* its next bundle waits for a gate */                                                       \
+    X(HALTED, "halted")                                                                                                \
+    X(FAULTED, "faulted")
+
 typedef enum ca_state {
-    CA_IDLE,    /* no program loaded */
-    CA_RUNNING, /* executing or about to */
-    CA_WAITING, /* its next bundle waits for a gate */
-    CA_HALTED,
-    CA_FAULTED,
+#define X(id, name) CA_##id,
+    CA_STATES(X)
+#undef X
 } ca_state_t;
 
 /* Events (docs/isa.md): bits of the pending and mask registers. */
@@ -33,10 +38,15 @@ enum {
     CA_EVENT_LEVEL_BITS = CA_EVENT_ARRIVAL,
 };
 
+#define CA_STALL_CAUSES(X)                                                                                             \
+    X(GATE_IN_EMPTY, "gate_in_empty")                                                                                  \
+    X(GATE_OUT_FULL, "gate_out_full")                                                                                  \
+    X(WFE, "wfe") /* wfe: waiting for the network or an event */
+
 typedef enum ca_stall_cause {
-    CA_STALL_GATE_IN_EMPTY,
-    CA_STALL_GATE_OUT_FULL,
-    CA_STALL_WFE, /* wfe: waiting for the network or an event */
+#define X(id, name) CA_STALL_##id,
+    CA_STALL_CAUSES(X)
+#undef X
     CA_STALL_COUNT
 } ca_stall_cause_t;
 

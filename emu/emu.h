@@ -17,12 +17,17 @@
 
 typedef struct emu_array emu_array_t;
 
+#define EMU_RUN_STATUSES(X)                                                                                            \
+    X(DONE, "done") /* every loaded cell halted */                                                                     \
+    X(FAULT, "fault") /* a cell faulted; emu_array_first_fault says which */                                           \
+    X(DEADLOCK, "deadlock") /* nothing moved for deadlock_clocks while some cell waited */                             \
+    X(LIMIT, "limit") /* the clock limit was reached */                                                                \
+    X(STOPPED, "stopped") /* emu_array_request_stop was called */
+
 typedef enum emu_run_status {
-    EMU_RUN_DONE,     /* every loaded cell halted */
-    EMU_RUN_FAULT,    /* a cell faulted; emu_array_first_fault says which */
-    EMU_RUN_DEADLOCK, /* nothing moved for deadlock_clocks while some cell waited */
-    EMU_RUN_LIMIT,    /* the clock limit was reached */
-    EMU_RUN_STOPPED,  /* emu_array_request_stop was called */
+#define X(id, name) EMU_RUN_##id,
+    EMU_RUN_STATUSES(X)
+#undef X
 } emu_run_status_t;
 
 /* Cell-level control registers (the communication agent's start at EMU_CR_COA_BASE; docs/isa.md). */
@@ -52,7 +57,7 @@ enum emu_cell_cr {
 #define X(id, num, doc) EMU_CR_##id = (num),
     EMU_CELL_CRS(X)
 #undef X
-        EMU_CR_COA_BASE = 0x100,
+        EMU_CR_COA_BASE = COA_CR_BASE,
 };
 
 /* Kinds of marks a program raises by writing EMU_CR_MARK (kind << 24 | data). The runtimes raise them, so

@@ -185,131 +185,197 @@ static void add_list(parser_t *p, char **list, size_t *n, const token_t *t, bool
     list[(*n)++] = is_path ? resolve(p, t) : tok_dup(t);
 }
 
-static void statement(parser_t *p, token_t *tk, unsigned n)
+static void st_array(parser_t *p, token_t *tk, unsigned n)
+{
+    run_desc_t *d = p->d;
+    const token_t *kw = &tk[0];
+    unsigned w, h;
+    char buf[32] = "";
+    if (n == 2 && tk[1].len < sizeof buf)
+        memcpy(buf, tk[1].text, tk[1].len);
+    if (n != 2 || emu_parse_array_size(buf, &w, &h) != 0) { /* the same rule as --array */
+        error_at(p, n > 1 ? tk[1].col : kw->col, "'array' wants WxH with sides 1..%u", EMU_MAX_DIM);
+        return;
+    }
+    if (d->nrules > 0)
+        error_at(p, kw->col, "'array' must come before the first 'cells' line");
+    d->machine.width = w;
+    d->machine.height = h;
+}
+
+static void st_machine(parser_t *p, token_t *tk, unsigned n)
 {
     run_desc_t *d = p->d;
     const token_t *kw = &tk[0];
     char err[256];
-    if (tok_is(kw, "array")) {
-        unsigned w, h;
-        char buf[32] = "";
-        if (n == 2 && tk[1].len < sizeof buf)
-            memcpy(buf, tk[1].text, tk[1].len);
-        if (n != 2 || emu_parse_array_size(buf, &w, &h) != 0) { /* the same rule as --array */
-            error_at(p, n > 1 ? tk[1].col : kw->col, "'array' wants WxH with sides 1..%u", EMU_MAX_DIM);
-            return;
-        }
-        if (d->nrules > 0)
-            error_at(p, kw->col, "'array' must come before the first 'cells' line");
-        d->machine.width = w;
-        d->machine.height = h;
-    } else if (tok_is(kw, "machine")) {
-        if (n != 2) {
-            error_at(p, kw->col, "'machine' wants one file name");
-            return;
-        }
-        char *path = resolve(p, &tk[1]);
-        if (path == NULL || emu_machine_load(&d->machine, path, err, sizeof err) != 0)
-            error_at(p, tk[1].col, "%s", path ? err : "out of memory");
-        free(path);
-    } else if (tok_is(kw, "set")) {
-        /* set KEY = VALUE, or set KEY VALUE */
-        unsigned v = n == 4 && tok_is(&tk[2], "=") ? 3 : 2;
-        if (n != v + 1) {
-            error_at(p, kw->col, "'set' wants KEY = VALUE");
-            return;
-        }
-        char *key = tok_dup(&tk[1]), *value = tok_dup(&tk[v]);
-        if (key && value && emu_machine_set(&d->machine, key, value, err, sizeof err) != 0)
-            error_at(p, tk[1].col, "%s", err);
-        free(key);
-        free(value);
-    } else if (tok_is(kw, "define")) {
-        if (n != 2 || memchr(tk[1].text, '=', tk[1].len) == NULL) {
-            error_at(p, kw->col, "'define' wants NAME=VALUE (no spaces)");
-            return;
-        }
-        add_list(p, d->defines, &d->ndefines, &tk[1], false);
-    } else if (tok_is(kw, "include")) {
-        if (n != 2) {
-            error_at(p, kw->col, "'include' wants one folder");
-            return;
-        }
-        add_list(p, d->includes, &d->nincludes, &tk[1], true);
-    } else if (tok_is(kw, "program")) {
-        if (n != 3) {
-            error_at(p, kw->col, "'program' wants NAME PATH");
-            return;
-        }
-        if (find_program(d, &tk[1]) >= 0) {
-            error_at(p, tk[1].col, "program '%.*s' is already defined", (int)tk[1].len, tk[1].text);
-            return;
-        }
-        run_program_t *grown = realloc(d->programs, sizeof *grown * (d->nprograms + 1));
-        if (grown == NULL)
-            return;
-        d->programs = grown;
-        d->programs[d->nprograms++] = (run_program_t){tok_dup(&tk[1]), resolve(p, &tk[2])};
-        check_readable(p, &tk[2], d->programs[d->nprograms - 1].path);
-    } else if (tok_is(kw, "cells")) {
-        if (n < 3) {
-            error_at(p, kw->col, "'cells' wants SPEC PROGRAM [ARG...]");
-            return;
-        }
-        run_rule_t r;
-        if (!parse_cells(p, &tk[1], &r))
-            return;
-        int prog = find_program(d, &tk[2]);
-        if (prog < 0) {
-            error_at(p, tk[2].col, "no program named '%.*s' (define it with 'program NAME PATH' first)", (int)tk[2].len,
-                     tk[2].text);
-            return;
-        }
-        r.program = (unsigned)prog;
-        if (n - 3 > RUN_DESC_MAX_ARGS) {
-            error_at(p, tk[3 + RUN_DESC_MAX_ARGS].col, "at most %d arguments (a0..a7)", RUN_DESC_MAX_ARGS);
-            return;
-        }
-        r.nargs = n - 3;
-        for (unsigned i = 0; i < r.nargs; i++)
-            if (!parse_arg(p, &tk[3 + i], &r.args[i]))
-                return;
-        run_rule_t *grown = realloc(d->rules, sizeof *grown * (d->nrules + 1));
-        if (grown == NULL)
-            return;
-        d->rules = grown;
-        d->rules[d->nrules++] = r;
-    } else if (tok_is(kw, "celldata") || tok_is(kw, "route")) {
-        uint64_t addr;
-        if (n != 4 || !tok_is(&tk[2], "at") || !parse_u64(&tk[3], &addr) || addr > 0xffffffffull || addr % 4 != 0) {
-            error_at(p, kw->col, "'%.*s' wants FILE at ADDRESS (a multiple of 4)", (int)kw->len, kw->text);
-            return;
-        }
-        if (d->ncelldata == RUN_DESC_MAX_LIST) {
-            error_at(p, kw->col, "too many 'celldata' and 'route' lines");
-            return;
-        }
-        d->celldata_addr[d->ncelldata] = (uint32_t)addr;
-        d->celldata_routed[d->ncelldata] = tok_is(kw, "route");
-        d->celldata_line[d->ncelldata] = p->line;
-        d->celldata[d->ncelldata++] = resolve(p, &tk[1]);
-        check_readable(p, &tk[1], d->celldata[d->ncelldata - 1]);
-    } else if (tok_is(kw, "max_cycles") || tok_is(kw, "threads")) {
-        uint64_t v;
-        if (n != 2 || !parse_u64(&tk[1], &v) || v == 0 || (tok_is(kw, "threads") && v > 256)) {
-            error_at(p, n > 1 ? tk[1].col : kw->col, "'%.*s' wants a positive number", (int)kw->len, kw->text);
-            return;
-        }
-        if (tok_is(kw, "threads"))
-            d->threads = (unsigned)v;
-        else
-            d->max_cycles = v;
-    } else {
-        error_at(p, kw->col,
-                 "unknown statement '%.*s' (array, machine, set, define, include, program, cells, celldata, "
-                 "route, max_cycles, threads)",
-                 (int)kw->len, kw->text);
+    if (n != 2) {
+        error_at(p, kw->col, "'machine' wants one file name");
+        return;
     }
+    char *path = resolve(p, &tk[1]);
+    if (path == NULL || emu_machine_load(&d->machine, path, err, sizeof err) != 0)
+        error_at(p, tk[1].col, "%s", path ? err : "out of memory");
+    free(path);
+}
+
+static void st_set(parser_t *p, token_t *tk, unsigned n)
+{
+    run_desc_t *d = p->d;
+    const token_t *kw = &tk[0];
+    char err[256];
+    /* set KEY = VALUE, or set KEY VALUE */
+    unsigned v = n == 4 && tok_is(&tk[2], "=") ? 3 : 2;
+    if (n != v + 1) {
+        error_at(p, kw->col, "'set' wants KEY = VALUE");
+        return;
+    }
+    char *key = tok_dup(&tk[1]), *value = tok_dup(&tk[v]);
+    if (key && value && emu_machine_set(&d->machine, key, value, err, sizeof err) != 0)
+        error_at(p, tk[1].col, "%s", err);
+    free(key);
+    free(value);
+}
+
+static void st_define(parser_t *p, token_t *tk, unsigned n)
+{
+    run_desc_t *d = p->d;
+    const token_t *kw = &tk[0];
+    if (n != 2 || memchr(tk[1].text, '=', tk[1].len) == NULL) {
+        error_at(p, kw->col, "'define' wants NAME=VALUE (no spaces)");
+        return;
+    }
+    add_list(p, d->defines, &d->ndefines, &tk[1], false);
+}
+
+static void st_include(parser_t *p, token_t *tk, unsigned n)
+{
+    run_desc_t *d = p->d;
+    const token_t *kw = &tk[0];
+    if (n != 2) {
+        error_at(p, kw->col, "'include' wants one folder");
+        return;
+    }
+    add_list(p, d->includes, &d->nincludes, &tk[1], true);
+}
+
+static void st_program(parser_t *p, token_t *tk, unsigned n)
+{
+    run_desc_t *d = p->d;
+    const token_t *kw = &tk[0];
+    if (n != 3) {
+        error_at(p, kw->col, "'program' wants NAME PATH");
+        return;
+    }
+    if (find_program(d, &tk[1]) >= 0) {
+        error_at(p, tk[1].col, "program '%.*s' is already defined", (int)tk[1].len, tk[1].text);
+        return;
+    }
+    run_program_t *grown = realloc(d->programs, sizeof *grown * (d->nprograms + 1));
+    if (grown == NULL)
+        return;
+    d->programs = grown;
+    d->programs[d->nprograms++] = (run_program_t){tok_dup(&tk[1]), resolve(p, &tk[2])};
+    check_readable(p, &tk[2], d->programs[d->nprograms - 1].path);
+}
+
+static void st_cells(parser_t *p, token_t *tk, unsigned n)
+{
+    run_desc_t *d = p->d;
+    const token_t *kw = &tk[0];
+    if (n < 3) {
+        error_at(p, kw->col, "'cells' wants SPEC PROGRAM [ARG...]");
+        return;
+    }
+    run_rule_t r;
+    if (!parse_cells(p, &tk[1], &r))
+        return;
+    int prog = find_program(d, &tk[2]);
+    if (prog < 0) {
+        error_at(p, tk[2].col, "no program named '%.*s' (define it with 'program NAME PATH' first)", (int)tk[2].len,
+                 tk[2].text);
+        return;
+    }
+    r.program = (unsigned)prog;
+    if (n - 3 > RUN_DESC_MAX_ARGS) {
+        error_at(p, tk[3 + RUN_DESC_MAX_ARGS].col, "at most %d arguments (a0..a7)", RUN_DESC_MAX_ARGS);
+        return;
+    }
+    r.nargs = n - 3;
+    for (unsigned i = 0; i < r.nargs; i++)
+        if (!parse_arg(p, &tk[3 + i], &r.args[i]))
+            return;
+    run_rule_t *grown = realloc(d->rules, sizeof *grown * (d->nrules + 1));
+    if (grown == NULL)
+        return;
+    d->rules = grown;
+    d->rules[d->nrules++] = r;
+}
+
+static void st_celldata(parser_t *p, token_t *tk, unsigned n)
+{
+    run_desc_t *d = p->d;
+    const token_t *kw = &tk[0];
+    uint64_t addr;
+    if (n != 4 || !tok_is(&tk[2], "at") || !parse_u64(&tk[3], &addr) || addr > 0xffffffffull || addr % 4 != 0) {
+        error_at(p, kw->col, "'%.*s' wants FILE at ADDRESS (a multiple of 4)", (int)kw->len, kw->text);
+        return;
+    }
+    if (d->ncelldata == RUN_DESC_MAX_LIST) {
+        error_at(p, kw->col, "too many 'celldata' and 'route' lines");
+        return;
+    }
+    d->celldata_addr[d->ncelldata] = (uint32_t)addr;
+    d->celldata_routed[d->ncelldata] = tok_is(kw, "route");
+    d->celldata_line[d->ncelldata] = p->line;
+    d->celldata[d->ncelldata++] = resolve(p, &tk[1]);
+    check_readable(p, &tk[1], d->celldata[d->ncelldata - 1]);
+}
+
+static void st_max_cycles(parser_t *p, token_t *tk, unsigned n)
+{
+    run_desc_t *d = p->d;
+    const token_t *kw = &tk[0];
+    uint64_t v;
+    if (n != 2 || !parse_u64(&tk[1], &v) || v == 0 || (tok_is(kw, "threads") && v > 256)) {
+        error_at(p, n > 1 ? tk[1].col : kw->col, "'%.*s' wants a positive number", (int)kw->len, kw->text);
+        return;
+    }
+    if (tok_is(kw, "threads"))
+        d->threads = (unsigned)v;
+    else
+        d->max_cycles = v;
+}
+
+/* The statements of a run description, in the order docs/run.md lists them. */
+static const struct {
+    const char *keyword;
+    void (*parse)(parser_t *p, token_t *tk, unsigned n);
+} statements[] = {
+    {"array", st_array},
+    {"machine", st_machine},
+    {"set", st_set},
+    {"define", st_define},
+    {"include", st_include},
+    {"program", st_program},
+    {"cells", st_cells},
+    {"celldata", st_celldata},
+    {"route", st_celldata},
+    {"max_cycles", st_max_cycles},
+    {"threads", st_max_cycles},
+};
+
+static void statement(parser_t *p, token_t *tk, unsigned n)
+{
+    size_t count = sizeof statements / sizeof statements[0];
+    for (size_t i = 0; i < count; i++)
+        if (tok_is(&tk[0], statements[i].keyword)) {
+            statements[i].parse(p, tk, n);
+            return;
+        }
+    char known[256] = "";
+    for (size_t i = 0; i < count; i++)
+        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "", statements[i].keyword);
+    error_at(p, tk[0].col, "unknown statement '%.*s' (%s)", (int)tk[0].len, tk[0].text, known);
 }
 
 int run_desc_parse_string(const char *name, const char *text, size_t len, const emu_machine_t *base, run_desc_t *d,
