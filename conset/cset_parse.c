@@ -639,40 +639,18 @@ size_t cset_parse(cset_t *s, const char *text, size_t len, cset_diags_t *d)
 
 size_t cset_parse_file(cset_t *s, const char *path, cset_diags_t *d)
 {
-    const char *why = NULL;
-    FILE *f = file_open_read(path, &why);
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    int err = 0;
-    if (f == NULL)
-        err = -1; /* why says it */
-    while (f != NULL) {
-        if (len == cap) {
-            cap = cap ? 2 * cap : 65536;
-            char *grown = realloc(text, cap);
-            if (grown == NULL) {
-                err = ENOMEM;
-                break;
-            }
-            text = grown;
-        }
-        size_t n = fread(text + len, 1, cap - len, f);
-        len += n;
-        if (n == 0) {
-            if (ferror(f))
-                err = errno ? errno : EIO;
-            break;
-        }
-    }
-    if (f != NULL)
-        fclose(f);
-    if (err != 0) {
-        free(text);
+    uint8_t *text;
+    size_t len;
+    char err[300];
+    if (file_read_all(path, &text, &len, err, sizeof err) != 0) {
         memset(d, 0, sizeof *d);
         cset_init(s, CSET_DEFAULT_SIDE, CSET_DEFAULT_SIDE, CSET_DEFAULT_CAPACITY);
+        /* err is "path: why"; the printed diagnostic names the path itself */
+        size_t plen = strlen(path);
+        const char *why = strncmp(err, path, plen) == 0 && strncmp(err + plen, ": ", 2) == 0 ? err + plen + 2 : err;
         cset_diag_t diag = {0, 0, NULL};
-        char buf[300];
-        snprintf(buf, sizeof buf, "cannot read: %s", err < 0 ? why : strerror(err));
+        char buf[340];
+        snprintf(buf, sizeof buf, "cannot read: %s", why);
         diag.msg = strdup(buf);
         d->v = malloc(sizeof *d->v);
         if (d->v != NULL && diag.msg != NULL) {
@@ -682,7 +660,7 @@ size_t cset_parse_file(cset_t *s, const char *path, cset_diags_t *d)
             free(diag.msg);
         return 1;
     }
-    size_t n = cset_parse(s, text ? text : "", len, d);
+    size_t n = cset_parse(s, text ? (const char *)text : "", len, d);
     free(text);
     return n;
 }

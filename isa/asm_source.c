@@ -21,34 +21,17 @@ static uint32_t add_file(asm_t *as, const char *path)
     return (uint32_t)(as->nfiles - 1);
 }
 
-/* Reads a whole file into the arena; NULL with errno set when it cannot. */
-static char *read_file(asm_t *as, FILE *f, size_t *len)
+/* Reads a whole file into the arena; NULL with the reason in why when it cannot. */
+static char *read_file(asm_t *as, FILE *f, const char *name, size_t *len, char *why, size_t cap)
 {
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n == cap) {
-            if (cap >= MAX_FILE_BYTES) {
-                errno = EFBIG;
-                return NULL;
-            }
-            size_t ncap = cap ? cap * 2 : 16384;
-            char *nb = asm_alloc(as, ncap);
-            if (n)
-                memcpy(nb, buf, n);
-            buf = nb;
-            cap = ncap;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        if (got == 0)
-            break;
-        n += got;
-    }
-    if (ferror(f)) {
-        errno = EIO;
+    uint8_t *data;
+    if (file_read_stream(f, name, MAX_FILE_BYTES, &data, len, why, cap) != 0)
         return NULL;
-    }
-    *len = n;
+    char *buf = asm_alloc(as, *len + 1);
+    if (*len > 0)
+        memcpy(buf, data, *len);
+    buf[*len] = '\0';
+    free(data);
     return buf;
 }
 
@@ -115,13 +98,13 @@ bool asm_push_file(asm_t *as, const char *path, size_t len, const asm_loc_t *fro
         return false;
     }
     size_t n = 0;
-    char *buf = read_file(as, f, &n);
-    int err = errno;
+    char err[512];
+    char *buf = read_file(as, f, full, &n, err, sizeof err);
     fclose(f);
     uint32_t file = add_file(as, full);
     if (buf == NULL) {
         asm_loc_t at = from != NULL ? *from : (asm_loc_t){file, 0, 0, NULL};
-        asm_error(as, at, "cannot read '%s': %s", full, strerror(err));
+        asm_error(as, at, "cannot read %s", err); /* err names the file */
         return false;
     }
     push_text(as, file, buf, n);

@@ -33,24 +33,23 @@ FILE *file_open_read(const char *path, const char **why)
     return f;
 }
 
-int file_read_all(const char *path, uint8_t **data, size_t *len, char *err, size_t errlen)
+int file_read_stream(FILE *f, const char *name, size_t max, uint8_t **data, size_t *len, char *err, size_t errlen)
 {
     *data = NULL;
     *len = 0;
-    const char *why;
-    FILE *f = file_open_read(path, &why);
-    if (f == NULL)
-        return err_set(err, errlen, "%s: %s", path, why);
     uint8_t *buf = NULL;
     size_t n = 0, cap = 0;
     for (;;) {
         if (n == cap) {
+            if (n > max) {
+                free(buf);
+                return err_set(err, errlen, "%s: larger than %zu bytes", name, max);
+            }
             cap = cap ? cap * 2 : 65536;
             uint8_t *grown = realloc(buf, cap);
             if (grown == NULL) {
                 free(buf);
-                fclose(f);
-                return err_set(err, errlen, "%s: out of memory", path);
+                return err_set(err, errlen, "%s: out of memory", name);
             }
             buf = grown;
         }
@@ -59,11 +58,13 @@ int file_read_all(const char *path, uint8_t **data, size_t *len, char *err, size
             break;
         n += k;
     }
-    int read_error = ferror(f);
-    fclose(f);
-    if (read_error) {
+    if (ferror(f)) {
         free(buf);
-        return err_set(err, errlen, "%s: read error", path);
+        return err_set(err, errlen, "%s: read error", name);
+    }
+    if (n > max) {
+        free(buf);
+        return err_set(err, errlen, "%s: larger than %zu bytes", name, max);
     }
     if (n == 0) { /* as the header says: no buffer for an empty file */
         free(buf);
@@ -74,6 +75,24 @@ int file_read_all(const char *path, uint8_t **data, size_t *len, char *err, size
     *data = buf;
     *len = n;
     return 0;
+}
+
+int file_read_max(const char *path, size_t max, uint8_t **data, size_t *len, char *err, size_t errlen)
+{
+    *data = NULL;
+    *len = 0;
+    const char *why;
+    FILE *f = file_open_read(path, &why);
+    if (f == NULL)
+        return err_set(err, errlen, "%s: %s", path, why);
+    int rc = file_read_stream(f, path, max, data, len, err, errlen);
+    fclose(f);
+    return rc;
+}
+
+int file_read_all(const char *path, uint8_t **data, size_t *len, char *err, size_t errlen)
+{
+    return file_read_max(path, SIZE_MAX - 1, data, len, err, errlen);
 }
 
 int file_out_open(file_out_t *o, const char *path, const char *mode, char *err, size_t errlen)

@@ -16,6 +16,11 @@ FILE *file_open_read(const char *path, const char **why);
  * size, does not count (so text can be searched as a string).
  * Returns 0, or -1 with "path: why" in err. */
 int file_read_all(const char *path, uint8_t **data, size_t *len, char *err, size_t errlen);
+/* The same, refusing a file of more than max bytes ("path: larger than max bytes") without reading it all. */
+int file_read_max(const char *path, size_t max, uint8_t **data, size_t *len, char *err, size_t errlen);
+/* The same from a stream already open (its name for messages); the one loop every whole-file read goes
+ * through. */
+int file_read_stream(FILE *f, const char *name, size_t max, uint8_t **data, size_t *len, char *err, size_t errlen);
 
 /* An output written to a temporary file beside `path` and renamed over it by file_out_commit, so an error, a
  * full disk or an interruption never leaves a truncated file under the real name. */

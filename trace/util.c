@@ -83,20 +83,12 @@ int view_write_file(const char *path, const void *data, size_t len, char *err, s
 
 int view_read_file(const char *path, view_bytes_t *out, size_t max, bool nul, char *err, size_t errlen)
 {
-    const char *why;
-    FILE *f = file_open_read(path, &why);
-    if (f == NULL)
-        return err_set(err, errlen, "%s: %s", path, why);
-    char buf[65536];
-    size_t n, start = out->len;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0 && out->len - start <= max)
-        view_bytes_put(out, buf, n);
-    bool bad = ferror(f) != 0;
-    fclose(f);
-    if (bad)
-        return err_set(err, errlen, "%s: read error", path);
-    if (out->len - start > max)
-        return err_set(err, errlen, "%s: larger than %zu bytes", path, max);
+    uint8_t *data;
+    size_t len;
+    if (file_read_max(path, max, &data, &len, err, errlen) != 0)
+        return -1;
+    view_bytes_put(out, data, len);
+    free(data);
     if (nul)
         view_bytes_put(out, "", 1);
     return out->failed ? err_set(err, errlen, "%s: out of memory", path) : 0;
