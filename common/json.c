@@ -1,12 +1,13 @@
 #include "json.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 void json_init(json_writer_t *j, FILE *out, bool pretty)
 {
     j->out = out;
     j->depth = 0;
-    j->need_comma[0] = false;
+    j->need_comma = false;
     j->pretty = pretty;
 }
 
@@ -42,11 +43,11 @@ static void write_escaped(FILE *out, const char *s)
 /* Comma, indentation and key before a value. */
 static void prefix(json_writer_t *j, const char *key)
 {
-    if (j->need_comma[j->depth])
+    if (j->need_comma)
         fputc(',', j->out);
     if (j->depth > 0)
         newline(j);
-    j->need_comma[j->depth] = true;
+    j->need_comma = true;
     if (key != NULL) {
         write_escaped(j->out, key);
         fputs(j->pretty ? ": " : ":", j->out);
@@ -57,19 +58,19 @@ static void open_scope(json_writer_t *j, const char *key, char c)
 {
     prefix(j, key);
     fputc(c, j->out);
-    if (j->depth + 1 < JSON_MAX_DEPTH)
-        j->depth++;
-    j->need_comma[j->depth] = false;
+    j->depth++;
+    j->need_comma = false;
 }
 
 static void close_scope(json_writer_t *j, char c)
 {
-    bool had_items = j->need_comma[j->depth];
+    bool had_items = j->need_comma;
     if (j->depth > 0)
         j->depth--;
     if (had_items)
         newline(j);
     fputc(c, j->out);
+    j->need_comma = true; /* the scope just closed is an item of the one around it */
 }
 
 void json_begin_object(json_writer_t *j, const char *key) { open_scope(j, key, '{'); }
@@ -101,10 +102,16 @@ void json_i64(json_writer_t *j, const char *key, int64_t value)
 void json_double(json_writer_t *j, const char *key, double value)
 {
     prefix(j, key);
-    if (isfinite(value))
-        fprintf(j->out, "%.10g", value);
-    else
-        fputs("null", j->out);
+    char text[32];
+    json_format_double(text, value);
+    fputs(isfinite(value) ? text : "null", j->out);
+}
+
+void json_format_double(char buf[32], double value)
+{
+    snprintf(buf, 32, "%.15g", value);
+    if (strtod(buf, NULL) != value)
+        snprintf(buf, 32, "%.17g", value);
 }
 
 void json_bool(json_writer_t *j, const char *key, bool value)

@@ -6,12 +6,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum { JSON_MAX_DEPTH = 32 };
-
+/* Nesting has no limit: a scope only needs to know whether it has an item yet (the scope it closes into
+ * always has, the one it closed). */
 typedef struct json_writer {
     FILE *out;
-    unsigned depth;
-    bool need_comma[JSON_MAX_DEPTH];
+    unsigned depth;  /* for indentation */
+    bool need_comma; /* the current scope has an item */
     bool pretty;
 } json_writer_t;
 
@@ -28,6 +28,8 @@ void json_bool(json_writer_t *j, const char *key, bool value);
 void json_null(json_writer_t *j, const char *key);
 /* A value given as JSON text that is already valid (iwarp sweep embeds the records a command printed). */
 void json_raw(json_writer_t *j, const char *key, const char *text);
+/* The shortest text that reads back as the same double (%.15g, else %.17g): JSON and CSV write the same. */
+void json_format_double(char buf[32], double value);
 /* Ends the document with a newline. */
 void json_finish(json_writer_t *j);
 

@@ -43,9 +43,9 @@ void bench_u64(bench_context_t *ctx, const char *key, uint64_t value)
 
 void bench_double(bench_context_t *ctx, const char *key, double value)
 {
-    char text[40] = "";
+    char text[32] = "";
     if (isfinite(value))
-        snprintf(text, sizeof text, "%.10g", value); /* as the JSON has it */
+        json_format_double(text, value); /* as the JSON has it */
     if (ctx->format == BENCH_JSON)
         json_double(ctx->jw, key, value);
     else
