@@ -1,32 +1,36 @@
-/*
- * The communication agent's control registers (word-indexed, read with rdcr and written with wrcr).
- * runtime/coa.inc gives the same numbers to assembly programs; a test keeps the two in step.
- */
+/* The communication agent's control registers (word-indexed, read with rdcr and written with wrcr). */
 #ifndef COA_CR_H
 #define COA_CR_H
 
+/* The agent's control registers: name, number, what it does (docs/network.md). runtime/coa.inc gives the
+ * same numbers to assembly programs; tests/net/test_coa_inc.c checks every row against it. */
+#define COA_CRS(X)                                                                                                     \
+    X(STATUS, COA_CR_BASE, "r: bit 0 asleep, bit 1 quiescent, bit 2 loading a pattern")                                \
+    X(SLEEP, 0x101, "rw: 1 puts the agent to sleep (links, headers and spools stop), 0 wakes it")                      \
+    X(ALLOC, 0x102, "r: takes a free channel of the local pool (state header); ~0 when none")                          \
+    X(RELEASE, 0x103, "w: frees an empty channel")                                                                     \
+    X(ARRIVAL, 0x104, "r: pops the arrival queue (oldest pathway that ended here); ~0 when empty")                     \
+    X(ARRIVALS, 0x105, "r: pathways waiting in the arrival queue")                                                     \
+    X(TAG_NEXT, 0x106, "rw: bit g set: the next word written to go<g> is tagged")                                      \
+    X(LOAD, 0x107, "w: loads a forwarding pattern from this address (one word per free memory clock)")                 \
+    X(GATE_IN0, 0x108, "rw: channel bound to gi0, ~0 = unbound; binding sets the channel's route")                     \
+    X(GATE_IN1, 0x109, "")                                                                                             \
+    X(GATE_OUT0, 0x10a, "rw: channel bound to go0, ~0 = unbound; binding sets the channel's source")                   \
+    X(GATE_OUT1, 0x10b, "")                                                                                            \
+    X(LOCAL_POOL, 0x10c, "rw: channels ALLOC may take, bits 0..31 (0x10d: bits 32..63)")                               \
+    X(LOCAL_POOL_HI, 0x10d, "")                                                                                        \
+    X(MOVED, 0x10e, "r: words moved by this agent so far, low 32 bits")                                                \
+    X(LINK_POOL, 0x110, "rw: + dir * 8 + pool * 2 (+1 for bits 32..63): neighbour channels for a pool")                \
+    X(REMOTE_FREE, 0x130, "rw: + dir * 2 (+1 high): which of them are free as far as this cell knows")                 \
+    X(LINK_WORDS, 0x138, "r: + dir * 2: words sent on the link; +1: busy clocks (low 32 bits)")                        \
+    X(SPOOL, 0x140, "+ spool * 8 + field (COA_SPOOL_F_*)")                                                             \
+    X(LC, 0x400, "+ channel * 8 + field (COA_LC_F_*)")
+
 enum coa_cr {
-    COA_CR_BASE = 0x100,       /* the agent's registers start here; the cell's own are below (emu.h) */
-    COA_CR_STATUS = COA_CR_BASE, /* r: bit 0 asleep, bit 1 quiescent, bit 2 loading a pattern */
-    COA_CR_SLEEP = 0x101,      /* rw: 1 puts the agent to sleep (links, headers and spools stop), 0 wakes it */
-    COA_CR_ALLOC = 0x102,      /* r: takes a free channel of the local pool (state header); ~0 when none */
-    COA_CR_RELEASE = 0x103,    /* w: frees an empty channel */
-    COA_CR_ARRIVAL = 0x104,    /* r: pops the arrival queue (oldest pathway that ended here); ~0 when empty */
-    COA_CR_ARRIVALS = 0x105,   /* r: pathways waiting in the arrival queue */
-    COA_CR_TAG_NEXT = 0x106,   /* rw: bit g set: the next word written to go<g> is tagged */
-    COA_CR_LOAD = 0x107,       /* w: loads a forwarding pattern from this address (one word per free memory clock) */
-    COA_CR_GATE_IN0 = 0x108,   /* rw: channel bound to gi0, ~0 = unbound; binding sets the channel's route */
-    COA_CR_GATE_IN1 = 0x109,
-    COA_CR_GATE_OUT0 = 0x10a,  /* rw: channel bound to go0, ~0 = unbound; binding sets the channel's source */
-    COA_CR_GATE_OUT1 = 0x10b,
-    COA_CR_LOCAL_POOL = 0x10c, /* rw: channels ALLOC may take, bits 0..31 (0x10d: bits 32..63) */
-    COA_CR_LOCAL_POOL_HI = 0x10d,
-    COA_CR_MOVED = 0x10e,      /* r: words moved by this agent so far, low 32 bits */
-    COA_CR_LINK_POOL = 0x110,  /* rw: + dir * 8 + pool * 2 (+1 for bits 32..63): neighbour channels for a pool */
-    COA_CR_REMOTE_FREE = 0x130, /* rw: + dir * 2 (+1 high): which of them are free as far as this cell knows */
-    COA_CR_LINK_WORDS = 0x138, /* r: + dir * 2: words sent on the link; +1: busy clocks (low 32 bits) */
-    COA_CR_SPOOL = 0x140,      /* + spool * 8 + field (COA_SPOOL_F_*) */
-    COA_CR_LC = 0x400,         /* + channel * 8 + field (COA_LC_F_*) */
+    COA_CR_BASE = 0x100, /* the agent's registers start here; the cell's own are below (emu.h) */
+#define X(id, num, doc) COA_CR_##id = (num),
+    COA_CRS(X)
+#undef X
     COA_CR_END = 0x600,
 };
 
