@@ -7,12 +7,9 @@
 
 #include "cset.h"
 #include "file.h"
+#include "line_tokens.h"
 
-typedef struct token {
-    const char *text;
-    size_t len;
-    unsigned col;
-} token_t;
+typedef line_token_t token_t;
 
 /* An `after ID` not resolved until the whole file is read (it may name a later connection). */
 typedef struct pending {
@@ -28,8 +25,7 @@ typedef struct parser {
     unsigned line;
     unsigned array_line, capacity_line, first_conn_line;
     token_t task; /* the current task's name; len 0 = the default "main" */
-    token_t *toks;
-    size_t ntoks, toks_cap;
+    line_tokens_t tk; /* the current line's words */
     pending_t *pend;
     size_t npend, pend_cap;
 } parser_t;
@@ -82,43 +78,6 @@ static const char *show(const token_t *t, char *buf, size_t cap)
     return buf;
 }
 
-static bool tok_is(const token_t *t, const char *s)
-{
-    return t->len == strlen(s) && memcmp(t->text, s, t->len) == 0;
-}
-
-static bool is_space(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
-
-/* Splits one line into tokens; a '#' starts a comment wherever it is. */
-static bool tokenize(parser_t *p, const char *line, size_t len)
-{
-    p->ntoks = 0;
-    size_t i = 0;
-    while (i < len && line[i] != '#') {
-        if (is_space(line[i])) {
-            i++;
-            continue;
-        }
-        size_t start = i;
-        while (i < len && !is_space(line[i]) && line[i] != '#')
-            i++;
-        if (p->ntoks == p->toks_cap) {
-            size_t cap = p->toks_cap ? 2 * p->toks_cap : 16;
-            token_t *grown = realloc(p->toks, sizeof *grown * cap);
-            if (grown == NULL)
-                return false;
-            p->toks = grown;
-            p->toks_cap = cap;
-        }
-        unsigned col = start + 1 > 0xffffffffu ? 0xffffffffu : (unsigned)(start + 1);
-        p->toks[p->ntoks++] = (token_t){line + start, i - start, col};
-    }
-    return true;
-}
-
 /* Decimal digits only; false when empty, not a number or above max. */
 static bool parse_uint(const char *s, size_t len, uint64_t max, uint64_t *v)
 {
@@ -166,7 +125,7 @@ static bool check_id(parser_t *p, const token_t *t, const char *what)
                  show(t, buf, sizeof buf), what);
         return false;
     }
-    if (tok_is(t, "after")) {
+    if (line_token_is(t, "after")) {
         error_at(p, p->line, t->col, "'after' is a keyword, not a %s", what);
         return false;
     }
@@ -176,18 +135,18 @@ static bool check_id(parser_t *p, const token_t *t, const char *what)
 /* Column just past the last token: where a missing field belongs. */
 static unsigned end_col(const parser_t *p)
 {
-    const token_t *last = &p->toks[p->ntoks - 1];
+    const token_t *last = &p->tk.v[p->tk.n - 1];
     return last->col + (unsigned)last->len;
 }
 
 static void directive_array(parser_t *p)
 {
     uint64_t w, h;
-    if (p->ntoks != 2) {
-        error_at(p, p->line, p->ntoks < 2 ? end_col(p) : p->toks[2].col, "array wants one WxH, e.g. 'array 8x8'");
+    if (p->tk.n != 2) {
+        error_at(p, p->line, p->tk.n < 2 ? end_col(p) : p->tk.v[2].col, "array wants one WxH, e.g. 'array 8x8'");
         return;
     }
-    const token_t *t = &p->toks[1];
+    const token_t *t = &p->tk.v[1];
     char buf[64];
     if (!parse_pair(t, 'x', CSET_MAX_SIDE, &w, &h) || w < 1 || h < 1) {
         error_at(p, p->line, t->col, "array wants WxH with sides 1..%u, not '%s'", CSET_MAX_SIDE,
@@ -195,11 +154,11 @@ static void directive_array(parser_t *p)
         return;
     }
     if (p->array_line != 0) {
-        error_at(p, p->line, p->toks[0].col, "array given twice (first at line %u)", p->array_line);
+        error_at(p, p->line, p->tk.v[0].col, "array given twice (first at line %u)", p->array_line);
         return;
     }
     if (p->first_conn_line != 0) {
-        error_at(p, p->line, p->toks[0].col, "array must come before the first conn (line %u)", p->first_conn_line);
+        error_at(p, p->line, p->tk.v[0].col, "array must come before the first conn (line %u)", p->first_conn_line);
         return;
     }
     p->array_line = p->line;
@@ -210,12 +169,12 @@ static void directive_array(parser_t *p)
 static void directive_capacity(parser_t *p)
 {
     uint64_t v;
-    if (p->ntoks != 2) {
-        error_at(p, p->line, p->ntoks < 2 ? end_col(p) : p->toks[2].col, "capacity wants one number, 1..%u",
+    if (p->tk.n != 2) {
+        error_at(p, p->line, p->tk.n < 2 ? end_col(p) : p->tk.v[2].col, "capacity wants one number, 1..%u",
                  CSET_MAX_CAPACITY);
         return;
     }
-    const token_t *t = &p->toks[1];
+    const token_t *t = &p->tk.v[1];
     char buf[64];
     if (!parse_uint(t->text, t->len, CSET_MAX_CAPACITY, &v) || v < 1) {
         error_at(p, p->line, t->col, "capacity must be 1..%u channels, not '%s'", CSET_MAX_CAPACITY,
@@ -223,7 +182,7 @@ static void directive_capacity(parser_t *p)
         return;
     }
     if (p->capacity_line != 0) {
-        error_at(p, p->line, p->toks[0].col, "capacity given twice (first at line %u)", p->capacity_line);
+        error_at(p, p->line, p->tk.v[0].col, "capacity given twice (first at line %u)", p->capacity_line);
         return;
     }
     p->capacity_line = p->line;
@@ -232,12 +191,12 @@ static void directive_capacity(parser_t *p)
 
 static void directive_task(parser_t *p)
 {
-    if (p->ntoks != 2) {
-        error_at(p, p->line, p->ntoks < 2 ? end_col(p) : p->toks[2].col, "task wants one name");
+    if (p->tk.n != 2) {
+        error_at(p, p->line, p->tk.n < 2 ? end_col(p) : p->tk.v[2].col, "task wants one name");
         return;
     }
-    if (check_id(p, &p->toks[1], "task name"))
-        p->task = p->toks[1];
+    if (check_id(p, &p->tk.v[1], "task name"))
+        p->task = p->tk.v[1];
 }
 
 /* A cell "X,Y" inside the array; false with an error. */
@@ -275,14 +234,14 @@ static bool add_pending(parser_t *p, unsigned conn, const token_t *id)
 static void directive_conn(parser_t *p)
 {
     static const char *const fields[] = {"ID", "SRC", "DST", "WORDS"};
-    if (p->ntoks < 5) {
-        error_at(p, p->line, end_col(p), "expected %s: conn ID SRC DST WORDS [after ID...]", fields[p->ntoks - 1]);
+    if (p->tk.n < 5) {
+        error_at(p, p->line, end_col(p), "expected %s: conn ID SRC DST WORDS [after ID...]", fields[p->tk.n - 1]);
         return;
     }
     if (p->first_conn_line == 0)
         p->first_conn_line = p->line;
-    bool ok = check_id(p, &p->toks[1], "connection id");
-    const token_t *id = &p->toks[1];
+    bool ok = check_id(p, &p->tk.v[1], "connection id");
+    const token_t *id = &p->tk.v[1];
     unsigned prev = ok ? cset_find(p->s, id->text, id->len) : CSET_NONE;
     if (prev != CSET_NONE) {
         char buf[64];
@@ -291,31 +250,31 @@ static void directive_conn(parser_t *p)
         ok = false;
     }
     unsigned src = 0, dst = 0;
-    ok = parse_cell(p, &p->toks[2], "SRC", &src) && ok;
-    ok = parse_cell(p, &p->toks[3], "DST", &dst) && ok;
+    ok = parse_cell(p, &p->tk.v[2], "SRC", &src) && ok;
+    ok = parse_cell(p, &p->tk.v[3], "DST", &dst) && ok;
     uint64_t words = 0;
-    const token_t *w = &p->toks[4];
+    const token_t *w = &p->tk.v[4];
     if (!parse_uint(w->text, w->len, CSET_MAX_WORDS, &words) || words < 1) {
         char buf[64];
         error_at(p, p->line, w->col, "WORDS must be 1..%u, not '%s'", CSET_MAX_WORDS, show(w, buf, sizeof buf));
         ok = false;
     }
-    if (p->ntoks > 5 && !tok_is(&p->toks[5], "after")) {
+    if (p->tk.n > 5 && !line_token_is(&p->tk.v[5], "after")) {
         char buf[64];
-        error_at(p, p->line, p->toks[5].col, "unexpected '%s' (only 'after ID...' may follow WORDS)",
-                 show(&p->toks[5], buf, sizeof buf));
+        error_at(p, p->line, p->tk.v[5].col, "unexpected '%s' (only 'after ID...' may follow WORDS)",
+                 show(&p->tk.v[5], buf, sizeof buf));
         return;
     }
-    if (p->ntoks == 6) {
+    if (p->tk.n == 6) {
         error_at(p, p->line, end_col(p), "after wants at least one connection id");
         ok = false;
     }
-    for (size_t i = 6; i < p->ntoks; i++)
-        ok = check_id(p, &p->toks[i], "connection id") && ok;
+    for (size_t i = 6; i < p->tk.n; i++)
+        ok = check_id(p, &p->tk.v[i], "connection id") && ok;
     if (!ok)
         return;
     if (p->s->nconns >= CSET_MAX_CONNS) {
-        error_at(p, p->line, p->toks[0].col, "more than %u connections", (unsigned)CSET_MAX_CONNS);
+        error_at(p, p->line, p->tk.v[0].col, "more than %u connections", (unsigned)CSET_MAX_CONNS);
         return;
     }
     /* The whole name, however long: a prefix would merge tasks that differ after it. */
@@ -326,31 +285,36 @@ static void directive_conn(parser_t *p)
     unsigned c = cid != NULL && task != CSET_NONE ? cset_add(p->s, cid, src, dst, (uint32_t)words, task) : CSET_NONE;
     free(cid);
     if (c == CSET_NONE) {
-        error_at(p, p->line, p->toks[0].col, "out of memory");
+        error_at(p, p->line, p->tk.v[0].col, "out of memory");
         return;
     }
     p->s->conns[c].line = p->line;
-    for (size_t i = 6; i < p->ntoks; i++)
-        if (!add_pending(p, c, &p->toks[i]))
-            error_at(p, p->line, p->toks[i].col, "out of memory");
+    for (size_t i = 6; i < p->tk.n; i++)
+        if (!add_pending(p, c, &p->tk.v[i]))
+            error_at(p, p->line, p->tk.v[i].col, "out of memory");
 }
 
 static void parse_line(parser_t *p, const char *line, size_t len)
 {
-    if (!tokenize(p, line, len)) {
-        error_at(p, p->line, 1, "out of memory");
+    unsigned col = 1;
+    line_status_t st = line_split(line, len, &p->tk, &col);
+    if (st != LINE_OK) {
+        if (st == LINE_CONTROL_CHAR)
+            error_at(p, p->line, col, "unexpected control character 0x%02x", (unsigned char)line[col - 1]);
+        else
+            error_at(p, p->line, 1, "out of memory");
         return;
     }
-    if (p->ntoks == 0)
+    if (p->tk.n == 0)
         return;
-    const token_t *k = &p->toks[0];
-    if (tok_is(k, "array"))
+    const token_t *k = &p->tk.v[0];
+    if (line_token_is(k, "array"))
         directive_array(p);
-    else if (tok_is(k, "capacity"))
+    else if (line_token_is(k, "capacity"))
         directive_capacity(p);
-    else if (tok_is(k, "task"))
+    else if (line_token_is(k, "task"))
         directive_task(p);
-    else if (tok_is(k, "conn"))
+    else if (line_token_is(k, "conn"))
         directive_conn(p);
     else {
         char buf[64];
@@ -630,7 +594,7 @@ size_t cset_parse(cset_t *s, const char *text, size_t len, cset_diags_t *d)
         resolve_after(&p, added, &nedges);
     break_cycles(&p, added, nedges);
     free(added);
-    free(p.toks);
+    line_tokens_free(&p.tk);
     free(p.pend);
     /* Messages are found in two passes (lines, then the `after` names): show them in file order. */
     sort_diags(d);

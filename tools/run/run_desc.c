@@ -12,16 +12,13 @@
 #include <unistd.h>
 
 #include "celldata.h"
+#include "line_tokens.h"
 #include "program_load.h"
 #include "conset/route_tables.h"
 
 enum { MAX_ERRORS = 50, MAX_TOKENS = 24 };
 
-typedef struct token {
-    const char *text;
-    size_t len;
-    unsigned col;
-} token_t;
+typedef line_token_t token_t;
 
 typedef struct parser {
     const char *name;
@@ -51,11 +48,6 @@ static void check_readable(parser_t *p, const token_t *t, const char *path)
 {
     if (path != NULL && access(path, R_OK) != 0)
         error_at(p, t->col, "%s: %s", path, strerror(errno));
-}
-
-static bool tok_is(const token_t *t, const char *s)
-{
-    return t->len == strlen(s) && strncmp(t->text, s, t->len) == 0;
 }
 
 static char *tok_dup(const token_t *t)
@@ -126,7 +118,7 @@ static bool parse_range(parser_t *p, const char *s, size_t len, unsigned col, un
 static bool parse_cells(parser_t *p, const token_t *t, run_rule_t *r)
 {
     const emu_machine_t *m = &p->d->machine;
-    if (tok_is(t, "all")) {
+    if (line_token_is(t, "all")) {
         *r = (run_rule_t){0, m->width - 1, 0, m->height - 1, 0, {{0, 0}}, 0, p->line};
         return true;
     }
@@ -148,7 +140,7 @@ static bool parse_arg(parser_t *p, const token_t *t, run_arg_t *a)
         run_arg_kind_t kind;
     } names[] = {{"x", RUN_ARG_X}, {"y", RUN_ARG_Y}, {"id", RUN_ARG_ID}, {"w", RUN_ARG_W}, {"h", RUN_ARG_H}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (tok_is(t, names[i].name)) {
+        if (line_token_is(t, names[i].name)) {
             *a = (run_arg_t){names[i].kind, 0};
             return true;
         }
@@ -224,7 +216,7 @@ static void st_set(parser_t *p, token_t *tk, unsigned n)
     const token_t *kw = &tk[0];
     char err[256];
     /* set KEY = VALUE, or set KEY VALUE */
-    unsigned v = n == 4 && tok_is(&tk[2], "=") ? 3 : 2;
+    unsigned v = n == 4 && line_token_is(&tk[2], "=") ? 3 : 2;
     if (n != v + 1) {
         error_at(p, kw->col, "'set' wants KEY = VALUE");
         return;
@@ -316,7 +308,7 @@ static void st_celldata(parser_t *p, token_t *tk, unsigned n)
     run_desc_t *d = p->d;
     const token_t *kw = &tk[0];
     uint64_t addr;
-    if (n != 4 || !tok_is(&tk[2], "at") || !parse_u64(&tk[3], &addr) || addr > 0xffffffffull || addr % 4 != 0) {
+    if (n != 4 || !line_token_is(&tk[2], "at") || !parse_u64(&tk[3], &addr) || addr > 0xffffffffull || addr % 4 != 0) {
         error_at(p, kw->col, "'%.*s' wants FILE at ADDRESS (a multiple of 4)", (int)kw->len, kw->text);
         return;
     }
@@ -325,7 +317,7 @@ static void st_celldata(parser_t *p, token_t *tk, unsigned n)
         return;
     }
     d->celldata_addr[d->ncelldata] = (uint32_t)addr;
-    d->celldata_routed[d->ncelldata] = tok_is(kw, "route");
+    d->celldata_routed[d->ncelldata] = line_token_is(kw, "route");
     d->celldata_line[d->ncelldata] = p->line;
     d->celldata[d->ncelldata++] = resolve(p, &tk[1]);
     check_readable(p, &tk[1], d->celldata[d->ncelldata - 1]);
@@ -336,11 +328,11 @@ static void st_max_cycles(parser_t *p, token_t *tk, unsigned n)
     run_desc_t *d = p->d;
     const token_t *kw = &tk[0];
     uint64_t v;
-    if (n != 2 || !parse_u64(&tk[1], &v) || v == 0 || (tok_is(kw, "threads") && v > 256)) {
+    if (n != 2 || !parse_u64(&tk[1], &v) || v == 0 || (line_token_is(kw, "threads") && v > 256)) {
         error_at(p, n > 1 ? tk[1].col : kw->col, "'%.*s' wants a positive number", (int)kw->len, kw->text);
         return;
     }
-    if (tok_is(kw, "threads"))
+    if (line_token_is(kw, "threads"))
         d->threads = (unsigned)v;
     else
         d->max_cycles = v;
@@ -368,7 +360,7 @@ static void statement(parser_t *p, token_t *tk, unsigned n)
 {
     size_t count = sizeof statements / sizeof statements[0];
     for (size_t i = 0; i < count; i++)
-        if (tok_is(&tk[0], statements[i].keyword)) {
+        if (line_token_is(&tk[0], statements[i].keyword)) {
             statements[i].parse(p, tk, n);
             return;
         }
@@ -391,38 +383,22 @@ int run_desc_parse_string(const char *name, const char *text, size_t len, const 
     free(name_copy);
 
     size_t at = 0;
+    line_tokens_t words = {NULL, 0, 0};
     while (at < len) {
         size_t end = at;
         while (end < len && text[end] != '\n')
             end++;
         p.line++;
-        token_t tk[MAX_TOKENS];
-        unsigned n = 0;
-        for (size_t i = at; i < end;) {
-            char ch = text[i];
-            if (ch == '#')
-                break;
-            if (ch == ' ' || ch == '\t' || ch == '\r') {
-                i++;
-                continue;
-            }
-            if ((unsigned char)ch < 0x20 || (unsigned char)ch == 0x7f) {
-                error_at(&p, (unsigned)(i - at) + 1, "unexpected control character 0x%02x", (unsigned char)ch);
-                n = 0;
-                break;
-            }
-            size_t s = i;
-            while (i < end && text[i] != ' ' && text[i] != '\t' && text[i] != '\r' && text[i] != '#')
-                i++;
-            if (n == MAX_TOKENS) {
-                error_at(&p, (unsigned)(s - at) + 1, "too many words on one line");
-                n = 0;
-                break;
-            }
-            tk[n++] = (token_t){text + s, i - s, (unsigned)(s - at) + 1};
-        }
-        if (n > 0)
-            statement(&p, tk, n);
+        unsigned col = 1;
+        line_status_t st = line_split(text + at, end - at, &words, &col);
+        if (st == LINE_CONTROL_CHAR)
+            error_at(&p, col, "unexpected control character 0x%02x", (unsigned char)text[at + col - 1]);
+        else if (st == LINE_NO_MEMORY)
+            error_at(&p, 1, "out of memory");
+        else if (words.n > MAX_TOKENS)
+            error_at(&p, words.v[MAX_TOKENS].col, "too many words on one line");
+        else if (words.n > 0)
+            statement(&p, words.v, (unsigned)words.n);
         at = end + 1;
     }
     if (p.nerrors == 0 && d->nrules == 0) {
@@ -432,6 +408,7 @@ int run_desc_parse_string(const char *name, const char *text, size_t len, const 
     if (p.nerrors > MAX_ERRORS && errors != NULL)
         fprintf(errors, "%s: %u more errors not shown\n", name, p.nerrors - MAX_ERRORS);
     free(p.dir);
+    line_tokens_free(&words);
     if (p.nerrors == 0)
         return 0;
     run_desc_free(d); /* a description with errors is not used: the caller owes nothing */
