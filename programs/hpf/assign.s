@@ -41,7 +41,7 @@ cachehdr: .space 8 * T                 # per destination rank: cache address, bl
 totals: .space 16                      # words sent or elements that differ; blocks cached
 results: .space 16 * RESULTS_MAX
         .space 16                      # guard words before the local part
-local:  .space 0                       # the local part, then (sources) scratch, messages and cache, up to
+local:  .space 0                       # the local part, then (sources) scratch, the cache and the messages, up to
                                        # STACK_KEEP bytes below the stack
 
         .text
