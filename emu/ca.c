@@ -314,9 +314,12 @@ typedef struct pending_write {
 
 typedef struct pending_store {
     uint32_t addr;
-    uint8_t size; /* 0: none */
+    uint8_t size;
     uint64_t value;
 } pending_store_t;
+
+/* The memory unit's operations a bundle may hold (isa_unit_limit(ISA_UNIT_MEM)): at most this many stores. */
+enum { CA_STORES_MAX = 2 };
 
 uint64_t ca_step(ca_t *ca, uint64_t now)
 {
@@ -394,7 +397,8 @@ uint64_t ca_step(ca_t *ca, uint64_t now)
 
     pending_write_t writes[ISA_BUNDLE_MAX_OPS * 3];
     unsigned nwrites = 0;
-    pending_store_t store = {0, 0, 0};
+    pending_store_t stores[CA_STORES_MAX];
+    unsigned nstores = 0;
     bool cr_write_pending = false;
     uint32_t cr_write_index = 0, cr_write_value = 0;
     uint32_t next_pc = b->next_pc;
@@ -543,7 +547,7 @@ uint64_t ca_step(ca_t *ca, uint64_t now)
         uint32_t addr = a + v2;                                                                                      \
         if (!check_access(ca, now, b->pc, addr, (size), true))                                                       \
             return UINT64_MAX;                                                                                       \
-        store = (pending_store_t){addr, (size), (value)};                                                            \
+        stores[nstores++] = (pending_store_t){addr, (size), (value)};                                                \
         mem_writes += (size) == 8 ? 2 : 1;                                                                           \
         CA_NEXT;                                                                                                     \
     }
@@ -657,11 +661,15 @@ uint64_t ca_step(ca_t *ca, uint64_t now)
     for (unsigned i = 0; i < nwrites; i++)
         regs[writes[i].reg] = writes[i].value;
     regs[ISA_REG_ZERO] = 0;
-    if (store.size == 8) {
-        store_le(ca->mem + store.addr, 4, (uint32_t)store.value);
-        store_le(ca->mem + store.addr + 4, 4, (uint32_t)(store.value >> 32));
-    } else if (store.size != 0) {
-        store_le(ca->mem + store.addr, store.size, (uint32_t)store.value);
+    /* In operation order: of two stores to one address, the later operation's value stays. */
+    for (unsigned i = 0; i < nstores; i++) {
+        const pending_store_t *st = &stores[i];
+        if (st->size == 8) {
+            store_le(ca->mem + st->addr, 4, (uint32_t)st->value);
+            store_le(ca->mem + st->addr + 4, 4, (uint32_t)(st->value >> 32));
+        } else {
+            store_le(ca->mem + st->addr, st->size, (uint32_t)st->value);
+        }
     }
     for (unsigned g = 0; g < ISA_NUM_GATES_OUT; g++)
         if (b->gates_out & (1u << g)) {

@@ -29,6 +29,25 @@ static void test_memory_operations_use_registers_from_before_the_bundle(void **s
     H_EXPECT_REGS(h, {5, 10}, {6, pb_addr(h->p, "d") + 4}, {7, 6}, {8, 5});
 }
 
+/* Both stores of a bundle land (the memory unit takes two operations); of two to one address, the later
+ * operation's word stays. */
+static void test_two_stores_in_one_bundle_both_land(void **state)
+{
+    harness_t *h = *state;
+    pb_data_label(h->p, "d");
+    pb_data_word(h->p, 0);
+    pb_data_word(h->p, 0);
+    pb_data_word(h->p, 0);
+    PB(h->p, pb_la(6, "d"), pb_li(7, 7));
+    PB(h->p, pb_li(8, 9), pb_li(9, 11));
+    PB(h->p, pb_ri(ISA_OP_STW, 7, 6, 0), pb_ri(ISA_OP_STW, 8, 6, 4));
+    PB(h->p, pb_ri(ISA_OP_STW, 7, 6, 8), pb_ri(ISA_OP_STW, 9, 6, 8));
+    PB(h->p, pb_ri(ISA_OP_LDW, 10, 6, 0), pb_ri(ISA_OP_LDW, 11, 6, 4));
+    PB(h->p, pb_ri(ISA_OP_LDW, 12, 6, 8));
+    h_run_to_halt(h);
+    H_EXPECT_REGS(h, {10, 7}, {11, 9}, {12, 11});
+}
+
 static void test_branch_compares_values_from_before_the_bundle(void **state)
 {
     harness_t *h = *state;
@@ -153,6 +172,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         HTEST(test_two_adds_in_one_bundle_swap_registers),
         HTEST(test_memory_operations_use_registers_from_before_the_bundle),
+        HTEST(test_two_stores_in_one_bundle_both_land),
         HTEST(test_branch_compares_values_from_before_the_bundle),
         HTEST(test_loop_counter_read_in_its_bundle_is_the_old_value),
         HTEST(test_call_bundle_reads_the_old_link_register),
