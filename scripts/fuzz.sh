@@ -39,9 +39,10 @@ declare -A seeds=(
   [sweep]="fuzz/corpus/sweep programs/sweeps"
   [json]="fuzz/corpus/json"
   [hpf]="fuzz/corpus/hpf"
+  [copy]="fuzz/corpus/copy"
 )
 names=("$@")
-((${#names[@]})) || names=(asm image cset run_desc machine snapshot trace celldata demo dbg_expr dbg_script options sweep json hpf)
+((${#names[@]})) || names=(asm image cset run_desc machine snapshot trace celldata demo dbg_expr dbg_script options sweep json hpf copy)
 
 mkdir -p out/fuzz
 failed=()

@@ -5,4 +5,7 @@
 #include "commands.def"
 #undef IWARP_CMD
 
+/* `iwarp model copy`, which cmd_model hands its arguments (tools/copy). */
+int model_copy_cmd(int argc, char **argv);
+
 #endif

@@ -219,22 +219,22 @@ static void test_hpf_runs_an_assignment_and_refuses_bad_ones(void **state)
     expect("hpf", 2, "one assignment expected");
 }
 
-/* The example of docs/deposit.md's `iwarp hpf` section prints what the doc shows, line for line. */
-static void test_hpf_doc_example_prints_what_the_doc_shows(void **state)
+/* The example under `heading` (the whole heading, or its part before a colon) in `doc` (the first `build/tools/iwarp` line of its first code block) prints
+ * what the doc's next code block shows, line for line. */
+static void doc_example(const char *doc, const char *heading)
 {
-    (void)state;
-    FILE *f = fopen("docs/deposit.md", "r");
+    FILE *f = fopen(doc, "r");
     assert_non_null(f);
-    char line[512], command[512] = "", shown[4096] = "";
+    char line[512], command[512] = "", shown[8192] = "";
     int stage = 0; /* 0 before the section, 1 in it, 2 in the command's block, 3 after it, 4 in the output's */
     while (stage < 5 && fgets(line, sizeof line, f) != NULL) {
-        if (stage == 0 && strncmp(line, "### `iwarp hpf`", 15) == 0)
+        if (stage == 0 && strncmp(line, heading, strlen(heading)) == 0 && strchr("\n:", line[strlen(heading)]))
             stage = 1;
         else if ((stage == 1 || stage == 3) && strncmp(line, "```", 3) == 0)
             stage++;
         else if (stage == 2 && strncmp(line, "```", 3) == 0)
             stage = 3;
-        else if (stage == 2 && strncmp(line, "build/tools/iwarp ", 18) == 0)
+        else if (stage == 2 && command[0] == '\0' && strncmp(line, "build/tools/iwarp ", 18) == 0)
             snprintf(command, sizeof command, "%s", line + 18);
         else if (stage == 4 && strncmp(line, "```", 3) == 0)
             stage = 5;
@@ -242,13 +242,40 @@ static void test_hpf_doc_example_prints_what_the_doc_shows(void **state)
             strcat(shown, line);
     }
     fclose(f);
-    assert_int_equal(stage, 5);
+    if (stage != 5)
+        fail_msg("%s: no section '%s' with a command block and an output block", doc, heading);
     command[strcspn(command, "\n")] = '\0';
     char *out;
     assert_int_equal(tool(&out, command), 0);
     if (strcmp(out, shown) != 0)
-        fail_msg("iwarp %s printed\n%s\nbut docs/deposit.md shows\n%s", command, out, shown);
+        fail_msg("iwarp %s printed\n%s\nbut %s shows\n%s", command, out, doc, shown);
     free(out);
+}
+
+static void test_hpf_doc_example_prints_what_the_doc_shows(void **state)
+{
+    (void)state;
+    doc_example("docs/deposit.md", "### `iwarp hpf`");
+}
+
+/* docs/copy.md: the paper's estimates and an expression with a constraint. */
+static void test_copy_model_doc_examples_print_what_the_doc_shows(void **state)
+{
+    (void)state;
+    doc_example("docs/copy.md", "### `iwarp model copy`");
+    doc_example("docs/copy.md", "### An expression");
+}
+
+/* A bad expression names its column and points at it; a bad table file its line and column. */
+static void test_copy_model_refuses_bad_expressions_and_tables(void **state)
+{
+    (void)state;
+    expect("model copy '1C1 -> (1S0 || Nd ||| 0D1)'", 1,
+           "expr:21: expected a transfer, a number or '(' but found '|'\n  1C1 -> (1S0 || Nd ||| 0D1)\n"
+           "                      ^");
+    expect("model copy --machine cray '1C1'", 2, "no built-in table 'cray'");
+    expect("model copy --set Nd@2 '1C1'", 2, "--set wants TRANSFER=MBPS");
+    expect("model copy --table docs/copy.md '1C1'", 1, "docs/copy.md:3:10: expected `NAME = VALUE`");
 }
 
 int main(int argc, char **argv)
@@ -267,6 +294,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_hpf_runs_an_assignment_and_refuses_bad_ones),
         cmocka_unit_test(test_array_sizes_follow_one_rule),
         cmocka_unit_test(test_hpf_doc_example_prints_what_the_doc_shows),
+        cmocka_unit_test(test_copy_model_doc_examples_print_what_the_doc_shows),
+        cmocka_unit_test(test_copy_model_refuses_bad_expressions_and_tables),
         cmocka_unit_test(test_a_screenshot_prints_nothing),
         cmocka_unit_test(test_the_viewer_without_a_display_says_so),
     };

@@ -40,6 +40,7 @@ int bench_logp(bench_context_t *ctx);
 int bench_patterns(bench_context_t *ctx);
 int bench_traffic(bench_context_t *ctx);
 int bench_caching(bench_context_t *ctx);
+int bench_copy(bench_context_t *ctx);
 /* The HPF array assignments of bench caching (bench_hpf.c). */
 int bench_caching_hpf(bench_context_t *ctx);
 

@@ -321,19 +321,8 @@ int hpf_run(const hpf_case_t *c, const hpf_options_t *o, hpf_result_t *out, char
             rc = emu_array_load(a, x, y, p, args, 4, err, cap);
     bool interrupted = false;
     if (rc == 0) {
-        emu_run_status_t st = run_sliced(a, 20000000000ull, &interrupted);
+        rc = run_to_end(a, 20000000000ull, &interrupted, err, cap);
         out->cycles = emu_array_cycles(a);
-        if (interrupted) {
-            snprintf(err, cap, "interrupted");
-            rc = -1;
-        } else if (st != EMU_RUN_DONE) {
-            unsigned fx, fy;
-            char fault[512] = "";
-            if (emu_array_first_fault(a, &fx, &fy))
-                emu_format_fault(a, fx, fy, fault, sizeof fault);
-            snprintf(err, cap, "the run ended %s\n%s%s", emu_run_status_name(st), fault, emu_array_deadlock(a));
-            rc = -1;
-        }
     }
     if (o->interrupted != NULL)
         *o->interrupted = interrupted;

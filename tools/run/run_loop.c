@@ -1,5 +1,6 @@
 #include "run_loop.h"
 
+#include <stdio.h>
 #include <time.h>
 
 #include "interrupt.h"
@@ -51,4 +52,22 @@ emu_run_status_t run_loop(emu_array_t *a, uint64_t limit, const char *what, bool
 emu_run_status_t run_sliced(emu_array_t *a, uint64_t limit, bool *interrupted)
 {
     return sliced(a, limit, NULL, interrupted);
+}
+
+int run_to_end(emu_array_t *a, uint64_t limit, bool *interrupted, char *err, size_t cap)
+{
+    emu_run_status_t st = run_sliced(a, limit, interrupted);
+    if (*interrupted) {
+        snprintf(err, cap, "interrupted");
+        return -1;
+    }
+    if (st != EMU_RUN_DONE) {
+        unsigned fx, fy;
+        char fault[512] = "";
+        if (emu_array_first_fault(a, &fx, &fy))
+            emu_format_fault(a, fx, fy, fault, sizeof fault);
+        snprintf(err, cap, "the run ended %s\n%s%s", emu_run_status_name(st), fault, emu_array_deadlock(a));
+        return -1;
+    }
+    return 0;
 }

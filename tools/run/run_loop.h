@@ -5,6 +5,7 @@
 #define TOOLS_RUN_LOOP_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "emu.h"
@@ -16,5 +17,9 @@ emu_run_status_t run_loop(emu_array_t *a, uint64_t limit, const char *what, bool
 /* The same without a progress line and without arming Ctrl-C (the caller has armed it): for runs on worker
  * threads, several at once. */
 emu_run_status_t run_sliced(emu_array_t *a, uint64_t limit, bool *interrupted);
+
+/* run_sliced to the end: 0 when every cell halted; else -1 with err saying why ("interrupted", or how the run
+ * ended with the first fault and the deadlock report). */
+int run_to_end(emu_array_t *a, uint64_t limit, bool *interrupted, char *err, size_t cap);
 
 #endif

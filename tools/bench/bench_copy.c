@@ -1,0 +1,217 @@
+/*
+ * iwarp bench copy: the basic transfers of the copy-transfer model (Stricker and Gross, "Optimizing Memory
+ * System Performance for Communication in Parallel Computers") measured on the emulated iWarp, as the paper's
+ * Tables 1-4 and Figure 4 give them for the T3D and the Paragon; the measured figures as a table file for
+ * `iwarp model copy --table`, and the model's buffer-packing and chained estimates of xQy with them.
+ * docs/copy.md says how each figure follows from the machine's timing.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "bench.h"
+#include "copy_expr.h"
+#include "copy_measure.h"
+#include "interrupt.h"
+#include "plot.h"
+
+/* N and 2N words a run: 2N at the largest stride fills the program's 1 MB destination window. */
+enum { WORDS = 512, WORDS_QUICK = 128 };
+
+typedef struct copy_row {
+    const char *table; /* which of the paper's tables it belongs to */
+    const char *name;  /* the transfer as the model writes it */
+    bool plain;
+} copy_row_t;
+
+static const copy_row_t rows[] = {
+    {"1 local copies", "1C1", false},       {"1 local copies", "1C64", false},
+    {"1 local copies", "64C1", false},      {"1 local copies", "64C64", false},
+    {"1 local copies", "1C!", false},       {"1 local copies", "!C1", false},
+    {"1 local copies", "!C!", false},       {"2 sends", "1S0", false},
+    {"2 sends", "64S0", false},             {"2 sends", "!S0", false},
+    {"2 sends", "1S0", true},               {"2 sends", "64S0", true},
+    {"2 sends", "!S0", true},               {"2 sends", "1F0", false},
+    {"2 sends", "64F0", false},             {"3 receives", "0R1", false},
+    {"3 receives", "0R64", false},          {"3 receives", "0R!", false},
+    {"3 receives", "0D1", false},           {"3 receives", "0D64", false},
+    {"3 receives", "0D!", false},           {"4 network", "Nd@1", false},
+    {"4 network", "Nd@2", false},           {"4 network", "Nd@4", false},
+    {"4 network", "Nadp@1", false},         {"4 network", "Nadp@2", false},
+    {"4 network", "Nadp@4", false},
+};
+enum { NROWS = sizeof rows / sizeof rows[0] };
+
+/* Figure 4's strides (words). */
+static const unsigned strides[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 256};
+enum { NSTRIDES = sizeof strides / sizeof strides[0] };
+
+/* The xQy of the paper's section 5, in both styles. */
+static const struct {
+    const char *xqy, *packing, *chained;
+} estimates[] = {
+    {"1Q1", "1C1 -> (1S0 || Nd || 0D1) -> 1C1", "1S0 || Nd || 0D1"},
+    {"1Q64", "1C1 -> (1S0 || Nd || 0D1) -> 1C64", "1S0 || Nd || 0D64"},
+    {"64Q1", "64C1 -> (1S0 || Nd || 0D1) -> 1C1", "64S0 || Nd || 0D1"},
+    {"64Q64", "64C1 -> (1S0 || Nd || 0D1) -> 1C64", "64S0 || Nd || 0D64"},
+    {"!Q1", "!C1 -> (1S0 || Nd || 0D1) -> 1C1", "!S0 || Nd || 0D1"},
+    {"1Q!", "1C1 -> (1S0 || Nd || 0D1) -> 1C!", "1S0 || Nadp || 0D!"},
+    {"!Q!", "!C1 -> (1S0 || Nd || 0D1) -> 1C!", "!S0 || Nadp || 0D!"},
+};
+enum { NESTIMATES = sizeof estimates / sizeof estimates[0] };
+
+static void record(bench_context_t *ctx, const char *kind, const char *name, bool plain, unsigned words,
+                   const copy_throughput_t *r)
+{
+    char case_name[64];
+    snprintf(case_name, sizeof case_name, "%s%s", name, plain ? " plain" : "");
+    bench_record_begin(ctx, "copy", case_name);
+    bench_string(ctx, "kind", kind);
+    bench_string(ctx, "transfer", name);
+    bench_string(ctx, "code", plain ? "plain" : "liw");
+    bench_u64(ctx, "words", words);
+    bench_u64(ctx, "clocks_n", r->at_n.clocks);
+    bench_u64(ctx, "clocks_2n", r->at_2n.clocks);
+    bench_double(ctx, "clocks_per_word", r->clocks_per_word);
+    bench_double(ctx, "mwords_per_second", r->mbps / 4);
+    bench_double(ctx, "mbps", r->mbps);
+    bench_u64(ctx, "wrong_words", r->at_n.wrong + r->at_2n.wrong);
+    bench_record_end(ctx);
+}
+
+static int measure(const char *name, bool plain, unsigned words, copy_throughput_t *r)
+{
+    copy_bench_case_t c = {.plain = plain, .words = words};
+    char err[1024];
+    if (!copy_transfer_parse(name, strlen(name), &c.t)) {
+        fprintf(stderr, "iwarp bench copy: %s is not a transfer\n", name);
+        return -1;
+    }
+    if (copy_measure(&c, r, err, sizeof err) != 0) {
+        if (interrupt_requested())
+            return -1; /* Ctrl-C: the cases that ended are reported */
+        fprintf(stderr, "iwarp bench copy: %s: %s\n", name, err);
+        return -1;
+    }
+    if (r->at_n.wrong + r->at_2n.wrong != 0) {
+        fprintf(stderr, "iwarp bench copy: %s moved %llu words wrong\n", name,
+                (unsigned long long)(r->at_n.wrong + r->at_2n.wrong));
+        return -1;
+    }
+    return 0;
+}
+
+static int basic_transfers(bench_context_t *ctx, unsigned words, copy_table_t *iwarp)
+{
+    if (bench_report(ctx)) {
+        printf("Basic transfers on the emulated iWarp (2 cells, 32-bit words, 20 MHz; N = %u and %u words, the\n"
+               "rate from the difference): the copy-transfer paper's Tables 1-4 (Stricker and Gross)\n\n",
+               words, 2 * words);
+        printf("%-15s %-8s %-6s %12s %12s %9s\n", "table", "transfer", "code", "clocks/word", "Mwords/s", "MB/s");
+    }
+    int rc = 0;
+    for (unsigned i = 0; i < NROWS && rc == 0 && !interrupt_requested(); i++) {
+        copy_throughput_t r;
+        if (measure(rows[i].name, rows[i].plain, words, &r) != 0) {
+            rc = -1;
+            break;
+        }
+        record(ctx, "basic", rows[i].name, rows[i].plain, words, &r);
+        if (bench_report(ctx))
+            printf("%-15s %-8s %-6s %12.3f %12.3f %9.2f\n", rows[i].table, rows[i].name,
+                   rows[i].plain ? "plain" : "LIW", r.clocks_per_word, r.mbps / 4, r.mbps);
+        if (!rows[i].plain) {
+            copy_transfer_t t;
+            copy_transfer_parse(rows[i].name, strlen(rows[i].name), &t);
+            copy_table_set(iwarp, &t, r.mbps);
+        }
+    }
+    return rc;
+}
+
+static int stride_sweep(bench_context_t *ctx, unsigned words)
+{
+    plot_t pl;
+    bench_plot_init(ctx, &pl, "Strided local copies on the emulated iWarp (the copy-transfer paper's Figure 4)",
+                    "stride (words)", "MB/s", true, false);
+    plot_series_t *load = plot_add(&pl, "sC1: strided loads", true), *store = plot_add(&pl, "1Cs: strided stores", false);
+    if (bench_report(ctx)) {
+        printf("\nStrided copies by stride (Figure 4): MB/s\n%8s %10s %10s\n", "stride", "sC1", "1Cs");
+    }
+    for (unsigned i = 0; i < NSTRIDES && !interrupt_requested(); i++) {
+        char a[24], b[24];
+        snprintf(a, sizeof a, "%uC1", strides[i]);
+        snprintf(b, sizeof b, "1C%u", strides[i]);
+        copy_throughput_t ra, rb;
+        if (measure(a, false, words, &ra) != 0 || measure(b, false, words, &rb) != 0)
+            return -1;
+        record(ctx, "stride", a, false, words, &ra);
+        record(ctx, "stride", b, false, words, &rb);
+        plot_point(load, strides[i], ra.mbps);
+        plot_point(store, strides[i], rb.mbps);
+        if (bench_report(ctx))
+            printf("%8u %10.2f %10.2f\n", strides[i], ra.mbps, rb.mbps);
+    }
+    bench_write_plot(ctx, &pl, "copy", "copy_stride.svg");
+    return 0;
+}
+
+static void model_estimates(bench_context_t *ctx, const copy_table_t *iwarp)
+{
+    if (bench_report(ctx))
+        printf("\nThe model's xQy on iWarp with the measured table (MB/s): buffer packing and chained\n"
+               "%-7s %-40s %8s   %-22s %8s\n",
+               "xQy", "buffer packing", "MB/s", "chained", "MB/s");
+    for (unsigned i = 0; i < NESTIMATES; i++) {
+        copy_result_t p, c;
+        char err[300];
+        if (copy_eval(estimates[i].packing, iwarp, &p, err, sizeof err) != 0 ||
+            copy_eval(estimates[i].chained, iwarp, &c, err, sizeof err) != 0) {
+            fprintf(stderr, "iwarp bench copy: %s: %s\n", estimates[i].xqy, err);
+            continue;
+        }
+        bench_record_begin(ctx, "copy", estimates[i].xqy);
+        bench_string(ctx, "kind", "model");
+        bench_string(ctx, "packing_expr", estimates[i].packing);
+        bench_double(ctx, "packing_mbps", p.mbps);
+        bench_string(ctx, "chained_expr", estimates[i].chained);
+        bench_double(ctx, "chained_mbps", c.mbps);
+        bench_record_end(ctx);
+        if (bench_report(ctx))
+            printf("%-7s %-40s %8.2f   %-22s %8.2f\n", estimates[i].xqy, estimates[i].packing, p.mbps,
+                   estimates[i].chained, c.mbps);
+    }
+}
+
+static void write_table(const bench_context_t *ctx, const copy_table_t *t)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/copy_iwarp.table", ctx->out_dir);
+    if (plot_make_dirs(ctx->out_dir) != 0) {
+        fprintf(stderr, "iwarp bench copy: cannot make %s\n", ctx->out_dir);
+        return;
+    }
+    FILE *f = fopen(path, "w");
+    if (f == NULL) {
+        fprintf(stderr, "iwarp bench copy: cannot write %s\n", path);
+        return;
+    }
+    fprintf(f, "# The basic transfers measured by `iwarp bench copy` (MB/s of useful data): iwarp model copy --table\n");
+    copy_table_write(t, f);
+    if (fclose(f) != 0)
+        fprintf(stderr, "iwarp bench copy: cannot write %s\n", path);
+    else if (bench_report(ctx))
+        printf("the measured table for `iwarp model copy --table`: %s\n", path);
+}
+
+int bench_copy(bench_context_t *ctx)
+{
+    unsigned words = ctx->quick ? WORDS_QUICK : WORDS;
+    copy_table_t iwarp = {.machine = "iWarp (emulated)", .word_bytes = 4, .congestion = 1};
+    if (basic_transfers(ctx, words, &iwarp) != 0 || stride_sweep(ctx, words) != 0)
+        return interrupt_requested() ? 0 : 1;
+    if (interrupt_requested())
+        return 0;
+    model_estimates(ctx, &iwarp);
+    write_table(ctx, &iwarp);
+    return 0;
+}
