@@ -8,7 +8,10 @@
 #   a0 = transfer: 0 xCy local copy; 1 xS0 load-send through go0 (LIW); 2 xS0 in plain code (one operation
 #        an instruction); 3 xF0 fetch-send by a spool; 4 0Ry receive-store from gi0; 5 0Dy receive-deposit
 #        by a spool; 6 0D! deposit of address-data pairs (the CA, runtime/deposit.s's loop); 7 Nd data
-#        over the network; 8 Nadp address-data pairs over the network
+#        over the network; 8 Nadp address-data pairs over the network; and xQy end to end built from them:
+#        9 by buffer packing (xC1, 1F0 || Nd || 0D1, 1Cy), 10 chained (xS0 || Nd || 0Ry, or to an indexed
+#        destination xS0 || Nadp || 0D!); 11 0C1, the memory's store rate (a register's word stored N times),
+#        12 1C0, its load rate (N words loaded, kept nowhere): the bounds of resource constraints
 #   a1 = N words (even, 2 or more)
 #   a2 = read stride in bytes (0: indexed through RIDX), or for 7 and 8 the congestion k (1..4 pathways
 #        on one link, each moving N words)
@@ -22,11 +25,13 @@
 # Cell 0 writes its clock when the transfer starts to RESULTS, the cell that finishes it its clock at the
 # end to RESULTS + 4 (the array has one clock: the host subtracts them).
         .include "sync.s"
+        .include "copy.inc"
 
         .equ SRC,     0x010000       # source words (strided reads span up to N * stride bytes)
         .equ RIDX,    0x180000       # read index array: N source addresses
         .equ WIDX,    0x190000       # write index array: N destination addresses
         .equ PAIRS,   0x1a0000       # address-data pairs (transfers 6 and 8): 2N words
+        .equ BUF,     0x1c0000       # buffer packing's buffers (both cells): N words
         .equ DST,     0x200000       # destination words
         .equ RESULTS, 0x3f0000
         .equ CH,      12             # the transfers' channels: 12, 13, ... on both cells
@@ -50,11 +55,12 @@ _start: mov  r60, a0                 # transfer
         li   r64, RESULTS
         call sync_init
         rdcr r59, [CR_CELL_ID]
+        li   r58, 1                  # pathways on the link: k for 7 and 8
         li   r23, 7
-        bltu r60, r23, 1f
-        mov  r58, r62                # pathways on the link
-        jmp  2f
-1:      li   r58, 1
+        beq  r60, r23, 1f
+        li   r23, 8
+        bne  r60, r23, 2f
+1:      mov  r58, r62
 2:      call pathways
         call sync_barrier
         bnez r59, receiver
@@ -69,6 +75,14 @@ _start: mov  r60, a0                 # transfer
         rdcr r50, [CR_CLOCK_LO]
         stw  r50, [r64]
         beqz r60, local_copy
+        li   r23, 11
+        beq  r60, r23, store_stream
+        li   r23, 12
+        beq  r60, r23, load_stream
+        li   r23, 9
+        beq  r60, r23, packing_send
+        li   r23, 10
+        beq  r60, r23, chained_send
         li   r23, 1
         beq  r60, r23, load_send
         li   r23, 2
@@ -83,40 +97,46 @@ _start: mov  r60, a0                 # transfer
         li   r27, 4
         jmp  spools_send
 
-# xCy: stride to stride, 2 accesses a word (each bundle stores the word the one before loaded); indexed on
-# one side 3; on both 4.
 local_copy:
-        beqz r62, 1f
-        beqz r63, copy_s_i
-        sub  r30, r61, 1
-        ldw  r10, [r40]
-        add  r40, r40, r62
-2:      { ldw r10, [r40] ; stw r10, [r41] ; add r40, r40, r62 ; add r41, r41, r63 ; loop r30, 2b }
-        stw  r10, [r41]
+        call copy
         jmp  finish
-1:      srl  r30, r61, 1             # the indexed loops move two words an iteration
-        beqz r63, copy_i_i
-copy_i_s:
-        add  r44, r41, r63           # second write pointer
-        sll  r45, r63, 1             # both step two strides
-2:      { ldw r10, [r42] ; ldw r11, [r42 + 4] ; add r42, r42, 8 }
-        { ldw r12, [r10] ; ldw r13, [r11] }
-        { stw r12, [r41] ; stw r13, [r44] ; add r41, r41, r45 ; add r44, r44, r45 ; loop r30, 2b }
-        jmp  finish
-copy_s_i:
+
+# 0C1 and 1C0: two accesses a bundle, a word a clock.
+store_stream:
         srl  r30, r61, 1
-        add  r44, r40, r62
-        sll  r45, r62, 1
-2:      { ldw r12, [r40] ; ldw r13, [r44] ; add r40, r40, r45 ; add r44, r44, r45 }
-        { ldw r10, [r43] ; ldw r11, [r43 + 4] ; add r43, r43, 8 }
-        { stw r12, [r10] ; stw r13, [r11] ; loop r30, 2b }
+        li   r12, 0x0c1
+1:      { stw r12, [r41] ; stw r12, [r41 + 4] ; add r41, r41, 8 ; loop r30, 1b }
         jmp  finish
-copy_i_i:
-2:      { ldw r10, [r42] ; ldw r11, [r42 + 4] ; add r42, r42, 8 }
-        { ldw r14, [r43] ; ldw r15, [r43 + 4] ; add r43, r43, 8 }
-        { ldw r12, [r10] ; ldw r13, [r11] }
-        { stw r12, [r14] ; stw r13, [r15] ; loop r30, 2b }
+load_stream:
+        srl  r30, r61, 1
+1:      { ldw r10, [r40] ; ldw r11, [r40 + 4] ; add r40, r40, 8 ; loop r30, 1b }
         jmp  finish
+
+# xQy by buffer packing: gather xC1 into BUF, then a spool sends it (1F0).
+packing_send:
+        li   r41, BUF
+        li   r63, 4
+        call copy
+        li   r24, 0
+        li   r25, CH
+        li   r40, BUF
+        li   r27, 4
+        spool_go r24, r25, r40, r27, r61, SPOOL_SEND
+        li   r24, 1
+        jmp  spools_wait
+
+# xQy chained: xS0 straight from the source; to an indexed destination each word goes after its address
+# (address-data pairs: the sender reads the receiver's addresses from WIDX).
+chained_send:
+        bnez r63, load_send
+        mov  r30, r61
+        beqz r62, 1f
+2:      { ldw go0, [r43] ; add r43, r43, 4 }
+        { ldw go0, [r40] ; add r40, r40, r62 ; loop r30, 2b }
+        jmp  sent
+1:      { ldw go0, [r43] ; ldw r10, [r42] ; add r43, r43, 4 ; add r42, r42, 4 }
+        { ldw go0, [r10] ; loop r30, 1b }
+        jmp  sent
 
 # xS0: a word to go0 per bundle; indexed: the next index loads beside the word.
 load_send:
@@ -190,10 +210,16 @@ finish: rdcr r51, [CR_CLOCK_LO]
 # --- cell 1 --------------------------------------------------------------------------------------------
 receiver:
         beqz r60, 9f                 # a local copy: nothing to do here
+        li   r23, 11
+        bgeu r60, r23, 9f
         li   r23, CH
         wrcr r23, [COA_GATE_IN0]
         li   r41, DST
         li   r43, WIDX
+        li   r23, 9
+        beq  r60, r23, packing_receive
+        li   r23, 10
+        beq  r60, r23, chained_receive
         li   r23, 4
         beq  r60, r23, receive_store
         li   r23, 5
@@ -218,6 +244,25 @@ receiver:
         mov  r24, r58
         jmp  receive_wait
 9:      halt
+
+# xQy by buffer packing: a spool receives into BUF (0D1), then the scatter 1Cy.
+packing_receive:
+        li   r24, 0
+        li   r25, CH
+        li   r40, BUF
+        li   r27, 4
+        spool_go r24, r25, r40, r27, r61, SPOOL_RECEIVE
+        li   r24, 1
+        call wait_spools
+        li   r40, BUF
+        li   r62, 4
+        call copy
+        jmp  finish
+
+# xQy chained: 0Ry from the gate, or the pairs' deposit for an indexed destination.
+chained_receive:
+        bnez r63, receive_store
+        jmp  pairs_deposit
 
 # 0Ry: a word from gi0 per bundle; indexed: the next address loads beside the store.
 receive_store:
@@ -270,7 +315,7 @@ wait_spools:
         ret
 
 # Static pathways CH .. CH + r58 - 1 from cell 0 to cell 1 over the +X link: on cell 0 from go0 (transfers
-# 1 and 2) or spool j, on cell 1 to gi0 (transfers 4 and 6) or spool j.
+# 1, 2 and 10) or spool j, on cell 1 to gi0 (transfers 4, 6 and 10) or spool j.
 pathways:
         li   r57, 0                  # 1: this cell's end is its gate
         li   r23, 1
@@ -281,6 +326,10 @@ pathways:
         beq  r60, r23, 2f
         li   r23, 6
         beq  r60, r23, 2f
+        li   r23, 10
+        beq  r60, r23, 3f
+        jmp  4f
+3:      li   r57, 1                  # both ends
         jmp  4f
 1:      seq  r57, r59, 0             # the sender's gate
         jmp  4f

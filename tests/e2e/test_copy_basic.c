@@ -36,7 +36,7 @@ static copy_run_t run(const char *name, bool plain, unsigned words)
 static void test_every_transfer_moves_every_word_and_no_guard(void **state)
 {
     (void)state;
-    static const char *const names[] = {"1C1", "1C7", "5C1", "3C9", "1C!", "!C1", "!C!", "1S0", "13S0", "!S0",
+    static const char *const names[] = {"1C1", "1C7", "5C1", "3C9", "1C!", "!C1", "!C!", "0C1", "1C0", "1S0", "13S0", "!S0",
                                         "1F0", "6F0", "0R1", "0R11", "0R!", "0D1", "0D3", "0D!", "Nd@1", "Nd@2",
                                         "Nd@3", "Nd@4", "Nadp@1", "Nadp@4"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -73,6 +73,9 @@ static void test_steady_rates_are_the_machines_arithmetic(void **state)
     assert_true(rate("1C!", false) == 3.0);
     assert_true(rate("!C1", false) == 3.0);
     assert_true(rate("!C!", false) == 4.0);
+    /* Stores alone, loads alone: two a bundle, a word a clock (the bound of a resource constraint). */
+    assert_true(rate("0C1", false) == 1.0);
+    assert_true(rate("1C0", false) == 1.0);
     assert_true(rate("!S0", false) == 2.0);
     assert_true(rate("0R!", false) == 2.0);
     /* Plain code: ldw (2) + add (1) + loop (1); indexed, the index load (2) more. */

@@ -61,6 +61,20 @@ static void test_sequence_is_the_reciprocal_sum_and_parallel_the_minimum(void **
     /* A resource constraint lowers the composite only when it binds. */
     assert_true(fabs(eval("t3d", "1C1 where 2 * Q <= 100") - 50) < 1e-12);
     assert_true(fabs(eval("t3d", "1C1 where 2 * Q <= 400, Q <= 1C1") - 93) < 1e-12);
+    /* A named figure stands for its value and has no pattern. */
+    copy_table_t t;
+    copy_table_t3d(&t);
+    copy_transfer_t bus;
+    assert_true(copy_transfer_parse("bus_2", 5, &bus));
+    assert_int_equal(copy_table_set(&t, &bus, 60), 0);
+    copy_result_t r;
+    char err[300];
+    assert_int_equal(copy_eval("1C1 -> bus_2 -> 1C64 where Q <= bus_2", &t, &r, err, sizeof err), 0);
+    assert_true(fabs(r.mbps - 1 / (1 / 93.0 + 1 / 60.0 + 1 / 67.9)) < 1e-12);
+    assert_int_not_equal(copy_eval("1C1 -> bus", &t, &r, err, sizeof err), 0);
+    assert_string_equal(err, "expr:8: the Cray T3D table has no figure for bus");
+    /* Inside parentheses a constraint caps what they hold. */
+    assert_true(fabs(eval("t3d", "(1C1 where Q <= 50) -> 50") - 25) < 1e-12);
 }
 
 static void test_a_stride_beyond_the_table_stands_for_its_largest(void **state)
@@ -97,8 +111,8 @@ static void test_bad_expressions_say_the_column(void **state)
     expect_error("", "expr:1: expected a transfer, a number or '(' at the end");
     expect_error("1C1 ->", "expr:7: expected a transfer, a number or '(' at the end");
     expect_error("(1C1 -> 1S0", "expr:12: expected ')' to close the '(' at column 1");
-    expect_error("1C1 || 1X1", "expr:8: '1X1' is not a basic transfer (such as 1C64, !S0, 1F0, 0D1, Nd, Nadp@4) "
-                               "nor a number");
+    expect_error("1C1 || 1X1", "expr:8: '1X1' is not a basic transfer (such as 1C64, !S0, 1F0, 0D1, Nd, Nadp@4), "
+                               "a name nor a number");
     expect_error("1C64 -> 1S0", "expr:9: this step reads pattern 1 but the step before writes pattern 64");
     expect_error("1C1 1C1", "expr:5: unexpected '1': expected '->', '||', 'where' or the end");
     expect_error("1C1 where Q < 3", "expr:13: expected '<=' after Q");
@@ -146,7 +160,7 @@ static void test_bad_table_files_say_the_line_and_column(void **state)
     (void)state;
     expect_table_error("1C1 = 40\n1C2 40\n", "m.table:2:5: expected `NAME = VALUE`");
     expect_table_error("1C1 = 40\n  1Q1 = 3\n",
-                       "m.table:2:3: not a basic transfer (such as 1C64, !S0, 1F0, 0D1, Nd@2) nor machine, "
+                       "m.table:2:3: not a basic transfer (such as 1C64, !S0, 1F0, 0D1, Nd@2), a name, nor machine, "
                        "word_bytes or congestion");
     expect_table_error("1C1 = -4\n", "m.table:1:7: expected a throughput in MB/s above 0");
     expect_table_error("word_bytes = 0\n1C1 = 4\n", "m.table:1:14: expected a whole number from 1 to 1024");

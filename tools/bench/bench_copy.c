@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "copy_alltoall.h"
 #include "copy_expr.h"
 #include "copy_measure.h"
 #include "interrupt.h"
@@ -27,7 +28,8 @@ static const copy_row_t rows[] = {
     {"1 local copies", "1C1", false},       {"1 local copies", "1C64", false},
     {"1 local copies", "64C1", false},      {"1 local copies", "64C64", false},
     {"1 local copies", "1C!", false},       {"1 local copies", "!C1", false},
-    {"1 local copies", "!C!", false},       {"2 sends", "1S0", false},
+    {"1 local copies", "!C!", false},       {"1 local copies", "0C1", false},
+    {"1 local copies", "1C0", false},       {"2 sends", "1S0", false},
     {"2 sends", "64S0", false},             {"2 sends", "!S0", false},
     {"2 sends", "1S0", true},               {"2 sends", "64S0", true},
     {"2 sends", "!S0", true},               {"2 sends", "1F0", false},
@@ -45,17 +47,17 @@ enum { NROWS = sizeof rows / sizeof rows[0] };
 static const unsigned strides[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 256};
 enum { NSTRIDES = sizeof strides / sizeof strides[0] };
 
-/* The xQy of the paper's section 5, in both styles. */
+/* The xQy of the paper's section 5, in both styles, as programs/copy/basic.s implements them. */
 static const struct {
     const char *xqy, *packing, *chained;
 } estimates[] = {
-    {"1Q1", "1C1 -> (1S0 || Nd || 0D1) -> 1C1", "1S0 || Nd || 0D1"},
-    {"1Q64", "1C1 -> (1S0 || Nd || 0D1) -> 1C64", "1S0 || Nd || 0D64"},
-    {"64Q1", "64C1 -> (1S0 || Nd || 0D1) -> 1C1", "64S0 || Nd || 0D1"},
-    {"64Q64", "64C1 -> (1S0 || Nd || 0D1) -> 1C64", "64S0 || Nd || 0D64"},
-    {"!Q1", "!C1 -> (1S0 || Nd || 0D1) -> 1C1", "!S0 || Nd || 0D1"},
-    {"1Q!", "1C1 -> (1S0 || Nd || 0D1) -> 1C!", "1S0 || Nadp || 0D!"},
-    {"!Q!", "!C1 -> (1S0 || Nd || 0D1) -> 1C!", "!S0 || Nadp || 0D!"},
+    {"1Q1", "1C1 -> (1F0 || Nd || 0D1) -> 1C1", "1S0 || Nd || 0R1"},
+    {"1Q64", "1C1 -> (1F0 || Nd || 0D1) -> 1C64", "1S0 || Nd || 0R64"},
+    {"64Q1", "64C1 -> (1F0 || Nd || 0D1) -> 1C1", "64S0 || Nd || 0R1"},
+    {"64Q64", "64C1 -> (1F0 || Nd || 0D1) -> 1C64", "64S0 || Nd || 0R64"},
+    {"!Q1", "!C1 -> (1F0 || Nd || 0D1) -> 1C1", "!S0 || Nd || 0R1"},
+    {"1Q!", "1C1 -> (1F0 || Nd || 0D1) -> 1C!", "1S0 || Nadp || 0D!"},
+    {"!Q!", "!C1 -> (1F0 || Nd || 0D1) -> 1C!", "!S0 || Nadp || 0D!"},
 };
 enum { NESTIMATES = sizeof estimates / sizeof estimates[0] };
 
@@ -155,31 +157,76 @@ static int stride_sweep(bench_context_t *ctx, unsigned words)
     return 0;
 }
 
-static void model_estimates(bench_context_t *ctx, const copy_table_t *iwarp)
+static int xqy_measure(const char *xqy, copy_style_t style, unsigned words, copy_throughput_t *r)
+{
+    copy_bench_case_t c;
+    char err[1024];
+    if (!copy_xqy_parse(xqy, style, words, &c)) {
+        fprintf(stderr, "iwarp bench copy: %s is not an xQy\n", xqy);
+        return -1;
+    }
+    if (copy_measure(&c, r, err, sizeof err) != 0) {
+        if (!interrupt_requested())
+            fprintf(stderr, "iwarp bench copy: %s: %s\n", xqy, err);
+        return -1;
+    }
+    if (r->at_n.wrong + r->at_2n.wrong != 0) {
+        fprintf(stderr, "iwarp bench copy: %s moved %llu words wrong\n", xqy,
+                (unsigned long long)(r->at_n.wrong + r->at_2n.wrong));
+        return -1;
+    }
+    return 0;
+}
+
+/* xQy between two cells in both styles, each beside the model's estimate with the measured table. */
+static int xqy_two_cells(bench_context_t *ctx, unsigned words, const copy_table_t *iwarp, plot_t *pl)
 {
     if (bench_report(ctx))
-        printf("\nThe model's xQy on iWarp with the measured table (MB/s): buffer packing and chained\n"
-               "%-7s %-40s %8s   %-22s %8s\n",
-               "xQy", "buffer packing", "MB/s", "chained", "MB/s");
-    for (unsigned i = 0; i < NESTIMATES; i++) {
-        copy_result_t p, c;
+        printf("\nxQy from cell 0's memory to cell 1's (N = %u and %u words): measured and the model with the\n"
+               "measured table, MB/s\n%-7s %9s %9s   %9s %9s   %9s\n",
+               words, 2 * words, "xQy", "packing", "model", "chained", "model", "chained/packing");
+    plot_series_t *sp = plot_add(pl, "buffer packing", true), *sc = plot_add(pl, "chained", false);
+    for (unsigned i = 0; i < NESTIMATES && !interrupt_requested(); i++) {
+        copy_result_t mp, mc;
         char err[300];
-        if (copy_eval(estimates[i].packing, iwarp, &p, err, sizeof err) != 0 ||
-            copy_eval(estimates[i].chained, iwarp, &c, err, sizeof err) != 0) {
+        if (copy_eval(estimates[i].packing, iwarp, &mp, err, sizeof err) != 0 ||
+            copy_eval(estimates[i].chained, iwarp, &mc, err, sizeof err) != 0) {
             fprintf(stderr, "iwarp bench copy: %s: %s\n", estimates[i].xqy, err);
-            continue;
+            return -1;
         }
-        bench_record_begin(ctx, "copy", estimates[i].xqy);
-        bench_string(ctx, "kind", "model");
-        bench_string(ctx, "packing_expr", estimates[i].packing);
-        bench_double(ctx, "packing_mbps", p.mbps);
-        bench_string(ctx, "chained_expr", estimates[i].chained);
-        bench_double(ctx, "chained_mbps", c.mbps);
-        bench_record_end(ctx);
+        copy_throughput_t p, c;
+        if (xqy_measure(estimates[i].xqy, COPY_PACKING, words, &p) != 0 ||
+            xqy_measure(estimates[i].xqy, COPY_CHAINED, words, &c) != 0)
+            return -1;
+        const struct {
+            const char *style, *expr;
+            const copy_throughput_t *r;
+            double model;
+        } both[2] = {{"packing", estimates[i].packing, &p, mp.mbps}, {"chained", estimates[i].chained, &c, mc.mbps}};
+        for (unsigned b = 0; b < 2; b++) {
+            char case_name[48];
+            snprintf(case_name, sizeof case_name, "%s %s", estimates[i].xqy, both[b].style);
+            bench_record_begin(ctx, "copy", case_name);
+            bench_string(ctx, "kind", "xqy");
+            bench_string(ctx, "transfer", estimates[i].xqy);
+            bench_string(ctx, "style", both[b].style);
+            bench_u64(ctx, "words", words);
+            bench_u64(ctx, "clocks_n", both[b].r->at_n.clocks);
+            bench_u64(ctx, "clocks_2n", both[b].r->at_2n.clocks);
+            bench_double(ctx, "clocks_per_word", both[b].r->clocks_per_word);
+            bench_double(ctx, "mbps", both[b].r->mbps);
+            bench_string(ctx, "model_expr", both[b].expr);
+            bench_double(ctx, "model_mbps", both[b].model);
+            bench_u64(ctx, "wrong_words", both[b].r->at_n.wrong + both[b].r->at_2n.wrong);
+            bench_record_end(ctx);
+        }
+        plot_point(sp, i, p.mbps);
+        plot_point(sc, i, c.mbps);
         if (bench_report(ctx))
-            printf("%-7s %-40s %8.2f   %-22s %8.2f\n", estimates[i].xqy, estimates[i].packing, p.mbps,
-                   estimates[i].chained, c.mbps);
+            printf("%-7s %9.2f %9.2f   %9.2f %9.2f   %9.2f\n", estimates[i].xqy, p.mbps, mp.mbps, c.mbps, mc.mbps,
+                   c.mbps / p.mbps);
     }
+    return 0;
 }
 
 static void write_table(const bench_context_t *ctx, const copy_table_t *t)
@@ -211,7 +258,14 @@ int bench_copy(bench_context_t *ctx)
         return interrupt_requested() ? 0 : 1;
     if (interrupt_requested())
         return 0;
-    model_estimates(ctx, &iwarp);
-    write_table(ctx, &iwarp);
-    return 0;
+    plot_t pl;
+    bench_plot_init(ctx, &pl, "xQy between two cells on the emulated iWarp: buffer packing and chained",
+                    "pattern (1Q1, 1Q64, 64Q1, 64Q64, !Q1, 1Q!, !Q!)", "MB/s", false, false);
+    int rc = xqy_two_cells(ctx, words, &iwarp, &pl);
+    bench_write_plot(ctx, &pl, "copy", "copy_xqy.svg");
+    if (rc == 0 && !interrupt_requested())
+        rc = bench_copy_alltoall(ctx, &iwarp);
+    if (!interrupt_requested())
+        write_table(ctx, &iwarp);
+    return rc != 0 && !interrupt_requested() ? 1 : 0;
 }

@@ -1,10 +1,10 @@
 /* Copy-transfer model expressions (copy_expr.h): a recursive-descent parser that evaluates as it goes.
  *
- *   model      := seq [ 'where' constraint { ',' constraint } ]
+ *   group      := seq [ 'where' constraint { ',' constraint } ]
  *   seq        := par { '->' par }
  *   par        := atom { '||' atom }
- *   atom       := TRANSFER | NUMBER | '(' seq ')'
- *   constraint := [ NUMBER '*' ] 'Q' '<=' atom
+ *   atom       := TRANSFER | NUMBER | '(' group ')'
+ *   constraint := [ NUMBER '*' ] 'Q' '<=' atom        Q: the group the clause ends
  */
 #include "copy_expr.h"
 
@@ -65,7 +65,7 @@ static bool take(parser_t *p, const char *op)
 
 static bool word_char(char c)
 {
-    return isalnum((unsigned char)c) || c == '!' || c == '@' || c == '.';
+    return isalnum((unsigned char)c) || c == '!' || c == '@' || c == '.' || c == '_';
 }
 
 /* The word at p->at: its extent. */
@@ -99,21 +99,21 @@ static int number(parser_t *p, size_t end, double *v)
     return *e == '\0' && errno == 0 && isfinite(*v) ? 0 : -1;
 }
 
-static int seq(parser_t *p, value_t *v);
+static int group(parser_t *p, value_t *v);
 
 static int transfer(parser_t *p, size_t end, value_t *v)
 {
     copy_transfer_t x, used;
     size_t at = p->at;
     if (!copy_transfer_parse(p->s + at, end - at, &x))
-        return fail(p, at, "'%.*s' is not a basic transfer (such as 1C64, !S0, 1F0, 0D1, Nd, Nadp@4) nor a number",
+        return fail(p, at, "'%.*s' is not a basic transfer (such as 1C64, !S0, 1F0, 0D1, Nd, Nadp@4), a name nor a number",
                     (int)(end - at), p->s + at);
     char why[160];
     if (copy_table_lookup(p->t, &x, &v->mbps, &used, why, sizeof why) != 0)
         return fail(p, at, "%s", why);
-    bool network = x.kind == COPY_NET_DATA || x.kind == COPY_NET_ADDRESS;
-    v->read = network ? NO_PATTERN : x.read;
-    v->write = network ? NO_PATTERN : x.write;
+    bool patterned = x.kind != COPY_NET_DATA && x.kind != COPY_NET_ADDRESS && x.kind != COPY_NAMED;
+    v->read = patterned ? x.read : NO_PATTERN;
+    v->write = patterned ? x.write : NO_PATTERN;
     copy_result_t *o = p->out;
     if (o->nterms < COPY_TERMS_MAX)
         o->terms[o->nterms++] = (copy_term_t){x, used, v->mbps, (unsigned)at + 1};
@@ -130,7 +130,7 @@ static int atom(parser_t *p, value_t *v)
         if (++p->depth > COPY_DEPTH_MAX)
             return fail(p, p->at, "parentheses nested deeper than %d", COPY_DEPTH_MAX);
         size_t open = p->at++;
-        if (seq(p, v) != 0)
+        if (group(p, v) != 0)
             return -1;
         if (!take(p, ")"))
             return fail(p, p->at, "expected ')' to close the '(' at column %zu", open + 1);
@@ -237,26 +237,33 @@ static int constraint(parser_t *p, double *q)
     return 0;
 }
 
+/* A sequence and the constraints on it. */
+static int group(parser_t *p, value_t *v)
+{
+    if (seq(p, v) != 0)
+        return -1;
+    skip_space(p);
+    size_t end = word_end(p);
+    if (is_word(p, end, "where")) {
+        p->at = end;
+        do {
+            if (constraint(p, &v->mbps) != 0)
+                return -1;
+        } while (take(p, ","));
+    }
+    return 0;
+}
+
 int copy_eval(const char *expr, const copy_table_t *t, copy_result_t *out, char *err, size_t cap)
 {
     memset(out, 0, sizeof *out);
     parser_t p = {.s = expr, .len = strlen(expr), .t = t, .out = out, .err = err, .cap = cap};
     value_t v;
-    if (seq(&p, &v) != 0)
+    if (group(&p, &v) != 0)
         return -1;
-    double q = v.mbps;
-    skip_space(&p);
-    size_t end = word_end(&p);
-    if (is_word(&p, end, "where")) {
-        p.at = end;
-        do {
-            if (constraint(&p, &q) != 0)
-                return -1;
-        } while (take(&p, ","));
-    }
     skip_space(&p);
     if (p.at != p.len)
         return fail(&p, p.at, "unexpected '%c': expected '->', '||', 'where' or the end", p.s[p.at]);
-    out->mbps = q;
+    out->mbps = v.mbps;
     return 0;
 }

@@ -3,7 +3,7 @@
  * table: basic transfers composed in sequence (`->`, the reciprocal sum of their throughputs: they share a
  * resource) and in parallel (`||`, the minimum: disjoint resources), with resource constraints after `where`
  * (`2 * Q <= 0C1`: twice the composite's throughput cannot exceed 0C1's; the composite is lowered until it
- * holds). Numbers stand for themselves in MB/s. docs/copy.md gives the grammar.
+ * holds), at the end or inside parentheses, where Q is what the parentheses hold. Numbers stand for themselves in MB/s. docs/copy.md gives the grammar.
  *
  *   1C1 -> (1S0 || Nd || 0D1) -> 1C64          buffer packing, contiguous to stride 64
  *   !S0 || Nadp || 0D!                          chained, indexed to indexed

@@ -20,7 +20,22 @@ enum {
     MEM_BYTES = 4u << 20,
     GUARD_WORDS = 16,
 };
-enum { OP_LOCAL, OP_SEND, OP_SEND_PLAIN, OP_FETCH, OP_RECEIVE, OP_DEPOSIT, OP_DEPOSIT_PAIRS, OP_NET_DATA, OP_NET_PAIRS };
+enum {
+    OP_LOCAL,
+    OP_SEND,
+    OP_SEND_PLAIN,
+    OP_FETCH,
+    OP_RECEIVE,
+    OP_DEPOSIT,
+    OP_DEPOSIT_PAIRS,
+    OP_NET_DATA,
+    OP_NET_PAIRS,
+    OP_PACKING,
+    OP_CHAINED,
+    OP_STORE_STREAM,
+    OP_LOAD_STREAM,
+};
+enum { STORE_STREAM_WORD = 0x0c1 }; /* what basic.s's 0C1 stores */
 
 static const uint32_t guard_word = 0x5eedf00du;
 
@@ -62,11 +77,27 @@ static uint32_t pattern_addr(uint32_t base, long pattern, unsigned k, unsigned n
     return base + (uint32_t)(4 * (uint64_t)pattern * k);
 }
 
+bool copy_xqy_parse(const char *s, copy_style_t style, unsigned words, copy_bench_case_t *out)
+{
+    /* xQy has the patterns of a local copy xCy. */
+    char buf[COPY_NAME_MAX];
+    size_t len = strlen(s);
+    const char *q = strchr(s, 'Q');
+    if (q == NULL || len >= sizeof buf || style == COPY_BASIC)
+        return false;
+    memcpy(buf, s, len + 1);
+    buf[q - s] = 'C';
+    *out = (copy_bench_case_t){.style = style, .words = words};
+    return copy_transfer_parse(buf, len, &out->t) && out->t.read != 0 && out->t.write != 0;
+}
+
 static int op_of(const copy_bench_case_t *c, char *err, size_t cap)
 {
     const copy_transfer_t *t = &c->t;
+    if (c->style != COPY_BASIC)
+        return c->style == COPY_PACKING ? OP_PACKING : OP_CHAINED;
     switch (t->kind) {
-    case COPY_LOCAL: return OP_LOCAL;
+    case COPY_LOCAL: return t->read == 0 ? OP_STORE_STREAM : t->write == 0 ? OP_LOAD_STREAM : OP_LOCAL;
     case COPY_SEND: return c->plain ? OP_SEND_PLAIN : OP_SEND;
     case COPY_FETCH:
         if (t->read == COPY_INDEXED) {
@@ -78,6 +109,7 @@ static int op_of(const copy_bench_case_t *c, char *err, size_t cap)
     case COPY_DEPOSIT: return t->write == COPY_INDEXED ? OP_DEPOSIT_PAIRS : OP_DEPOSIT;
     case COPY_NET_DATA: return OP_NET_DATA;
     case COPY_NET_ADDRESS: return OP_NET_PAIRS;
+    case COPY_NAMED: break;
     }
     snprintf(err, cap, "not a basic transfer");
     return -1;
@@ -112,6 +144,8 @@ static unsigned destination(const layout_t *l, uint32_t **want, size_t *nwords)
     bool streams = l->op == OP_NET_DATA || pairs_kept;
     if (streams)
         span = (size_t)l->k * l->n * (pairs_kept ? 2 : 1);
+    else if (l->op == OP_STORE_STREAM || l->op == OP_LOAD_STREAM)
+        span = l->n;
     else
         for (unsigned k = 0; k < l->n; k++) {
             size_t w = (write_addr(l, k) - DST) / 4 + 1;
@@ -130,13 +164,16 @@ static unsigned destination(const layout_t *l, uint32_t **want, size_t *nwords)
                     v[(size_t)j * l->n + k] = value_at(SRC + 4 * k);
                 }
             }
-    } else {
+    } else if (l->op == OP_STORE_STREAM) {
+        for (unsigned k = 0; k < l->n; k++)
+            v[k] = STORE_STREAM_WORD;
+    } else if (l->op != OP_LOAD_STREAM) { /* loads leave the destination alone: guards only */
         for (unsigned k = 0; k < l->n; k++)
             v[(write_addr(l, k) - DST) / 4] = value_at(read_addr(l, k));
     }
     *want = v;
     *nwords = span;
-    return l->op == OP_LOCAL ? 0 : 1;
+    return l->op == OP_LOCAL || l->op >= OP_STORE_STREAM ? 0 : 1;
 }
 
 static int lay_out(emu_array_t *a, const layout_t *l, const uint32_t *want, size_t span, unsigned dst_cell)
@@ -147,8 +184,10 @@ static int lay_out(emu_array_t *a, const layout_t *l, const uint32_t *want, size
         rc |= poke_word(a, 0, ra, value_at(ra));
         if (l->read == COPY_INDEXED)
             rc |= poke_word(a, 0, RIDX + 4 * k, ra);
+        /* Both cells: a chained sender sends the receiver's addresses with the words. */
         if (l->write == COPY_INDEXED)
-            rc |= poke_word(a, dst_cell, WIDX + 4 * k, wa);
+            for (unsigned x = 0; x < 2; x++)
+                rc |= poke_word(a, x, WIDX + 4 * k, wa);
         if (l->op == OP_DEPOSIT_PAIRS || l->op == OP_NET_PAIRS) {
             rc |= poke_word(a, 0, PAIRS + 8 * k, wa);
             rc |= poke_word(a, 0, PAIRS + 8 * k + 4, value_at(ra));
@@ -210,8 +249,9 @@ int copy_measure_run(const copy_bench_case_t *c, copy_run_t *out, char *err, siz
     l.mult_w = coprime_multiplier(c->words, 277);
     /* The side a transfer does not have is contiguous: a send's words land contiguously at the receiver, a
      * receive's come from a contiguous stream. */
-    l.read = t->kind == COPY_LOCAL || t->kind == COPY_SEND || t->kind == COPY_FETCH ? t->read : 1;
-    l.write = t->kind == COPY_LOCAL || t->kind == COPY_RECEIVE || t->kind == COPY_DEPOSIT ? t->write : 1;
+    bool xqy = c->style != COPY_BASIC;
+    l.read = xqy || t->kind == COPY_LOCAL || t->kind == COPY_SEND || t->kind == COPY_FETCH ? t->read : 1;
+    l.write = xqy || t->kind == COPY_LOCAL || t->kind == COPY_RECEIVE || t->kind == COPY_DEPOSIT ? t->write : 1;
     emu_machine_t m;
     emu_machine_defaults(&m);
     m.width = 2;
@@ -250,7 +290,7 @@ int copy_measure_run(const copy_bench_case_t *c, copy_run_t *out, char *err, siz
     }
     if (rc == 0) {
         uint32_t start, end;
-        unsigned timer = op <= OP_FETCH ? 0 : 1;
+        unsigned timer = op <= OP_FETCH || op >= OP_STORE_STREAM ? 0 : 1;
         if (ca_mem_read(emu_array_ca(a, 0, 0), RESULTS, &start, 4) != 0 ||
             ca_mem_read(emu_array_ca(a, timer, 0), RESULTS + 4, &end, 4) != 0) {
             snprintf(err, cap, "the results are not in the cells' memory");

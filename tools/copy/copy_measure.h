@@ -15,11 +15,23 @@
 /* The emulated clock: 20 MHz. */
 #define COPY_CLOCK_HZ 20e6
 
+/* A basic transfer alone, or xQy (cell 0's memory to cell 1's, read pattern t.read, write pattern t.write)
+ * in one of the paper's two styles. */
+typedef enum copy_style {
+    COPY_BASIC,
+    COPY_PACKING, /* xC1, then 1F0 || Nd || 0D1, then 1Cy */
+    COPY_CHAINED, /* xS0 || Nd || 0Ry; to an indexed destination xS0 || Nadp || 0D! */
+} copy_style_t;
+
 typedef struct copy_bench_case {
     copy_transfer_t t; /* strides in words; a network transfer's congestion 1..4 */
+    copy_style_t style;
     bool plain;        /* xS0 in plain code (one operation an instruction) rather than LIW */
     unsigned words;    /* N: even, 2 or more */
 } copy_bench_case_t;
+
+/* "1Q64", "!Q1": xQy's patterns into a case of the given style. */
+bool copy_xqy_parse(const char *s, copy_style_t style, unsigned words, copy_bench_case_t *out);
 
 typedef struct copy_run {
     uint64_t clocks;   /* from the transfer's first bundle to its end */

@@ -126,10 +126,27 @@ static bool network_parse(const char *s, size_t len, copy_transfer_t *out)
     return true;
 }
 
+/* An identifier that is not a transfer. */
+static bool name_parse(const char *s, size_t len, copy_transfer_t *out)
+{
+    if (len == 0 || len >= COPY_NAME_MAX || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
+        return false;
+    for (size_t i = 1; i < len; i++)
+        if (!(isalnum((unsigned char)s[i]) || s[i] == '_'))
+            return false;
+    if ((len == 5 && memcmp(s, "where", 5) == 0) || (len == 1 && s[0] == 'Q'))
+        return false;
+    *out = (copy_transfer_t){.kind = COPY_NAMED};
+    memcpy(out->name, s, len);
+    return true;
+}
+
 bool copy_transfer_parse(const char *s, size_t len, copy_transfer_t *out)
 {
-    if (len > 0 && s[0] == 'N')
-        return network_parse(s, len, out);
+    if (len > 0 && s[0] == 'N' && network_parse(s, len, out))
+        return true;
+    if (len > 0 && !isdigit((unsigned char)s[0]) && s[0] != '!')
+        return name_parse(s, len, out);
     size_t i = 0;
     long r, w;
     if (!pattern_parse(s, len, &i, &r) || i >= len || s[i] == '\0' || !strchr("CSFRD", s[i]))
@@ -158,6 +175,10 @@ static void pattern_name(long p, char *buf, size_t cap)
 
 void copy_transfer_name(const copy_transfer_t *t, char *buf, size_t cap)
 {
+    if (t->kind == COPY_NAMED) {
+        snprintf(buf, cap, "%s", t->name);
+        return;
+    }
     if (t->kind == COPY_NET_DATA || t->kind == COPY_NET_ADDRESS) {
         const char *n = t->kind == COPY_NET_DATA ? "Nd" : "Nadp";
         if (t->congestion)
@@ -174,7 +195,8 @@ void copy_transfer_name(const copy_transfer_t *t, char *buf, size_t cap)
 
 bool copy_transfer_equal(const copy_transfer_t *a, const copy_transfer_t *b)
 {
-    return a->kind == b->kind && a->read == b->read && a->write == b->write && a->congestion == b->congestion;
+    return a->kind == b->kind && a->read == b->read && a->write == b->write && a->congestion == b->congestion &&
+           (a->kind != COPY_NAMED || strcmp(a->name, b->name) == 0);
 }
 
 bool copy_table_equal(const copy_table_t *a, const copy_table_t *b)
@@ -294,8 +316,8 @@ static int table_line(const line_tokens_t *tok, const char *file, unsigned line,
     }
     copy_transfer_t x;
     if (!copy_transfer_parse(k->text, k->len, &x)) {
-        snprintf(err, cap, "%s:%u:%u: not a basic transfer (such as 1C64, !S0, 1F0, 0D1, Nd@2) nor machine, "
-                           "word_bytes or congestion",
+        snprintf(err, cap, "%s:%u:%u: not a basic transfer (such as 1C64, !S0, 1F0, 0D1, Nd@2), a name, nor "
+                           "machine, word_bytes or congestion",
                  file, line, k->col);
         return -1;
     }

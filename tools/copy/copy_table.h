@@ -23,15 +23,17 @@ typedef enum copy_kind {
     COPY_DEPOSIT = 'D', /* 0Dy: receive-deposit by a deposit engine or spool */
     COPY_NET_DATA = 'd',    /* Nd: data only over the network */
     COPY_NET_ADDRESS = 'a', /* Nadp: address-data pairs over the network */
+    COPY_NAMED = 'n',       /* a figure the table names, such as the network under one pattern's schedule */
 } copy_kind_t;
+
+enum { COPY_TABLE_MAX = 96, COPY_NAME_MAX = 24 };
 
 typedef struct copy_transfer {
     copy_kind_t kind;
     long read, write;    /* patterns; 0 for the network */
     unsigned congestion; /* the network's; 0: the table's own */
+    char name[COPY_NAME_MAX]; /* COPY_NAMED's: a letter or '_', then letters, digits, '_' */
 } copy_transfer_t;
-
-enum { COPY_TABLE_MAX = 96, COPY_NAME_MAX = 24 };
 
 typedef struct copy_entry {
     copy_transfer_t t;
@@ -50,7 +52,8 @@ typedef struct copy_table {
 void copy_table_t3d(copy_table_t *t);
 void copy_table_paragon(copy_table_t *t);
 
-/* Parses a transfer's name ("1C64", "!S0", "0D1", "Nd", "Nadp@4") of exactly len characters. */
+/* Parses a transfer's name ("1C64", "!S0", "0D1", "Nd", "Nadp@4") of exactly len characters; any other
+ * identifier is a named figure. */
 bool copy_transfer_parse(const char *s, size_t len, copy_transfer_t *out);
 /* The name back, as the parser takes it. */
 void copy_transfer_name(const copy_transfer_t *t, char *buf, size_t cap);
