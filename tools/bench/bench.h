@@ -41,10 +41,9 @@ int bench_patterns(bench_context_t *ctx);
 int bench_traffic(bench_context_t *ctx);
 int bench_caching(bench_context_t *ctx);
 int bench_copy(bench_context_t *ctx);
-/* The all-to-all half of bench copy (bench_copy_alltoall.c), with the table the first half measured, to
- * which it adds the network's figure under the all-to-all schedule (Nd_alltoall). */
+/* The exchanges of bench copy (bench_copy_exchange.c), modelled with the table the first half measured. */
 struct copy_table;
-int bench_copy_alltoall(bench_context_t *ctx, struct copy_table *iwarp);
+int bench_copy_exchange(bench_context_t *ctx, const struct copy_table *iwarp);
 /* The HPF array assignments of bench caching (bench_hpf.c). */
 int bench_caching_hpf(bench_context_t *ctx);
 

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "bench.h"
-#include "copy_alltoall.h"
 #include "copy_expr.h"
 #include "copy_measure.h"
 #include "interrupt.h"
@@ -264,7 +263,7 @@ int bench_copy(bench_context_t *ctx)
     int rc = xqy_two_cells(ctx, words, &iwarp, &pl);
     bench_write_plot(ctx, &pl, "copy", "copy_xqy.svg");
     if (rc == 0 && !interrupt_requested())
-        rc = bench_copy_alltoall(ctx, &iwarp);
+        rc = bench_copy_exchange(ctx, &iwarp);
     if (!interrupt_requested())
         write_table(ctx, &iwarp);
     return rc != 0 && !interrupt_requested() ? 1 : 0;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "copy_words.h"
 #include "emu.h"
 #include "program_load.h"
 #include "run_loop.h"
@@ -37,36 +38,11 @@ enum {
 };
 enum { STORE_STREAM_WORD = 0x0c1 }; /* what basic.s's 0C1 stores */
 
-static const uint32_t guard_word = 0x5eedf00du;
-
-/* Distinct words, so that a word in the wrong place shows. */
-static uint32_t value_at(uint32_t addr)
-{
-    return addr * 2654435761u + 0x1234567u;
-}
 
 /* Indexed patterns walk a permutation: k * mult mod N, mult odd and prime to N (N even). */
 static uint32_t permuted(unsigned k, unsigned n, unsigned mult)
 {
     return (uint32_t)(((uint64_t)k * mult) % n);
-}
-
-static unsigned gcd(unsigned a, unsigned b)
-{
-    while (b) {
-        unsigned t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
-static unsigned coprime_multiplier(unsigned n, unsigned start)
-{
-    unsigned m = start;
-    while (gcd(m % n, n) != 1)
-        m += 2;
-    return m;
 }
 
 /* Address of element k of an access pattern (a stride in words, or indexed). */
@@ -159,9 +135,9 @@ static unsigned destination(const layout_t *l, uint32_t **want, size_t *nwords)
             for (unsigned k = 0; k < l->n; k++) {
                 if (pairs_kept) {
                     v[(size_t)j * 2 * l->n + 2 * k] = DST + 4 * k;
-                    v[(size_t)j * 2 * l->n + 2 * k + 1] = value_at(SRC + 4 * k);
+                    v[(size_t)j * 2 * l->n + 2 * k + 1] = copy_value_at(0, SRC + 4 * k);
                 } else {
-                    v[(size_t)j * l->n + k] = value_at(SRC + 4 * k);
+                    v[(size_t)j * l->n + k] = copy_value_at(0, SRC + 4 * k);
                 }
             }
     } else if (l->op == OP_STORE_STREAM) {
@@ -169,7 +145,7 @@ static unsigned destination(const layout_t *l, uint32_t **want, size_t *nwords)
             v[k] = STORE_STREAM_WORD;
     } else if (l->op != OP_LOAD_STREAM) { /* loads leave the destination alone: guards only */
         for (unsigned k = 0; k < l->n; k++)
-            v[(write_addr(l, k) - DST) / 4] = value_at(read_addr(l, k));
+            v[(write_addr(l, k) - DST) / 4] = copy_value_at(0, read_addr(l, k));
     }
     *want = v;
     *nwords = span;
@@ -181,7 +157,7 @@ static int lay_out(emu_array_t *a, const layout_t *l, const uint32_t *want, size
     int rc = 0;
     for (unsigned k = 0; k < l->n && rc == 0; k++) {
         uint32_t ra = read_addr(l, k), wa = write_addr(l, k);
-        rc |= poke_word(a, 0, ra, value_at(ra));
+        rc |= poke_word(a, 0, ra, copy_value_at(0, ra));
         if (l->read == COPY_INDEXED)
             rc |= poke_word(a, 0, RIDX + 4 * k, ra);
         /* Both cells: a chained sender sends the receiver's addresses with the words. */
@@ -190,11 +166,11 @@ static int lay_out(emu_array_t *a, const layout_t *l, const uint32_t *want, size
                 rc |= poke_word(a, x, WIDX + 4 * k, wa);
         if (l->op == OP_DEPOSIT_PAIRS || l->op == OP_NET_PAIRS) {
             rc |= poke_word(a, 0, PAIRS + 8 * k, wa);
-            rc |= poke_word(a, 0, PAIRS + 8 * k + 4, value_at(ra));
+            rc |= poke_word(a, 0, PAIRS + 8 * k + 4, copy_value_at(0, ra));
         }
     }
     for (size_t w = 0; w < span + 2 * GUARD_WORDS && rc == 0; w++)
-        rc |= poke_word(a, dst_cell, DST - 4 * GUARD_WORDS + 4 * (uint32_t)w, guard_word);
+        rc |= poke_word(a, dst_cell, DST - 4 * GUARD_WORDS + 4 * (uint32_t)w, COPY_GUARD_WORD);
     (void)want;
     return rc;
 }
@@ -208,7 +184,7 @@ static uint64_t check(const emu_array_t *a, const uint32_t *want, size_t span, u
         if (ca_mem_read(ca, DST - 4 * GUARD_WORDS + 4 * (uint32_t)w, &v, 4) != 0)
             return span + 2 * GUARD_WORDS;
         bool inside = w >= GUARD_WORDS && w < span + GUARD_WORDS;
-        uint32_t expect = inside && want[w - GUARD_WORDS] != 0 ? want[w - GUARD_WORDS] : guard_word;
+        uint32_t expect = inside && want[w - GUARD_WORDS] != 0 ? want[w - GUARD_WORDS] : COPY_GUARD_WORD;
         wrong += v != expect;
     }
     return wrong;
@@ -245,8 +221,8 @@ int copy_measure_run(const copy_bench_case_t *c, copy_run_t *out, char *err, siz
     const copy_transfer_t *t = &c->t;
     bool net = op == OP_NET_DATA || op == OP_NET_PAIRS;
     layout_t l = {.op = op, .n = c->words, .k = net ? t->congestion : 1};
-    l.mult_r = coprime_multiplier(c->words, 389);
-    l.mult_w = coprime_multiplier(c->words, 277);
+    l.mult_r = copy_coprime_multiplier(c->words, 389);
+    l.mult_w = copy_coprime_multiplier(c->words, 277);
     /* The side a transfer does not have is contiguous: a send's words land contiguously at the receiver, a
      * receive's come from a contiguous stream. */
     bool xqy = c->style != COPY_BASIC;

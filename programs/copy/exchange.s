@@ -1,122 +1,113 @@
-# xQy in all-to-all personalized communication over the whole array (the copy-transfer paper's AAPC, where
-# every cell sends and receives at once), under ConSet: the communication compiler's phases for the
-# all-to-all pattern (loaded at CONSET_TABLES), each streamed through the gates. For `iwarp bench copy`
-# (docs/copy.md); the host lays out the memory and checks every word (tools/copy/copy_alltoall.c).
+# A personalized exchange over the whole array under ConSet, for `iwarp bench copy` (docs/copy.md): every
+# cell sends each other cell the words its send descriptors say, in the compiler's phases (the connection
+# set of the exchange, loaded at CONSET_TABLES), each streamed through the gates. xQy all-to-all, the
+# transpose, the sparse gather and the block-cyclic redistribution are all such exchanges; the host lays
+# out the memory and the descriptors and checks every word (tools/copy/copy_exchange.c).
 #
-#   a0 = style: 0 buffer packing (gather xC1 of every block into SENDBUF, stream SENDBUF to RECVBUF
-#        contiguously, scatter 1Cy), 1 chained (stream from the source with pattern x straight into the
-#        destination with pattern y: xS0 || Nd || 0Ry), 2 the network alone (the same phases and segments,
-#        words from a register and into a sum: no memory access, so the schedule and the links set the pace)
-#   a1 = N words from each cell to each other cell
-#   a2 = x, the read stride in words (0: indexed through RIDX), a3 = y, the write stride (0: WIDX)
+#   a0 = style: 0 buffer packing (gather every block into SENDBUF, stream SENDBUF to RECVBUF contiguously,
+#        scatter), 1 chained (stream from the source pattern straight into the destination pattern), 2 the
+#        network alone (the same phases and segments, words from a register and into a sum: no memory
+#        access, so the schedule and the links set the pace)
 #
-# Layout for P cells, word k (0..N-1) of the block for cell d: with stride S < P the blocks lie one after
-# the other (S = 1: contiguous), at SRC + 4 (d N S + k S); with S >= P they interleave (S = P: the cyclic
-# layout of a transpose), at SRC + 4 (d + k S); indexed, the address is RIDX[d N + k]. The receiver puts
-# word k from cell s at DST (or WIDX[s N + k]) likewise with y. Each cell halts with a0 = clocks from the
-# start barrier to the end barrier.
+# A descriptor (16 bytes) for each cell d: the first address of the words for (or from) d, or with stride
+# 0 the address of their first index (the index array holds addresses); the stride in bytes; the count;
+# the block's offset in SENDBUF (RECVBUF). The cell's own words are a local copy in every style but the
+# network alone. Each cell halts with a0 = clocks from the start barrier to the end barrier.
         .include "conset.s"
         .include "copy.inc"
 
-        .equ SRC,     0x100000
-        .equ RIDX,    0x140000
-        .equ WIDX,    0x180000
-        .equ SENDBUF, 0x1c0000
-        .equ RECVBUF, 0x200000
-        .equ DST,     0x240000
+        .equ DESC_SEND, 0x90000
+        .equ DESC_RECV, 0x98000
+        .equ SENDBUF,   0x100000
+        .equ RECVBUF,   0x140000
+        .equ D_START, 0
+        .equ D_STRIDE, 4
+        .equ D_COUNT, 8
+        .equ D_OFFSET, 12
 
         .text
 _start: mov  r100, a0                # style
-        mov  r96, a1                 # N
-        sll  r101, a2, 2             # x in bytes (0: indexed)
-        sll  r102, a3, 2             # y in bytes
         call conset_init
         rdcr r103, [CR_CELL_ID]
         rdcr r104, [CR_ARRAY_W]
         rdcr r105, [CR_ARRAY_H]
         mul  r97, r104, r105         # P
-        sll  r98, r96, 2             # a block of N words, in bytes
         call conset_phases
         mov  r106, a0
         seq  r99, r100, 2            # the network alone
+        seq  r78, r100, 0            # buffer packing
         call sync_barrier
         rdcr r107, [CR_CLOCK_LO]
-        bnez r100, chained
+        bnez r99, 1f
+        sll  r11, r103, 4            # the cell's own words
+        add  a0, r11, DESC_SEND
+        add  a1, r11, DESC_RECV
+        call local_block
+1:      beqz r78, 5f
 
 # --- buffer packing: gather, stream contiguously, scatter -------------------------------------------------
         li   r108, 0                 # cell d
 1:      beq  r108, r103, 2f
-        mov  r61, r96
-        mov  r62, r101
-        mov  a0, r108
-        mov  a1, r101
-        li   a2, SRC
-        li   a3, RIDX
-        call block_start
-        mov  r40, a0
-        mov  r42, a0
-        li   r63, 4
-        mul  r41, r108, r98
+        sll  r11, r108, 4
+        add  r11, r11, DESC_SEND
+        ldw  r61, [r11 + D_COUNT]
+        beqz r61, 2f
+        call from_desc
+        ldw  r41, [r11 + D_OFFSET]
         add  r41, r41, SENDBUF
+        li   r63, 4
         call copy
 2:      add  r108, r108, 1
         bne  r108, r97, 1b
-        li   r90, SENDBUF
-        li   r91, 4
-        li   r93, RECVBUF
-        li   r94, 4
         call phases
         li   r108, 0                 # cell s
 1:      beq  r108, r103, 2f
-        mov  r61, r96
-        li   r62, 4
-        mul  r40, r108, r98
+        sll  r11, r108, 4
+        add  r11, r11, DESC_RECV
+        ldw  r61, [r11 + D_COUNT]
+        beqz r61, 2f
+        call to_desc
+        ldw  r40, [r11 + D_OFFSET]
         add  r40, r40, RECVBUF
-        mov  a0, r108
-        mov  a1, r102
-        li   a2, DST
-        li   a3, WIDX
-        call block_start
-        mov  r41, a0
-        mov  r43, a0
-        mov  r63, r102
+        li   r62, 4
         call copy
 2:      add  r108, r108, 1
         bne  r108, r97, 1b
-        jmp  done
+        jmp  6f
 
-# --- chained: the patterns straight through the gates -----------------------------------------------------
-chained:
-        li   r90, SRC
-        mov  r91, r101
-        li   r93, DST
-        mov  r94, r102
-        call phases
-
-done:   call sync_barrier
+# --- chained, or the network alone ---------------------------------------------------------------------
+5:      call phases
+6:      call sync_barrier
         rdcr r109, [CR_CLOCK_LO]
         sub  a0, r109, r107
         halt
 
-# block_start(a0 = cell, a1 = stride in bytes (0: indexed), a2 = base, a3 = index base) -> a0 = where the
-# cell's block starts: its first address, or for an indexed pattern its first index. Uses r11, r12.
-block_start:
-        bnez a1, 1f
-        mul  r11, a0, r98            # indexed: N indices a block
-        add  a0, a3, r11
+# local_block(a0 = send descriptor, a1 = receive descriptor): the cell's words to itself, a local copy.
+local_block:
+        mov  r77, ra
+        mov  r11, a0
+        ldw  r61, [r11 + D_COUNT]
+        beqz r61, 1f
+        call from_desc
+        mov  r11, a1
+        call to_desc
+        call copy
+1:      jr   r77
+
+# from_desc (r11 = descriptor): copy()'s source: r40 or r42 = its start, r62 = its stride.
+from_desc:
+        ldw  r62, [r11 + D_STRIDE]
+        ldw  r40, [r11 + D_START]
+        mov  r42, r40
         ret
-1:      srl  r12, a1, 2              # the stride in words
-        bgeu r12, r97, 2f
-        mul  r11, a0, r98            # blocks one after the other: d N S words
-        mul  r11, r11, r12
-        add  a0, a2, r11
-        ret
-2:      sll  r11, a0, 2              # interleaved: d words in
-        add  a0, a2, r11
+# to_desc (r11 = descriptor): copy()'s destination: r41 or r43, r63.
+to_desc:
+        ldw  r63, [r11 + D_STRIDE]
+        ldw  r41, [r11 + D_START]
+        mov  r43, r41
         ret
 
-# phases(): every phase of the tables, switched to and streamed, sends with r91 (0: indexed) from r90 (or
-# the indices at RIDX), receives with r94 from r93 (or WIDX).
+# phases(): every phase of the tables, switched to and streamed.
 phases:
         mov  r110, ra
         li   r111, 0
@@ -129,9 +120,10 @@ phases:
         bne  r111, r106, 1b
 9:      jr   r110
 
-# stream(a0 = phase): the phase's segments, as conset_transfer streams them, with the patterns of phases().
-# A segment names the channel of a send and of a receive that start with it (0: the one going goes on);
-# the peer of that channel's entry says which block.
+# stream(a0 = phase): the phase's segments, as conset_transfer streams them. A segment names the channel of
+# a send and of a receive that start with it (0: the one going goes on); the peer of that channel's entry
+# says which descriptor: the send goes on from r16 with stride r91 (0: r16 walks the indices), the receive
+# into r17 with r94; buffer packing streams SENDBUF to RECVBUF contiguously.
 stream:
         mov  r88, ra
         call conset_lists
@@ -148,22 +140,24 @@ stream:
         mov  a1, r81
         mov  a2, r86
         call peer_of
-        mov  a1, r91
-        mov  a2, r90
-        li   a3, RIDX
-        call block_start
+        sll  r11, a0, 4
+        add  r11, r11, DESC_SEND
+        li   a1, SENDBUF
+        call stream_start
         mov  r16, a0
+        mov  r91, a1
 2:      beqz r87, 3f
         wrcr r87, [COA_GATE_IN0]
         mov  a0, r82
         mov  a1, r83
         mov  a2, r87
         call peer_of
-        mov  a1, r94
-        mov  a2, r93
-        li   a3, WIDX
-        call block_start
+        sll  r11, a0, 4
+        add  r11, r11, DESC_RECV
+        li   a1, RECVBUF
+        call stream_start
         mov  r17, a0
+        mov  r94, a1
 3:      li   r11, SEG_BOTH
         beq  r25, r11, .both
         li   r11, SEG_SEND
@@ -189,6 +183,17 @@ stream:
         wrcr r11, [COA_GATE_OUT0]
         wrcr r11, [COA_GATE_IN0]
         jr   r88
+
+# stream_start(r11 = descriptor, a1 = buffer) -> a0 = where the stream starts, a1 = its stride.
+stream_start:
+        beqz r78, 1f
+        ldw  a0, [r11 + D_OFFSET]
+        add  a0, a0, a1
+        li   a1, 4
+        ret
+1:      ldw  a0, [r11 + D_START]
+        ldw  a1, [r11 + D_STRIDE]
+        ret
 
 # peer_of(a0 = entries, a1 = count, a2 = channel) -> a0 = the peer of the entry on that channel.
 peer_of:
