@@ -24,6 +24,12 @@ void plot_init(plot_t *p, const char *title, const char *x_label, const char *y_
     p->log_y = log_y;
 }
 
+void plot_categories(plot_t *p, const char *const *names, size_t n)
+{
+    p->categories = names;
+    p->ncategories = n;
+}
+
 plot_series_t *plot_add(plot_t *p, const char *name, bool dashed)
 {
     if (p->nseries == PLOT_MAX_SERIES)
@@ -123,11 +129,21 @@ static void fmt_value(char *buf, size_t cap, double v)
         snprintf(buf, cap, "%.6g", v);
 }
 
-static void tick(FILE *f, const axis_t *a, bool horizontal, double v)
+/* A tick at v, labelled with `name` (escaped, `drop` px lower), or with v when name is NULL. */
+static void escaped(FILE *f, const char *s);
+static void tick_named(FILE *f, const axis_t *a, bool horizontal, double v, const char *name, int drop)
 {
     double x0 = LEFT, x1 = WIDTH - RIGHT, y0 = HEIGHT - BOTTOM, y1 = TOP;
     char label[32];
     fmt_value(label, sizeof label, v);
+    if (name != NULL) {
+        double x = px(a, v, x0, x1);
+        fprintf(f, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' stroke='#ddd'/>\n", x, y0, x, y1);
+        fprintf(f, "<text x='%.1f' y='%.1f' text-anchor='middle' font-size='11'>", x, y0 + 18 + drop);
+        escaped(f, name);
+        fprintf(f, "</text>\n");
+        return;
+    }
     if (horizontal) {
         double x = px(a, v, x0, x1);
         fprintf(f, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' stroke='#ddd'/>\n", x, y0, x, y1);
@@ -137,6 +153,11 @@ static void tick(FILE *f, const axis_t *a, bool horizontal, double v)
         fprintf(f, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' stroke='#ddd'/>\n", x0, y, x1, y);
         fprintf(f, "<text x='%.1f' y='%.1f' text-anchor='end' font-size='12'>%s</text>\n", x0 - 6, y + 4, label);
     }
+}
+
+static void tick(FILE *f, const axis_t *a, bool horizontal, double v)
+{
+    tick_named(f, a, horizontal, v, NULL, 0);
 }
 
 /* Round values inside the axis: 1, 2, 5 times the decades on a log axis (decades only when that is too many),
@@ -232,6 +253,10 @@ int plot_write_svg(const plot_t *p, const char *path)
     axis_t ax = {p->log_x, 0, 0, 1}, ay = {p->log_y, 0, 0, 1};
     fit_axis(&ax, xlo, xhi);
     fit_axis(&ay, ylo, yhi);
+    if (p->categories != NULL && p->ncategories > 0) {
+        /* half a category of room at each end */
+        ax = (axis_t){false, -0.5, (double)p->ncategories - 0.5, 1};
+    }
 
     file_out_t out; /* whole or not at all (file.h) */
     char err[512];
@@ -257,11 +282,23 @@ int plot_write_svg(const plot_t *p, const char *path)
         escaped(f, p->note);
         fprintf(f, "</text>\n");
     }
-    ticks(f, &ax, true);
+    bool stagger = false;
+    if (p->categories != NULL && p->ncategories > 0) {
+        /* Every other name a line lower when the names would run into each other (6 px a character). */
+        size_t widest = 0;
+        for (size_t i = 0; i < p->ncategories; i++)
+            widest = strlen(p->categories[i]) > widest ? strlen(p->categories[i]) : widest;
+        stagger = 6.0 * (double)widest > (double)(WIDTH - RIGHT - LEFT) / (double)p->ncategories;
+        for (size_t i = 0; i < p->ncategories; i++)
+            tick_named(f, &ax, true, (double)i, p->categories[i], stagger && i % 2 ? 13 : 0);
+    } else {
+        ticks(f, &ax, true);
+    }
     ticks(f, &ay, false);
     fprintf(f, "<rect x='%d' y='%d' width='%d' height='%d' fill='none' stroke='black'/>\n", LEFT, TOP,
             WIDTH - RIGHT - LEFT, HEIGHT - BOTTOM - TOP);
-    fprintf(f, "<text x='%d' y='%d' text-anchor='middle' font-size='13'>", (WIDTH - RIGHT + LEFT) / 2, HEIGHT - 14);
+    fprintf(f, "<text x='%d' y='%d' text-anchor='middle' font-size='13'>", (WIDTH - RIGHT + LEFT) / 2,
+            HEIGHT - (stagger ? 3 : 14));
     escaped(f, p->x_label);
     fprintf(f, "</text>\n<text x='18' y='%d' text-anchor='middle' font-size='13' transform='rotate(-90 18 %d)'>",
             (HEIGHT - BOTTOM + TOP) / 2, (HEIGHT - BOTTOM + TOP) / 2);

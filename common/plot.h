@@ -26,6 +26,8 @@ typedef struct plot {
     bool log_x, log_y;
     plot_series_t series[PLOT_MAX_SERIES];
     size_t nseries;
+    const char *const *categories; /* when set: x = 0 .. ncategories - 1 names these, one tick each */
+    size_t ncategories;
 } plot_t;
 
 void plot_init(plot_t *p, const char *title, const char *x_label, const char *y_label, bool log_x, bool log_y);
@@ -34,6 +36,8 @@ plot_series_t *plot_add(plot_t *p, const char *name, bool dashed);
 /* A series drawn as markers only (no line), for published measurements beside emulated curves. */
 plot_series_t *plot_add_points(plot_t *p, const char *name);
 void plot_point(plot_series_t *s, double x, double y);
+/* Makes the x axis name its points: point x = i stands for names[i] (the array must outlive the plot). */
+void plot_categories(plot_t *p, const char *const *names, size_t n);
 /* Writes the SVG; returns 0, or -1 with errno from stdio. Creates the file's folder if needed. */
 int plot_write_svg(const plot_t *p, const char *path);
 

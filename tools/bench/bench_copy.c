@@ -132,7 +132,7 @@ static int basic_transfers(bench_context_t *ctx, unsigned words, copy_table_t *i
 static int stride_sweep(bench_context_t *ctx, unsigned words)
 {
     plot_t pl;
-    bench_plot_init(ctx, &pl, "Strided local copies on the emulated iWarp (the copy-transfer paper's Figure 4)",
+    bench_plot_init(ctx, &pl, "Strided copies on the emulated iWarp (as Figure 4)",
                     "stride (words)", "MB/s", true, false);
     plot_series_t *load = plot_add(&pl, "sC1: strided loads", true), *store = plot_add(&pl, "1Cs: strided stores", false);
     if (bench_report(ctx)) {
@@ -258,8 +258,10 @@ int bench_copy(bench_context_t *ctx)
     if (interrupt_requested())
         return 0;
     plot_t pl;
-    bench_plot_init(ctx, &pl, "xQy between two cells on the emulated iWarp: buffer packing and chained",
-                    "pattern (1Q1, 1Q64, 64Q1, 64Q64, !Q1, 1Q!, !Q!)", "MB/s", false, false);
+    bench_plot_init(ctx, &pl, "xQy between two cells: buffer packing and chained", "xQy",
+                    "MB/s", false, false);
+    static const char *const names[NESTIMATES] = {"1Q1", "1Q64", "64Q1", "64Q64", "!Q1", "1Q!", "!Q!"};
+    plot_categories(&pl, names, NESTIMATES);
     int rc = xqy_two_cells(ctx, words, &iwarp, &pl);
     bench_write_plot(ctx, &pl, "copy", "copy_xqy.svg");
     if (rc == 0 && !interrupt_requested())

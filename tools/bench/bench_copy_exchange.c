@@ -172,8 +172,12 @@ int bench_copy_exchange(bench_context_t *ctx, const copy_table_t *iwarp)
                2 * (ctx->quick ? cases[NXQY + 1].quick : cases[NXQY + 1].p).n, "exchange", "phases", "network",
                "packing", "model", "chained", "model", "ch./pack.");
     plot_t pl;
-    bench_plot_init(ctx, &pl, "Exchanges on 8x8 under ConSet: buffer packing and chained",
-                    "1Q1 1Q64 64Q1 64Q64 !Q1 1Q! !Q! transpose gather cyclic", "MB/s per cell", false, false);
+    bench_plot_init(ctx, &pl, "Exchanges on 8x8 under ConSet: buffer packing and chained", "exchange",
+                    "MB/s per cell", false, false);
+    static const char *names[NCASES];
+    for (unsigned c = 0; c < NCASES; c++)
+        names[c] = cases[c].name;
+    plot_categories(&pl, names, NCASES);
     plot_series_t *series[STYLES] = {plot_add(&pl, "network alone", false), plot_add(&pl, "buffer packing", true),
                                      plot_add(&pl, "chained", false)};
     int rc = 0;
