@@ -40,9 +40,10 @@ declare -A seeds=(
   [json]="fuzz/corpus/json"
   [hpf]="fuzz/corpus/hpf"
   [copy]="fuzz/corpus/copy"
+  [fem_partition]="fuzz/corpus/fem_partition"
 )
 names=("$@")
-((${#names[@]})) || names=(asm image cset run_desc machine snapshot trace celldata demo dbg_expr dbg_script options sweep json hpf copy)
+((${#names[@]})) || names=(asm image cset run_desc machine snapshot trace celldata demo dbg_expr dbg_script options sweep json hpf copy fem_partition)
 
 mkdir -p out/fuzz
 failed=()

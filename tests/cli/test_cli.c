@@ -266,6 +266,15 @@ static void test_copy_model_doc_examples_print_what_the_doc_shows(void **state)
     doc_example("docs/copy.md", "### An expression");
 }
 
+/* docs/fem.md: the structure of the g20k mesh (made by gmsh and partitioned by METIS, or from the cache). */
+static void test_fem_doc_example_prints_what_the_doc_shows(void **state)
+{
+    (void)state;
+    doc_example("docs/fem.md", "### `--json`");
+    expect("fem nowhere.msh", 1, "nowhere.msh: no such mesh file");
+    expect("fem g20k --array 2x+2", 2, "bad value '2x+2' for --array");
+}
+
 /* A bad expression names its column and points at it; a bad table file its line and column. */
 static void test_copy_model_refuses_bad_expressions_and_tables(void **state)
 {
@@ -296,6 +305,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_hpf_doc_example_prints_what_the_doc_shows),
         cmocka_unit_test(test_copy_model_doc_examples_print_what_the_doc_shows),
         cmocka_unit_test(test_copy_model_refuses_bad_expressions_and_tables),
+        cmocka_unit_test(test_fem_doc_example_prints_what_the_doc_shows),
         cmocka_unit_test(test_a_screenshot_prints_nothing),
         cmocka_unit_test(test_the_viewer_without_a_display_says_so),
     };

@@ -1,0 +1,174 @@
+/* The finite element experiment's structure (tools/fem): gmsh makes the same built-in mesh every time and
+ * caches it; METIS's partition is the same every time and cached; the shared-node pattern is symmetric and is
+ * what a count from the partition gives; a user's .msh file is read; bad files are refused with the path. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "fem_analysis.h"
+#include "fem_pattern.h"
+
+static char cache[64];
+
+static int make_cache(void **state)
+{
+    (void)state;
+    snprintf(cache, sizeof cache, "/tmp/iwarp_fem_XXXXXX");
+    return mkdtemp(cache) != NULL ? 0 : -1;
+}
+
+static int remove_cache(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", cache);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static void test_a_built_in_mesh_is_made_once_and_the_same_every_time(void **state)
+{
+    (void)state;
+    char err[1024], other[96];
+    snprintf(other, sizeof other, "%s/again", cache);
+    fem_analysis_t a, b, c;
+    assert_int_equal(fem_analyse("g20k", 8, 8, cache, &a, err, sizeof err), 0);
+    assert_int_equal(a.mesh_made, 1);
+    assert_int_equal(a.part_made, 1);
+    /* a brick mesh: 40 x 25 x 20 hexahedra */
+    assert_int_equal(a.mesh.dim, 3);
+    assert_int_equal(a.mesh.nelems, 20000);
+    assert_int_equal(a.mesh.nnodes, 41 * 26 * 21);
+    assert_int_equal(fem_analyse("g20k", 8, 8, cache, &b, err, sizeof err), 0);
+    assert_int_equal(b.mesh_made, 0);
+    assert_int_equal(b.part_made, 0);
+    assert_int_equal(fem_analyse("g20k", 8, 8, other, &c, err, sizeof err), 0);
+    assert_int_equal(c.mesh_made, 1);
+    assert_int_equal(c.part_made, 1);
+    assert_memory_equal(a.part.epart, b.part.epart, a.mesh.nelems * sizeof *a.part.epart);
+    assert_memory_equal(a.part.epart, c.part.epart, a.mesh.nelems * sizeof *a.part.epart);
+    assert_int_equal(a.phases, c.phases);
+    fem_analysis_free(&a);
+    fem_analysis_free(&b);
+    fem_analysis_free(&c);
+}
+
+/* The pattern from a count of its own: for every node, the parts of the elements around it. */
+static void test_the_pattern_is_the_shared_nodes(void **state)
+{
+    (void)state;
+    char err[1024];
+    fem_analysis_t a;
+    assert_int_equal(fem_analyse("m11k", 4, 4, cache, &a, err, sizeof err), 0);
+    assert_true(a.mesh.nnodes > 10900 && a.mesh.nnodes < 11100);
+    unsigned p = a.part.parts;
+    uint32_t *want = calloc((size_t)p * p, sizeof *want);
+    uint8_t *has = calloc(a.mesh.nnodes * p, 1);
+    assert_non_null(want);
+    assert_non_null(has);
+    for (size_t e = 0; e < a.mesh.nelems; e++) {
+        assert_true(a.part.epart[e] < p);
+        for (uint32_t i = a.mesh.elem_ptr[e]; i < a.mesh.elem_ptr[e + 1]; i++)
+            has[(size_t)a.mesh.elem_nodes[i] * p + a.part.epart[e]] = 1;
+    }
+    for (size_t n = 0; n < a.mesh.nnodes; n++)
+        for (unsigned x = 0; x < p; x++)
+            for (unsigned y = 0; y < p; y++)
+                if (x != y && has[n * p + x] && has[n * p + y])
+                    want[x * p + y]++;
+    assert_memory_equal(want, a.part.words, (size_t)p * p * sizeof *want);
+    uint64_t comm = 0;
+    for (unsigned x = 0; x < p; x++)
+        for (unsigned y = 0; y < p; y++)
+            comm += want[x * p + y];
+    assert_int_equal(comm, a.stats.words);
+    /* a connection for each ordered pair with words */
+    assert_int_equal(a.set.nconns, a.stats.connections);
+    assert_true(a.phases >= 1);
+    free(want);
+    free(has);
+    fem_analysis_free(&a);
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* A unit square as four triangles around its centre, in gmsh's MSH 2.2 format, split in two. */
+static void test_a_users_msh_file_is_read(void **state)
+{
+    (void)state;
+    char path[128], err[1024];
+    snprintf(path, sizeof path, "%s/square.msh", cache);
+    write_file(path, "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n5\n1 0 0 0\n2 1 0 0\n3 1 1 0\n4 0 1 0\n"
+                     "5 0.5 0.5 0\n$EndNodes\n$Elements\n4\n1 2 2 1 1 1 2 5\n2 2 2 1 1 2 3 5\n3 2 2 1 1 3 4 5\n"
+                     "4 2 2 1 1 4 1 5\n$EndElements\n");
+    fem_analysis_t a;
+    assert_int_equal(fem_analyse(path, 2, 1, cache, &a, err, sizeof err), 0);
+    assert_int_equal(a.mesh.dim, 2);
+    assert_int_equal(a.mesh.nelems, 4);
+    assert_int_equal(a.mesh.nnodes, 5);
+    assert_int_equal(a.stats.elems_min + a.stats.elems_max, 4);
+    /* two parts of a fan of four triangles share the centre and two corners, or the centre and one */
+    assert_true(a.part.words[1] == a.part.words[2]);
+    assert_true(a.part.words[1] >= 2 && a.part.words[1] <= 3);
+    fem_analysis_free(&a);
+}
+
+static void test_bad_files_are_refused_with_their_path(void **state)
+{
+    (void)state;
+    char path[128], err[1024];
+    fem_analysis_t a;
+    snprintf(path, sizeof path, "%s/none.msh", cache);
+    assert_int_not_equal(fem_analyse(path, 2, 1, cache, &a, err, sizeof err), 0);
+    assert_non_null(strstr(err, "none.msh: no such mesh file"));
+    snprintf(path, sizeof path, "%s/bad.msh", cache);
+    write_file(path, "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n2\n1 0 0 0\n");
+    assert_int_not_equal(fem_analyse(path, 2, 1, cache, &a, err, sizeof err), 0);
+    assert_non_null(strstr(err, "bad.msh"));
+    /* lines only: nothing to partition */
+    snprintf(path, sizeof path, "%s/lines.msh", cache);
+    write_file(path, "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n2\n1 0 0 0\n2 1 0 0\n$EndNodes\n$Elements\n1\n"
+                     "1 1 2 1 1 1 2\n$EndElements\n");
+    assert_int_not_equal(fem_analyse(path, 2, 1, cache, &a, err, sizeof err), 0);
+    assert_non_null(strstr(err, "no triangles"));
+}
+
+/* A corrupt partition in the cache is made again, not believed. */
+static void test_a_corrupt_cached_partition_is_made_again(void **state)
+{
+    (void)state;
+    char err[1024], path[128];
+    fem_analysis_t a, b;
+    assert_int_equal(fem_analyse("g20k", 4, 2, cache, &a, err, sizeof err), 0);
+    snprintf(path, sizeof path, "%s/g20k.part8", cache);
+    write_file(path, "iwarp fem partition 1 20000 8\n9\n");
+    assert_int_equal(fem_analyse("g20k", 4, 2, cache, &b, err, sizeof err), 0);
+    assert_int_equal(b.part_made, 1);
+    assert_memory_equal(a.part.epart, b.part.epart, a.mesh.nelems * sizeof *a.part.epart);
+    fem_analysis_free(&a);
+    fem_analysis_free(&b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_a_built_in_mesh_is_made_once_and_the_same_every_time),
+        cmocka_unit_test(test_the_pattern_is_the_shared_nodes),
+        cmocka_unit_test(test_a_users_msh_file_is_read),
+        cmocka_unit_test(test_bad_files_are_refused_with_their_path),
+        cmocka_unit_test(test_a_corrupt_cached_partition_is_made_again),
+    };
+    return cmocka_run_group_tests(tests, make_cache, remove_cache);
+}

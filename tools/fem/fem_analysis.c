@@ -1,0 +1,59 @@
+/* A mesh's Table 4 column (fem_analysis.h). */
+#include "fem_analysis.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "fem_pattern.h"
+
+/* The ConSet paper, Table 4 (as printed). */
+const fem_paper_table4_t fem_paper_table4[FEM_MESHES] = {
+    {20998, 11000, 307, 346, 47, 133, 8, 12, 2},
+    {20141, 10240, 294, 341, 46, 189, 5, 12, 2},
+    {204873, 105000, 2987, 3444, 116, 638, 13, 12, 3},
+    {20000, 22451, 286, 330, 357, 1070, 22, 12, 5},
+};
+
+const fem_paper_table4_t *fem_paper_row(const char *mesh)
+{
+    for (unsigned i = 0; i < FEM_MESHES; i++)
+        if (strcmp(mesh, fem_mesh_names[i]) == 0)
+            return &fem_paper_table4[i];
+    return NULL;
+}
+
+int fem_analyse(const char *mesh, unsigned width, unsigned height, const char *cache_dir, fem_analysis_t *a,
+                char *err, size_t cap)
+{
+    memset(a, 0, sizeof *a);
+    if (fem_mesh_load(mesh, cache_dir, &a->mesh, &a->mesh_made, err, cap) != 0)
+        return -1;
+    /* A user's mesh is partitioned afresh; a built-in one's partition is kept beside it. */
+    int rc;
+    unsigned parts = width * height;
+    if (fem_paper_row(mesh) != NULL) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s.part%u", cache_dir, mesh, parts);
+        rc = fem_partition_cached(&a->mesh, parts, path, &a->part, &a->part_made, err, cap);
+    } else {
+        rc = fem_partition(&a->mesh, parts, &a->part, err, cap);
+        a->part_made = 1;
+    }
+    if (rc == 0) {
+        fem_partition_stats(&a->mesh, &a->part, &a->stats);
+        rc = fem_pattern_cset(&a->part, width, height, &a->set, err, cap);
+    }
+    if (rc == 0)
+        rc = fem_pattern_phases(&a->set, &a->phases, err, cap);
+    if (rc != 0)
+        fem_analysis_free(a);
+    return rc;
+}
+
+void fem_analysis_free(fem_analysis_t *a)
+{
+    fem_mesh_free(&a->mesh);
+    fem_partition_free(&a->part);
+    cset_free(&a->set);
+    memset(a, 0, sizeof *a);
+}

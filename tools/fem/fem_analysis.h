@@ -1,0 +1,40 @@
+/*
+ * One mesh through the experiment's first steps: made or read (gmsh, cached), partitioned into one part a cell
+ * (METIS, cached), its pattern's statistics and the communication compiler's phases: the ConSet paper's Table 4
+ * column for it, beside the paper's own for the four meshes it names. docs/fem.md.
+ */
+#ifndef TOOLS_FEM_ANALYSIS_H
+#define TOOLS_FEM_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "conset/cset.h"
+#include "fem_mesh.h"
+#include "fem_partition.h"
+
+typedef struct fem_analysis {
+    fem_mesh_t mesh;
+    fem_partition_t part;
+    fem_stats_t stats;
+    cset_t set;
+    unsigned phases;
+    int mesh_made, part_made; /* 1 when this call made them (not from the cache) */
+} fem_analysis_t;
+
+/* `mesh`: a built-in name or a gmsh file. The cache (meshes and partitions) is cache_dir. */
+int fem_analyse(const char *mesh, unsigned width, unsigned height, const char *cache_dir, fem_analysis_t *a,
+                char *err, size_t cap);
+void fem_analysis_free(fem_analysis_t *a);
+
+/* The paper's Table 4 for the four meshes it names (in fem_mesh_names order). comm: words a processor sends
+ * and receives in a product, min and max; degree: the largest in/out-degree. */
+typedef struct fem_paper_table4 {
+    unsigned elements, nodes, elems_min, elems_max, comm_min, comm_max, degree, channels, phases;
+} fem_paper_table4_t;
+extern const fem_paper_table4_t fem_paper_table4[];
+
+/* The paper's mesh a name stands for, or NULL. */
+const fem_paper_table4_t *fem_paper_row(const char *mesh);
+
+#endif

@@ -1,0 +1,392 @@
+/* Meshes made and read by gmsh (fem_mesh.h). gmsh keeps its model in its own state: every call here
+ * initializes it, works, and finalizes it, so no model outlives a call. */
+#include "fem_mesh.h"
+
+#include <gmshc.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "plot.h"
+
+const char *const fem_mesh_names[FEM_MESHES] = {"m11k", "c10k", "c100k", "g20k"};
+
+/* gmsh keeps some of its own allocations past gmshFinalize (option tables, its logger). They are the library's,
+ * once a process, not ours: LeakSanitizer reports none of them (an ASan build calls this hook; others never). */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+    return "leak:libgmsh.so\n";
+}
+/* ... and says nothing of the suppression at exit, so that output stays the same in every build. */
+const char *__lsan_default_options(void);
+const char *__lsan_default_options(void)
+{
+    return "print_suppressions=0";
+}
+
+static int gmsh_failed(int ierr, const char *what, char *err, size_t cap)
+{
+    if (ierr == 0)
+        return 0;
+    char *msg = NULL;
+    int e2 = 0;
+    gmshLoggerGetLastError(&msg, &e2);
+    snprintf(err, cap, "%s: %s", what, e2 == 0 && msg != NULL && msg[0] ? msg : "gmsh failed");
+    gmshFree(msg);
+    return -1;
+}
+
+static void gmsh_start(void)
+{
+    int ierr = 0;
+    gmshInitialize(0, NULL, 0, &ierr);
+    gmshOptionSetNumber("General.Terminal", 0, &ierr);
+    gmshOptionSetNumber("General.Verbosity", 1, &ierr);
+    gmshOptionSetNumber("General.NumThreads", 1, &ierr); /* the same mesh every time */
+    gmshOptionSetNumber("Mesh.RandomSeed", 1, &ierr);
+}
+
+/* m11k: a unit plate of 11,000 random nodes (xorshift, fixed seed) embedded in it, so that the triangulation
+ * has exactly those inside; the sides get 100 nodes each. */
+static int make_plate(int *ierr)
+{
+    int p[4], l[4];
+    const double xy[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+    for (int i = 0; i < 4; i++)
+        p[i] = gmshModelGeoAddPoint(xy[i][0], xy[i][1], 0, 1.0, -1, ierr);
+    for (int i = 0; i < 4; i++)
+        l[i] = gmshModelGeoAddLine(p[i], p[(i + 1) % 4], -1, ierr);
+    int loop = gmshModelGeoAddCurveLoop(l, 4, -1, 0, ierr);
+    int surf = gmshModelGeoAddPlaneSurface(&loop, 1, -1, ierr);
+    for (int i = 0; i < 4; i++)
+        gmshModelGeoMeshSetTransfiniteCurve(l[i], 100, "Progression", 1.0, ierr);
+    enum { RANDOM_NODES = 11000 - 4 * 99 };
+    int *pts = malloc(RANDOM_NODES * sizeof *pts);
+    if (pts == NULL)
+        return -1;
+    uint64_t r = 0x2545f4914f6cdd1dull;
+    for (int i = 0; i < RANDOM_NODES; i++) {
+        double c[2];
+        for (int k = 0; k < 2; k++) {
+            r ^= r << 13;
+            r ^= r >> 7;
+            r ^= r << 17;
+            c[k] = 0.002 + 0.996 * (double)(r >> 11) / 9007199254740992.0; /* off the sides */
+        }
+        pts[i] = gmshModelGeoAddPoint(c[0], c[1], 0, 1.0, -1, ierr);
+    }
+    gmshModelGeoSynchronize(ierr);
+    gmshModelMeshEmbed(0, pts, RANDOM_NODES, 2, surf, ierr);
+    free(pts);
+    gmshOptionSetNumber("Mesh.MeshSizeExtendFromBoundary", 0, ierr);
+    gmshOptionSetNumber("Mesh.MeshSizeFromPoints", 1, ierr);
+    gmshOptionSetNumber("Mesh.Algorithm", 5, ierr); /* Delaunay */
+    return 0;
+}
+
+/* c10k, c100k: a 2 x 1 plate with a crack from the middle of its left side to its centre (a notch 0.002
+ * wide), the mesh refined towards the crack tip by a distance field: from `fine` at the tip to `coarse` a
+ * third of the plate away. */
+static int make_cracked_plate(double fine, double coarse, int *ierr)
+{
+    const double xy[7][2] = {{0, 0}, {2, 0}, {2, 1}, {0, 1}, {0, 0.501}, {1, 0.5}, {0, 0.499}};
+    int p[7], l[7];
+    for (int i = 0; i < 7; i++)
+        p[i] = gmshModelGeoAddPoint(xy[i][0], xy[i][1], 0, coarse, -1, ierr);
+    for (int i = 0; i < 7; i++)
+        l[i] = gmshModelGeoAddLine(p[i], p[(i + 1) % 7], -1, ierr);
+    int loop = gmshModelGeoAddCurveLoop(l, 7, -1, 0, ierr);
+    gmshModelGeoAddPlaneSurface(&loop, 1, -1, ierr);
+    gmshModelGeoSynchronize(ierr);
+    int dist = gmshModelMeshFieldAdd("Distance", -1, ierr);
+    double tip = p[5];
+    gmshModelMeshFieldSetNumbers(dist, "PointsList", &tip, 1, ierr);
+    int thr = gmshModelMeshFieldAdd("Threshold", -1, ierr);
+    gmshModelMeshFieldSetNumber(thr, "InField", dist, ierr);
+    gmshModelMeshFieldSetNumber(thr, "SizeMin", fine, ierr);
+    gmshModelMeshFieldSetNumber(thr, "SizeMax", coarse, ierr);
+    gmshModelMeshFieldSetNumber(thr, "DistMin", 0.02, ierr);
+    gmshModelMeshFieldSetNumber(thr, "DistMax", 0.7, ierr);
+    gmshModelMeshFieldSetAsBackgroundMesh(thr, ierr);
+    gmshOptionSetNumber("Mesh.MeshSizeExtendFromBoundary", 0, ierr);
+    gmshOptionSetNumber("Mesh.MeshSizeFromPoints", 0, ierr);
+    gmshOptionSetNumber("Mesh.Algorithm", 5, ierr);
+    return 0;
+}
+
+/* g20k: a block of 40 x 25 x 20 bricks (4 x 2.5 x 2): hard rock, and a valley of soft soil in its top 8
+ * layers across the middle 12 columns (two physical volumes; the graph does not tell them apart). */
+static int make_valley(int *ierr)
+{
+    const double xs[4] = {0, 1.4, 2.6, 4};
+    const int nx[3] = {14, 12, 14};
+    int base[4][2];
+    for (int i = 0; i < 4; i++) {
+        base[i][0] = gmshModelGeoAddPoint(xs[i], 0, 0, 1, -1, ierr);
+        base[i][1] = gmshModelGeoAddPoint(xs[i], 2.5, 0, 1, -1, ierr);
+    }
+    int across[4];
+    for (int i = 0; i < 4; i++) {
+        across[i] = gmshModelGeoAddLine(base[i][0], base[i][1], -1, ierr);
+        gmshModelGeoMeshSetTransfiniteCurve(across[i], 26, "Progression", 1, ierr);
+    }
+    int strips[3];
+    for (int i = 0; i < 3; i++) {
+        int bottom = gmshModelGeoAddLine(base[i][0], base[i + 1][0], -1, ierr);
+        int top = gmshModelGeoAddLine(base[i + 1][1], base[i][1], -1, ierr);
+        gmshModelGeoMeshSetTransfiniteCurve(bottom, nx[i] + 1, "Progression", 1, ierr);
+        gmshModelGeoMeshSetTransfiniteCurve(top, nx[i] + 1, "Progression", 1, ierr);
+        int loop[4] = {bottom, across[i + 1], top, -across[i]};
+        int cl = gmshModelGeoAddCurveLoop(loop, 4, -1, 0, ierr);
+        strips[i] = gmshModelGeoAddPlaneSurface(&cl, 1, -1, ierr);
+        gmshModelGeoMeshSetTransfiniteSurface(strips[i], "Left", NULL, 0, ierr);
+        gmshModelGeoMeshSetRecombine(2, strips[i], 45, ierr);
+    }
+    int rock[8], nrock = 0, soil = -1;
+    int tops[3];
+    for (int i = 0; i < 3; i++) {
+        int dt[2] = {2, strips[i]}, layers = 12;
+        int *out = NULL;
+        size_t nout = 0;
+        gmshModelGeoExtrude(dt, 2, 0, 0, 1.2, &out, &nout, &layers, 1, NULL, 0, 1, ierr);
+        if (*ierr != 0 || nout < 2)
+            return -1;
+        tops[i] = out[1];
+        rock[nrock++] = out[3];
+        gmshFree(out);
+    }
+    for (int i = 0; i < 3; i++) {
+        int dt[2] = {2, tops[i]}, layers = 8;
+        int *out = NULL;
+        size_t nout = 0;
+        gmshModelGeoExtrude(dt, 2, 0, 0, 0.8, &out, &nout, &layers, 1, NULL, 0, 1, ierr);
+        if (*ierr != 0 || nout < 2)
+            return -1;
+        if (i == 1)
+            soil = out[3];
+        else
+            rock[nrock++] = out[3];
+        gmshFree(out);
+    }
+    gmshModelGeoSynchronize(ierr);
+    gmshModelAddPhysicalGroup(3, rock, (size_t)nrock, 1, ierr);
+    gmshModelSetPhysicalName(3, 1, "rock", ierr);
+    gmshModelAddPhysicalGroup(3, &soil, 1, 2, ierr);
+    gmshModelSetPhysicalName(3, 2, "soil", ierr);
+    return 0;
+}
+
+static int generate(const char *name, const char *path, char *err, size_t cap)
+{
+    int ierr = 0, dim = 2;
+    gmsh_start();
+    gmshModelAdd(name, &ierr);
+    int rc;
+    if (strcmp(name, "m11k") == 0) {
+        rc = make_plate(&ierr);
+    } else if (strcmp(name, "c10k") == 0) {
+        rc = make_cracked_plate(0.0033, 0.0278, &ierr);
+    } else if (strcmp(name, "c100k") == 0) {
+        rc = make_cracked_plate(0.00103, 0.00868, &ierr);
+    } else {
+        rc = make_valley(&ierr);
+        dim = 3;
+    }
+    if (rc != 0 && ierr == 0)
+        ierr = 1;
+    if (gmsh_failed(ierr, name, err, cap) == 0) {
+        gmshModelGeoSynchronize(&ierr);
+        gmshModelMeshGenerate(dim, &ierr);
+    }
+    if (ierr == 0) {
+        gmshOptionSetNumber("Mesh.MshFileVersion", 4.1, &ierr);
+        gmshOptionSetNumber("Mesh.SaveAll", 1, &ierr);
+        gmshWrite(path, &ierr);
+    }
+    rc = gmsh_failed(ierr, name, err, cap);
+    gmshFinalize(&ierr);
+    return rc;
+}
+
+/* Nodes per element for gmsh's first-order element types, 0 for those that are not volume or area elements. */
+static unsigned type_nodes(int type, unsigned *dim, unsigned *face)
+{
+    switch (type) {
+    case 2: *dim = 2, *face = 2; return 3;  /* triangle */
+    case 3: *dim = 2, *face = 2; return 4;  /* quadrangle */
+    case 4: *dim = 3, *face = 3; return 4;  /* tetrahedron */
+    case 5: *dim = 3, *face = 4; return 8;  /* hexahedron */
+    case 6: *dim = 3, *face = 3; return 6;  /* prism */
+    case 7: *dim = 3, *face = 3; return 5;  /* pyramid */
+    default: return 0;
+    }
+}
+
+/* The elements of the highest dimension the model has, renumbered onto the nodes they use. */
+static int extract(fem_mesh_t *m, const char *path, char *err, size_t cap)
+{
+    int ierr = 0;
+    int *types = NULL;
+    size_t ntypes = 0, **etags = NULL, *etags_n = NULL, netags = 0, **ntags = NULL, *ntags_n = NULL, nntags = 0;
+    gmshModelMeshGetElements(&types, &ntypes, &etags, &etags_n, &netags, &ntags, &ntags_n, &nntags, -1, -1, &ierr);
+    if (gmsh_failed(ierr, path, err, cap) != 0)
+        return -1;
+    unsigned top = 0, face = 0;
+    for (size_t t = 0; t < ntypes; t++) {
+        unsigned d = 0, f = 0;
+        if (type_nodes(types[t], &d, &f) && d > top)
+            top = d;
+    }
+    size_t nel = 0, nidx = 0, maxtag = 0;
+    for (size_t t = 0; t < ntypes; t++) {
+        unsigned d = 0, f = 0, k = type_nodes(types[t], &d, &f);
+        if (k == 0 || d != top)
+            continue;
+        face = face == 0 || f < face ? f : face;
+        nel += etags_n[t];
+        nidx += ntags_n[t];
+        for (size_t i = 0; i < ntags_n[t]; i++)
+            maxtag = ntags[t][i] > maxtag ? ntags[t][i] : maxtag;
+    }
+    int rc = 0;
+    if (nel == 0) {
+        snprintf(err, cap, "%s: no triangles, quadrangles, tetrahedra, hexahedra, prisms or pyramids "
+                           "(first order) in the mesh",
+                 path);
+        rc = -1;
+    }
+    uint32_t *renum = rc == 0 ? malloc((maxtag + 1) * sizeof *renum) : NULL;
+    m->elem_ptr = rc == 0 ? malloc((nel + 1) * sizeof *m->elem_ptr) : NULL;
+    m->elem_nodes = rc == 0 ? malloc(nidx * sizeof *m->elem_nodes) : NULL;
+    if (rc == 0 && (renum == NULL || m->elem_ptr == NULL || m->elem_nodes == NULL)) {
+        snprintf(err, cap, "%s: out of memory", path);
+        rc = -1;
+    }
+    if (rc == 0) {
+        memset(renum, 0xff, (maxtag + 1) * sizeof *renum);
+        size_t e = 0, at = 0;
+        uint32_t next = 0;
+        for (size_t t = 0; t < ntypes; t++) {
+            unsigned d = 0, f = 0, k = type_nodes(types[t], &d, &f);
+            if (k == 0 || d != top)
+                continue;
+            for (size_t i = 0; i < etags_n[t]; i++) {
+                m->elem_ptr[e++] = (uint32_t)at;
+                for (unsigned j = 0; j < k; j++) {
+                    size_t tag = ntags[t][i * k + j];
+                    if (renum[tag] == UINT32_MAX)
+                        renum[tag] = next++;
+                    m->elem_nodes[at++] = renum[tag];
+                }
+            }
+        }
+        m->elem_ptr[e] = (uint32_t)at;
+        m->nelems = nel;
+        m->nnodes = next;
+        m->dim = top;
+        m->face_nodes = face;
+    }
+    /* coordinates of the nodes kept */
+    size_t *tags = NULL, ntag = 0, ncoord = 0, npar = 0;
+    double *coord = NULL, *par = NULL;
+    if (rc == 0) {
+        gmshModelMeshGetNodes(&tags, &ntag, &coord, &ncoord, &par, &npar, -1, -1, 0, 0, &ierr);
+        rc = gmsh_failed(ierr, path, err, cap);
+    }
+    if (rc == 0) {
+        m->coords = calloc(3 * m->nnodes, sizeof *m->coords);
+        if (m->coords == NULL)
+            rc = -1;
+        for (size_t i = 0; rc == 0 && i < ntag; i++)
+            if (tags[i] <= maxtag && renum[tags[i]] != UINT32_MAX)
+                memcpy(&m->coords[3 * renum[tags[i]]], &coord[3 * i], 3 * sizeof *coord);
+    }
+    gmshFree(tags);
+    gmshFree(coord);
+    gmshFree(par);
+    free(renum);
+    for (size_t t = 0; t < ntypes; t++) {
+        gmshFree(etags[t]);
+        gmshFree(ntags[t]);
+    }
+    gmshFree(types);
+    gmshFree(etags);
+    gmshFree(etags_n);
+    gmshFree(ntags);
+    gmshFree(ntags_n);
+    return rc;
+}
+
+int fem_mesh_read(const char *path, fem_mesh_t *m, char *err, size_t cap)
+{
+    memset(m, 0, sizeof *m);
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, cap, "%s: no such mesh file (and not a built-in mesh: m11k, c10k, c100k, g20k)", path);
+        return -1;
+    }
+    int ierr = 0;
+    gmsh_start();
+    gmshOpen(path, &ierr);
+    int rc = gmsh_failed(ierr, path, err, cap);
+    if (rc == 0) {
+        /* a geometry without a mesh (.geo): mesh it */
+        int *types = NULL;
+        size_t ntypes = 0;
+        gmshModelMeshGetElementTypes(&types, &ntypes, -1, -1, &ierr);
+        if (ierr == 0 && ntypes == 0) {
+            int dim = gmshModelGetDimension(&ierr);
+            gmshModelMeshGenerate(dim, &ierr);
+            rc = gmsh_failed(ierr, path, err, cap);
+        }
+        gmshFree(types);
+    }
+    if (rc == 0)
+        rc = extract(m, path, err, cap);
+    gmshFinalize(&ierr);
+    if (rc != 0)
+        fem_mesh_free(m);
+    return rc;
+}
+
+int fem_mesh_load(const char *name, const char *cache_dir, fem_mesh_t *m, int *made, char *err, size_t cap)
+{
+    *made = 0;
+    bool builtin = false;
+    for (unsigned i = 0; i < FEM_MESHES; i++)
+        builtin |= strcmp(name, fem_mesh_names[i]) == 0;
+    if (!builtin)
+        return fem_mesh_read(name, m, err, cap);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.msh", cache_dir, name);
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        if (plot_make_dirs(cache_dir) != 0) {
+            snprintf(err, cap, "%s: cannot make the mesh cache", cache_dir);
+            return -1;
+        }
+        /* Written under a temporary name and renamed, so that an interrupted run leaves no half mesh. */
+        char tmp[4200];
+        snprintf(tmp, sizeof tmp, "%s/.%s.%ld.msh", cache_dir, name, (long)getpid());
+        if (generate(name, tmp, err, cap) != 0 || rename(tmp, path) != 0) {
+            remove(tmp);
+            if (err[0] == '\0')
+                snprintf(err, cap, "%s: cannot write the mesh", path);
+            return -1;
+        }
+        *made = 1;
+    }
+    return fem_mesh_read(path, m, err, cap);
+}
+
+void fem_mesh_free(fem_mesh_t *m)
+{
+    free(m->elem_ptr);
+    free(m->elem_nodes);
+    free(m->coords);
+    memset(m, 0, sizeof *m);
+}

@@ -1,0 +1,189 @@
+/* METIS partitions and the shared-node pattern (fem_partition.h). */
+#include "fem_partition.h"
+
+#include <metis.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* For every node, the parts of its elements; each pair of them shares a word. */
+static int shared_words(const fem_mesh_t *m, fem_partition_t *p)
+{
+    size_t nn = m->nnodes;
+    uint32_t *count = calloc(nn + 1, sizeof *count);
+    if (count == NULL)
+        return -1;
+    for (size_t e = 0; e < m->nelems; e++)
+        for (uint32_t i = m->elem_ptr[e]; i < m->elem_ptr[e + 1]; i++)
+            count[m->elem_nodes[i] + 1]++;
+    for (size_t n = 0; n < nn; n++)
+        count[n + 1] += count[n];
+    uint32_t *fill = malloc(nn * sizeof *fill), *parts = malloc((size_t)count[nn] * sizeof *parts);
+    p->words = calloc((size_t)p->parts * p->parts, sizeof *p->words);
+    int rc = fill != NULL && parts != NULL && p->words != NULL ? 0 : -1;
+    if (rc == 0) {
+        memcpy(fill, count, nn * sizeof *fill);
+        for (size_t e = 0; e < m->nelems; e++)
+            for (uint32_t i = m->elem_ptr[e]; i < m->elem_ptr[e + 1]; i++)
+                parts[fill[m->elem_nodes[i]]++] = p->epart[e];
+        for (size_t n = 0; n < nn; n++) {
+            uint32_t *v = parts + count[n], k = count[n + 1] - count[n], u = 0;
+            /* the distinct parts, in place (few: the elements around one node) */
+            for (uint32_t i = 0; i < k; i++) {
+                bool seen = false;
+                for (uint32_t j = 0; j < u && !seen; j++)
+                    seen = v[j] == v[i];
+                if (!seen)
+                    v[u++] = v[i];
+            }
+            for (uint32_t i = 0; i < u; i++)
+                for (uint32_t j = 0; j < u; j++)
+                    if (i != j)
+                        p->words[(size_t)v[i] * p->parts + v[j]]++;
+        }
+    }
+    free(count);
+    free(fill);
+    free(parts);
+    return rc;
+}
+
+int fem_partition(const fem_mesh_t *m, unsigned parts, fem_partition_t *p, char *err, size_t cap)
+{
+    memset(p, 0, sizeof *p);
+    if (parts < 2 || m->nelems < parts) {
+        snprintf(err, cap, "cannot split %zu elements into %u parts", m->nelems, parts);
+        return -1;
+    }
+    p->parts = parts;
+    p->nelems = m->nelems;
+    idx_t ne = (idx_t)m->nelems, nn = (idx_t)m->nnodes, ncommon = (idx_t)m->face_nodes, np = (idx_t)parts, objval;
+    idx_t *eptr = malloc((m->nelems + 1) * sizeof *eptr), *eind = malloc(m->elem_ptr[m->nelems] * sizeof *eind);
+    idx_t *epart = malloc(m->nelems * sizeof *epart), *npart = malloc(m->nnodes * sizeof *npart);
+    p->epart = malloc(m->nelems * sizeof *p->epart);
+    int rc = eptr && eind && epart && npart && p->epart ? 0 : -1;
+    if (rc != 0)
+        snprintf(err, cap, "out of memory");
+    if (rc == 0) {
+        for (size_t e = 0; e <= m->nelems; e++)
+            eptr[e] = (idx_t)m->elem_ptr[e];
+        for (size_t i = 0; i < m->elem_ptr[m->nelems]; i++)
+            eind[i] = (idx_t)m->elem_nodes[i];
+        idx_t options[METIS_NOPTIONS];
+        METIS_SetDefaultOptions(options);
+        options[METIS_OPTION_SEED] = 1;
+        int st = METIS_PartMeshDual(&ne, &nn, eptr, eind, NULL, NULL, &ncommon, &np, NULL, options, &objval, epart,
+                                    npart);
+        if (st != METIS_OK) {
+            snprintf(err, cap, "METIS could not partition the mesh (status %d)", st);
+            rc = -1;
+        }
+    }
+    if (rc == 0) {
+        for (size_t e = 0; e < m->nelems; e++)
+            p->epart[e] = (uint32_t)epart[e];
+        if (shared_words(m, p) != 0) {
+            snprintf(err, cap, "out of memory");
+            rc = -1;
+        }
+    }
+    free(eptr);
+    free(eind);
+    free(epart);
+    free(npart);
+    if (rc != 0)
+        fem_partition_free(p);
+    return rc;
+}
+
+/* The cache file: a header line, then the part of every element, one a line. */
+static int read_cached(const fem_mesh_t *m, unsigned parts, const char *path, fem_partition_t *p)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return -1;
+    size_t nelems = 0;
+    unsigned np = 0;
+    int rc = fscanf(f, "iwarp fem partition 1 %zu %u\n", &nelems, &np) == 2 && nelems == m->nelems && np == parts
+                 ? 0
+                 : -1;
+    memset(p, 0, sizeof *p);
+    p->parts = parts;
+    p->nelems = nelems;
+    p->epart = rc == 0 ? malloc(nelems * sizeof *p->epart) : NULL;
+    for (size_t e = 0; rc == 0 && e < nelems; e++)
+        if (p->epart == NULL || fscanf(f, "%u\n", &p->epart[e]) != 1 || p->epart[e] >= parts)
+            rc = -1;
+    fclose(f);
+    if (rc == 0 && shared_words(m, p) != 0)
+        rc = -1;
+    if (rc != 0)
+        fem_partition_free(p);
+    return rc;
+}
+
+int fem_partition_cached(const fem_mesh_t *m, unsigned parts, const char *path, fem_partition_t *p, int *made,
+                         char *err, size_t cap)
+{
+    *made = 0;
+    if (read_cached(m, parts, path, p) == 0)
+        return 0;
+    if (fem_partition(m, parts, p, err, cap) != 0)
+        return -1;
+    *made = 1;
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (f == NULL)
+        return 0; /* no cache: the partition stands */
+    fprintf(f, "iwarp fem partition 1 %zu %u\n", p->nelems, parts);
+    for (size_t e = 0; e < p->nelems; e++)
+        fprintf(f, "%u\n", p->epart[e]);
+    if (fclose(f) != 0 || rename(tmp, path) != 0)
+        remove(tmp);
+    return 0;
+}
+
+void fem_partition_free(fem_partition_t *p)
+{
+    free(p->epart);
+    free(p->words);
+    memset(p, 0, sizeof *p);
+}
+
+void fem_partition_stats(const fem_mesh_t *m, const fem_partition_t *p, fem_stats_t *s)
+{
+    memset(s, 0, sizeof *s);
+    s->elements = m->nelems;
+    s->nodes = m->nnodes;
+    unsigned *elems = calloc(p->parts, sizeof *elems);
+    if (elems == NULL)
+        return;
+    for (size_t e = 0; e < p->nelems; e++)
+        elems[p->epart[e]]++;
+    s->elems_min = s->comm_min = s->words_min = UINT32_MAX;
+    for (unsigned a = 0; a < p->parts; a++) {
+        unsigned comm = 0, degree = 0;
+        for (unsigned b = 0; b < p->parts; b++) {
+            uint32_t w = p->words[(size_t)a * p->parts + b];
+            comm += p->words[(size_t)b * p->parts + a]; /* received */
+            if (w == 0)
+                continue;
+            comm += w;
+            degree++;
+            s->connections++;
+            s->words += w;
+            s->words_min = w < s->words_min ? w : s->words_min;
+            s->words_max = w > s->words_max ? w : s->words_max;
+        }
+        s->elems_min = elems[a] < s->elems_min ? elems[a] : s->elems_min;
+        s->elems_max = elems[a] > s->elems_max ? elems[a] : s->elems_max;
+        s->comm_min = comm < s->comm_min ? comm : s->comm_min;
+        s->comm_max = comm > s->comm_max ? comm : s->comm_max;
+        s->degree_max = degree > s->degree_max ? degree : s->degree_max;
+    }
+    if (s->connections == 0)
+        s->words_min = 0;
+    free(elems);
+}
