@@ -13,7 +13,9 @@
 #include <cmocka.h>
 
 #include "fem_analysis.h"
+#include "fem_kernel.h"
 #include "fem_pattern.h"
+#include "e2e.h"
 
 static char cache[64];
 
@@ -161,6 +163,38 @@ static void test_a_corrupt_cached_partition_is_made_again(void **state)
     fem_analysis_free(&b);
 }
 
+/* One product on the emulated array, every cell's y right bit for bit, on arrays whose sides are and are not
+ * powers of two, with 1 and 2 host threads alike; and clock goldens. */
+static void test_the_product_on_the_cells_is_right(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *mesh;
+        unsigned w, h;
+    } cases[] = {{"m11k", 4, 4}, {"g20k", 4, 4}, {"c10k", 5, 3}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char err[1024];
+        fem_analysis_t a;
+        assert_int_equal(fem_analyse(cases[i].mesh, cases[i].w, cases[i].h, cache, &a, err, sizeof err), 0);
+        fem_run_t r1, r2;
+        if (fem_kernel_run(&a, cases[i].w, cases[i].h, FEM_CONSET, 1, &r1, err, sizeof err) != 0)
+            fail_msg("%s: %s", cases[i].mesh, err);
+        assert_int_equal(fem_kernel_run(&a, cases[i].w, cases[i].h, FEM_CONSET, 2, &r2, err, sizeof err), 0);
+        if (r1.wrong != 0)
+            fail_msg("%s on %ux%u: %llu entries of y wrong", cases[i].mesh, cases[i].w, cases[i].h,
+                     (unsigned long long)r1.wrong);
+        assert_int_equal(r2.wrong, 0);
+        assert_int_equal(r1.total, r2.total);
+        assert_int_equal(r1.exchange, r2.exchange);
+        assert_true(r1.compute_min <= r1.compute_max && r1.compute_max < r1.total);
+        if (i == 0) {
+            e2e_check_golden("programs/fem/fem.s#conset-m11k-4x4-compute", r1.compute_max);
+            e2e_check_golden("programs/fem/fem.s#conset-m11k-4x4-exchange", r1.exchange);
+        }
+        fem_analysis_free(&a);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -169,6 +203,7 @@ int main(void)
         cmocka_unit_test(test_a_users_msh_file_is_read),
         cmocka_unit_test(test_bad_files_are_refused_with_their_path),
         cmocka_unit_test(test_a_corrupt_cached_partition_is_made_again),
+        cmocka_unit_test(test_the_product_on_the_cells_is_right),
     };
     return cmocka_run_group_tests(tests, make_cache, remove_cache);
 }
