@@ -7,19 +7,10 @@
 #   a0 = style: 0 ConSet: the exchange's phases (at CONSET_TABLES), each word gathered from y through its
 #        index straight into the gate and added at the receiver into y2 (programs/copy/exchange.inc)
 #
-# Layout (the host's): HDR: rows, then ROWPTR (rows + 1 word offsets into COLS and VALS), COLS (the byte
-# address of x[col] for each entry), VALS (floats), X, Y (the partial sums), Y2 (y: the partial sums plus what
-# the neighbours send). Halts with a0 = clocks of the product, a1 = clocks of the exchange (between the two
+# The matrix, x and y as spmv.inc says. Halts with a0 = clocks of the product, a1 = clocks of the exchange (between the two
 # barriers around it), a2 = from the first barrier to the last.
         .include "../copy/exchange.inc"
-
-        .equ HDR,    0x1f0000
-        .equ ROWPTR, 0x200000
-        .equ COLS,   0x210000
-        .equ VALS,   0x250000
-        .equ X,      0x290000
-        .equ Y,      0x2a0000
-        .equ Y2,     0x2b0000
+        .include "spmv.inc"
 
         .text
 _start: mov  r100, a0
@@ -29,40 +20,8 @@ _start: mov  r100, a0
         li   r78, 0                  # the exchange streams from and to the descriptors' places
         li   r99, 0
         li   r76, 1                  # and adds what arrives
-        call sync_barrier
-        rdcr r107, [CR_CLOCK_LO]
-        call spmv
-        rdcr r108, [CR_CLOCK_LO]
-        call sync_barrier
-        rdcr r109, [CR_CLOCK_LO]
+        spmv_timed
         call exchange_phases
         call sync_barrier
-        rdcr r110, [CR_CLOCK_LO]
-        sub  a0, r108, r107
-        sub  a1, r110, r109
-        sub  a2, r110, r107
-        halt
+        spmv_results
 
-# y = A x on the cell's rows, into Y and Y2. Per entry: its column's address and value load together, then
-# x[col], then the product; the sum of the entry before goes beside the next loads.
-spmv:   ldw  r60, [HDR]              # rows
-        beqz r60, 9f
-        li   r61, ROWPTR
-        li   r62, Y
-        li   r63, Y2
-        li   r50, COLS
-        li   r51, VALS
-1:      ldw  r52, [r61 + 4]          # the row's end
-        ldw  r53, [r61]
-        sub  r52, r52, r53           # its entries
-        li   r43, 0                  # the sum, 0.0
-        li   r47, 0                  # the product before, 0.0
-        beqz r52, 3f
-2:      { ldw r44, [r50] ; ldw r45, [r51] ; add r50, r50, 4 ; add r51, r51, 4 ; fadd.s r43, r43, r47 }
-        ldw  r46, [r44]
-        { fmul.s r47, r45, r46 ; loop r52, 2b }
-3:      fadd.s r43, r43, r47
-        { stw r43, [r62] ; stw r43, [r63] ; add r62, r62, 4 ; add r63, r63, 4 }
-        add  r61, r61, 4
-        loop r60, 1b
-9:      ret

@@ -163,7 +163,7 @@ static void test_a_corrupt_cached_partition_is_made_again(void **state)
     fem_analysis_free(&b);
 }
 
-/* One product on the emulated array, every cell's y right bit for bit, on arrays whose sides are and are not
+/* One product on the emulated array in both styles, every cell's y right bit for bit, on arrays whose sides are and are not
  * powers of two, with 1 and 2 host threads alike; and clock goldens. */
 static void test_the_product_on_the_cells_is_right(void **state)
 {
@@ -176,23 +176,42 @@ static void test_the_product_on_the_cells_is_right(void **state)
         char err[1024];
         fem_analysis_t a;
         assert_int_equal(fem_analyse(cases[i].mesh, cases[i].w, cases[i].h, cache, &a, err, sizeof err), 0);
-        fem_run_t r1, r2;
-        if (fem_kernel_run(&a, cases[i].w, cases[i].h, FEM_CONSET, 1, &r1, err, sizeof err) != 0)
-            fail_msg("%s: %s", cases[i].mesh, err);
-        assert_int_equal(fem_kernel_run(&a, cases[i].w, cases[i].h, FEM_CONSET, 2, &r2, err, sizeof err), 0);
-        if (r1.wrong != 0)
-            fail_msg("%s on %ux%u: %llu entries of y wrong", cases[i].mesh, cases[i].w, cases[i].h,
-                     (unsigned long long)r1.wrong);
-        assert_int_equal(r2.wrong, 0);
-        assert_int_equal(r1.total, r2.total);
-        assert_int_equal(r1.exchange, r2.exchange);
-        assert_true(r1.compute_min <= r1.compute_max && r1.compute_max < r1.total);
-        if (i == 0) {
-            e2e_check_golden("programs/fem/fem.s#conset-m11k-4x4-compute", r1.compute_max);
-            e2e_check_golden("programs/fem/fem.s#conset-m11k-4x4-exchange", r1.exchange);
+        for (unsigned style = FEM_CONSET; style <= FEM_MSGPASS; style++) {
+            fem_run_t r1, r2;
+            if (fem_kernel_run(&a, cases[i].w, cases[i].h, (fem_style_t)style, 1, &r1, err, sizeof err) != 0)
+                fail_msg("%s: %s", cases[i].mesh, err);
+            assert_int_equal(fem_kernel_run(&a, cases[i].w, cases[i].h, (fem_style_t)style, 2, &r2, err, sizeof err), 0);
+            if (r1.wrong != 0)
+                fail_msg("%s on %ux%u, style %u: %llu entries of y wrong", cases[i].mesh, cases[i].w, cases[i].h, style,
+                         (unsigned long long)r1.wrong);
+            assert_int_equal(r2.wrong, 0);
+            assert_int_equal(r1.total, r2.total);
+            assert_int_equal(r1.exchange, r2.exchange);
+            assert_true(r1.compute_min <= r1.compute_max && r1.compute_max < r1.total);
+            if (i == 0) {
+                const char *prog = style == FEM_CONSET ? "fem.s#conset" : "fem_msg.s#msgpass";
+                char g[96];
+                snprintf(g, sizeof g, "programs/fem/%s-m11k-4x4-compute", prog);
+                e2e_check_golden(g, r1.compute_max);
+                snprintf(g, sizeof g, "programs/fem/%s-m11k-4x4-exchange", prog);
+                e2e_check_golden(g, r1.exchange);
+            }
         }
         fem_analysis_free(&a);
     }
+}
+
+/* The models count the loops the programs run: the sum exchange takes more than the 2 clocks of a plain
+ * stream (an index, a load, an add and a store a word), the gather moves a word in 1.5 bundles. */
+static void test_the_models_count_the_programs_loops(void **state)
+{
+    (void)state;
+    fem_model_t m;
+    char err[512];
+    assert_int_equal(fem_model_loops(&m, err, sizeof err), 0);
+    assert_true(m.conset_b > 2);
+    assert_true(m.gather_a == 3.0);
+    assert_true(m.receive_a > 2);
 }
 
 int main(void)
@@ -204,6 +223,7 @@ int main(void)
         cmocka_unit_test(test_bad_files_are_refused_with_their_path),
         cmocka_unit_test(test_a_corrupt_cached_partition_is_made_again),
         cmocka_unit_test(test_the_product_on_the_cells_is_right),
+        cmocka_unit_test(test_the_models_count_the_programs_loops),
     };
     return cmocka_run_group_tests(tests, make_cache, remove_cache);
 }

@@ -11,21 +11,22 @@
 #include "bench.h"
 #include "fem_analysis.h"
 #include "fem_kernel.h"
+#include "model.h"
 #include "interrupt.h"
 #include "plot.h"
 
 enum { SIDE = 8, BINS = 8 };
 
-/* The paper's Table 5 (local computation: cycles, MFLOPS) and the predicted ConSet column of its Table 6. */
+/* The paper's Table 5 (local computation: cycles, MFLOPS) and the predicted columns of its Table 6. */
 static const struct {
     unsigned cycles;
     double mflops;
-    unsigned predicted_conset;
+    unsigned predicted_conset, predicted_msgpass;
 } paper_tables56[FEM_MESHES] = {
-    {22696, 189.44, 4786},
-    {21064, 199.04, 5066},
-    {186632, 200.96, 19774},
-    {118096, 273.92, 35910},
+    {22696, 189.44, 4786, 8378},
+    {21064, 199.04, 5066, 6752},
+    {186632, 200.96, 19774, 19508},
+    {118096, 273.92, 35910, 32852},
 };
 
 /* Words a connection carries, binned by powers of two: 1, 2-3, 4-7, ..., 128 and more. */
@@ -55,8 +56,16 @@ int bench_fem(bench_context_t *ctx)
     static const char *const bins[BINS] = {"1", "2", "4", "8", "16", "32", "64", "128+"};
     plot_categories(&pl, bins, BINS);
     int rc = 0;
-    fem_run_t runs[FEM_MESHES];
+    fem_run_t runs[FEM_MESHES], mp[FEM_MESHES];
+    double pred_c[FEM_MESHES], pred_m[FEM_MESHES];
+    uint64_t words[FEM_MESHES];
     bool ran[FEM_MESHES] = {false};
+    fem_model_t model;
+    char merr[512];
+    if (fem_model_loops(&model, merr, sizeof merr) != 0) {
+        fprintf(stderr, "iwarp bench fem: %s\n", merr);
+        return 1;
+    }
     for (unsigned i = 0; i < FEM_MESHES && !interrupt_requested(); i++) {
         const char *mesh = fem_mesh_names[i];
         if (ctx->quick && strcmp(mesh, "c100k") == 0)
@@ -107,53 +116,88 @@ int bench_fem(bench_context_t *ctx)
         plot_series_t *series = plot_add(&pl, mesh, i % 2 == 1);
         for (unsigned b = 0; b < BINS; b++)
             plot_point(series, b, count[b]);
-        /* One product on the emulated array, y checked on every cell. */
-        if (!interrupt_requested()) {
-            if (fem_kernel_run(&a, SIDE, SIDE, FEM_CONSET, ctx->threads, &runs[i], err, sizeof err) != 0) {
+        /* One product on the emulated array in each style, y checked on every cell. */
+        pred_c[i] = fem_predict_conset(&a, &model);
+        pred_m[i] = fem_predict_msgpass(&a, &model);
+        words[i] = s->words;
+        bool ok = true;
+        for (unsigned style = 0; style < 2 && ok && !interrupt_requested(); style++) {
+            fem_run_t *r = style == 0 ? &runs[i] : &mp[i];
+            if (fem_kernel_run(&a, SIDE, SIDE, style == 0 ? FEM_CONSET : FEM_MSGPASS, ctx->threads, r, err,
+                               sizeof err) != 0) {
                 if (!interrupt_requested()) {
                     fprintf(stderr, "iwarp bench fem: %s: %s\n", mesh, err);
                     rc = 1;
                 }
-            } else if (runs[i].wrong != 0) {
-                fprintf(stderr, "iwarp bench fem: %s: %llu entries of y wrong\n", mesh,
-                        (unsigned long long)runs[i].wrong);
+                ok = false;
+            } else if (r->wrong != 0) {
+                fprintf(stderr, "iwarp bench fem: %s: %llu entries of y wrong\n", mesh, (unsigned long long)r->wrong);
                 rc = 1;
+                ok = false;
             } else {
-                ran[i] = true;
-                const fem_run_t *r = &runs[i];
                 bench_record_begin(ctx, "fem", mesh);
                 bench_string(ctx, "kind", "product");
-                bench_string(ctx, "style", "conset");
+                bench_string(ctx, "style", style == 0 ? "conset" : "msgpass");
                 bench_u64(ctx, "entries", r->nnz);
                 bench_u64(ctx, "compute_clocks_min", r->compute_min);
                 bench_u64(ctx, "compute_clocks_max", r->compute_max);
                 bench_double(ctx, "mflops", 2.0 * (double)r->nnz / ((double)r->compute_max / 20e6) / 1e6);
                 bench_u64(ctx, "exchange_clocks", r->exchange);
+                bench_double(ctx, "predicted_exchange_clocks", style == 0 ? pred_c[i] : pred_m[i]);
+                bench_double(ctx, "exchange_mbps", 4.0 * (double)s->words / ((double)r->exchange / 20e6) / 1e6);
                 bench_u64(ctx, "paper_compute_cycles", paper_tables56[i].cycles);
                 bench_double(ctx, "paper_mflops", paper_tables56[i].mflops);
-                bench_u64(ctx, "paper_predicted_conset", paper_tables56[i].predicted_conset);
+                bench_u64(ctx, "paper_predicted_exchange",
+                          style == 0 ? paper_tables56[i].predicted_conset : paper_tables56[i].predicted_msgpass);
                 bench_u64(ctx, "wrong", r->wrong);
                 bench_record_end(ctx);
             }
         }
+        ran[i] = ok && !interrupt_requested();
         fem_analysis_free(&a);
     }
     bench_write_plot(ctx, &pl, "fem", "fem_words_per_connection.svg");
+    /* Figure 6: the aggregate bandwidth of the exchange, predicted and emulated, by mesh. */
+    plot_t bw;
+    bench_plot_init(ctx, &bw, "Exchange bandwidth on 8x8 (as the paper's Figure 6)", "mesh",
+                    "MB/s, all cells", false, false);
+    plot_categories(&bw, fem_mesh_names, FEM_MESHES);
+    plot_series_t *bs[4] = {plot_add(&bw, "ConSet emulated", false), plot_add(&bw, "ConSet predicted", true),
+                            plot_add(&bw, "message passing emulated", false),
+                            plot_add(&bw, "message passing predicted", true)};
+    for (unsigned i = 0; i < FEM_MESHES; i++)
+        if (ran[i]) {
+            double bytes = 4.0 * (double)words[i] * 20e6 / 1e6;
+            plot_point(bs[0], i, bytes / (double)runs[i].exchange);
+            plot_point(bs[1], i, bytes / pred_c[i]);
+            plot_point(bs[2], i, bytes / (double)mp[i].exchange);
+            plot_point(bs[3], i, bytes / pred_m[i]);
+        }
+    bench_write_plot(ctx, &bw, "fem", "fem_bandwidth.svg");
     if (bench_report(ctx)) {
-        printf("\nOne sparse matrix-vector product on the emulated 8x8 (programs/fem/fem.s): the local product over\n"
-               "each cell's assembled CSR rows (clocks of the slowest cell; MFLOPS: 2 a stored entry over the array),\n"
-               "then the ConSet exchange of the shared nodes' partial sums (gathered through their indices into the\n"
-               "gate, added at the receiver); y checked on every cell. The paper's Table 5 and its predicted ConSet\n"
-               "column of Table 6 beside (its kernel and partitions were not these).\n"
-               "%-7s %9s %11s %9s %9s %9s %11s\n",
-               "mesh", "entries", "compute", "paper", "MFLOPS", "paper", "exchange");
+        printf("\nTable 5: one sparse matrix-vector product on the emulated 8x8, the local part (programs/fem/spmv.inc,\n"
+               "each cell's assembled CSR rows): clocks of the slowest cell; MFLOPS: 2 a stored entry, over the array\n"
+               "%-7s %9s %11s %9s %9s %9s\n",
+               "mesh", "entries", "compute", "paper", "MFLOPS", "paper");
         for (unsigned i = 0; i < FEM_MESHES; i++)
             if (ran[i])
-                printf("%-7s %9llu %11llu %9u %9.1f %9.2f %11llu   (paper predicted %u)\n", fem_mesh_names[i],
-                       (unsigned long long)runs[i].nnz, (unsigned long long)runs[i].compute_max,
-                       paper_tables56[i].cycles,
-                       2.0 * (double)runs[i].nnz / ((double)runs[i].compute_max / 20e6) / 1e6, paper_tables56[i].mflops,
-                       (unsigned long long)runs[i].exchange, paper_tables56[i].predicted_conset);
+                printf("%-7s %9llu %11llu %9u %9.1f %9.2f\n", fem_mesh_names[i], (unsigned long long)runs[i].nnz,
+                       (unsigned long long)runs[i].compute_max, paper_tables56[i].cycles,
+                       2.0 * (double)runs[i].nnz / ((double)runs[i].compute_max / 20e6) / 1e6, paper_tables56[i].mflops);
+        printf("\nTable 6: the exchange of the shared nodes' partial sums, clocks between the barriers around it; y\n"
+               "checked on every cell. ConSet: the phases, each word gathered through its index into the gate and added\n"
+               "at the receiver; message passing: gathered into a buffer and sent (runtime/msg.s), added at the\n"
+               "receiver alike. predicted: the paper's models with the loops' clocks a word (ConSet b = %.0f; message\n"
+               "passing c = %d, a = %.1f gather + %.0f receive), counted in the assembled programs\n"
+               "%-7s %10s %10s %10s | %10s %10s %10s | %9s\n",
+               model.conset_b, MODEL_C, model.gather_a, model.receive_a, "mesh", "ConSet", "predicted", "paper pred",
+               "msg pass", "predicted", "paper pred", "MP/ConSet");
+        for (unsigned i = 0; i < FEM_MESHES; i++)
+            if (ran[i])
+                printf("%-7s %10llu %10.0f %10u | %10llu %10.0f %10u | %9.2f\n", fem_mesh_names[i],
+                       (unsigned long long)runs[i].exchange, pred_c[i], paper_tables56[i].predicted_conset,
+                       (unsigned long long)mp[i].exchange, pred_m[i], paper_tables56[i].predicted_msgpass,
+                       (double)mp[i].exchange / (double)runs[i].exchange);
     }
     return rc;
 }

@@ -21,7 +21,8 @@ static void usage(FILE *out)
             "  --array WxH     cells, one part each (default 8x8)\n"
             "  --cache DIR     where meshes and partitions are kept (default out/fem/cache)\n"
             "  --cset FILE     write the pattern as a connection set (for iwarp route)\n"
-            "  --run           also run one product y = A x on the emulated array, ConSet exchange, y checked\n"
+            "  --run           also run one product y = A x on the emulated array, y checked on every cell\n"
+            "  --msgpass       the exchange by message passing (runtime/msg.s) instead of ConSet\n"
             "  --threads N     host threads for that run (results do not depend on it)\n"
             "  --json          the figures as one JSON object\n"
             "Prints the paper's Table 4 for the mesh: elements, nodes, elements a cell, words a cell sends and\n"
@@ -100,16 +101,17 @@ static void print_json(const char *mesh, const fem_analysis_t *a, const fem_run_
 
 int cmd_fem(int argc, char **argv)
 {
-    enum { OPT_ARRAY = 256, OPT_CACHE, OPT_CSET, OPT_RUN, OPT_THREADS, OPT_JSON, OPT_HELP };
+    enum { OPT_ARRAY = 256, OPT_CACHE, OPT_CSET, OPT_RUN, OPT_MSGPASS, OPT_THREADS, OPT_JSON, OPT_HELP };
     static const struct option longopts[] = {
         {"array", required_argument, NULL, OPT_ARRAY}, {"cache", required_argument, NULL, OPT_CACHE},
         {"cset", required_argument, NULL, OPT_CSET},   {"json", no_argument, NULL, OPT_JSON},
         {"run", no_argument, NULL, OPT_RUN},           {"threads", required_argument, NULL, OPT_THREADS},
+        {"msgpass", no_argument, NULL, OPT_MSGPASS},
         {"help", no_argument, NULL, OPT_HELP},         {NULL, 0, NULL, 0},
     };
     unsigned w = 8, h = 8;
     const char *cache = "out/fem/cache", *cset_path = NULL;
-    bool json = false, run = false;
+    bool json = false, run = false, msgpass = false;
     unsigned threads = 1;
     optind = 0;
     int c;
@@ -125,6 +127,7 @@ int cmd_fem(int argc, char **argv)
         case OPT_CSET: cset_path = optarg; break;
         case OPT_JSON: json = true; break;
         case OPT_RUN: run = true; break;
+        case OPT_MSGPASS: msgpass = true; break;
         case OPT_THREADS: {
             uint64_t n;
             if (emu_parse_count(optarg, &n) != 0 || n < 1 || n > 64) {
@@ -168,7 +171,7 @@ int cmd_fem(int argc, char **argv)
         }
     }
     fem_run_t r = {0};
-    if (rc == 0 && run && fem_kernel_run(&a, w, h, FEM_CONSET, threads, &r, err, sizeof err) != 0) {
+    if (rc == 0 && run && fem_kernel_run(&a, w, h, msgpass ? FEM_MSGPASS : FEM_CONSET, threads, &r, err, sizeof err) != 0) {
         fprintf(stderr, "iwarp fem: %s\n", err);
         rc = 1;
         run = false;
@@ -179,9 +182,9 @@ int cmd_fem(int argc, char **argv)
         print_text(mesh, &a);
     if (run && !json) {
         double mflops = 2.0 * (double)r.nnz / ((double)r.compute_max / 20e6) / 1e6;
-        printf("one product on the emulated %ux%u (ConSet exchange): %llu entries; local product %llu..%llu clocks "
+        printf("one product on the emulated %ux%u (%s): %llu entries; local product %llu..%llu clocks "
                "(%.1f MFLOPS over the array at the slowest cell), exchange %llu clocks; y on every cell: %s\n",
-               w, h, (unsigned long long)r.nnz, (unsigned long long)r.compute_min, (unsigned long long)r.compute_max,
+               w, h, msgpass ? "message passing" : "ConSet", (unsigned long long)r.nnz, (unsigned long long)r.compute_min, (unsigned long long)r.compute_max,
                mflops, (unsigned long long)r.exchange, r.wrong == 0 ? "right" : "WRONG");
     }
     if (run && r.wrong != 0)

@@ -9,6 +9,7 @@
 #include "conset/route.h"
 #include "conset/route_tables.h"
 #include "emu.h"
+#include "model.h"
 #include "program_load.h"
 #include "run_loop.h"
 
@@ -193,8 +194,9 @@ static int lay_out_exchange(emu_array_t *arr, unsigned w, const fem_analysis_t *
 {
     unsigned np = a->part.parts;
     uint32_t *sidx_at = malloc(np * sizeof *sidx_at), *ridx_at = malloc(np * sizeof *ridx_at);
+    uint32_t *sbuf_at = calloc(np, sizeof *sbuf_at); /* message passing's send buffer offsets */
     uint32_t *si = malloc(REGION_WORDS * sizeof *si), *ri = malloc(REGION_WORDS * sizeof *ri);
-    int rc = sidx_at && ridx_at && si && ri ? 0 : -1;
+    int rc = sidx_at && ridx_at && sbuf_at && si && ri ? 0 : -1;
     for (unsigned p = 0; p < np; p++) {
         if (sidx_at)
             sidx_at[p] = SIDX;
@@ -225,7 +227,8 @@ static int lay_out_exchange(emu_array_t *arr, unsigned w, const fem_analysis_t *
                 rc = -1;
                 break;
             }
-            const uint32_t ds[4] = {sidx_at[p], 0, n, 0}, dr[4] = {ridx_at[q], 0, n, 0};
+            const uint32_t ds[4] = {sidx_at[p], 0, n, sbuf_at[p]}, dr[4] = {ridx_at[q], 0, n, 0};
+            sbuf_at[p] += 4 * n;
             rc = poke(arr, w, p, sidx_at[p], si, 4 * n) | poke(arr, w, q, ridx_at[q], ri, 4 * n) |
                  poke(arr, w, p, DESC_SEND + 16 * q, ds, sizeof ds) | poke(arr, w, q, DESC_RECV + 16 * p, dr, sizeof dr);
             sidx_at[p] += 4 * n;
@@ -233,6 +236,7 @@ static int lay_out_exchange(emu_array_t *arr, unsigned w, const fem_analysis_t *
         }
     free(sidx_at);
     free(ridx_at);
+    free(sbuf_at);
     free(si);
     free(ri);
     return rc;
@@ -287,13 +291,14 @@ int fem_kernel_run(const fem_analysis_t *a, unsigned width, unsigned height, fem
     route_plan_t plan;
     celldata_t tables;
     bool have_plan = false, have_tables = false;
-    if (rc == 0) {
+    bool conset = style == FEM_CONSET;
+    if (rc == 0 && conset) {
         route_options_t o;
         route_options_init(&o);
         rc = route_compile(&a->set, &o, &plan, err, cap);
         have_plan = rc == 0;
     }
-    if (rc == 0) {
+    if (rc == 0 && conset) {
         rc = route_tables(&plan, &tables, err, cap);
         have_tables = rc == 0;
     }
@@ -309,16 +314,17 @@ int fem_kernel_run(const fem_analysis_t *a, unsigned width, unsigned height, fem
     const emu_program_t *prog = NULL;
     if (rc == 0) {
         emu_array_set_threads(arr, threads ? threads : 1);
-        prog = program_add(arr, "programs/fem/fem.s", NULL, 0);
+        const char *path = conset ? "programs/fem/fem.s" : "programs/fem/fem_msg.s";
+        prog = program_add(arr, path, NULL, 0);
         if (prog == NULL) {
-            snprintf(err, cap, "programs/fem/fem.s did not assemble");
+            snprintf(err, cap, "%s did not assemble", path);
             rc = -1;
         }
     }
     const uint32_t arg = (uint32_t)style;
     for (unsigned p = 0; p < np && rc == 0; p++)
         rc = emu_array_load(arr, p % width, p / width, prog, &arg, 1, err, cap);
-    if (rc == 0)
+    if (rc == 0 && conset)
         rc = celldata_load(&tables, arr, CONSET_TABLES, err, cap);
     for (unsigned p = 0; p < np && rc == 0; p++)
         rc = lay_out_matrix(arr, width, &a->mesh, p, &parts[p], &out->nnz, err, cap);
@@ -351,4 +357,80 @@ int fem_kernel_run(const fem_analysis_t *a, unsigned width, unsigned height, fem
     }
     free(parts);
     return rc;
+}
+
+/* Clocks of the bundles from label `from` up to label `to` of a program, as the machine would predecode it. */
+static int loop_clocks(const char *program, const char *from, const char *to, double *clocks, char *err, size_t cap)
+{
+    emu_machine_t m;
+    emu_machine_defaults(&m);
+    m.width = m.height = 1;
+    emu_array_t *a;
+    if (emu_array_create(&a, &m, err, cap) != 0)
+        return -1;
+    const emu_program_t *p = program_add(a, program, NULL, 0);
+    const isa_symbol_t *f = p ? isa_image_symbol(&p->image, from) : NULL, *t = p ? isa_image_symbol(&p->image, to) : NULL;
+    int rc = 0;
+    if (f == NULL || t == NULL || t->value <= f->value) {
+        snprintf(err, cap, "%s: no loop from %s to %s", program, from, to);
+        rc = -1;
+    }
+    unsigned sum = 0;
+    for (uint32_t pc = f ? f->value : 0; rc == 0 && pc < t->value;) {
+        const emu_bundle_t *b = emu_program_bundle(p, pc);
+        if (b == NULL) {
+            rc = -1;
+            break;
+        }
+        sum += b->clocks;
+        pc = b->next_pc;
+    }
+    *clocks = sum;
+    emu_array_free(a);
+    return rc;
+}
+
+int fem_model_loops(fem_model_t *m, char *err, size_t cap)
+{
+    double gather2;
+    if (loop_clocks("programs/fem/fem.s", "exchange_sum_loop", "exchange_sum_loop_end", &m->conset_b, err, cap) != 0 ||
+        loop_clocks("programs/fem/fem_msg.s", "copy_i_s_loop", "copy_i_s_loop_end", &gather2, err, cap) != 0 ||
+        loop_clocks("programs/fem/fem_msg.s", "receive_sum_loop", "receive_sum_loop_end", &m->receive_a, err, cap) != 0)
+        return -1;
+    m->gather_a = gather2 / 2; /* the gather moves two words an iteration */
+    return 0;
+}
+
+/* The most words any cell sends (each sends as many as it receives: the pattern is symmetric). */
+static uint64_t words_max(const fem_partition_t *p)
+{
+    uint64_t best = 0;
+    for (unsigned a = 0; a < p->parts; a++) {
+        uint64_t w = 0;
+        for (unsigned b = 0; b < p->parts; b++)
+            w += p->words[(size_t)a * p->parts + b];
+        best = w > best ? w : best;
+    }
+    return best;
+}
+
+double fem_predict_conset(const fem_analysis_t *a, const fem_model_t *m)
+{
+    return (double)a->phases * MODEL_PER_PHASE + m->conset_b * (double)words_max(&a->part);
+}
+
+double fem_predict_msgpass(const fem_analysis_t *a, const fem_model_t *m)
+{
+    double best = 0;
+    unsigned np = a->part.parts;
+    for (unsigned x = 0; x < np; x++) {
+        double t = 0;
+        for (unsigned y = 0; y < np; y++) {
+            uint32_t w = a->part.words[(size_t)x * np + y];
+            if (w > 0)
+                t += 2.0 * MODEL_C + (m->gather_a + m->receive_a) * w;
+        }
+        best = t > best ? t : best;
+    }
+    return best;
 }
