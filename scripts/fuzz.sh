@@ -41,9 +41,10 @@ declare -A seeds=(
   [hpf]="fuzz/corpus/hpf"
   [copy]="fuzz/corpus/copy"
   [fem_partition]="fuzz/corpus/fem_partition"
+  [msh_check]="fuzz/corpus/msh_check"
 )
 names=("$@")
-((${#names[@]})) || names=(asm image cset run_desc machine snapshot trace celldata demo dbg_expr dbg_script options sweep json hpf copy fem_partition)
+((${#names[@]})) || names=(asm image cset run_desc machine snapshot trace celldata demo dbg_expr dbg_script options sweep json hpf copy fem_partition msh_check)
 
 mkdir -p out/fuzz
 failed=()
