@@ -152,7 +152,7 @@ static unsigned destination(const layout_t *l, uint32_t **want, size_t *nwords)
     return l->op == OP_LOCAL || l->op >= OP_STORE_STREAM ? 0 : 1;
 }
 
-static int lay_out(emu_array_t *a, const layout_t *l, const uint32_t *want, size_t span, unsigned dst_cell)
+static int lay_out(emu_array_t *a, const layout_t *l, size_t span, unsigned dst_cell)
 {
     int rc = 0;
     for (unsigned k = 0; k < l->n && rc == 0; k++) {
@@ -171,7 +171,6 @@ static int lay_out(emu_array_t *a, const layout_t *l, const uint32_t *want, size
     }
     for (size_t w = 0; w < span + 2 * GUARD_WORDS && rc == 0; w++)
         rc |= poke_word(a, dst_cell, DST - 4 * GUARD_WORDS + 4 * (uint32_t)w, COPY_GUARD_WORD);
-    (void)want;
     return rc;
 }
 
@@ -255,7 +254,7 @@ int copy_measure_run(const copy_bench_case_t *c, copy_run_t *out, char *err, siz
     unsigned dst_cell = 0;
     if (rc == 0) {
         dst_cell = destination(&l, &want, &span);
-        if (want == NULL || lay_out(a, &l, want, span, dst_cell) != 0) {
+        if (want == NULL || lay_out(a, &l, span, dst_cell) != 0) {
             snprintf(err, cap, "could not lay out the memory");
             rc = -1;
         }
