@@ -262,7 +262,7 @@ static void test_hpf_doc_example_prints_what_the_doc_shows(void **state)
 static void test_copy_model_doc_examples_print_what_the_doc_shows(void **state)
 {
     (void)state;
-    doc_example("docs/copy.md", "### `iwarp model copy`");
+    doc_example("docs/copy.md", "### The paper's estimates");
     doc_example("docs/copy.md", "### An expression");
 }
 

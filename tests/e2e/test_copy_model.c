@@ -113,6 +113,7 @@ static void test_bad_expressions_say_the_column(void **state)
     expect_error("(1C1 -> 1S0", "expr:12: expected ')' to close the '(' at column 1");
     expect_error("1C1 || 1X1", "expr:8: '1X1' is not a basic transfer (such as 1C64, !S0, 1F0, 0D1, Nd, Nadp@4), "
                                "a name nor a number");
+    expect_error("1C1 -> (1S0 | Nd || 0D1)", "expr:13: a lone '|': in parallel is '||'");
     expect_error("1C64 -> 1S0", "expr:9: this step reads pattern 1 but the step before writes pattern 64");
     expect_error("1C1 1C1", "expr:5: unexpected '1': expected '->', '||', 'where' or the end");
     expect_error("1C1 where Q < 3", "expr:13: expected '<=' after Q");

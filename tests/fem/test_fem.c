@@ -164,7 +164,9 @@ static void test_bad_files_are_refused_with_their_path(void **state)
                    "2: MSH version 9.9: gmsh files of version 2 or 4 are read");
     expect_refused("v4.msh",
                    "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$Nodes\n1 2 1 2\n2 1 0 2\n1\n2\n0 0 0\n$EndNodes\n",
-                   "10: expected a node's coordinates: x y z");
+                   "10: expected a node's coordinates: x y z, found $EndNodes: fewer lines than $Nodes's counts say");
+    snprintf(text, sizeof text, "%s$Nodes\n1\n1 0 0 0\n$EndNodes\n$Elements\n1\n1 15 0 9\n$EndElements\n", head);
+    expect_refused("undefined.msh", text, "10: an element names node 9, which $Nodes does not define");
     /* well formed, but lines only: nothing to partition */
     snprintf(path, sizeof path, "%s/lines.msh", cache);
     write_file(path, "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n2\n1 0 0 0\n2 1 0 0\n$EndNodes\n$Elements\n1\n"

@@ -160,6 +160,9 @@ int bench_copy_exchange(bench_context_t *ctx, const copy_table_t *iwarp)
     jobs->threads = ctx->threads;
     bench_run_jobs(ctx, "bench copy (exchanges)", NCASES * STYLES, run_job, jobs);
     unsigned side = ctx->quick ? QUICK : SIDE, cells = side * side;
+    if (bench_report(ctx) && ctx->quick)
+        printf("\n(--quick: 4x4 and short blocks; rates from differences of runs this small are rough, and can\n"
+               "exceed a link's 40 MB/s where the phases of n and 2n differ)");
     if (bench_report(ctx))
         printf("\nExchanges on %ux%u under ConSet: MB/s per cell each way, measured (from runs of n and 2n) and the\n"
                "model with the measured table and the exchange's network figure (the same phases with no memory\n"

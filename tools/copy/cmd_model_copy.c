@@ -18,7 +18,8 @@ static void usage(FILE *out)
             "  without EXPR: the copy-transfer paper's estimates (Stricker and Gross) for the T3D and the Paragon,\n"
             "  evaluated with its tables, beside the figures it prints\n"
             "  with EXPR: the expression's throughput with one machine's table, and the basic transfers it used\n"
-            "    EXPR: transfers (1C64, !S0, 1F0, 0R1, 0D!, Nd, Nadp@4) and MB/s numbers joined by '->' (in\n"
+            "    EXPR: transfers (1C64, !S0, 1F0, 0R1, 0D!, Nd, Nadp@4), names the table gives figures (such as\n"
+            "          Nd_exchange) and MB/s numbers joined by '->' (in\n"
             "          sequence: reciprocal sum) and '||' (in parallel: minimum), with '(' ')', then optionally\n"
             "          'where 2 * Q <= 0C1, ...' (resource constraints on the composite Q)\n"
             "  --machine t3d|paragon  the paper's table (default t3d)\n"
@@ -175,7 +176,7 @@ int model_copy_cmd(int argc, char **argv)
             break;
         case OPT_TABLE:
             if (copy_table_load(optarg, &t, err, sizeof err) != 0) {
-                fprintf(stderr, "%s\n", err);
+                fprintf(stderr, "iwarp model copy: %s\n", err);
                 return 1;
             }
             chose = true;

@@ -154,13 +154,22 @@ static int atom(parser_t *p, value_t *v)
     return transfer(p, end, v);
 }
 
+/* A lone '|' where '||' was meant. */
+static int lone_bar(parser_t *p)
+{
+    skip_space(p);
+    if (p->at < p->len && p->s[p->at] == '|' && (p->at + 1 >= p->len || p->s[p->at + 1] != '|'))
+        return fail(p, p->at, "a lone '|': in parallel is '||'");
+    return 0;
+}
+
 static int par(parser_t *p, value_t *v)
 {
-    if (atom(p, v) != 0)
+    if (atom(p, v) != 0 || lone_bar(p) != 0)
         return -1;
     while (take(p, "||")) {
         value_t w;
-        if (atom(p, &w) != 0)
+        if (atom(p, &w) != 0 || lone_bar(p) != 0)
             return -1;
         v->mbps = fmin(v->mbps, w.mbps);
         if (v->read == NO_PATTERN)

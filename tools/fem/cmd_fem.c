@@ -2,6 +2,7 @@
  * partitioned by METIS into one part a cell, its communication pattern and the compiler's phases (Table 4).
  * docs/fem.md. */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,9 +33,12 @@ static void usage(FILE *out)
 static void print_text(const char *mesh, const fem_analysis_t *a)
 {
     const fem_stats_t *s = &a->stats;
-    const fem_paper_table4_t *p = fem_paper_row(mesh);
-    printf("%s: %uD, %zu elements, %zu nodes%s%s\n", mesh, a->mesh.dim, s->elements, s->nodes,
-           a->mesh_made ? " (made by gmsh now)" : "", a->part_made ? "" : " (partition from the cache)");
+    /* The paper's column only where it applies: its mesh, in its 64 parts. */
+    const fem_paper_table4_t *p = a->part.parts == 64 ? fem_paper_row(mesh) : NULL;
+    bool builtin = fem_paper_row(mesh) != NULL;
+    printf("%s: %uD, %zu elements, %zu nodes; mesh %s, partition into %u %s\n", mesh, a->mesh.dim, s->elements,
+           s->nodes, !builtin ? "read from the file" : a->mesh_made ? "made by gmsh now" : "from the cache",
+           a->part.parts, a->part_made ? "made by METIS now" : "from the cache");
     printf("%-28s %14s %14s\n", "", "here", p ? "paper" : "");
     /* Each row: its label, this mesh's pair of figures and the paper's (a pair when min/max). */
     const struct {
@@ -119,7 +123,8 @@ int cmd_fem(int argc, char **argv)
         switch (c) {
         case OPT_ARRAY:
             if (emu_parse_array_size(optarg, &w, &h) != 0 || w * h < 2) {
-                fprintf(stderr, "iwarp fem: bad value '%s' for --array (WxH, 2 cells or more)\n", optarg);
+                fprintf(stderr, "iwarp fem: bad value '%s' for --array (WxH, sides 1 to %d, 2 cells or more)\n",
+                        optarg, EMU_MAX_DIM);
                 return 2;
             }
             break;
@@ -145,6 +150,10 @@ int cmd_fem(int argc, char **argv)
     if (optind != argc - 1) {
         fprintf(stderr, "iwarp fem: one MESH expected\n");
         usage(stderr);
+        return 2;
+    }
+    if (msgpass && !run) {
+        fprintf(stderr, "iwarp fem: --msgpass chooses how --run exchanges: give --run too\n");
         return 2;
     }
     const char *mesh = argv[optind];
@@ -187,6 +196,8 @@ int cmd_fem(int argc, char **argv)
                w, h, msgpass ? "message passing" : "ConSet", (unsigned long long)r.nnz, (unsigned long long)r.compute_min, (unsigned long long)r.compute_max,
                mflops, (unsigned long long)r.exchange, r.wrong == 0 ? "right" : "WRONG");
     }
+    if (cset_path != NULL && rc == 0 && !json)
+        printf("the pattern as a connection set (%u connections): %s\n", a.stats.connections, cset_path);
     if (run && r.wrong != 0)
         rc = 1;
     fem_analysis_free(&a);

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 enum { MAX_FIELDS = 64 };
@@ -24,7 +25,58 @@ typedef struct scan {
     unsigned n;
     bool numbers; /* every field was a number */
     char first[64];
+    /* the node tags $Nodes defines, so that an element naming another is refused here (gmsh would say only
+     * "Wrong node index") */
+    uint8_t *tags;
+    size_t tags_cap; /* bits */
+    bool tags_known;
 } scan_t;
+
+static int fail(scan_t *sc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+enum { MAX_TAG = 1 << 26 }; /* past this, tags are not followed (gmsh still checks them) */
+
+static void tag_define(scan_t *sc, double tag)
+{
+    if (tag < 0 || tag >= MAX_TAG) {
+        sc->tags_known = false;
+        return;
+    }
+    size_t t = (size_t)tag;
+    if (t >= sc->tags_cap) {
+        size_t cap = sc->tags_cap ? sc->tags_cap : 1024;
+        while (cap <= t)
+            cap *= 2;
+        uint8_t *grown = realloc(sc->tags, cap / 8);
+        if (grown == NULL) {
+            sc->tags_known = false;
+            return;
+        }
+        memset(grown + sc->tags_cap / 8, 0, (cap - sc->tags_cap) / 8);
+        sc->tags = grown;
+        sc->tags_cap = cap;
+    }
+    sc->tags[t / 8] |= (uint8_t)(1u << (t % 8));
+}
+
+static bool tag_defined(const scan_t *sc, double tag)
+{
+    if (!sc->tags_known)
+        return true;
+    if (!(tag >= 0 && tag < (double)sc->tags_cap))
+        return false;
+    size_t t = (size_t)tag;
+    return sc->tags[t / 8] >> (t % 8) & 1;
+}
+
+/* The node tags of the last line from field `from` on must be defined. */
+static int nodes_defined(scan_t *sc, unsigned from)
+{
+    for (unsigned i = from; i < sc->n && i < MAX_FIELDS; i++)
+        if (!tag_defined(sc, sc->v[i]))
+            return fail(sc, "an element names node %.0f, which $Nodes does not define", sc->v[i]);
+    return 0;
+}
 
 static int fail(scan_t *sc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(scan_t *sc, const char *fmt, ...)
@@ -92,6 +144,8 @@ static int expect_numbers(scan_t *sc, unsigned want, bool more, bool ints, const
 {
     if (!take(sc))
         return fail(sc, "the file ends inside $%s (expected %s)", section, what);
+    if (sc->first[0] == '$')
+        return fail(sc, "expected %s, found %s: fewer lines than $%s's counts say", what, sc->first, section);
     if (!sc->numbers || sc->n < want || (!more && sc->n != want) || sc->n > MAX_FIELDS)
         return fail(sc, "expected %s", what);
     for (unsigned i = 0; ints && i < want; i++)
@@ -123,9 +177,11 @@ static int nodes_v2(scan_t *sc)
     if (expect_numbers(sc, 1, false, true, "Nodes", "the number of nodes") != 0)
         return -1;
     double count = sc->v[0];
-    for (double i = 0; i < count; i++)
+    for (double i = 0; i < count; i++) {
         if (expect_numbers(sc, 4, false, false, "Nodes", "a node: tag x y z") != 0)
             return -1;
+        tag_define(sc, sc->v[0]);
+    }
     return end_of(sc, "Nodes");
 }
 
@@ -137,11 +193,13 @@ static int elements_v2(scan_t *sc)
     for (double i = 0; i < count; i++) {
         if (expect_numbers(sc, 3, true, true, "Elements", "an element: tag type tags... nodes...") != 0)
             return -1;
-        unsigned k = type_nodes((long)sc->v[1]);
+        unsigned k = sc->v[1] <= 15 ? type_nodes((long)sc->v[1]) : 0;
         double want = 3 + sc->v[2] + k;
         if (k != 0 && (double)sc->n != want)
             return fail(sc, "an element of type %ld has %u nodes: expected %.0f fields, found %u", (long)sc->v[1], k,
                         want, sc->n);
+        if (3 + sc->v[2] < MAX_FIELDS && nodes_defined(sc, 3 + (unsigned)sc->v[2]) != 0)
+            return -1;
     }
     return end_of(sc, "Elements");
 }
@@ -154,10 +212,14 @@ static int nodes_v4(scan_t *sc)
     for (double b = 0; b < blocks; b++) {
         if (expect_numbers(sc, 4, false, true, "Nodes", "a block: entityDim entityTag parametric numNodesInBlock") != 0)
             return -1;
+        if (sc->v[0] > 3)
+            return fail(sc, "entityDim %.0f: 0 to 3", sc->v[0]);
         double n = sc->v[3], extra = sc->v[2] != 0 ? sc->v[0] : 0;
-        for (double i = 0; i < n; i++)
+        for (double i = 0; i < n; i++) {
             if (expect_numbers(sc, 1, false, true, "Nodes", "a node tag") != 0)
                 return -1;
+            tag_define(sc, sc->v[0]);
+        }
         for (double i = 0; i < n; i++)
             if (expect_numbers(sc, 3 + (unsigned)extra, false, false, "Nodes", "a node's coordinates: x y z") != 0)
                 return -1;
@@ -177,7 +239,7 @@ static int elements_v4(scan_t *sc)
         if (expect_numbers(sc, 4, false, true, "Elements",
                            "a block: entityDim entityTag elementType numElementsInBlock") != 0)
             return -1;
-        long type = (long)sc->v[2];
+        long type = sc->v[2] <= 15 ? (long)sc->v[2] : 0;
         unsigned k = type_nodes(type);
         double n = sc->v[3];
         for (double i = 0; i < n; i++) {
@@ -186,6 +248,8 @@ static int elements_v4(scan_t *sc)
             if (k != 0 && sc->n != 1 + k)
                 return fail(sc, "an element of type %ld has %u nodes: expected %u fields, found %u", type, k, 1 + k,
                             sc->n);
+            if (nodes_defined(sc, 1) != 0)
+                return -1;
         }
         seen += n;
     }
@@ -194,57 +258,64 @@ static int elements_v4(scan_t *sc)
     return end_of(sc, "Elements");
 }
 
-int fem_msh_check(const char *text, size_t len, const char *file, char *err, size_t cap)
+static int check(scan_t *sc)
 {
-    scan_t sc = {.s = text, .len = len, .file = file, .err = err, .cap = cap};
     do {
-        if (!take(&sc))
-            return fail(&sc, "empty: a gmsh mesh starts with $MeshFormat");
-    } while (sc.n == 0);
-    if (strcmp(sc.first, "$MeshFormat") != 0 || sc.n != 1)
-        return fail(&sc, "not a gmsh mesh: it must start with $MeshFormat");
-    if (!take(&sc))
-        return fail(&sc, "the file ends inside $MeshFormat");
-    if (!sc.numbers || sc.n != 3)
-        return fail(&sc, "expected the format: version file-type data-size (such as 4.1 0 8)");
-    double version = sc.v[0];
+        if (!take(sc))
+            return fail(sc, "empty: a gmsh mesh starts with $MeshFormat");
+    } while (sc->n == 0);
+    if (strcmp(sc->first, "$MeshFormat") != 0 || sc->n != 1)
+        return fail(sc, "not a gmsh mesh: it must start with $MeshFormat");
+    if (!take(sc))
+        return fail(sc, "the file ends inside $MeshFormat");
+    if (!sc->numbers || sc->n != 3)
+        return fail(sc, "expected the format: version file-type data-size (such as 4.1 0 8)");
+    double version = sc->v[0];
     if (!(version >= 2 && version < 3) && !(version >= 4 && version < 5))
-        return fail(&sc, "MSH version %g: gmsh files of version 2 or 4 are read", version);
-    if (sc.v[1] != 0)
+        return fail(sc, "MSH version %g: gmsh files of version 2 or 4 are read", version);
+    if (sc->v[1] != 0)
         return 0; /* binary: gmsh reads it */
     bool v41 = version >= 4.1 && version < 5, v2 = version < 3;
     if (!v2 && !v41)
         return 0; /* 4.0: gmsh reads it */
-    if (end_of(&sc, "MeshFormat") != 0)
+    if (end_of(sc, "MeshFormat") != 0)
         return -1;
-    while (take(&sc)) {
-        if (sc.n == 0)
+    while (take(sc)) {
+        if (sc->n == 0)
             continue;
-        if (sc.first[0] != '$' || strncmp(sc.first, "$End", 4) == 0)
-            return fail(&sc, "expected a section ($Nodes, $Elements, ...), found '%s'", sc.first);
-        char section[sizeof sc.first];
-        memcpy(section, sc.first + 1, sizeof section - 1);
+        if (sc->first[0] != '$' || strncmp(sc->first, "$End", 4) == 0)
+            return fail(sc, "expected a section ($Nodes, $Elements, ...), found '%s'", sc->first);
+        char section[sizeof sc->first];
+        memcpy(section, sc->first + 1, sizeof section - 1);
         section[sizeof section - 1] = '\0';
         int rc;
         if (strcmp(section, "Nodes") == 0) {
-            rc = v2 ? nodes_v2(&sc) : nodes_v4(&sc);
+            rc = v2 ? nodes_v2(sc) : nodes_v4(sc);
         } else if (strcmp(section, "Elements") == 0) {
-            rc = v2 ? elements_v2(&sc) : elements_v4(&sc);
+            rc = v2 ? elements_v2(sc) : elements_v4(sc);
         } else {
             /* a section this check does not read: to its end */
             char want[72];
             snprintf(want, sizeof want, "$End%s", section);
             rc = -1;
-            while (take(&sc))
-                if (sc.n == 1 && strcmp(sc.first, want) == 0) {
+            while (take(sc))
+                if (sc->n == 1 && strcmp(sc->first, want) == 0) {
                     rc = 0;
                     break;
                 }
             if (rc != 0)
-                return fail(&sc, "the file ends inside $%s (no %s)", section, want);
+                return fail(sc, "the file ends inside $%s (no %s)", section, want);
         }
         if (rc != 0)
             return -1;
     }
     return 0;
+}
+
+int fem_msh_check(const char *text, size_t len, const char *file, char *err, size_t cap)
+{
+    scan_t sc = {.s = text, .len = len, .file = file, .err = err, .cap = cap, .tags_known = true};
+    int rc = check(&sc);
+    free(sc.tags);
+    return rc;
 }
