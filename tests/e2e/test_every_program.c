@@ -52,6 +52,9 @@ static const program_case_t cases[] = {
     {"programs/bench/one_active.s --array 4x4 --args 40,3000", "sleeper"},
     {"programs/bench/stream.s --array 4x4 --args 600", "_start"},
     {"programs/bench/stream.s --array 3x5 --args 100", "_start"},
+    /* the copy-transfer programs on memory as loaded (the bench lays it out; these move its zeros) */
+    {"programs/copy/basic.s --array 2x1 --set mem_bytes=4M --args 9,64,4,256", "packing_receive"},
+    {"programs/copy/basic.s --array 2x1 --set mem_bytes=4M --args 7,64,4,4", "spools_send"},
 };
 
 /* The report without the one line that depends on the host. */

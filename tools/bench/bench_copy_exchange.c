@@ -177,7 +177,7 @@ int bench_copy_exchange(bench_context_t *ctx, const copy_table_t *iwarp)
     plot_t pl;
     bench_plot_init(ctx, &pl, "Exchanges on 8x8 under ConSet: buffer packing and chained", "exchange",
                     "MB/s per cell", false, false);
-    static const char *names[NCASES];
+    const char *names[NCASES]; /* the plot keeps the pointers: written below, in this function */
     for (unsigned c = 0; c < NCASES; c++)
         names[c] = cases[c].name;
     plot_categories(&pl, names, NCASES);

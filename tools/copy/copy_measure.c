@@ -112,8 +112,15 @@ static uint32_t write_addr(const layout_t *l, unsigned k)
     return pattern_addr(DST, l->write, k, l->n, l->mult_w);
 }
 
-/* The destination cell and what each word from DST on should hold (0 where only the guard belongs). */
-static unsigned destination(const layout_t *l, uint32_t **want, size_t *nwords)
+/* The cell whose DST the transfer writes: cell 0 for a local copy (and the streams of 0C1 and 1C0), else the
+ * receiver. */
+static unsigned destination_cell(int op)
+{
+    return op == OP_LOCAL || op >= OP_STORE_STREAM ? 0 : 1;
+}
+
+/* What each word from DST on should hold after the transfer (the guard where it writes nothing). */
+static uint32_t *destination(const layout_t *l, size_t *nwords)
 {
     size_t span = 0;
     bool pairs_kept = l->op == OP_NET_PAIRS;
@@ -127,9 +134,11 @@ static unsigned destination(const layout_t *l, uint32_t **want, size_t *nwords)
             size_t w = (write_addr(l, k) - DST) / 4 + 1;
             span = w > span ? w : span;
         }
-    uint32_t *v = calloc(span, sizeof *v);
+    uint32_t *v = malloc((span + 1) * sizeof *v);
     if (v == NULL)
-        return 0;
+        return NULL;
+    for (size_t i = 0; i < span; i++)
+        v[i] = COPY_GUARD_WORD;
     if (streams) {
         for (unsigned j = 0; j < l->k; j++)
             for (unsigned k = 0; k < l->n; k++) {
@@ -147,9 +156,8 @@ static unsigned destination(const layout_t *l, uint32_t **want, size_t *nwords)
         for (unsigned k = 0; k < l->n; k++)
             v[(write_addr(l, k) - DST) / 4] = copy_value_at(0, read_addr(l, k));
     }
-    *want = v;
     *nwords = span;
-    return l->op == OP_LOCAL || l->op >= OP_STORE_STREAM ? 0 : 1;
+    return v;
 }
 
 static int lay_out(emu_array_t *a, const layout_t *l, size_t span, unsigned dst_cell)
@@ -183,8 +191,7 @@ static uint64_t check(const emu_array_t *a, const uint32_t *want, size_t span, u
         if (ca_mem_read(ca, DST - 4 * GUARD_WORDS + 4 * (uint32_t)w, &v, 4) != 0)
             return span + 2 * GUARD_WORDS;
         bool inside = w >= GUARD_WORDS && w < span + GUARD_WORDS;
-        uint32_t expect = inside && want[w - GUARD_WORDS] != 0 ? want[w - GUARD_WORDS] : COPY_GUARD_WORD;
-        wrong += v != expect;
+        wrong += v != (inside ? want[w - GUARD_WORDS] : COPY_GUARD_WORD);
     }
     return wrong;
 }
@@ -251,9 +258,9 @@ int copy_measure_run(const copy_bench_case_t *c, copy_run_t *out, char *err, siz
         rc = emu_array_load(a, x, 0, p, args, 4, err, cap);
     uint32_t *want = NULL;
     size_t span = 0;
-    unsigned dst_cell = 0;
+    unsigned dst_cell = destination_cell(op);
     if (rc == 0) {
-        dst_cell = destination(&l, &want, &span);
+        want = destination(&l, &span);
         if (want == NULL || lay_out(a, &l, span, dst_cell) != 0) {
             snprintf(err, cap, "could not lay out the memory");
             rc = -1;

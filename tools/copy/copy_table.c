@@ -104,16 +104,14 @@ static bool network_parse(const char *s, size_t len, copy_transfer_t *out)
 {
     size_t i;
     if (len >= 4 && memcmp(s, "Nadp", 4) == 0) {
-        out->kind = COPY_NET_ADDRESS;
+        *out = (copy_transfer_t){.kind = COPY_NET_ADDRESS};
         i = 4;
     } else if (len >= 2 && memcmp(s, "Nd", 2) == 0) {
-        out->kind = COPY_NET_DATA;
+        *out = (copy_transfer_t){.kind = COPY_NET_DATA};
         i = 2;
     } else {
         return false;
     }
-    out->read = out->write = 0;
-    out->congestion = 0;
     if (i == len)
         return true;
     if (s[i] != '@')

@@ -120,6 +120,22 @@ static int make_cracked_plate(double fine, double coarse, int *ierr)
     return 0;
 }
 
+/* A surface extruded dz upwards in `layers` layers of bricks: the top surface and the volume it made. */
+static int extrude(int surface, double dz, int layers, int *top, int *volume, int *ierr)
+{
+    int dt[2] = {2, surface};
+    int *out = NULL;
+    size_t nout = 0;
+    gmshModelGeoExtrude(dt, 2, 0, 0, dz, &out, &nout, &layers, 1, NULL, 0, 1, ierr);
+    int rc = *ierr == 0 && nout >= 4 ? 0 : -1; /* (2, top), (3, volume), then the sides */
+    if (rc == 0) {
+        *top = out[1];
+        *volume = out[3];
+    }
+    gmshFree(out);
+    return rc;
+}
+
 /* g20k: a block of 40 x 25 x 20 bricks (4 x 2.5 x 2): hard rock, and a valley of soft soil in its top 8
  * layers across the middle 12 columns (two physical volumes; the graph does not tell them apart). */
 static int make_valley(int *ierr)
@@ -148,31 +164,15 @@ static int make_valley(int *ierr)
         gmshModelGeoMeshSetTransfiniteSurface(strips[i], "Left", NULL, 0, ierr);
         gmshModelGeoMeshSetRecombine(2, strips[i], 45, ierr);
     }
-    int rock[8], nrock = 0, soil = -1;
-    int tops[3];
-    for (int i = 0; i < 3; i++) {
-        int dt[2] = {2, strips[i]}, layers = 12;
-        int *out = NULL;
-        size_t nout = 0;
-        gmshModelGeoExtrude(dt, 2, 0, 0, 1.2, &out, &nout, &layers, 1, NULL, 0, 1, ierr);
-        if (*ierr != 0 || nout < 2)
+    /* 12 layers of rock under every strip, then 8 more: rock, soil in the middle strip, rock */
+    int rock[6], nrock = 0, soil = -1, tops[3];
+    for (int i = 0; i < 3; i++)
+        if (extrude(strips[i], 1.2, 12, &tops[i], &rock[nrock++], ierr) != 0)
             return -1;
-        tops[i] = out[1];
-        rock[nrock++] = out[3];
-        gmshFree(out);
-    }
     for (int i = 0; i < 3; i++) {
-        int dt[2] = {2, tops[i]}, layers = 8;
-        int *out = NULL;
-        size_t nout = 0;
-        gmshModelGeoExtrude(dt, 2, 0, 0, 0.8, &out, &nout, &layers, 1, NULL, 0, 1, ierr);
-        if (*ierr != 0 || nout < 2)
+        int top;
+        if (extrude(tops[i], 0.8, 8, &top, i == 1 ? &soil : &rock[nrock++], ierr) != 0)
             return -1;
-        if (i == 1)
-            soil = out[3];
-        else
-            rock[nrock++] = out[3];
-        gmshFree(out);
     }
     gmshModelGeoSynchronize(ierr);
     gmshModelAddPhysicalGroup(3, rock, (size_t)nrock, 1, ierr);
