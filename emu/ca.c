@@ -318,8 +318,15 @@ typedef struct pending_store {
     uint64_t value;
 } pending_store_t;
 
-/* The memory unit's operations a bundle may hold (isa_unit_limit(ISA_UNIT_MEM)): at most this many stores. */
-enum { CA_STORES_MAX = 2 };
+static inline void store_commit(uint8_t *mem, const pending_store_t *st)
+{
+    if (st->size == 8) {
+        store_le(mem + st->addr, 4, (uint32_t)st->value);
+        store_le(mem + st->addr + 4, 4, (uint32_t)(st->value >> 32));
+    } else {
+        store_le(mem + st->addr, st->size, (uint32_t)st->value);
+    }
+}
 
 uint64_t ca_step(ca_t *ca, uint64_t now)
 {
@@ -397,7 +404,9 @@ uint64_t ca_step(ca_t *ca, uint64_t now)
 
     pending_write_t writes[ISA_BUNDLE_MAX_OPS * 3];
     unsigned nwrites = 0;
-    pending_store_t stores[CA_STORES_MAX];
+    /* The memory unit takes two operations a bundle (isa_unit_limit(ISA_UNIT_MEM)): at most two stores, kept
+     * in two named slots so that the common bundle with one store stays in registers. */
+    pending_store_t store0 = {0, 0, 0}, store1 = {0, 0, 0};
     unsigned nstores = 0;
     bool cr_write_pending = false;
     uint32_t cr_write_index = 0, cr_write_value = 0;
@@ -547,7 +556,10 @@ uint64_t ca_step(ca_t *ca, uint64_t now)
         uint32_t addr = a + v2;                                                                                      \
         if (!check_access(ca, now, b->pc, addr, (size), true))                                                       \
             return UINT64_MAX;                                                                                       \
-        stores[nstores++] = (pending_store_t){addr, (size), (value)};                                                \
+        if (nstores++ == 0)                                                                                          \
+            store0 = (pending_store_t){addr, (size), (value)};                                                       \
+        else                                                                                                         \
+            store1 = (pending_store_t){addr, (size), (value)};                                                       \
         mem_writes += (size) == 8 ? 2 : 1;                                                                           \
         CA_NEXT;                                                                                                     \
     }
@@ -662,14 +674,10 @@ uint64_t ca_step(ca_t *ca, uint64_t now)
         regs[writes[i].reg] = writes[i].value;
     regs[ISA_REG_ZERO] = 0;
     /* In operation order: of two stores to one address, the later operation's value stays. */
-    for (unsigned i = 0; i < nstores; i++) {
-        const pending_store_t *st = &stores[i];
-        if (st->size == 8) {
-            store_le(ca->mem + st->addr, 4, (uint32_t)st->value);
-            store_le(ca->mem + st->addr + 4, 4, (uint32_t)(st->value >> 32));
-        } else {
-            store_le(ca->mem + st->addr, st->size, (uint32_t)st->value);
-        }
+    if (nstores != 0) {
+        store_commit(ca->mem, &store0);
+        if (nstores == 2)
+            store_commit(ca->mem, &store1);
     }
     for (unsigned g = 0; g < ISA_NUM_GATES_OUT; g++)
         if (b->gates_out & (1u << g)) {
