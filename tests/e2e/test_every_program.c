@@ -55,6 +55,10 @@ static const program_case_t cases[] = {
     /* the copy-transfer programs on memory as loaded (the bench lays it out; these move its zeros) */
     {"programs/copy/basic.s --array 2x1 --set mem_bytes=4M --args 9,64,4,256", "packing_receive"},
     {"programs/copy/basic.s --array 2x1 --set mem_bytes=4M --args 7,64,4,4", "spools_send"},
+    /* the collectives from their arguments, on every row (the host's layout is not needed to run them) */
+    {"programs/coll/coll_msg.s --array 4x2 --set mem_bytes=8M --args 2,1,3,10,12,7,1", "k_gate_add"},
+    {"programs/coll/coll_msg.s --array 3x2 --set mem_bytes=8M --args 5,1,2,6,30,4,0", "coll_take"},
+    {"programs/coll/coll_msg.s --array 4x1 --set mem_bytes=8M --args 7,0,2,6,30,1,0", "k_add_buf"},
 };
 
 /* The report without the one line that depends on the host. */

@@ -89,6 +89,10 @@ uint64_t coll_bytes(const coll_case_t *c);
 /* Runs a case (either runtime) and checks it: 0, or -1 with err saying why (a wrong word is not an error:
  * it is counted in out->wrong). */
 int coll_run(const coll_case_t *c, unsigned threads, coll_result_t *out, char *err, size_t cap);
+/* The case's array with `program` (a path under the source root) on every cell and the memory laid out; NULL
+ * with err set. Then coll_finish runs it to the end and fills out (clocks, checks, bytes). */
+emu_array_t *coll_array(const coll_case_t *c, unsigned threads, const char *program, char *err, size_t cap);
+int coll_finish(emu_array_t *a, const coll_case_t *c, coll_result_t *out, char *err, size_t cap);
 /* The ConSet half (coll_conset.c), called by coll_run. */
 int coll_conset_run(const coll_case_t *c, unsigned threads, coll_result_t *out, char *err, size_t cap);
 

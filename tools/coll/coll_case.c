@@ -147,9 +147,9 @@ int coll_case_check(const coll_case_t *c, char *err, size_t cap)
                  (unsigned)row, c->lda, (COLL_WORK - COLL_MAT) / 1024);
         return -1;
     }
-    /* naive reduce: its sums and a received message side by side */
-    if (8ull * c->m * c->n > COLL_WORK_END - COLL_WORK) {
-        snprintf(err, cap, "a block of %llu words does not fit the runtime's buffers (%u KB for two blocks)",
+    /* the naive ring: two blocks being sent and one being received (runtime/coll.s, coll_shape) */
+    if (12ull * c->m * c->n > COLL_WORK_END - COLL_WORK) {
+        snprintf(err, cap, "a block of %llu words does not fit the runtime's buffers (%u KB for three blocks)",
                  (unsigned long long)c->m * c->n, (COLL_WORK_END - COLL_WORK) / 1024);
         return -1;
     }
