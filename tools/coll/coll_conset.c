@@ -1,0 +1,163 @@
+/* The collectives under ConSet (coll.h; programs/coll/conset_coll.s, docs/collectives-conset.md): every
+ * group's tree or ring as connections of one set, compiled by the communication compiler into phases and
+ * tables, run on every cell, every word checked. */
+#include "coll.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "ca.h"
+#include "celldata.h"
+#include "coll_layout.h"
+#include "conset/route.h"
+#include "conset/route_tables.h"
+#include "emu.h"
+#include "program_load.h"
+#include "run_loop.h"
+
+enum { CAPACITY = 12 }; /* channels a cell gives the connections, as the ConSet paper, section 5 */
+
+static const char PROGRAM[] = "programs/coll/conset_coll.s";
+
+/* What the set is being built for, and the first error. */
+typedef struct builder {
+    cset_t set;
+    const coll_case_t *c;
+    unsigned task, group;
+    uint32_t words;
+    char *err;
+    size_t cap;
+    int rc;
+} builder_t;
+
+/* A connection from rank `from` to rank `to` of the builder's group (ranks relative to rank 0). */
+static void connect(builder_t *b, unsigned from, unsigned to)
+{
+    if (b->rc != 0)
+        return;
+    char id[48];
+    snprintf(id, sizeof id, "g%u_%u_%u", b->group, from, to);
+    unsigned src = coll_cell_of(b->c, b->group, from), dst = coll_cell_of(b->c, b->group, to);
+    if (cset_add(&b->set, id, src, dst, b->words, b->task) == CSET_NONE) {
+        snprintf(b->err, b->cap, "cannot add connection %s (cell %u to %u) to the set", id, src, dst);
+        b->rc = -1;
+    }
+}
+
+/* The tree below the node at virtual rank lo, which covers lo..hi-1 (virtual ranks count from the root).
+ * Its first child is lo + 1 and covers the first half of the rest, its second the second half: a binary
+ * tree (two output gates) of depth about log2 P whose edges halve at each level, so that the routes of
+ * all the groups' trees fit in one phase (a heap-numbered tree, 2v + 1 and 2v + 2, needed two phases on
+ * 32x32 rows, columns and the whole array). */
+static void tree(builder_t *b, unsigned lo, unsigned hi, bool up)
+{
+    if (hi - lo < 2)
+        return;
+    unsigned p = coll_group_size(b->c), mid = (lo + hi + 2) / 2;
+    unsigned kids[2] = {lo + 1, mid};
+    unsigned ends[2] = {mid, hi};
+    for (unsigned k = 0; k < 2 && kids[k] < hi; k++) {
+        unsigned parent = (lo + b->c->root) % p, child = (kids[k] + b->c->root) % p;
+        if (up)
+            connect(b, child, parent);
+        else
+            connect(b, parent, child);
+        tree(b, kids[k], ends[k], up);
+    }
+}
+
+/* Every group's connections, compiled into tables; *phases the compiler's phases. */
+static int tables_for(const coll_case_t *c, celldata_t *tables, unsigned *phases, char *err, size_t cap)
+{
+    builder_t b = {.c = c, .err = err, .cap = cap};
+    if (cset_init(&b.set, c->width, c->height, CAPACITY) != 0) {
+        snprintf(err, cap, "out of memory");
+        return -1;
+    }
+    unsigned p = coll_group_size(c), groups = c->width * c->height / p;
+    b.task = cset_task(&b.set, coll_pattern_name(c->pattern));
+    uint32_t block = c->m * c->n;
+    /* words a connection carries: a block in a tree, P - 1 blocks on a ring link */
+    b.words = coll_is_multi(c->pattern) ? (p - 1) * block : block;
+    for (b.group = 0; b.group < groups && b.rc == 0; b.group++) {
+        if (c->pattern == COLL_BCAST || c->pattern == COLL_REDUCE)
+            tree(&b, 0, p, c->pattern == COLL_REDUCE);
+        else
+            for (unsigned r = 0; r < p; r++)
+                connect(&b, r, (r + 1) % p);
+    }
+    route_options_t o;
+    route_options_init(&o);
+    route_plan_t plan;
+    int rc = b.rc;
+    if (rc == 0)
+        rc = route_compile(&b.set, &o, &plan, err, cap);
+    if (rc == 0) {
+        *phases = plan.nphases;
+        if (plan.nphases != 1) {
+            snprintf(err, cap, "the compiler needed %u phases for the %s %s of %ux%u: the streaming program "
+                     "(%s) keeps a tree or ring in one phase", plan.nphases, coll_groups_name(c->groups),
+                     coll_pattern_name(c->pattern), c->width, c->height, PROGRAM);
+            rc = -1;
+        }
+        if (rc == 0)
+            rc = route_tables(&plan, tables, err, cap);
+        route_plan_free(&plan);
+    }
+    cset_free(&b.set);
+    return rc;
+}
+
+int coll_conset_run(const coll_case_t *c, unsigned threads, coll_result_t *out, char *err, size_t cap)
+{
+    memset(out, 0, sizeof *out);
+    if (cap > 0)
+        err[0] = '\0';
+    if (coll_case_check(c, err, cap) != 0)
+        return -1;
+    if (c->impl != COLL_CONSET) {
+        snprintf(err, cap, "coll_conset_run runs the conset implementation, not %s", coll_impl_name(c->impl));
+        return -1;
+    }
+    celldata_t tables;
+    if (tables_for(c, &tables, &out->phases, err, cap) != 0)
+        return -1;
+    emu_machine_t m;
+    emu_machine_defaults(&m);
+    m.width = c->width;
+    m.height = c->height;
+    m.mem_bytes = COLL_MEM_BYTES;
+    emu_array_t *a;
+    if (emu_array_create(&a, &m, err, cap) != 0) {
+        celldata_free(&tables);
+        return -1;
+    }
+    emu_array_set_threads(a, threads ? threads : 1);
+    unsigned cells = c->width * c->height;
+    const emu_program_t *prog = program_add(a, PROGRAM, NULL, 0);
+    int rc = prog != NULL ? 0 : -1;
+    if (rc != 0)
+        snprintf(err, cap, "%s did not assemble", PROGRAM);
+    for (unsigned i = 0; i < cells && rc == 0; i++)
+        rc = emu_array_load(a, i % c->width, i / c->width, prog, NULL, 0, err, cap);
+    if (rc == 0)
+        rc = celldata_load(&tables, a, COLL_TABLES, err, cap);
+    if (rc == 0)
+        rc = coll_layout(a, c, err, cap);
+    /* Generous: the slowest pattern moves about 4 clocks a word through P - 1 steps. */
+    uint64_t limit = 1000000 + 16ull * coll_group_size(c) * c->m * c->n;
+    bool interrupted = false;
+    if (rc == 0)
+        rc = run_to_end(a, limit, &interrupted, err, cap);
+    if (rc == 0) {
+        for (unsigned i = 0; i < cells; i++) {
+            uint64_t t = ca_reg(emu_array_ca(a, i % c->width, i / c->width), ISA_REG_A0);
+            out->clocks = t > out->clocks ? t : out->clocks;
+        }
+        out->wrong = coll_check(a, c);
+        out->bytes = coll_bytes(c);
+    }
+    emu_array_free(a);
+    celldata_free(&tables);
+    return rc;
+}
