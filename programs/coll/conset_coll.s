@@ -2,14 +2,16 @@
 # host (tools/coll/coll_conset.c) compiles every group's tree or ring into one connection set; each cell
 # reads its case at COLL_PARAMS, switches to the set's phase and streams its matrix through the gates.
 #
-# The cell does not know the tree: its sends and receives in the phase's tables are its edges. In a tree
-# broadcast a cell has at most one receive (its parent) and two sends (its children), in a reduce the
-# other way round; in a ring one of each. Sends are bound to go0 (then go1), receives to gi0 (then gi1).
+# The cell does not know the tree: its sends and receives in the phase's tables are its edges. The host's
+# tree (coll_conset.c) is two chains round the ring of ranks from the root, a binary tree whose root alone
+# has two children: a broadcast's root sends each word to go0 and go1, every other cell has one receive
+# and at most one send; a reduce the other way round. In a ring a cell has one of each. Sends are bound
+# to go0 (then go1), receives to gi0 (then gi1).
 #
 #   bcast        the root sends its block to go0 and go1 from memory; an inner cell takes each word from
 #                gi0, stores it and passes it on in the same pass; a leaf stores it.
-#   reduce       a cell sends its own word plus those of gi0 (and gi1) to go0; the root adds them into its
-#                block in place. Other matrices stay as they were.
+#   reduce       a cell sends its own word plus the one from gi0 to go0; the root adds the words from gi0
+#                and gi1 into its block in place. Other matrices stay as they were.
 #   mbcast-ring  P - 1 shifts round the ring: at step s the cell sends block r - s and stores block
 #                r - s - 1 as it arrives.
 #   mbcast-pipe  P broadcasts along the ring, stage k from rank k: rank k sends block k, the ranks after it
@@ -109,11 +111,10 @@ bcast:  li   r40, COLL_MAT
         beq  r62, r12, 3f
         li   r44, k_send2
         jmp  3f
-1:      li   r44, k_recv                 # a leaf
+1:      bgtu r62, r12, .shape            # only the root has two children
+        li   r44, k_recv                 # a leaf
         beqz r62, 3f
         li   r44, k_fwd1
-        beq  r62, r12, 3f
-        li   r44, k_fwd2
 3:      call walk_tree
         jmp  finish
 .shape: trap TRAP_COLL_SHAPE
@@ -130,11 +131,10 @@ reduce: li   r40, COLL_MAT
         beq  r63, r12, 3f
         li   r44, k_add2_store
         jmp  3f
-1:      li   r44, k_send1                # a leaf sends its own block
+1:      bgtu r63, r12, bcast.shape       # only the root has two children
+        li   r44, k_send1                # a leaf sends its own block
         beqz r63, 3f
         li   r44, k_add1_send
-        beq  r63, r12, 3f
-        li   r44, k_add2_send
 3:      call walk_tree
         jmp  finish
 
@@ -291,14 +291,6 @@ k_fwd1: stw  gi0, [r41]
 2:      { ldw go0, [r41] ; add r41, r41, 4 }
         ret
 
-# 3 clocks: from gi0 to a register, then to memory, go0 and go1. A word goes three ways: through memory
-# it would take three accesses, through registers three ALU moves and a pointer add, more than the two
-# ALU slots a bundle has, so it takes a 1-clock bundle and a 2-clock one.
-k_fwd2:
-1:      { or r10, gi0, zero ; add r41, r41, 4 }
-        { stw r10, [r41 - 4] ; or go0, r10, zero ; or go1, r10, zero ; loop r43, 1b }
-        ret
-
 # 2 clocks: a ring shift, a word out of memory and one in, in one bundle.
 k_both:
 1:      { ldw go0, [r40] ; stw gi0, [r41] ; add r40, r40, 4 ; add r41, r41, 4 ; loop r43, 1b }
@@ -311,17 +303,6 @@ k_add1_send:
         beqz r43, 2f
 1:      { fadd.s go0, r10, gi0 ; ldw r10, [r42] ; add r42, r42, 4 ; loop r43, 1b }
 2:      fadd.s go0, r10, gi0
-        ret
-
-# 4 clocks: own + gi0 + gi1 to go0: two fp adds, one a bundle (the fp adder is one unit).
-k_add2_send:
-        { ldw r10, [r42] ; add r42, r42, 4 }
-        fadd.s r11, r10, gi0
-        sub  r43, r43, 1
-        beqz r43, 2f
-1:      { ldw r10, [r42] ; fadd.s go0, r11, gi1 ; add r42, r42, 4 }
-        { fadd.s r11, r10, gi0 ; loop r43, 1b }
-2:      fadd.s go0, r11, gi1
         ret
 
 # 4 clocks: own + gi0 into memory (the store a word behind the add).

@@ -44,25 +44,24 @@ static void connect(builder_t *b, unsigned from, unsigned to)
     }
 }
 
-/* The tree below the node at virtual rank lo, which covers lo..hi-1 (virtual ranks count from the root).
- * Its first child is lo + 1 and covers the first half of the rest, its second the second half: a binary
- * tree (two output gates) of depth about log2 P whose edges halve at each level, so that the routes of
- * all the groups' trees fit in one phase (a heap-numbered tree, 2v + 1 and 2v + 2, needed two phases on
- * 32x32 rows, columns and the whole array). */
-static void tree(builder_t *b, unsigned lo, unsigned hi, bool up)
+/* The tree of a broadcast (a reduce: its edges reversed): the root sends every word to both output gates,
+ * one chain round the ring of ranks each way, and every other rank passes it on to the next one; rank
+ * root + P / 2 ends the first chain, root + P / 2 + 1 the second. Every edge joins ranks next to each other, a
+ * hop on a row or column (two where a whole array's row order wraps to the next row), so no two edges
+ * share a link and a word moves at the gates' 2 clocks. A log-depth binary tree (a node's children the next
+ * rank and the middle of the rest) measured slower on every size tried but the smallest blocks on 16x16: its
+ * long edges share links with the subtrees they pass over, and an inner node with two children takes 3
+ * clocks a word (docs/collectives-conset.md). */
+static void tree(builder_t *b, bool up)
 {
-    if (hi - lo < 2)
-        return;
-    unsigned p = coll_group_size(b->c), mid = (lo + hi + 2) / 2;
-    unsigned kids[2] = {lo + 1, mid};
-    unsigned ends[2] = {mid, hi};
-    for (unsigned k = 0; k < 2 && kids[k] < hi; k++) {
-        unsigned parent = (lo + b->c->root) % p, child = (kids[k] + b->c->root) % p;
+    unsigned p = coll_group_size(b->c), half = p / 2;
+    for (unsigned v = 1; v < p; v++) {
+        unsigned parent = v <= half ? v - 1 : (v + 1) % p;
+        unsigned from = (parent + b->c->root) % p, to = (v + b->c->root) % p;
         if (up)
-            connect(b, child, parent);
+            connect(b, to, from);
         else
-            connect(b, parent, child);
-        tree(b, kids[k], ends[k], up);
+            connect(b, from, to);
     }
 }
 
@@ -81,7 +80,7 @@ static int tables_for(const coll_case_t *c, celldata_t *tables, unsigned *phases
     b.words = coll_is_multi(c->pattern) ? (p - 1) * block : block;
     for (b.group = 0; b.group < groups && b.rc == 0; b.group++) {
         if (c->pattern == COLL_BCAST || c->pattern == COLL_REDUCE)
-            tree(&b, 0, p, c->pattern == COLL_REDUCE);
+            tree(&b, c->pattern == COLL_REDUCE);
         else
             for (unsigned r = 0; r < p; r++)
                 connect(&b, r, (r + 1) % p);
