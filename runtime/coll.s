@@ -1,5 +1,5 @@
-# Collective communication over wormhole message passing (docs/collectives.md; "Communication patterns with
-# buffered sends", the Fujitsu AP3000 paper): binomial-tree broadcast and reduce, ring multi-broadcast
+# Collective communication over wormhole message passing (docs/collectives.md; the buffered collectives paper,
+# on the Fujitsu AP3000): binomial-tree broadcast and reduce, ring multi-broadcast
 # (spread) and multi-reduce, the pipelined (increasing ring) broadcast, and a buffered point-to-point send,
 # on M x N matrices of fp32 words with a row stride Lda >= N (row-major; not contiguous when Lda > N, M > 1).
 #

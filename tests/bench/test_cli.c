@@ -104,6 +104,62 @@ static void test_csv_has_a_row_per_case_with_the_pinned_clocks(void **state)
     free(out);
 }
 
+/* bench collectives: every case right (no error, no wrong word), as many rows as --quick has cases, chunked
+ * faster than naive for every pattern's 1024-word contiguous message on a row of 8, and a row's clocks the
+ * same as `iwarp coll` gives for that case. */
+static void test_collectives_records_are_right_and_agree_with_iwarp_coll(void **state)
+{
+    (void)state;
+    char *out;
+    assert_int_equal(bench(&out, "--quick --csv collectives"), 0);
+    enum { MAX_FIELDS = 64 };
+    char *header[MAX_FIELDS], *fields[MAX_FIELDS];
+    char *save, *line = strtok_r(out, "\r\n", &save);
+    while (line != NULL && line[0] == '#')
+        line = strtok_r(NULL, "\r\n", &save);
+    assert_non_null(line);
+    size_t nh = split(line, header, MAX_FIELDS);
+    size_t c_error = nh; /* a column only when some case failed */
+    for (size_t i = 0; i < nh; i++)
+        if (strcmp(header[i], "error") == 0)
+            c_error = i;
+    size_t c_case = column(header, nh, "case"), c_wrong = column(header, nh, "wrong"),
+           c_clocks = column(header, nh, "clocks"),
+           c_speedup = column(header, nh, "speedup_over_naive"), c_words = column(header, nh, "words");
+    unsigned rows = 0, faster = 0;
+    unsigned long pinned = 0;
+    while ((line = strtok_r(NULL, "\r\n", &save)) != NULL) {
+        size_t n = split(line, fields, MAX_FIELDS);
+        assert_int_equal(n, nh);
+        rows++;
+        if ((c_error < nh && fields[c_error][0] != '\0') || strcmp(fields[c_wrong], "0") != 0)
+            fail_msg("%s: error '%s', wrong %s", fields[c_case], c_error < nh ? fields[c_error] : "",
+                     fields[c_wrong]);
+        if (strncmp(fields[c_case], "sweep/", 6) == 0 && strstr(fields[c_case], "/chunked/") != NULL &&
+            atof(fields[c_speedup]) > 1.0 &&
+            (strcmp(fields[c_words], "1024") == 0 || strcmp(fields[c_words], "128") == 0) &&
+            strstr(fields[c_case], "/1x") != NULL)
+            faster++;
+        if (strcmp(fields[c_case], "sweep/bcast/chunked/rows/8x1/1x1024/lda1024") == 0)
+            pinned = strtoul(fields[c_clocks], NULL, 10);
+    }
+    /* --quick: 8 patterns x 2 sizes x 2 layouts x 2 or 3 implementations, Table 1's two matrices x 3 Q x
+     * 2 (bcast, reduce) x 5, the 8x8 array's whole (no tree multi-pattern when quick) and columns, and 3 x 6
+     * chunk sizes */
+    assert_int_equal(rows, (5 * 3 + 3 * 2) * 4 + 2 * 3 * 2 * 5 + (5 * 3 + 2) + (5 * 3 + 3 * 2) + 3 * 6);
+    assert_int_equal(faster, 8); /* every pattern's 1024-word contiguous message */
+    free(out);
+    char *coll;
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "'%s' coll bcast --impl chunked --array 8x1 --block 1x1024 --chunk 8192 --json", iwarp);
+    assert_int_equal(command_run(cmd, &coll), 0);
+    char want[64];
+    snprintf(want, sizeof want, "\"clocks\": %lu,", pinned);
+    if (pinned == 0 || strstr(coll, want) == NULL)
+        fail_msg("bench says %lu clocks, iwarp coll says:\n%s", pinned, coll);
+    free(coll);
+}
+
 /* The CSV without its "# key: value" metadata lines (they hold the date, which differs between two runs). */
 static char *without_metadata(const char *csv)
 {
@@ -368,6 +424,7 @@ int main(int argc, char **argv)
     iwarp = argv[1];
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_csv_has_a_row_per_case_with_the_pinned_clocks),
+        cmocka_unit_test(test_collectives_records_are_right_and_agree_with_iwarp_coll),
         cmocka_unit_test(test_json_and_csv_give_the_same_records),
         cmocka_unit_test(test_results_carry_their_metadata),
         cmocka_unit_test(test_each_report_keeps_its_own_folder),

@@ -275,6 +275,21 @@ static void test_fem_doc_example_prints_what_the_doc_shows(void **state)
     expect("fem g20k --array 2x+2", 2, "bad value '2x+2' for --array");
 }
 
+/* docs/collectives.md: three runs of `iwarp coll` (message passing and ConSet, the model, a buffered send that
+ * returns first), and what it says of cases it cannot run. */
+static void test_coll_doc_examples_print_what_the_doc_shows(void **state)
+{
+    (void)state;
+    doc_example("docs/collectives.md", "### A strided broadcast");
+    doc_example("docs/collectives.md", "### A spread under ConSet");
+    doc_example("docs/collectives.md", "### A buffered send returns first");
+    expect("coll mbcast-ring --block 4x8 --lda 16", 2, "lda 16 is less than the matrix's (P blocks of n) row of 64");
+    expect("coll mbcast-tree --impl conset", 2, "mbcast-tree has no ConSet form");
+    expect("coll scatter", 2, "unknown pattern 'scatter'");
+    expect("coll bcast --block 4", 2, "bad value '4' for --block");
+    expect("coll bcast --groups columns --array 8x1", 2, "has one cell");
+}
+
 /* A bad expression names its column and points at it; a bad table file its line and column. */
 static void test_copy_model_refuses_bad_expressions_and_tables(void **state)
 {
@@ -306,6 +321,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_copy_model_doc_examples_print_what_the_doc_shows),
         cmocka_unit_test(test_copy_model_refuses_bad_expressions_and_tables),
         cmocka_unit_test(test_fem_doc_example_prints_what_the_doc_shows),
+        cmocka_unit_test(test_coll_doc_examples_print_what_the_doc_shows),
         cmocka_unit_test(test_a_screenshot_prints_nothing),
         cmocka_unit_test(test_the_viewer_without_a_display_says_so),
     };

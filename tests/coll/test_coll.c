@@ -133,7 +133,7 @@ static void test_bsend_returns_first(void **state)
     }
 }
 
-/* Chunking pays on large blocks (the AP3000 paper's moderate to large messages): fewer clocks than naive for
+/* Chunking pays on large blocks (the buffered collectives paper's moderate to large messages): fewer clocks than naive for
  * every pattern on a row of 8 cells, a contiguous 1 x 2048 block in chunks of 512 words. */
 static void test_chunked_beats_naive(void **state)
 {

@@ -42,6 +42,7 @@ int bench_traffic(bench_context_t *ctx);
 int bench_caching(bench_context_t *ctx);
 int bench_copy(bench_context_t *ctx);
 int bench_fem(bench_context_t *ctx);
+int bench_collectives(bench_context_t *ctx);
 /* The exchanges of bench copy (bench_copy_exchange.c), modelled with the table the first half measured. */
 struct copy_table;
 int bench_copy_exchange(bench_context_t *ctx, const struct copy_table *iwarp);

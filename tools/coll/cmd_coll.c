@@ -1,4 +1,4 @@
-/* iwarp coll: one collective pattern on the emulated array, every word checked, beside the AP3000 paper's
+/* iwarp coll: one collective pattern on the emulated array, every word checked, beside the buffered collectives paper's
  * model (docs/collectives.md). */
 #include <getopt.h>
 #include <stdbool.h>

@@ -1,6 +1,6 @@
 /*
- * Collective communication patterns on the emulated array (docs/collectives.md), after "Communication
- * patterns with buffered sends" on the Fujitsu AP3000: tree broadcast and reduce, ring multi-broadcast
+ * Collective communication patterns on the emulated array (docs/collectives.md), after the buffered
+ * collectives paper (communication patterns with buffered sends on the Fujitsu AP3000): tree broadcast and reduce, ring multi-broadcast
  * (spread) and multi-reduce, the pipelined (increasing ring) broadcast, and the buffered point-to-point send,
  * each on M x N matrices with a row stride Lda >= N. Message passing (runtime/coll.s over runtime/msg.s:
  * naive or chunked) and ConSet (programs/coll/conset_coll.s: the tree or ring as connections, data streamed

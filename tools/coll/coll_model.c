@@ -1,4 +1,4 @@
-/* The AP3000 paper's relative costs of the collective patterns (coll_model.h). */
+/* The buffered collectives paper's relative costs of the collective patterns (coll_model.h). */
 #include "coll_model.h"
 
 static double lg2_up(unsigned p)

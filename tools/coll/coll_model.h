@@ -1,5 +1,5 @@
 /*
- * The models of "Communication patterns with buffered sends" (the AP3000 paper, section 3.1): a pattern's
+ * The models of the buffered collectives paper (section 3.1): a pattern's
  * cost relative to one message of the same size, times that message's cost on this machine with the same
  * implementation, measured: a broadcast between two neighbouring cells (coll_model_message).
  */
