@@ -1,4 +1,4 @@
-# The collectives under ConSet (docs/collectives-conset.md; the buffered collectives paper's patterns, seed 003): the
+# The collectives under ConSet (docs/collectives.md; the buffered collectives paper's patterns): the
 # host (tools/coll/coll_conset.c) compiles every group's tree or ring into one connection set; each cell
 # reads its case at COLL_PARAMS, switches to the set's phase and streams its matrix through the gates.
 #

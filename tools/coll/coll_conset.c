@@ -1,4 +1,4 @@
-/* The collectives under ConSet (coll.h; programs/coll/conset_coll.s, docs/collectives-conset.md): every
+/* The collectives under ConSet (coll.h; programs/coll/conset_coll.s, docs/collectives.md): every
  * group's tree or ring as connections of one set, compiled by the communication compiler into phases and
  * tables, run on every cell, every word checked. */
 #include "coll.h"
@@ -48,7 +48,7 @@ static void connect(builder_t *b, unsigned from, unsigned to)
  * share a link and a word moves at the gates' 2 clocks. A log-depth binary tree (a node's children the next
  * rank and the middle of the rest) measured slower on every size tried but the smallest blocks on 16x16: its
  * long edges share links with the subtrees they pass over, and an inner node with two children takes 3
- * clocks a word (docs/collectives-conset.md). */
+ * clocks a word (docs/collectives.md). */
 static void tree(builder_t *b, bool up)
 {
     unsigned p = coll_group_size(b->c), half = p / 2;
