@@ -132,6 +132,8 @@ static void test_collectives_records_are_right_and_agree_with_iwarp_coll(void **
         size_t n = split(line, fields, MAX_FIELDS);
         assert_int_equal(n, nh);
         rows++;
+        if (strncmp(fields[c_case], "message/", 8) == 0)
+            continue;
         if ((c_error < nh && fields[c_error][0] != '\0') || strcmp(fields[c_wrong], "0") != 0)
             fail_msg("%s: error '%s', wrong %s", fields[c_case], c_error < nh ? fields[c_error] : "",
                      fields[c_wrong]);
@@ -145,8 +147,8 @@ static void test_collectives_records_are_right_and_agree_with_iwarp_coll(void **
     }
     /* --quick: 8 patterns x 2 sizes x 2 layouts x 2 or 3 implementations, Table 1's two matrices x 3 Q x
      * 2 (bcast, reduce) x 5, the 8x8 array's whole (no tree multi-pattern when quick) and columns, and 3 x 6
-     * chunk sizes */
-    assert_int_equal(rows, (5 * 3 + 3 * 2) * 4 + 2 * 3 * 2 * 5 + (5 * 3 + 2) + (5 * 3 + 3 * 2) + 3 * 6);
+     * chunk sizes, and the one-message fits (3 implementations x 2 layouts) */
+    assert_int_equal(rows, (5 * 3 + 3 * 2) * 4 + 2 * 3 * 2 * 5 + (5 * 3 + 2) + (5 * 3 + 3 * 2) + 3 * 6 + 6);
     assert_int_equal(faster, 8); /* every pattern's 1024-word contiguous message */
     free(out);
     char *coll;

@@ -180,6 +180,33 @@ static void test_goldens(void **state)
     }
 }
 
+/* The host's threads change nothing: the same clocks and the same words on 1, 2 and 3 threads, for message
+ * passing and ConSet (programs/coll/conset_coll.s needs the host's tables, so test_every_program cannot run
+ * it). */
+static void test_threads_change_nothing(void **state)
+{
+    (void)state;
+    static const coll_case_t cases[] = {
+        {.pattern = COLL_MREDUCE_RING, .impl = COLL_CHUNKED, .groups = COLL_WHOLE, .width = 3, .height = 3, .m = 3,
+         .n = 10, .lda = 100, .chunk = 7},
+        {.pattern = COLL_BCAST, .impl = COLL_CONSET, .groups = COLL_COLUMNS, .width = 4, .height = 5, .m = 6, .n = 9,
+         .lda = 11, .root = 3},
+        {.pattern = COLL_MBCAST_PIPE, .impl = COLL_CONSET, .groups = COLL_ROWS, .width = 5, .height = 3, .m = 2,
+         .n = 13, .lda = 70},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        coll_result_t one = run(&cases[i]);
+        assert_int_equal(one.wrong, 0);
+        for (unsigned t = 2; t <= 3; t++) {
+            coll_result_t r;
+            char err[256];
+            assert_int_equal(coll_run(&cases[i], t, &r, err, sizeof err), 0);
+            assert_int_equal(r.clocks, one.clocks);
+            assert_int_equal(r.wrong, 0);
+        }
+    }
+}
+
 /* Shapes the programs cannot take are refused with a reason, before anything runs. */
 static void test_refusals(void **state)
 {
@@ -220,6 +247,7 @@ int main(void)
         cmocka_unit_test(test_mreduce_ring), cmocka_unit_test(test_bsend),
         cmocka_unit_test(test_bsend_returns_first), cmocka_unit_test(test_chunked_beats_naive),
         cmocka_unit_test(test_goldens),      cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_threads_change_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

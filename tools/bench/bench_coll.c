@@ -259,6 +259,48 @@ static void print_sweep(bench_context_t *ctx, const coll_job_t *jobs, unsigned c
     }
 }
 
+/* The model's unit, one message of a block between two neighbours, as the runtime's costs: clocks = a + b words,
+ * fitted (least squares) over the sweep's sizes, for each implementation and layout. */
+static void print_message_fit(bench_context_t *ctx, const coll_job_t *jobs, unsigned count)
+{
+    if (bench_report(ctx))
+        printf("\nOne message of a block between two neighbours (the model's unit) as a cost a message and a cost a\n"
+               "word, fitted over the sweep's sizes: clocks = a + b words\n%-8s %-11s %10s %8s\n", "impl", "layout",
+               "a, clocks", "b");
+    for (unsigned impl = 0; impl < COLL_IMPLS; impl++)
+        for (unsigned strided = 0; strided < 2; strided++) {
+            double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+            for (unsigned i = 0; i < count; i++) {
+                const coll_job_t *j = &jobs[i];
+                bool js = j->c.m > 1 || j->c.lda > j->c.n;
+                if (j->c.pattern != COLL_BCAST || j->c.impl != (coll_impl_t)impl || js != (bool)strided ||
+                    j->rc != 0 || j->one.clocks == 0)
+                    continue;
+                double x = (double)j->c.m * j->c.n, y = (double)j->one.clocks;
+                n++;
+                sx += x;
+                sy += y;
+                sxx += x * x;
+                sxy += x * y;
+            }
+            if (n < 2 || n * sxx == sx * sx)
+                continue;
+            double b = (n * sxy - sx * sy) / (n * sxx - sx * sx), a = (sy - b * sx) / n;
+            const char *layout = strided ? "strided" : "contiguous";
+            if (bench_report(ctx))
+                printf("%-8s %-11s %10.0f %8.3f\n", coll_impl_name((coll_impl_t)impl), layout, a, b);
+            char name[64];
+            snprintf(name, sizeof name, "message/%s/%s", coll_impl_name((coll_impl_t)impl), layout);
+            bench_record_begin(ctx, "collectives", name);
+            bench_string(ctx, "section", "message");
+            bench_string(ctx, "impl", coll_impl_name((coll_impl_t)impl));
+            bench_string(ctx, "layout", layout);
+            bench_double(ctx, "clocks_a_message", a);
+            bench_double(ctx, "clocks_a_word", b);
+            bench_record_end(ctx);
+        }
+}
+
 /* The paper's Table 1, MB/s: [reduce][shape][Q = 2, 4, 8][tree A, tree B, ring A, ring B]. */
 static const unsigned paper_table1[2][4][3][4] = {
     {{{26, 23, 36, 36}, {11, 14, 19, 20}, {6, 10, 15, 15}},
@@ -456,6 +498,7 @@ int bench_collectives(bench_context_t *ctx)
                "Model: the paper's cost relative to one message, times one message of the block between two\n"
                "neighbours with the same implementation (emulated).\n");
     print_sweep(ctx, l.jobs, sweep);
+    print_message_fit(ctx, l.jobs, sweep);
     print_table1(ctx, l.jobs + sweep, table1, ctx->quick);
     print_whole(ctx, l.jobs + sweep + table1, whole);
     print_chunks(ctx, l.jobs + sweep + table1 + whole, chunks);
