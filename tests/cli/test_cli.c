@@ -285,6 +285,10 @@ static void test_coll_doc_examples_print_what_the_doc_shows(void **state)
     doc_example("docs/collectives.md", "### A buffered send returns first");
     expect("coll mbcast-ring --block 4x8 --lda 16", 2, "lda 16 is less than the matrix's (P blocks of n) row of 64");
     expect("coll mbcast-tree --impl conset", 2, "mbcast-tree has no ConSet form");
+    /* the library from a program of one's own (the doc's example): every cell of a row ends with its row's sum */
+    expect("run programs/coll/row_sum.s --array 4x2 --set mem_bytes=8M --args 1,7", 0, "(3,1)    halted   0xa80");
+    expect("run programs/coll/row_sum.s --array 4x2 --set mem_bytes=8M --args 0,0", 0, "(2,0)    halted   0x780");
+    expect("coll mbcast-ring --root 3 --block 1x8", 0, "note: mbcast-ring has no root");
     expect("coll scatter", 2, "unknown pattern 'scatter'");
     expect("coll bcast --block 4", 2, "bad value '4' for --block");
     expect("coll bcast --groups columns --array 8x1", 2, "has one cell");

@@ -59,6 +59,7 @@ static const program_case_t cases[] = {
     {"programs/coll/coll_msg.s --array 4x2 --set mem_bytes=8M --args 2,1,3,10,12,7,1", "k_gate_add"},
     {"programs/coll/coll_msg.s --array 3x2 --set mem_bytes=8M --args 5,1,2,6,30,4,0", "coll_take"},
     {"programs/coll/coll_msg.s --array 4x1 --set mem_bytes=8M --args 7,0,2,6,30,1,0", "k_add_buf"},
+    {"programs/coll/row_sum.s --array 4x2 --set mem_bytes=8M --args 1,7", "coll_bcast"},
 };
 
 /* The report without the one line that depends on the host. */

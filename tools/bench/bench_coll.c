@@ -104,7 +104,9 @@ static void record(bench_context_t *ctx, const coll_job_t *j, const coll_job_t *
     bench_u64(ctx, "m", j->c.m);
     bench_u64(ctx, "n", j->c.n);
     bench_u64(ctx, "lda", j->c.lda);
-    bench_u64(ctx, "words", (uint64_t)j->c.m * j->c.n);
+    /* words: the message the pattern is about (the P blocks together for the multi patterns), as the tables */
+    bench_u64(ctx, "words", (uint64_t)j->c.m * j->c.n * (coll_is_multi(j->c.pattern) ? coll_group_size(&j->c) : 1));
+    bench_u64(ctx, "block_words", (uint64_t)j->c.m * j->c.n);
     bench_u64(ctx, "chunk", j->c.impl == COLL_CHUNKED ? j->c.chunk : 0);
     if (j->rc != 0) {
         bench_string(ctx, "error", j->err);
@@ -139,8 +141,8 @@ static void model_cell(const coll_job_t *j, char *buf, size_t cap)
     double e = (double)j->r.clocks, t = (double)j->one.clocks;
     if (f.lo == f.hi)
         snprintf(buf, cap, "%.2f", e / (f.lo * t));
-    else
-        snprintf(buf, cap, "%.2f-%.2f", e / (f.hi * t), e / (f.lo * t));
+    else /* in the order of the model's range: its low end first */
+        snprintf(buf, cap, "%.2f-%.2f", e / (f.lo * t), e / (f.hi * t));
 }
 
 static const char *mbps_cell(const coll_job_t *j, char *buf, size_t cap)
@@ -208,7 +210,7 @@ static void print_sweep(bench_context_t *ctx, const coll_job_t *jobs, unsigned c
     for (unsigned p = 0; p < COLL_PATTERNS; p++) {
         plot_t pl;
         bench_plot_init(ctx, &pl, plot_titles[p], coll_is_multi((coll_pattern_t)p) ? "words of the P blocks" : "words a block",
-                        "MB/s a cell", true, false);
+                        "MB/s a cell", true, true);
         plot_series_t *series[2][COLL_IMPLS] = {{NULL}};
         static const char *const names[2][COLL_IMPLS] = {{"naive", "chunked", "ConSet"},
                                                           {"naive, strided", "chunked, strided", "ConSet, strided"}};
@@ -403,11 +405,11 @@ static unsigned add_whole(job_list_t *l, bool quick)
 static void print_whole(bench_context_t *ctx, const coll_job_t *jobs, unsigned count)
 {
     if (bench_report(ctx))
-        printf("\nThe 8x8 array as one group of 64 cells, and as 8 columns of 8 at once\n"
-               "%-8s %-13s %6s | %10s %10s %10s | %6s %6s | %-9s %-9s %-9s\n", "groups", "pattern", "words",
-               "naive", "chunked", "ConSet", "chunk.", "ConSet", "naive", "chunked", "ConSet");
+        printf("\nThe 8x8 array as one group of 64 cells, and as 8 columns of 8 at once (words: of a block)\n"
+               "%-8s %-13s %6s | %10s %10s %10s | %8s %8s | %-9s %-9s %-9s\n", "groups", "pattern", "words",
+               "naive", "chunked", "ConSet", "chunked", "ConSet", "naive", "chunked", "ConSet");
     if (bench_report(ctx))
-        printf("%-8s %-13s %6s | %10s %10s %10s | %6s %6s | %-29s\n", "", "", "", "clocks", "clocks", "clocks",
+        printf("%-8s %-13s %6s | %10s %10s %10s | %8s %8s | %-29s\n", "", "", "", "clocks", "clocks", "clocks",
                "x naive", "x naive", "emulated / model");
     for (unsigned i = 0; i < count;) {
         const coll_job_t *naive = &jobs[i];
@@ -426,7 +428,7 @@ static void print_whole(bench_context_t *ctx, const coll_job_t *jobs, unsigned c
                     snprintf(c[k], sizeof c[k], "%llu", (unsigned long long)j->r.clocks);
                 model_cell(j, mc[k], sizeof mc[k]);
             }
-            printf("%-8s %-13s %6u | %10s %10s %10s | %6s %6s | %-9s %-9s %-9s\n", coll_groups_name(naive->c.groups),
+            printf("%-8s %-13s %6u | %10s %10s %10s | %8s %8s | %-9s %-9s %-9s\n", coll_groups_name(naive->c.groups),
                    coll_pattern_name(naive->c.pattern), naive->c.m * naive->c.n, c[0], c[1], c[2],
                    ratio_cell(&jobs[i + 1], naive, r[0], sizeof r[0]),
                    ratio_cell(used == 3 ? &jobs[i + 2] : NULL, naive, r[1], sizeof r[1]), mc[0], mc[1], mc[2]);

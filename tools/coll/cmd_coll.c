@@ -24,7 +24,9 @@ static void usage(FILE *out)
             "                  group of W*H ranks, row by row) (default rows)\n"
             "  --block MxN     a block of M rows of N words (fp32) (default 1x1024)\n"
             "  --lda L         words between rows (default the row: N, or P*N for the multi patterns)\n"
-            "  --chunk C       words a chunk (chunked; default 256)\n"
+            "  --chunk C       words a chunk (chunked; default 1024). Each chunk is a message and pays the\n"
+            "                  runtime's costs a message (about 800 clocks): chunks of a few thousand words\n"
+            "                  pay best, a quarter of the block or so for trees (docs/collectives.md)\n"
             "  --root R        the root's rank (bcast, reduce; default 0)\n"
             "  --delay D       bsend: clocks the receiver waits before it posts its receive (default 0)\n"
             "  --model         also run one message of the block's size (a broadcast between two\n"
@@ -33,7 +35,9 @@ static void usage(FILE *out)
             "  --json          one JSON object\n"
             "Prints the clocks from the start barrier to the last cell done, MB/s (what the pattern delivers a\n"
             "cell: the block, or P blocks for the multi patterns, over those clocks at 20 MHz) and whether every\n"
-            "word of every cell's matrix, the gaps between rows and the guards around it are what they should be.\n");
+            "word of every cell's matrix, the gaps between rows and the guards around it are what they should be.\n"
+            "Exit status: 0 right, 1 a word wrong or the run failed, 2 a bad option or a case the programs\n"
+            "cannot take.\n");
 }
 
 static int parse_u(const char *opt, const char *s, uint64_t lo, uint64_t hi, unsigned *v)
@@ -110,11 +114,12 @@ static void print_text(const report_t *p)
 {
     const coll_case_t *c = p->c;
     const coll_result_t *r = p->r;
-    printf("%s, %s, on the %ux%u array in %s of %u cells: a %ux%u block, lda %u", coll_pattern_name(c->pattern),
-           coll_impl_name(c->impl), c->width, c->height, coll_groups_name(c->groups), coll_group_size(c), c->m, c->n,
+    static const char *const groups_text[COLL_GROUPINGS] = {"in rows", "in columns", "as one group"};
+    printf("%s, %s, on the %ux%u array %s of %u cells: a %ux%u block, lda %u", coll_pattern_name(c->pattern),
+           coll_impl_name(c->impl), c->width, c->height, groups_text[c->groups], coll_group_size(c), c->m, c->n,
            c->lda);
     if (c->impl == COLL_CHUNKED)
-        printf(", chunks of %u words", c->chunk);
+        printf(", chunks of %u word%s", c->chunk, c->chunk == 1 ? "" : "s");
     if (c->impl == COLL_CONSET)
         printf(", %u phase%s", r->phases, r->phases == 1 ? "" : "s");
     printf("\n  %llu clocks, %.2f MB/s a cell; every word of every cell: %s\n", (unsigned long long)r->clocks,
@@ -133,8 +138,10 @@ static void print_text(const report_t *p)
         else
             printf("the pattern costs %.0f to %.0f of them: %.0f to %.0f clocks (emulated / model %.2f to %.2f)\n",
                    p->f.lo, p->f.hi, p->f.lo * (double)p->one->clocks, p->f.hi * (double)p->one->clocks,
-                   (double)r->clocks / (p->f.hi * (double)p->one->clocks),
-                   (double)r->clocks / (p->f.lo * (double)p->one->clocks));
+                   (double)r->clocks / (p->f.lo * (double)p->one->clocks),
+                   (double)r->clocks / (p->f.hi * (double)p->one->clocks));
+        if (c->pattern == COLL_BSEND && c->delay > 0)
+            printf("  (the model leaves out the receiver's --delay)\n");
     }
 }
 
@@ -152,9 +159,9 @@ int cmd_coll(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     coll_case_t c = {.impl = COLL_CHUNKED, .groups = COLL_ROWS, .width = 8, .height = 8, .m = 1, .n = 1024,
-                     .chunk = 256};
+                     .chunk = 1024};
     unsigned threads = 1, delay = 0;
-    bool json = false, model = false, lda_given = false;
+    bool json = false, model = false, lda_given = false, root_given = false, chunk_given = false;
     optind = 0;
     int o;
     while ((o = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -183,8 +190,14 @@ int cmd_coll(int argc, char **argv)
             bad = parse_u("lda", optarg, 1, 1u << 24, &c.lda);
             lda_given = true;
             break;
-        case OPT_CHUNK: bad = parse_u("chunk", optarg, 1, 1u << 20, &c.chunk); break;
-        case OPT_ROOT: bad = parse_u("root", optarg, 0, 1023, &c.root); break;
+        case OPT_CHUNK:
+            bad = parse_u("chunk", optarg, 1, 1u << 20, &c.chunk);
+            chunk_given = true;
+            break;
+        case OPT_ROOT:
+            bad = parse_u("root", optarg, 0, 1023, &c.root);
+            root_given = true;
+            break;
         case OPT_DELAY: bad = parse_u("delay", optarg, 0, 1u << 30, &delay); break;
         case OPT_MODEL: model = true; break;
         case OPT_THREADS: bad = parse_u("threads", optarg, 1, 64, &threads); break;
@@ -203,6 +216,14 @@ int cmd_coll(int argc, char **argv)
         return 2;
     }
     c.delay = delay;
+    /* Options the case does not use: said, not silently dropped. */
+    if (root_given && c.pattern != COLL_BCAST && c.pattern != COLL_REDUCE)
+        fprintf(stderr, "iwarp coll: note: %s has no root (every rank is one in turn, or rank 0 sends): --root "
+                "is not used\n", coll_pattern_name(c.pattern));
+    if (delay > 0 && c.pattern != COLL_BSEND)
+        fprintf(stderr, "iwarp coll: note: --delay is for bsend: not used\n");
+    if (chunk_given && c.impl != COLL_CHUNKED)
+        fprintf(stderr, "iwarp coll: note: --chunk is for --impl chunked: not used\n");
     if (!lda_given)
         c.lda = coll_is_multi(c.pattern) ? c.n * coll_group_size(&c) : c.n;
     char err[512];

@@ -163,7 +163,12 @@ int coll_case_check(const coll_case_t *c, char *err, size_t cap)
     }
     if (c->impl == COLL_CONSET && (c->pattern == COLL_MBCAST_TREE || c->pattern == COLL_MREDUCE_TREE ||
                                    c->pattern == COLL_BSEND)) {
-        snprintf(err, cap, "%s has no ConSet form (a connection set is fixed: see docs/collectives.md)", pat);
+        snprintf(err, cap,
+                 c->pattern == COLL_BSEND
+                     ? "%s has no ConSet form: ConSet has connections, not messages to buffer (see docs/collectives.md)"
+                     : "%s has no ConSet form: P trees with P roots would be P connection sets; ConSet's multi-patterns "
+                       "are mbcast-ring, mbcast-pipe and mreduce-ring (see docs/collectives.md)",
+                 pat);
         return -1;
     }
     return 0;
