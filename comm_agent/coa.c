@@ -99,7 +99,10 @@ void coa_after_ca(coa_t *c, uint64_t now, bool mem_used)
 {
     coa_spools(c, now, mem_used);
     if (!c->asleep) {
-        coa_headers(c, now);
+        /* Only channels holding a header or a tagged word have anything for it: most clocks of most agents
+         * have none (words in flight on open pathways), so the call is skipped. */
+        if ((c->busy_lc & (c->header_lc | c->tagged_lc)) != 0)
+            coa_headers(c, now);
         coa_links_schedule(c, now);
     }
     coa_account_waits(c, now);

@@ -27,51 +27,6 @@ void coa_lc_set_state(coa_t *c, unsigned lc, coa_lc_state_t st, uint64_t now)
         c->header_lc &= ~coa_bit(lc);
 }
 
-void coa_lc_push(coa_t *c, unsigned lc, uint32_t word, bool tag, uint64_t now)
-{
-    coa_lc_t *l = &c->lc[lc];
-    unsigned depth = c->cfg.queue_depth;
-    unsigned at = l->head + l->count;
-    if (at >= depth)
-        at -= depth;
-    coa_lc_note_state(c, lc, now);
-    c->w.qdata[lc * depth + at] = word;
-    c->w.qtag[lc * depth + at] = tag ? 1 : 0;
-    l->count++;
-    if (tag) {
-        l->ntagged++;
-        c->tagged_lc |= coa_bit(lc);
-    }
-    if (l->count > l->stats.occupancy_max)
-        l->stats.occupancy_max = l->count;
-    l->stats.words_in++;
-    c->busy_lc |= coa_bit(lc);
-    c->moved++;
-}
-
-uint32_t coa_lc_pop(coa_t *c, unsigned lc, bool *tag, uint64_t now)
-{
-    coa_lc_t *l = &c->lc[lc];
-    unsigned depth = c->cfg.queue_depth;
-    coa_lc_note_state(c, lc, now);
-    uint32_t w = c->w.qdata[lc * depth + l->head];
-    bool tagged = c->w.qtag[lc * depth + l->head] != 0;
-    if (tag != NULL)
-        *tag = tagged;
-    if (tagged && --l->ntagged == 0)
-        c->tagged_lc &= ~coa_bit(lc);
-    l->head = (uint16_t)(l->head + 1u == depth ? 0u : l->head + 1u);
-    l->count--;
-    if (l->count == 0)
-        c->busy_lc &= ~coa_bit(lc);
-    l->stats.words_out++;
-    l->moved_at = now;
-    c->moved++;
-    if (l->source.kind == COA_END_LINK)
-        coa_send_ctrl(c, (coa_dir_t)l->source.dir, COA_CTRL_CREDIT, l->source.index, now);
-    return w;
-}
-
 void coa_lc_set_route(coa_t *c, unsigned lc, coa_end_t route, uint64_t now)
 {
     coa_lc_t *l = &c->lc[lc];

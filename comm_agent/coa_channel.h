@@ -4,9 +4,6 @@
 
 #include "coa_base.h"
 
-void coa_lc_push(coa_t *c, unsigned lc, uint32_t word, bool tag, uint64_t now);
-/* Pops the head and returns the credit to whoever feeds the channel. */
-uint32_t coa_lc_pop(coa_t *c, unsigned lc, bool *tag, uint64_t now);
 static inline bool coa_lc_head_tagged(const coa_t *c, unsigned lc)
 {
     return c->w.qtag[lc * c->cfg.queue_depth + c->lc[lc].head] != 0;
@@ -35,6 +32,54 @@ static inline void coa_lc_note_state(coa_t *c, unsigned lc, uint64_t now)
         l->stats_since = now;
     }
 }
+/* The queue itself, inline: every word that crosses the agent is pushed once and popped once, and the
+ * callers (arrivals, links, gates, spools) each know half of the arguments. */
+static inline void coa_lc_push(coa_t *c, unsigned lc, uint32_t word, bool tag, uint64_t now)
+{
+    coa_lc_t *l = &c->lc[lc];
+    unsigned depth = c->cfg.queue_depth;
+    unsigned at = l->head + l->count;
+    if (at >= depth)
+        at -= depth;
+    coa_lc_note_state(c, lc, now);
+    c->w.qdata[lc * depth + at] = word;
+    c->w.qtag[lc * depth + at] = tag ? 1 : 0;
+    l->count++;
+    if (tag) {
+        l->ntagged++;
+        c->tagged_lc |= coa_bit(lc);
+    }
+    if (l->count > l->stats.occupancy_max)
+        l->stats.occupancy_max = l->count;
+    l->stats.words_in++;
+    c->busy_lc |= coa_bit(lc);
+    c->moved++;
+}
+
+/* Pops the head and returns the credit to whoever feeds the channel. */
+static inline uint32_t coa_lc_pop(coa_t *c, unsigned lc, bool *tag, uint64_t now)
+{
+    coa_lc_t *l = &c->lc[lc];
+    unsigned depth = c->cfg.queue_depth;
+    coa_lc_note_state(c, lc, now);
+    uint32_t w = c->w.qdata[lc * depth + l->head];
+    bool tagged = c->w.qtag[lc * depth + l->head] != 0;
+    if (tag != NULL)
+        *tag = tagged;
+    if (tagged && --l->ntagged == 0)
+        c->tagged_lc &= ~coa_bit(lc);
+    l->head = (uint16_t)(l->head + 1u == depth ? 0u : l->head + 1u);
+    l->count--;
+    if (l->count == 0)
+        c->busy_lc &= ~coa_bit(lc);
+    l->stats.words_out++;
+    l->moved_at = now;
+    c->moved++;
+    if (l->source.kind == COA_END_LINK)
+        coa_send_ctrl(c, (coa_dir_t)l->source.dir, COA_CTRL_CREDIT, l->source.index, now);
+    return w;
+}
+
 /* Every state change goes through here: it settles the statistics and keeps header_lc in step. */
 void coa_lc_set_state(coa_t *c, unsigned lc, coa_lc_state_t st, uint64_t now);
 /* Why a channel holding words did not move one now (coa_lc_wait), inline for the per-clock accounting. */

@@ -10,11 +10,6 @@
 
 #include "coa_spool.h"
 
-bool coa_mem_ok(const coa_t *c, uint32_t addr)
-{
-    return (addr & 3u) == 0 && addr >= c->w.mem_guard && addr <= c->w.mem_bytes - 4u;
-}
-
 static uint32_t mem_read(const coa_t *c, uint32_t addr)
 {
     const uint8_t *p = c->w.mem + addr;
