@@ -25,13 +25,17 @@ static void describe_gates(emu_bundle_t *b, const isa_op_t *ops)
     }
     if (b->count == 1 && b->gates_in == 0 && b->gates_out == 0)
         b->flags |= EMU_BUNDLE_SIMPLE;
-    bool cr = false;
+    bool cr = false, sys = false;
     for (unsigned i = 0; i < b->count; i++) {
         const isa_op_info_t *info = isa_op_info(ops[i].opcode);
         cr |= info != NULL && info->unit == ISA_UNIT_CR;
+        /* halt, trap and wfe; rfe turns events back on */
+        sys |= info == NULL || info->unit == ISA_UNIT_SYS || ops[i].opcode == ISA_OP_RFE;
     }
     if (cr || b->gates_in || b->gates_out || (b->flags & EMU_BUNDLE_WFE))
         b->flags |= EMU_BUNDLE_PORT;
+    else if (!sys)
+        b->flags |= EMU_BUNDLE_ALONE;
 }
 
 int emu_program_init(emu_program_t *p, isa_image_t *image, const isa_timing_t *timing, char *err, size_t errlen)
@@ -81,6 +85,8 @@ int emu_program_init(emu_program_t *p, isa_image_t *image, const isa_timing_t *t
             p->nops += ib.count;
             describe_gates(b, &p->ops[b->first_op]);
         }
+        if (b->clocks > p->max_clocks)
+            p->max_clocks = b->clocks;
         b->next_pc = b->pc + 4u * (uint32_t)used;
         p->bundle_at[at] = (int32_t)p->nbundles++;
         at += (uint32_t)used;

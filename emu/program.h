@@ -16,6 +16,7 @@ enum {
     EMU_BUNDLE_SIMPLE = 1u << 2,  /* one operation, no gates: no staging needed */
     EMU_BUNDLE_WFE = 1u << 3,     /* waits for network activity before it issues */
     EMU_BUNDLE_PORT = 1u << 4,    /* touches the agent: a gate, a control register, or wfe */
+    EMU_BUNDLE_ALONE = 1u << 5,   /* may run ahead (ca_run_alone): not PORT nor ILLEGAL, no halt, trap or rfe */
 };
 
 typedef struct emu_bundle {
@@ -41,6 +42,7 @@ typedef struct emu_program {
     uint32_t nbundles;
     isa_op_t *ops;
     uint32_t nops;
+    uint16_t max_clocks;    /* the longest bundle's clocks */
 } emu_program_t;
 
 /* Takes ownership of *image (it is zeroed). Returns 0, or -1 with a message. */
