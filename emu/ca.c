@@ -201,13 +201,34 @@ static inline uint32_t load_le(const uint8_t *p, unsigned size)
     }
 }
 
+/* Spelled out per size (not a loop), so the compiler can make each one store. */
 static inline void store_le(uint8_t *p, unsigned size, uint32_t v)
 {
-    for (unsigned i = 0; i < size; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
+    switch (size) {
+    case 1: p[0] = (uint8_t)v; break;
+    case 2:
+        p[0] = (uint8_t)v;
+        p[1] = (uint8_t)(v >> 8);
+        break;
+    default:
+        p[0] = (uint8_t)v;
+        p[1] = (uint8_t)(v >> 8);
+        p[2] = (uint8_t)(v >> 16);
+        p[3] = (uint8_t)(v >> 24);
+        break;
+    }
 }
 
 /* Checks an access; on failure records the fault and returns false. */
+static bool check_access(ca_t *ca, uint64_t now, uint32_t pc, uint32_t addr, unsigned size, bool write);
+
+/* The common case of check_access, inline: aligned, inside memory, and for a store outside the text. */
+static inline bool access_ok(const ca_t *ca, uint32_t addr, unsigned size, bool write)
+{
+    return (addr & (size - 1)) == 0 && addr >= ca->mem_guard && addr <= ca->mem_bytes - size &&
+           (!write || addr >= ca->prog->text_end || addr + size <= ca->prog->text_base);
+}
+
 static bool check_access(ca_t *ca, uint64_t now, uint32_t pc, uint32_t addr, unsigned size, bool write)
 {
     if ((addr & (size - 1)) != 0) {
@@ -328,8 +349,7 @@ static inline void store_commit(uint8_t *mem, const pending_store_t *st)
     }
 }
 
-static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now, uint64_t horizon, uint64_t *issued,
-                      uint64_t *last_issue);
+static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now, uint64_t horizon, uint64_t *last_issue);
 
 uint64_t ca_step(ca_t *ca, uint64_t now)
 {
@@ -404,17 +424,16 @@ uint64_t ca_step(ca_t *ca, uint64_t now)
                 s->stats.gate_reads++;
             }
     }
-    uint64_t issued = 0, last_issue;
-    return issue(ca, b, now, 0, &issued, &last_issue);
+    uint64_t last_issue;
+    return issue(ca, b, now, 0, &last_issue);
 }
 
 /* Issues bundle b at clock `now`, once it may: every operation reads its operands, then the bundle's effects
  * commit together. Then, while the clock it frees the core at is below `horizon` and the next bundle is
- * EMU_BUNDLE_ALONE, issues that one at that clock, and so on (ca_step passes 0: one bundle). Counts the bundles
- * into *issued and leaves the clock of the last in *last_issue. Returns ready_at, or UINT64_MAX after a halt or
- * fault. One function for both, because the dispatch table holds label addresses and cannot be copied. */
-static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now, uint64_t horizon, uint64_t *issued,
-                      uint64_t *last_issue)
+ * EMU_BUNDLE_ALONE, issues that one at that clock, and so on (ca_step passes 0: one bundle). Leaves the clock of
+ * the last in *last_issue. Returns ready_at, or UINT64_MAX after a halt or fault. One function for both, because
+ * the dispatch table holds label addresses and cannot be copied. */
+static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now, uint64_t horizon, uint64_t *last_issue)
 {
     ca_state_block_t *s = &ca->s;
     uint32_t *regs = s->regs;
@@ -424,17 +443,31 @@ static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now, uint64_t ho
         unsigned nwrites = 0;
         /* The memory unit takes two operations a bundle (isa_unit_limit(ISA_UNIT_MEM)): at most two stores, kept
          * in two named slots so that the common bundle with one store stays in registers. */
-        pending_store_t store0 = {0, 0, 0}, store1 = {0, 0, 0};
+        pending_store_t store0, store1; /* nstores says which hold one */
         unsigned nstores = 0;
-        bool cr_write_pending = false;
-        uint32_t cr_write_index = 0, cr_write_value = 0;
+        uint32_t cr_write_index, cr_write_value; /* set with RARE_CR_WRITE */
         uint32_t next_pc = b->next_pc;
-        bool halt = false, taken = false, events_back_on = false;
-        unsigned mem_reads = 0, mem_writes = 0, cr_reads = 0; /* counted only if the bundle commits */
+        bool taken = false;
+        /* What few bundles do, found with one test at the commit. */
+        enum { RARE_HALT = 1u << 0, RARE_RFE = 1u << 1, RARE_CR_WRITE = 1u << 2, RARE_CR_READ = 1u << 3 };
+        unsigned rare = 0;
+        unsigned cr_reads = 0; /* counted only if the bundle commits, as are its memory words (predecoded) */
         const isa_op_t *ops = &prog->ops[b->first_op];
+        /* Writes are staged until the commit, unless predecoding found that this bundle need not (DIRECT). */
+        const bool direct = (b->flags & EMU_BUNDLE_DIRECT) != 0;
+        /* Targets written in the operations are checked once, by predecoding. */
+        const bool targets_ok = (b->flags & EMU_BUNDLE_TARGETS_OK) != 0;
 
-#define WRITE(r, v) (writes[nwrites].reg = (uint8_t)(r), writes[nwrites].value = (uint32_t)(v), nwrites++)
-#define WRITE_PAIR(r, v64) (WRITE((r), (v64)), WRITE((r) + 1u, (uint64_t)(v64) >> 32))
+#define WRITE(r, v)                                                                                                  \
+    (direct ? (void)(regs[(uint8_t)(r)] = (uint32_t)(v))                                                             \
+            : (void)(writes[nwrites].reg = (uint8_t)(r), writes[nwrites].value = (uint32_t)(v), nwrites++))
+/* The value is computed once, before either half is written. */
+#define WRITE_PAIR(r, v64)                                                                                           \
+    do {                                                                                                             \
+        uint64_t pair_value = (v64);                                                                                 \
+        WRITE((r), pair_value);                                                                                      \
+        WRITE((r) + 1u, pair_value >> 32);                                                                           \
+    } while (0)
 #define FAULT(kind, addr, ...)                                                                                       \
         do {                                                                                                         \
             set_fault(ca, now, (kind), b->pc, (addr), __VA_ARGS__);                                                  \
@@ -452,8 +485,7 @@ static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now, uint64_t ho
         };
 #pragma GCC diagnostic pop
 #endif
-        for (unsigned i = 0; i < b->count; i++) {
-            const isa_op_t *op = &ops[i];
+        for (const isa_op_t *op = ops, *end = ops + b->count; op < end; op++) {
             uint32_t a = regs[op->rs1];
             uint32_t v2 = op->has_ext ? op->ext : regs[op->rs2];
             CA_DISPATCH(op->opcode)
@@ -462,7 +494,7 @@ static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now, uint64_t ho
                 CA_CASE(WFE) CA_NEXT; /* the waiting was done before issue */
                 CA_CASE(HALT)
                 {
-                    halt = true;
+                    rare |= RARE_HALT;
                     CA_NEXT;
                 }
                 CA_CASE(TRAP) FAULT(EMU_FAULT_TRAP, op->ext, "trap %u (0x%x)", op->ext, op->ext);
@@ -545,11 +577,10 @@ static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now, uint64_t ho
         CA_CASE(id)                                                                                                  \
         {                                                                                                            \
             uint32_t addr = a + v2;                                                                                  \
-            if (!check_access(ca, now, b->pc, addr, (size), false))                                                  \
+            if (!access_ok(ca, addr, (size), false) && !check_access(ca, now, b->pc, addr, (size), false))           \
                 return UINT64_MAX;                                                                                   \
             uint32_t raw = load_le(ca->mem + addr, (size));                                                          \
             WRITE(op->rd, conv);                                                                                     \
-            mem_reads++;                                                                                             \
             CA_NEXT;                                                                                                 \
         }
                 LOAD_CASE(LDW, 4, raw)
@@ -561,24 +592,22 @@ static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now, uint64_t ho
                 CA_CASE(LDD)
                 {
                     uint32_t addr = a + v2;
-                    if (!check_access(ca, now, b->pc, addr, 8, false))
+                    if (!access_ok(ca, addr, 8, false) && !check_access(ca, now, b->pc, addr, 8, false))
                         return UINT64_MAX;
                     WRITE(op->rd, load_le(ca->mem + addr, 4));
                     WRITE(op->rd + 1u, load_le(ca->mem + addr + 4, 4));
-                    mem_reads += 2;
                     CA_NEXT;
                 }
 #define STORE_CASE(id, size, value)                                                                                  \
         CA_CASE(id)                                                                                                  \
         {                                                                                                            \
             uint32_t addr = a + v2;                                                                                  \
-            if (!check_access(ca, now, b->pc, addr, (size), true))                                                   \
+            if (!access_ok(ca, addr, (size), true) && !check_access(ca, now, b->pc, addr, (size), true))             \
                 return UINT64_MAX;                                                                                   \
             if (nstores++ == 0)                                                                                      \
                 store0 = (pending_store_t){addr, (size), (value)};                                                   \
             else                                                                                                     \
                 store1 = (pending_store_t){addr, (size), (value)};                                                   \
-            mem_writes += (size) == 8 ? 2 : 1;                                                                       \
             CA_NEXT;                                                                                                 \
         }
                 STORE_CASE(STW, 4, regs[op->rd])
@@ -593,7 +622,7 @@ static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now, uint64_t ho
             uint32_t bv = regs[op->rs2];                                                                             \
             (void)bv;                                                                                                \
             if (cond) {                                                                                              \
-                if (!check_target(ca, now, b->pc, op->ext))                                                          \
+                if (!targets_ok && !check_target(ca, now, b->pc, op->ext))                                           \
                     return UINT64_MAX;                                                                               \
                 next_pc = op->ext;                                                                                   \
                 taken = true;                                                                                        \
@@ -613,7 +642,7 @@ static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now, uint64_t ho
                     uint32_t count = regs[op->rd] - 1u;
                     WRITE(op->rd, count);
                     if (count != 0) {
-                        if (!check_target(ca, now, b->pc, op->ext))
+                        if (!targets_ok && !check_target(ca, now, b->pc, op->ext))
                             return UINT64_MAX;
                         next_pc = op->ext;
                         taken = true;
@@ -622,7 +651,7 @@ static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now, uint64_t ho
                 }
                 CA_CASE(CALL)
                 {
-                    if (!check_target(ca, now, b->pc, op->ext))
+                    if (!targets_ok && !check_target(ca, now, b->pc, op->ext))
                         return UINT64_MAX;
                     WRITE(ISA_REG_LINK, b->next_pc);
                     next_pc = op->ext;
@@ -642,7 +671,7 @@ static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now, uint64_t ho
                     if (!check_target(ca, now, b->pc, s->epc))
                         return UINT64_MAX;
                     next_pc = s->epc;
-                    events_back_on = true;
+                    rare |= RARE_RFE;
                     taken = true;
                     CA_NEXT;
                 }
@@ -663,11 +692,12 @@ static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now, uint64_t ho
                         FAULT(EMU_FAULT_BAD_CONTROL_REGISTER, a + v2, "read of control register %u", a + v2);
                     WRITE(op->rd, value);
                     cr_reads++;
+                    rare |= RARE_CR_READ;
                     CA_NEXT;
                 }
                 CA_CASE(WRCR)
                 {
-                    cr_write_pending = true;
+                    rare |= RARE_CR_WRITE;
                     cr_write_index = a + v2;
                     cr_write_value = regs[op->rd];
                     CA_NEXT;
@@ -680,7 +710,7 @@ static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now, uint64_t ho
 #undef FAULT
 
         /* Commit: only now do the bundle's effects become visible. */
-        if (cr_write_pending) {
+        if (rare & RARE_CR_WRITE) {
             if (ca->port.ops->cr_write(ca->port.ctx, cr_write_index, cr_write_value) != 0) {
                 set_fault(ca, now, EMU_FAULT_BAD_CONTROL_REGISTER, b->pc, cr_write_index,
                           "write of control register %u", cr_write_index);
@@ -697,39 +727,42 @@ static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now, uint64_t ho
             if (nstores == 2)
                 store_commit(ca->mem, &store1);
         }
-        for (unsigned g = 0; g < ISA_NUM_GATES_OUT; g++)
-            if (b->gates_out & (1u << g)) {
-                ca->port.ops->gate_out_push(ca->port.ctx, g, regs[ISA_REG_GO0 + g]);
-                s->stats.gate_writes++;
-            }
+        if (b->gates_out)
+            for (unsigned g = 0; g < ISA_NUM_GATES_OUT; g++)
+                if (b->gates_out & (1u << g)) {
+                    ca->port.ops->gate_out_push(ca->port.ctx, g, regs[ISA_REG_GO0 + g]);
+                    s->stats.gate_writes++;
+                }
 
-        if (b->mem_accesses)
+        if (b->mem_accesses) {
             s->mem_busy_until = now + b->mem_accesses;
-        s->stats.mem_reads += mem_reads;
-        s->stats.mem_writes += mem_writes;
-        s->stats.cr_reads += cr_reads;
+            s->stats.mem_reads += b->mem_reads;
+            s->stats.mem_writes += b->mem_writes;
+        }
         s->stats.bundles++;
         s->stats.ops += b->count;
         s->stats.busy_clocks += b->clocks;
         if (taken)
             s->stats.branches_taken++;
         s->ready_at = now + b->clocks;
-        if (events_back_on) {
-            s->events_on = true;
-            s->in_handler = false;
-        }
-        if (halt) {
-            s->state = CA_HALTED;
-            s->halted_at = now;
-            return UINT64_MAX;
+        *last_issue = now;
+        if (rare) {
+            s->stats.cr_reads += cr_reads;
+            if (rare & RARE_RFE) {
+                s->events_on = true;
+                s->in_handler = false;
+            }
+            if (rare & RARE_HALT) {
+                s->state = CA_HALTED;
+                s->halted_at = now;
+                return UINT64_MAX;
+            }
         }
         s->pc = next_pc;
-        ++*issued;
-        *last_issue = now;
         /* Running ahead (ca_run_alone): on to the next bundle at the clock this one frees the core. */
         if (s->ready_at >= horizon)
             return s->ready_at;
-        b = emu_program_bundle(prog, next_pc);
+        b = taken ? emu_program_bundle(prog, next_pc) : b + 1; /* past the last bundle, the sentinel */
         if (b == NULL || !(b->flags & EMU_BUNDLE_ALONE))
             return s->ready_at;
         now = s->ready_at;
@@ -738,11 +771,11 @@ static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now, uint64_t ho
 
 uint64_t ca_run_alone(ca_t *ca, uint64_t horizon, uint64_t *last_issue)
 {
-    uint64_t issued = 0;
+    uint64_t before = ca->s.stats.bundles;
     if (ca->s.ready_at >= horizon)
         return 0;
     const emu_bundle_t *b = emu_program_bundle(ca->prog, ca->s.pc);
     if (b != NULL && (b->flags & EMU_BUNDLE_ALONE))
-        issue(ca, b, ca->s.ready_at, horizon, &issued, last_issue);
-    return issued;
+        issue(ca, b, ca->s.ready_at, horizon, last_issue);
+    return ca->s.stats.bundles - before;
 }
