@@ -126,6 +126,13 @@ void ca_finish(ca_t *ca, uint64_t now);
  * while waiting for a gate, UINT64_MAX once halted or faulted. */
 uint64_t ca_step(ca_t *ca, uint64_t now);
 
+/* Runs ahead for a cell that computes alone (schedule.c): issues bundle after bundle, each at the clock the last
+ * one frees the core, while that clock is below `horizon` and the next bundle is EMU_BUNDLE_ALONE (it touches
+ * nothing outside the core, and neither halts nor leaves a handler). Every issue is the one ca_step would make
+ * at that clock. Call it with the CA running, events off, and the clock at ready_at. Returns the number issued
+ * and the clock of the last in *last_issue; it stops early after a fault (the faulting clock is in s.fault). */
+uint64_t ca_run_alone(ca_t *ca, uint64_t horizon, uint64_t *last_issue);
+
 /* Reads of the architectural state for tools; the 64-bit form joins an even/odd pair. */
 static inline uint32_t ca_reg(const ca_t *ca, unsigned r) { return ca->s.regs[r & 127u]; }
 static inline bool ca_done(const ca_t *ca) { return ca->s.state == CA_HALTED || ca->s.state == CA_FAULTED; }

@@ -141,10 +141,6 @@ static uint32_t cell_event_sources(void *ctx)
     return bits;
 }
 
-/* Up to this many bundles between waking from wfe and sleeping in it again are a program looking whether
- * something came (the wait loops of runtime/msg.s take a dozen), not progress. */
-enum { EMU_RECHECK_BUNDLES = 64 };
-
 static inline bool asleep_in_wfe(const ca_t *ca)
 {
     return ca->s.state == CA_WAITING && ca->s.wait_cause == CA_STALL_WFE;
@@ -261,6 +257,33 @@ void emu_cell_step_alone(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
         sum->progress_at = c->saved.progress_at;
     sum->faulted |= ca->s.state == CA_FAULTED;
     sum->running |= ca->s.state == CA_RUNNING;
+}
+
+bool emu_cell_run_alone(emu_cell_t *c, uint64_t horizon, emu_step_summary_t *sum)
+{
+    ca_t *ca = &c->ca;
+    uint64_t last_issue = 0;
+    uint64_t issued = ca_run_alone(ca, horizon, &last_issue);
+    bool faulted = ca->s.state == CA_FAULTED;
+    if (issued == 0 && !faulted)
+        return false;
+    /* What emu_cell_step_alone did at each of those clocks, added up: no run-ahead bundle enters or leaves a
+     * handler, so each counts as progress from the same count on as it would one by one. */
+    c->saved.now = faulted ? ca->s.fault.cycle : last_issue;
+    if (issued != 0 && !ca->s.in_handler) {
+        c->saved.awake_bundles += issued;
+        if (c->saved.awake_bundles > EMU_RECHECK_BUNDLES)
+            c->saved.progress_at = last_issue;
+    }
+    /* Events are off and the CA neither sleeps nor has halted: no timer is due (timer_due). */
+    uint64_t next = faulted ? UINT64_MAX : ca->s.ready_at;
+    if (next < sum->next)
+        sum->next = next;
+    if (c->saved.progress_at > sum->progress_at)
+        sum->progress_at = c->saved.progress_at;
+    sum->faulted |= faulted;
+    sum->running |= ca->s.state == CA_RUNNING;
+    return true;
 }
 
 bool emu_cell_may_sleep(emu_cell_t *c, uint64_t now)

@@ -5,12 +5,21 @@
 
 #include "array_internal.h"
 
+/* Up to this many bundles between waking from wfe and sleeping in it again are a program looking whether
+ * something came (the wait loops of runtime/msg.s take a dozen), not progress. */
+enum { EMU_RECHECK_BUNDLES = 64 };
+
 int emu_cell_init(emu_cell_t *c, emu_array_t *a, unsigned x, unsigned y);
 void emu_cell_free(emu_cell_t *c);
 /* One clock of the cell, folded into the summary. */
 void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum);
 /* One clock of a cell that runs alone (emu_block_alone has checked that it may), folded into the summary. */
 void emu_cell_step_alone(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum);
+/* The clocks of a cell that runs alone, from the current one (its CA's ready_at) up to below `horizon`, in one go
+ * (ca_run_alone), for as long as each clock would only issue the next bundle: the summary is the one the last
+ * of those clocks would have given (its clock in c->saved.now). Returns false, having run nothing, when the
+ * bundle at pc cannot run ahead. */
+bool emu_cell_run_alone(emu_cell_t *c, uint64_t horizon, emu_step_summary_t *sum);
 /* After its step: whether stepping the cell changes nothing until a word is posted to it or its timer comes
  * (then c->wake_at is the timer's clock, or UINT64_MAX). */
 bool emu_cell_may_sleep(emu_cell_t *c, uint64_t now);

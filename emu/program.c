@@ -22,16 +22,104 @@ static void describe_gates(emu_bundle_t *b, const isa_op_t *ops)
         if (isa_op_mem_accesses(&ops[i]) > 0)
             b->flags |= EMU_BUNDLE_MEM;
         b->mem_accesses = (uint8_t)(b->mem_accesses + isa_op_mem_accesses(&ops[i]));
+        const isa_op_info_t *info = isa_op_info(ops[i].opcode);
+        if (info != NULL && info->format == ISA_FMT_ST)
+            b->mem_writes = (uint8_t)(b->mem_writes + isa_op_mem_accesses(&ops[i]));
+        else
+            b->mem_reads = (uint8_t)(b->mem_reads + isa_op_mem_accesses(&ops[i]));
     }
     if (b->count == 1 && b->gates_in == 0 && b->gates_out == 0)
         b->flags |= EMU_BUNDLE_SIMPLE;
-    bool cr = false;
+    bool cr = false, sys = false;
     for (unsigned i = 0; i < b->count; i++) {
         const isa_op_info_t *info = isa_op_info(ops[i].opcode);
         cr |= info != NULL && info->unit == ISA_UNIT_CR;
+        /* halt, trap and wfe; rfe turns events back on */
+        sys |= info == NULL || info->unit == ISA_UNIT_SYS || ops[i].opcode == ISA_OP_RFE;
     }
     if (cr || b->gates_in || b->gates_out || (b->flags & EMU_BUNDLE_WFE))
         b->flags |= EMU_BUNDLE_PORT;
+    else if (!sys)
+        b->flags |= EMU_BUNDLE_ALONE;
+}
+
+static bool has_target(const isa_op_info_t *info)
+{
+    return info->format == ISA_FMT_BR || info->format == ISA_FMT_LOOP || info->format == ISA_FMT_J;
+}
+
+/* Whether the core's handler for op can fault (a conservative answer: only what surely cannot is listed). */
+static bool may_fault(const emu_bundle_t *b, const isa_op_t *op)
+{
+    const isa_op_info_t *info = isa_op_info(op->opcode);
+    if (info == NULL)
+        return true;
+    switch (info->unit) {
+    case ISA_UNIT_NONE:
+    case ISA_UNIT_ALU:
+    case ISA_UNIT_FPA: return false;
+    case ISA_UNIT_FPM: return info->timing == ISA_T_IDIV; /* division by zero */
+    case ISA_UNIT_CTRL: return !has_target(info) || !(b->flags & EMU_BUNDLE_TARGETS_OK);
+    default: return true;
+    }
+}
+
+static void add_regs(uint64_t set[2], const uint8_t *regs, unsigned n)
+{
+    for (unsigned k = 0; k < n; k++)
+        set[regs[k] >> 6 & 1u] |= 1ull << (regs[k] & 63u);
+}
+
+/* A bundle's operations read every operand before any writes back (docs/isa.md); the core stages the writes to
+ * get that. It need not when no operation reads a register an earlier one of the bundle writes, and none that
+ * comes after the first write can fault (a fault leaves the registers as they were before the bundle), nor any
+ * at the commit (wrcr). Each handler reads its operands before it writes, and faults before it writes, except
+ * loop, whose target is checked after: a bundle qualifies only with its targets checked here. The reads are those
+ * of the table, and rs1, rs2 (with their pairs) whatever the format, since the core loads them for every
+ * operation. */
+static bool writes_direct(const emu_bundle_t *b, const isa_op_t *ops)
+{
+    if (!(b->flags & EMU_BUNDLE_TARGETS_OK))
+        return false;
+    uint64_t written[2] = {0, 0};
+    for (unsigned i = 0; i < b->count; i++) {
+        const isa_op_info_t *info = isa_op_info(ops[i].opcode);
+        if (info == NULL || info->unit == ISA_UNIT_CR)
+            return false; /* a control register write faults at the commit, after every operation */
+        uint8_t regs[4];
+        uint64_t read[2] = {0, 0};
+        add_regs(read, regs, isa_op_reads(&ops[i], regs));
+        bool pairs = (info->flags & ISA_F_RS_PAIR) != 0;
+        uint8_t operands[4] = {ops[i].rs1, ops[i].rs2, (uint8_t)(ops[i].rs1 + pairs), (uint8_t)(ops[i].rs2 + pairs)};
+        add_regs(read, operands, 4);
+        if ((read[0] & written[0]) | (read[1] & written[1]))
+            return false;
+        if ((written[0] | written[1]) && may_fault(b, &ops[i]))
+            return false;
+        add_regs(written, regs, isa_op_writes(&ops[i], regs));
+    }
+    return true;
+}
+
+/* Once every bundle is known: branch targets, and which bundles need no staging. */
+static void check_bundles(emu_program_t *p)
+{
+    for (uint32_t k = 0; k < p->nbundles; k++) {
+        emu_bundle_t *b = &p->bundles[k];
+        if (b->flags & EMU_BUNDLE_ILLEGAL)
+            continue;
+        const isa_op_t *ops = &p->ops[b->first_op];
+        bool ok = true;
+        for (unsigned i = 0; i < b->count; i++) {
+            const isa_op_info_t *info = isa_op_info(ops[i].opcode);
+            if (info != NULL && has_target(info) && emu_program_bundle(p, ops[i].ext) == NULL)
+                ok = false;
+        }
+        if (ok)
+            b->flags |= EMU_BUNDLE_TARGETS_OK;
+        if (writes_direct(b, ops))
+            b->flags |= EMU_BUNDLE_DIRECT;
+    }
 }
 
 int emu_program_init(emu_program_t *p, isa_image_t *image, const isa_timing_t *timing, char *err, size_t errlen)
@@ -49,7 +137,7 @@ int emu_program_init(emu_program_t *p, isa_image_t *image, const isa_timing_t *t
         return -1;
     }
     p->bundle_at = malloc(sizeof *p->bundle_at * (n ? n : 1));
-    p->bundles = calloc(n ? n : 1, sizeof *p->bundles);      /* at most one bundle per word */
+    p->bundles = calloc(n + 1, sizeof *p->bundles);          /* at most one bundle per word, and the sentinel */
     p->ops = calloc(n ? n : 1, sizeof *p->ops);              /* at most one op per word */
     if (!p->bundle_at || !p->bundles || !p->ops) {
         snprintf(err, errlen, "out of memory predecoding %u words", n);
@@ -81,10 +169,13 @@ int emu_program_init(emu_program_t *p, isa_image_t *image, const isa_timing_t *t
             p->nops += ib.count;
             describe_gates(b, &p->ops[b->first_op]);
         }
+        if (b->clocks > p->max_clocks)
+            p->max_clocks = b->clocks;
         b->next_pc = b->pc + 4u * (uint32_t)used;
         p->bundle_at[at] = (int32_t)p->nbundles++;
         at += (uint32_t)used;
     }
+    check_bundles(p);
     return 0;
 }
 

@@ -16,6 +16,9 @@ enum {
     EMU_BUNDLE_SIMPLE = 1u << 2,  /* one operation, no gates: no staging needed */
     EMU_BUNDLE_WFE = 1u << 3,     /* waits for network activity before it issues */
     EMU_BUNDLE_PORT = 1u << 4,    /* touches the agent: a gate, a control register, or wfe */
+    EMU_BUNDLE_ALONE = 1u << 5,   /* may run ahead (ca_run_alone): not PORT nor ILLEGAL, no halt, trap or rfe */
+    EMU_BUNDLE_TARGETS_OK = 1u << 6, /* every target in its operations starts a bundle: checked once, here */
+    EMU_BUNDLE_DIRECT = 1u << 7,  /* its operations may write registers as they go (program.c says when) */
 };
 
 typedef struct emu_bundle {
@@ -29,6 +32,7 @@ typedef struct emu_bundle {
     uint8_t flags;
     uint8_t error;        /* isa_error_t when EMU_BUNDLE_ILLEGAL */
     uint8_t mem_accesses; /* memory word accesses: the memory is the CA's for this many clocks from issue */
+    uint8_t mem_reads, mem_writes; /* of those, words loaded and stored: the statistics the bundle adds */
 } emu_bundle_t;
 
 typedef struct emu_program {
@@ -37,10 +41,11 @@ typedef struct emu_program {
     uint32_t text_base;
     uint32_t text_end;      /* byte address after the text */
     int32_t *bundle_at;     /* per text word: index of the bundle starting there, or -1 */
-    emu_bundle_t *bundles;
+    emu_bundle_t *bundles;  /* nbundles, then a sentinel with no flags: the run-ahead stops at it */
     uint32_t nbundles;
     isa_op_t *ops;
     uint32_t nops;
+    uint16_t max_clocks;    /* the longest bundle's clocks */
 } emu_program_t;
 
 /* Takes ownership of *image (it is zeroed). Returns 0, or -1 with a message. */

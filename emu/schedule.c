@@ -122,6 +122,25 @@ static bool computes(const ca_t *ca)
     return bd != NULL && !(bd->flags & (EMU_BUNDLE_PORT | EMU_BUNDLE_ILLEGAL));
 }
 
+/* The clocks a lone cell may run ahead at most in one go: a stop request (Ctrl-C) is seen between them. */
+enum { EMU_RUN_AHEAD_CLOCKS = 1u << 20 };
+
+/* Whether the clocks from now on may go in one go (emu_cell_run_alone): clock by clock, each would issue the
+ * bundle at the clock the last one freed the core, and the clock would move on to the next. That needs the clock
+ * at ready_at, and no deadlock to declare on the way: none can be when no dormant cell waits; otherwise every
+ * bundle must count as progress (outside a handler, past the recheck bundles) and none last as long as the
+ * deadlock window, which then never closes nor cuts a skip short. */
+static bool may_run_ahead(const emu_array_t *a, const emu_block_t *b, const emu_cell_t *c, uint64_t now)
+{
+    const ca_t *ca = &c->ca;
+    if (ca->s.ready_at != now)
+        return false;
+    if (b->dormant_waiting == 0)
+        return true;
+    return !ca->s.in_handler && c->saved.awake_bundles >= EMU_RECHECK_BUNDLES &&
+           ca->prog->max_clocks < a->machine.deadlock_clocks;
+}
+
 bool emu_block_alone(emu_array_t *a, emu_block_t *b, emu_run_clock_t *rc, uint64_t limit, emu_run_status_t *st)
 {
     if (b->nawake != 1 || b->dirty || atomic_load_explicit(&b->wakes, memory_order_relaxed) != b->wakes_seen)
@@ -131,6 +150,20 @@ bool emu_block_alone(emu_array_t *a, emu_block_t *b, emu_run_clock_t *rc, uint64
         return false;
     while (rc->clock < b->wake_at && !a->stop_requested && computes(&c->ca)) {
         emu_step_summary_t sum = {.next = UINT64_MAX};
+        if (may_run_ahead(a, b, c, rc->clock)) {
+            uint64_t horizon = b->wake_at < limit ? b->wake_at : limit;
+            if (horizon - rc->clock > EMU_RUN_AHEAD_CLOCKS)
+                horizon = rc->clock + EMU_RUN_AHEAD_CLOCKS;
+            if (emu_cell_run_alone(c, horizon, &sum)) {
+                rc->clock = c->saved.now; /* the last clock it ran, decided on as it would have been */
+                a->last_ran = rc->clock;
+                a->ran_any = true;
+                tell_dormant(b, &sum);
+                if (emu_clock_decide(rc, &a->machine, &sum, limit, st))
+                    return true;
+                continue;
+            }
+        }
         emu_cell_step_alone(c, rc->clock, &sum);
         a->last_ran = rc->clock;
         a->ran_any = true;
