@@ -108,14 +108,16 @@ void coa_deliver(coa_t *c, uint64_t now)
     }
 }
 
-/* Channels that could send on link d now: routed there, holding a word, with room downstream. */
+/* Channels that could send on link d now: routed there, holding a word, with room downstream. link_lc[d] is
+ * exactly the channels whose route is link d (coa_lc_set_route keeps it so), so only the state and the
+ * credits are left to look at. */
 static uint64_t eligible(const coa_t *c, unsigned d)
 {
     uint64_t mask = 0;
     for (uint64_t m = c->busy_lc & c->link_lc[d]; m != 0; m &= m - 1) {
         unsigned lc = (unsigned)__builtin_ctzll(m);
         const coa_lc_t *l = &c->lc[lc];
-        if (l->state == COA_LC_ROUTED && l->route.kind == COA_END_LINK && l->route.dir == d && l->credits > 0)
+        if (l->state == COA_LC_ROUTED && l->credits > 0)
             mask |= coa_bit(lc);
     }
     return mask;

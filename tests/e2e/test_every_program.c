@@ -50,6 +50,10 @@ static const program_case_t cases[] = {
      "-D SK1=2 -D DP0=1 -D DK0=33 -D DP1=4 -D DK1=5", "hpf_emit"},
     {"programs/bench/one_active.s --array 4x4 --args 40,30000", "sleeper"},
     {"programs/bench/one_active.s --array 4x4 --args 40,3000", "sleeper"},
+    /* a lone cell running ahead (emu_cell_run_alone) against the deadlock window: ends in a deadlock at clock 6,
+     * and runs to the end with a window shorter than the sleepers' timer */
+    {"programs/bench/one_active.s --array 4x4 --set deadlock_clocks=2 --args 40,3000", "_start"},
+    {"programs/bench/one_active.s --array 3x2 --set deadlock_clocks=200 --args 60,5000", "sleeper"},
     {"programs/bench/stream.s --array 4x4 --args 600", "_start"},
     {"programs/bench/stream.s --array 3x5 --args 100", "_start"},
     /* the copy-transfer programs on memory as loaded (the bench lays it out; these move its zeros) */
