@@ -283,6 +283,9 @@ static void test_coll_doc_examples_print_what_the_doc_shows(void **state)
     doc_example("docs/collectives.md", "### A strided broadcast");
     doc_example("docs/collectives.md", "### A spread under ConSet");
     doc_example("docs/collectives.md", "### A buffered send returns first");
+    doc_example("docs/collectives.md", "### `iwarp model coll`");
+    expect("model coll --per-message 800", 2, "--per-message and --per-word go together");
+    expect("model coll --cells 1", 2, "bad value '1' for --cells");
     expect("coll mbcast-ring --block 4x8 --lda 16", 2, "lda 16 is less than the matrix's (P blocks of n) row of 64");
     expect("coll mbcast-tree --impl conset", 2, "mbcast-tree has no ConSet form");
     /* the library from a program of one's own (the doc's example): every cell of a row ends with its row's sum */

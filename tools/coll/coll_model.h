@@ -22,4 +22,7 @@ coll_factor_t coll_model_factor(coll_pattern_t p, unsigned cells);
  * implementation and chunk. */
 coll_case_t coll_model_message(const coll_case_t *c);
 
+/* iwarp model coll (cmd_model_coll.c): argv[0] = "coll". */
+int model_coll_cmd(int argc, char **argv);
+
 #endif

@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "json.h"
 #include "model.h"
+#include "coll_model.h"
 #include "model_caching.h"
 
 static void usage(FILE *out)
@@ -17,6 +18,7 @@ static void usage(FILE *out)
         out,
         "usage: iwarp model conset|msgpass|caching [--json] [--quick]\n"
         "       iwarp model copy [options] [EXPR]   (iwarp model copy --help)\n"
+        "       iwarp model coll [options]          (iwarp model coll --help)\n"
         "  conset   the ConSet model (the ConSet paper, sections 2 and 4.2.1) for the torus, butterfly and all-to-all "
         "patterns,\n"
         "           with the paper's predicted columns of Tables 1-3 and the deviation\n"
@@ -242,6 +244,8 @@ int cmd_model(int argc, char **argv)
     };
     if (argc >= 2 && strcmp(argv[1], "copy") == 0)
         return model_copy_cmd(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "coll") == 0)
+        return model_coll_cmd(argc - 1, argv + 1);
     bool json = false, quick = false;
     optind = 0; /* glibc: start afresh, forgetting any earlier vector (1 keeps its place in a cluster) */
     int c;
