@@ -18,7 +18,7 @@ enum {
     EMU_BUNDLE_PORT = 1u << 4,    /* touches the agent: a gate, a control register, or wfe */
     EMU_BUNDLE_ALONE = 1u << 5,   /* may run ahead (ca_run_alone): not PORT nor ILLEGAL, no halt, trap or rfe */
     EMU_BUNDLE_TARGETS_OK = 1u << 6, /* every target in its operations starts a bundle: checked once, here */
-    EMU_BUNDLE_DIRECT = 1u << 7,  /* its operations may write registers as they go (program.c says when) */
+    EMU_BUNDLE_DIRECT = 1u << 7,  /* its operations may write registers and memory as they go (program.c says when) */
 };
 
 typedef struct emu_bundle {
