@@ -363,10 +363,6 @@ static inline void store_now(uint8_t *mem, uint32_t addr, unsigned size, uint64_
 
 static inline void store_commit(uint8_t *mem, const pending_store_t *st) { store_now(mem, st->addr, st->size, st->value); }
 
-/* Bundles run_ahead takes: no gate, control register or system operation (ALONE), and every effect may happen as
- * its operation runs (DIRECT). */
-enum { RUN_AHEAD_FLAGS = EMU_BUNDLE_ALONE | EMU_BUNDLE_DIRECT };
-
 static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now);
 static uint64_t run_ahead(ca_t *ca, const emu_bundle_t *b, uint64_t now, uint64_t horizon, uint64_t *last_issue);
 
@@ -443,7 +439,7 @@ uint64_t ca_step(ca_t *ca, uint64_t now)
                 s->stats.gate_reads++;
             }
     }
-    if ((b->flags & RUN_AHEAD_FLAGS) == RUN_AHEAD_FLAGS) {
+    if (b->flags & EMU_BUNDLE_RUN_AHEAD) {
         uint64_t last_issue;
         return run_ahead(ca, b, now, 0, &last_issue); /* horizon 0: this bundle only */
     }
@@ -606,7 +602,8 @@ static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now)
     return s->ready_at;
 }
 
-/* Issues bundle b, which has RUN_AHEAD_FLAGS, at clock `now`; then, while the clock it frees the core at is below
+/* Issues bundle b, which is EMU_BUNDLE_RUN_AHEAD (no gate, control register or system operation, and every effect
+ * may happen as its operation runs), at clock `now`; then, while the clock it frees the core at is below
  * `horizon` and the next bundle has them too, that one at that clock, and so on (ca_step passes 0: one bundle).
  * Such bundles touch neither the agent nor the events, so nothing outside the core looks at its state meanwhile:
  * the pc, the clock and the statistics stay in locals and are written out once, at the exit; and their effects
@@ -621,14 +618,19 @@ static uint64_t run_ahead(ca_t *ca, const emu_bundle_t *b, uint64_t now, uint64_
     const isa_op_t *const prog_ops = prog->ops;
     const mem_bounds_t bounds = mem_bounds(ca);
     const bool targets_ok = true; /* DIRECT bundles have theirs checked (writes_direct) */
-    uint64_t bundles = 0, nops = 0, busy = 0, branches = 0, mem_reads = 0, mem_writes = 0;
+    /* busy_clocks grows by the clocks from the first issue to the last ready_at: each bundle issues when the last
+     * frees the core. */
+    const uint64_t start = now;
+    uint64_t bundles = 0, nops = 0, branches = 0, mem_reads = 0, mem_writes = 0;
     uint64_t mem_busy_until = s->mem_busy_until, last = *last_issue, result;
     uint32_t next_pc;
+    uint32_t a, v2; /* the operands of the operation being run */
 
 #define WRITE(r, v) (void)(regs[(uint8_t)(r)] = (uint32_t)(v))
 #define STORE(addr, size, value) store_now(mem, (addr), (size), (value))
 #define FAILED goto faulted
 #define ACCESS_OK(addr, size, write) access_ok(&bounds, (addr), (size), (write))
+#define OPERANDS() (a = regs[op->rs1], v2 = op->has_ext ? op->ext : regs[op->rs2])
 
 #if CA_USE_JUMP_TABLE
 #pragma GCC diagnostic push
@@ -639,17 +641,25 @@ static uint64_t run_ahead(ca_t *ca, const emu_bundle_t *b, uint64_t now, uint64_
 #undef ISA_OP
     };
 #pragma GCC diagnostic pop
+/* Threaded code: each handler goes on to the next operation's handler itself, not through the loop. */
+#undef CA_NEXT
+#define CA_NEXT                                                                                                      \
+    do {                                                                                                             \
+        if (++op == end)                                                                                             \
+            goto bundle_done;                                                                                        \
+        OPERANDS();                                                                                                  \
+        CA_DISPATCH(op->opcode);                                                                                     \
+    } while (0)
 #endif
     for (;;) {
         next_pc = b->next_pc;
         bool taken = false;
         for (const isa_op_t *op = prog_ops + b->first_op, *end = op + b->count; op < end; op++) {
-            uint32_t a = regs[op->rs1];
-            uint32_t v2 = op->has_ext ? op->ext : regs[op->rs2];
+            OPERANDS();
             CA_DISPATCH(op->opcode)
             {
 #include "ca_ops.inc"
-                /* Predecoding keeps these out of RUN_AHEAD_FLAGS bundles (EMU_BUNDLE_ALONE). */
+                /* Predecoding keeps these out of EMU_BUNDLE_RUN_AHEAD bundles (they are not EMU_BUNDLE_ALONE). */
                 CA_CASE(WFE)
                 CA_CASE(HALT)
                 CA_CASE(TRAP)
@@ -660,6 +670,11 @@ static uint64_t run_ahead(ca_t *ca, const emu_bundle_t *b, uint64_t now, uint64_
                                  op->opcode);
             }
         }
+#if CA_USE_JUMP_TABLE
+    bundle_done:
+#undef CA_NEXT
+#define CA_NEXT continue
+#endif
         regs[ISA_REG_ZERO] = 0;
         if (b->mem_accesses) {
             mem_busy_until = now + b->mem_accesses;
@@ -668,20 +683,23 @@ static uint64_t run_ahead(ca_t *ca, const emu_bundle_t *b, uint64_t now, uint64_
         }
         bundles++;
         nops += b->count;
-        busy += b->clocks;
         branches += taken;
         last = now;
         now += b->clocks;
         if (now >= horizon)
             break;
-        b = taken ? emu_program_bundle(prog, next_pc) : b + 1; /* past the last bundle, the sentinel */
-        if (b == NULL || (b->flags & RUN_AHEAD_FLAGS) != RUN_AHEAD_FLAGS)
+        if (!taken)
+            b++; /* past the last bundle, the sentinel */
+        else if ((b = emu_program_bundle(prog, next_pc)) == NULL)
+            break; /* cannot be: targets are checked (predecoding, or jr and callr as they run) */
+        if (!(b->flags & EMU_BUNDLE_RUN_AHEAD))
             break;
     }
 #undef WRITE
 #undef STORE
 #undef FAILED
 #undef ACCESS_OK
+#undef OPERANDS
 #undef WRITE_PAIR
 #undef FAULT
 #undef TAKE
@@ -699,7 +717,7 @@ out:
     s->mem_busy_until = mem_busy_until;
     s->stats.bundles += bundles;
     s->stats.ops += nops;
-    s->stats.busy_clocks += busy;
+    s->stats.busy_clocks += now - start;
     s->stats.branches_taken += branches;
     s->stats.mem_reads += mem_reads;
     s->stats.mem_writes += mem_writes;
@@ -715,7 +733,7 @@ uint64_t ca_run_alone(ca_t *ca, uint64_t horizon, uint64_t *last_issue)
         if (b == NULL || !(b->flags & EMU_BUNDLE_ALONE))
             break;
         uint64_t now = ca->s.ready_at;
-        if ((b->flags & RUN_AHEAD_FLAGS) == RUN_AHEAD_FLAGS) {
+        if (b->flags & EMU_BUNDLE_RUN_AHEAD) {
             if (run_ahead(ca, b, now, horizon, last_issue) == UINT64_MAX)
                 break;
         } else {

@@ -122,6 +122,8 @@ static void check_bundles(emu_program_t *p)
             b->flags |= EMU_BUNDLE_TARGETS_OK;
         if (writes_direct(b, ops))
             b->flags |= EMU_BUNDLE_DIRECT;
+        if ((b->flags & EMU_BUNDLE_ALONE) && (b->flags & EMU_BUNDLE_DIRECT))
+            b->flags |= EMU_BUNDLE_RUN_AHEAD;
     }
 }
 
