@@ -222,11 +222,22 @@ static inline void store_le(uint8_t *p, unsigned size, uint32_t v)
 /* Checks an access; on failure records the fault and returns false. */
 static bool check_access(ca_t *ca, uint64_t now, uint32_t pc, uint32_t addr, unsigned size, bool write);
 
-/* The common case of check_access, inline: aligned, inside memory, and for a store outside the text. */
-static inline bool access_ok(const ca_t *ca, uint32_t addr, unsigned size, bool write)
+/* What access_ok checks against, copied into locals by the issuing functions: a store goes through a byte pointer,
+ * which may alias anything, so fields read through ca would be read again after every store. */
+typedef struct mem_bounds {
+    uint32_t guard, bytes, text_base, text_end;
+} mem_bounds_t;
+
+static inline mem_bounds_t mem_bounds(const ca_t *ca)
 {
-    return (addr & (size - 1)) == 0 && addr >= ca->mem_guard && addr <= ca->mem_bytes - size &&
-           (!write || addr >= ca->prog->text_end || addr + size <= ca->prog->text_base);
+    return (mem_bounds_t){ca->mem_guard, ca->mem_bytes, ca->prog->text_base, ca->prog->text_end};
+}
+
+/* The common case of check_access, inline: aligned, inside memory, and for a store outside the text. */
+static inline bool access_ok(const mem_bounds_t *m, uint32_t addr, unsigned size, bool write)
+{
+    return (addr & (size - 1)) == 0 && addr >= m->guard && addr <= m->bytes - size &&
+           (!write || addr >= m->text_end || addr + size <= m->text_base);
 }
 
 static bool check_access(ca_t *ca, uint64_t now, uint32_t pc, uint32_t addr, unsigned size, bool write)
@@ -339,17 +350,21 @@ typedef struct pending_store {
     uint64_t value;
 } pending_store_t;
 
-static inline void store_commit(uint8_t *mem, const pending_store_t *st)
+/* A checked store of size 1, 2, 4 or 8 (a register pair, low word first). */
+static inline void store_now(uint8_t *mem, uint32_t addr, unsigned size, uint64_t value)
 {
-    if (st->size == 8) {
-        store_le(mem + st->addr, 4, (uint32_t)st->value);
-        store_le(mem + st->addr + 4, 4, (uint32_t)(st->value >> 32));
+    if (size == 8) {
+        store_le(mem + addr, 4, (uint32_t)value);
+        store_le(mem + addr + 4, 4, (uint32_t)(value >> 32));
     } else {
-        store_le(mem + st->addr, st->size, (uint32_t)st->value);
+        store_le(mem + addr, size, (uint32_t)value);
     }
 }
 
-static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now, uint64_t horizon, uint64_t *last_issue);
+static inline void store_commit(uint8_t *mem, const pending_store_t *st) { store_now(mem, st->addr, st->size, st->value); }
+
+static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now);
+static uint64_t run_ahead(ca_t *ca, const emu_bundle_t *b, uint64_t now, uint64_t horizon, uint64_t *last_issue);
 
 uint64_t ca_step(ca_t *ca, uint64_t now)
 {
@@ -424,358 +439,308 @@ uint64_t ca_step(ca_t *ca, uint64_t now)
                 s->stats.gate_reads++;
             }
     }
-    uint64_t last_issue;
-    return issue(ca, b, now, 0, &last_issue);
+    if (b->flags & EMU_BUNDLE_RUN_AHEAD) {
+        uint64_t last_issue;
+        return run_ahead(ca, b, now, 0, &last_issue); /* horizon 0: this bundle only */
+    }
+    return issue(ca, b, now);
 }
 
+
 /* Issues bundle b at clock `now`, once it may: every operation reads its operands, then the bundle's effects
- * commit together. Then, while the clock it frees the core at is below `horizon` and the next bundle is
- * EMU_BUNDLE_ALONE, issues that one at that clock, and so on (ca_step passes 0: one bundle). Leaves the clock of
- * the last in *last_issue. Returns ready_at, or UINT64_MAX after a halt or fault. One function for both, because
- * the dispatch table holds label addresses and cannot be copied. */
-static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now, uint64_t horizon, uint64_t *last_issue)
+ * commit together (or as they go, when predecoding found that the same: DIRECT). Returns ready_at, or UINT64_MAX
+ * after a halt or fault. Runs any bundle; run_ahead takes the common ones faster. */
+static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now)
 {
     ca_state_block_t *s = &ca->s;
     uint32_t *regs = s->regs;
-    const emu_program_t *prog = ca->prog;
-    for (;;) {
-        pending_write_t writes[ISA_BUNDLE_MAX_OPS * 3];
-        unsigned nwrites = 0;
-        /* The memory unit takes two operations a bundle (isa_unit_limit(ISA_UNIT_MEM)): at most two stores, kept
-         * in two named slots so that the common bundle with one store stays in registers. */
-        pending_store_t store0, store1; /* nstores says which hold one */
-        unsigned nstores = 0;
-        uint32_t cr_write_index, cr_write_value; /* set with RARE_CR_WRITE */
-        uint32_t next_pc = b->next_pc;
-        bool taken = false;
-        /* What few bundles do, found with one test at the commit. */
-        enum { RARE_HALT = 1u << 0, RARE_RFE = 1u << 1, RARE_CR_WRITE = 1u << 2, RARE_CR_READ = 1u << 3 };
-        unsigned rare = 0;
-        unsigned cr_reads = 0; /* counted only if the bundle commits, as are its memory words (predecoded) */
-        const isa_op_t *ops = &prog->ops[b->first_op];
-        /* Writes are staged until the commit, unless predecoding found that this bundle need not (DIRECT). */
-        const bool direct = (b->flags & EMU_BUNDLE_DIRECT) != 0;
-        /* Targets written in the operations are checked once, by predecoding. */
-        const bool targets_ok = (b->flags & EMU_BUNDLE_TARGETS_OK) != 0;
+    uint8_t *const mem = ca->mem;
+    const mem_bounds_t bounds = mem_bounds(ca);
+    pending_write_t writes[ISA_BUNDLE_MAX_OPS * 3];
+    unsigned nwrites = 0;
+    /* The memory unit takes two operations a bundle (isa_unit_limit(ISA_UNIT_MEM)): at most two stores, kept
+     * in two named slots so that the common bundle with one store stays in registers. */
+    pending_store_t store0, store1; /* nstores says which hold one */
+    unsigned nstores = 0;
+    uint32_t cr_write_index, cr_write_value; /* set with RARE_CR_WRITE */
+    uint32_t next_pc = b->next_pc;
+    bool taken = false;
+    /* What few bundles do, found with one test at the commit. */
+    enum { RARE_HALT = 1u << 0, RARE_RFE = 1u << 1, RARE_CR_WRITE = 1u << 2, RARE_CR_READ = 1u << 3 };
+    unsigned rare = 0;
+    unsigned cr_reads = 0; /* counted only if the bundle commits, as are its memory words (predecoded) */
+    const isa_op_t *ops = &ca->prog->ops[b->first_op];
+    /* Writes and stores are staged until the commit, unless predecoding found that this bundle need not. */
+    const bool direct = (b->flags & EMU_BUNDLE_DIRECT) != 0;
+    /* Targets written in the operations are checked once, by predecoding. */
+    const bool targets_ok = (b->flags & EMU_BUNDLE_TARGETS_OK) != 0;
 
 #define WRITE(r, v)                                                                                                  \
     (direct ? (void)(regs[(uint8_t)(r)] = (uint32_t)(v))                                                             \
             : (void)(writes[nwrites].reg = (uint8_t)(r), writes[nwrites].value = (uint32_t)(v), nwrites++))
-/* The value is computed once, before either half is written. */
-#define WRITE_PAIR(r, v64)                                                                                           \
+#define STORE(addr, size, value)                                                                                     \
     do {                                                                                                             \
-        uint64_t pair_value = (v64);                                                                                 \
-        WRITE((r), pair_value);                                                                                      \
-        WRITE((r) + 1u, pair_value >> 32);                                                                           \
+        if (direct)                                                                                                  \
+            store_now(mem, (addr), (size), (value));                                                                 \
+        else if (nstores++ == 0)                                                                                     \
+            store0 = (pending_store_t){(addr), (size), (value)};                                                     \
+        else                                                                                                         \
+            store1 = (pending_store_t){(addr), (size), (value)};                                                     \
     } while (0)
-#define FAULT(kind, addr, ...)                                                                                       \
-        do {                                                                                                         \
-            set_fault(ca, now, (kind), b->pc, (addr), __VA_ARGS__);                                                  \
-            return UINT64_MAX;                                                                                       \
-        } while (0)
+#define FAILED return UINT64_MAX
+#define ACCESS_OK(addr, size, write) access_ok(&bounds, (addr), (size), (write))
 
 #if CA_USE_JUMP_TABLE
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpedantic"
-        /* Opcodes without a row never reach dispatch: predecoding rejects them. */
-        static const void *const ca_jump_table[ISA_OPCODE_LIMIT] = {
+    /* Opcodes without a row never reach dispatch: predecoding rejects them. */
+    static const void *const ca_jump_table[ISA_OPCODE_LIMIT] = {
 #define ISA_OP CA_JUMP_TABLE_ENTRY
 #include "isa.def"
 #undef ISA_OP
-        };
+    };
 #pragma GCC diagnostic pop
 #endif
-        for (const isa_op_t *op = ops, *end = ops + b->count; op < end; op++) {
-            uint32_t a = regs[op->rs1];
-            uint32_t v2 = op->has_ext ? op->ext : regs[op->rs2];
-            CA_DISPATCH(op->opcode)
+    for (const isa_op_t *op = ops, *end = ops + b->count; op < end; op++) {
+        uint32_t a = regs[op->rs1];
+        uint32_t v2 = op->has_ext ? op->ext : regs[op->rs2];
+        CA_DISPATCH(op->opcode)
+        {
+#include "ca_ops.inc"
+            CA_CASE(WFE) CA_NEXT; /* the waiting was done before issue */
+            CA_CASE(HALT)
             {
-                CA_CASE(NOP) CA_NEXT;
-                CA_CASE(WFE) CA_NEXT; /* the waiting was done before issue */
-                CA_CASE(HALT)
-                {
-                    rare |= RARE_HALT;
-                    CA_NEXT;
-                }
-                CA_CASE(TRAP) FAULT(EMU_FAULT_TRAP, op->ext, "trap %u (0x%x)", op->ext, op->ext);
-
-                CA_CASE(ADD) WRITE(op->rd, a + v2); CA_NEXT;
-                CA_CASE(SUB) WRITE(op->rd, a - v2); CA_NEXT;
-                CA_CASE(AND) WRITE(op->rd, a & v2); CA_NEXT;
-                CA_CASE(OR) WRITE(op->rd, a | v2); CA_NEXT;
-                CA_CASE(XOR) WRITE(op->rd, a ^ v2); CA_NEXT;
-                CA_CASE(NOR) WRITE(op->rd, ~(a | v2)); CA_NEXT;
-                CA_CASE(SLL) WRITE(op->rd, v2 >= 32 ? 0u : a << v2); CA_NEXT;
-                CA_CASE(SRL) WRITE(op->rd, v2 >= 32 ? 0u : a >> v2); CA_NEXT;
-                CA_CASE(SRA) WRITE(op->rd, shift_right_arith(a, v2)); CA_NEXT;
-                CA_CASE(SLT) WRITE(op->rd, (int32_t)a < (int32_t)v2); CA_NEXT;
-                CA_CASE(SLTU) WRITE(op->rd, a < v2); CA_NEXT;
-                CA_CASE(SEQ) WRITE(op->rd, a == v2); CA_NEXT;
-                CA_CASE(SNE) WRITE(op->rd, a != v2); CA_NEXT;
-
-                CA_CASE(MUL) WRITE(op->rd, a * v2); CA_NEXT;
-                CA_CASE(MULH) WRITE(op->rd, (uint64_t)((int64_t)(int32_t)a * (int64_t)(int32_t)v2) >> 32); CA_NEXT;
-                CA_CASE(MULHU) WRITE(op->rd, ((uint64_t)a * v2) >> 32); CA_NEXT;
-                CA_CASE(DIV)
-                {
-                    if (v2 == 0)
-                        FAULT(EMU_FAULT_DIVIDE_BY_ZERO, 0, "div of %d by zero", (int32_t)a);
-                    WRITE(op->rd, (a == 0x80000000u && v2 == 0xffffffffu) ? a : (uint32_t)((int32_t)a / (int32_t)v2));
-                    CA_NEXT;
-                }
-                CA_CASE(DIVU)
-                {
-                    if (v2 == 0)
-                        FAULT(EMU_FAULT_DIVIDE_BY_ZERO, 0, "divu of %u by zero", a);
-                    WRITE(op->rd, a / v2);
-                    CA_NEXT;
-                }
-                CA_CASE(REM)
-                {
-                    if (v2 == 0)
-                        FAULT(EMU_FAULT_DIVIDE_BY_ZERO, 0, "rem of %d by zero", (int32_t)a);
-                    WRITE(op->rd, (a == 0x80000000u && v2 == 0xffffffffu) ? 0u : (uint32_t)((int32_t)a % (int32_t)v2));
-                    CA_NEXT;
-                }
-                CA_CASE(REMU)
-                {
-                    if (v2 == 0)
-                        FAULT(EMU_FAULT_DIVIDE_BY_ZERO, 0, "remu of %u by zero", a);
-                    WRITE(op->rd, a % v2);
-                    CA_NEXT;
-                }
-
-                CA_CASE(FADD_S) WRITE(op->rd, f2u(u2f(a) + u2f(v2))); CA_NEXT;
-                CA_CASE(FSUB_S) WRITE(op->rd, f2u(u2f(a) - u2f(v2))); CA_NEXT;
-                CA_CASE(FMUL_S) WRITE(op->rd, f2u(u2f(a) * u2f(v2))); CA_NEXT;
-                CA_CASE(FDIV_S) WRITE(op->rd, f2u(u2f(a) / u2f(v2))); CA_NEXT;
-                CA_CASE(FEQ_S) WRITE(op->rd, u2f(a) == u2f(v2)); CA_NEXT;
-                CA_CASE(FLT_S) WRITE(op->rd, u2f(a) < u2f(v2)); CA_NEXT;
-                CA_CASE(FLE_S) WRITE(op->rd, u2f(a) <= u2f(v2)); CA_NEXT;
-                CA_CASE(FNEG_S) WRITE(op->rd, a ^ 0x80000000u); CA_NEXT;
-                CA_CASE(FABS_S) WRITE(op->rd, a & 0x7fffffffu); CA_NEXT;
-
-                CA_CASE(FADD_D) WRITE_PAIR(op->rd, d2u(u2d(pair(regs, op->rs1)) + u2d(pair(regs, op->rs2)))); CA_NEXT;
-                CA_CASE(FSUB_D) WRITE_PAIR(op->rd, d2u(u2d(pair(regs, op->rs1)) - u2d(pair(regs, op->rs2)))); CA_NEXT;
-                CA_CASE(FMUL_D) WRITE_PAIR(op->rd, d2u(u2d(pair(regs, op->rs1)) * u2d(pair(regs, op->rs2)))); CA_NEXT;
-                CA_CASE(FDIV_D) WRITE_PAIR(op->rd, d2u(u2d(pair(regs, op->rs1)) / u2d(pair(regs, op->rs2)))); CA_NEXT;
-                CA_CASE(FEQ_D) WRITE(op->rd, u2d(pair(regs, op->rs1)) == u2d(pair(regs, op->rs2))); CA_NEXT;
-                CA_CASE(FLT_D) WRITE(op->rd, u2d(pair(regs, op->rs1)) < u2d(pair(regs, op->rs2))); CA_NEXT;
-                CA_CASE(FLE_D) WRITE(op->rd, u2d(pair(regs, op->rs1)) <= u2d(pair(regs, op->rs2))); CA_NEXT;
-                CA_CASE(FNEG_D) WRITE_PAIR(op->rd, pair(regs, op->rs1) ^ 0x8000000000000000ull); CA_NEXT;
-                CA_CASE(FABS_D) WRITE_PAIR(op->rd, pair(regs, op->rs1) & 0x7fffffffffffffffull); CA_NEXT;
-                CA_CASE(FMOV_D) WRITE_PAIR(op->rd, pair(regs, op->rs1)); CA_NEXT;
-
-                CA_CASE(CVT_S_W) WRITE(op->rd, f2u((float)(int32_t)a)); CA_NEXT;
-                CA_CASE(CVT_W_S) WRITE(op->rd, sat_to_i32(u2f(a))); CA_NEXT;
-                CA_CASE(CVT_D_W) WRITE_PAIR(op->rd, d2u((double)(int32_t)a)); CA_NEXT;
-                CA_CASE(CVT_W_D) WRITE(op->rd, sat_to_i32(u2d(pair(regs, op->rs1)))); CA_NEXT;
-                CA_CASE(CVT_D_S) WRITE_PAIR(op->rd, d2u((double)u2f(a))); CA_NEXT;
-                CA_CASE(CVT_S_D) WRITE(op->rd, f2u((float)u2d(pair(regs, op->rs1)))); CA_NEXT;
-
-#define LOAD_CASE(id, size, conv)                                                                                    \
-        CA_CASE(id)                                                                                                  \
-        {                                                                                                            \
-            uint32_t addr = a + v2;                                                                                  \
-            if (!access_ok(ca, addr, (size), false) && !check_access(ca, now, b->pc, addr, (size), false))           \
-                return UINT64_MAX;                                                                                   \
-            uint32_t raw = load_le(ca->mem + addr, (size));                                                          \
-            WRITE(op->rd, conv);                                                                                     \
-            CA_NEXT;                                                                                                 \
-        }
-                LOAD_CASE(LDW, 4, raw)
-                LOAD_CASE(LDH, 2, (uint32_t)(int32_t)(int16_t)raw)
-                LOAD_CASE(LDHU, 2, raw)
-                LOAD_CASE(LDB, 1, (uint32_t)(int32_t)(int8_t)raw)
-                LOAD_CASE(LDBU, 1, raw)
-#undef LOAD_CASE
-                CA_CASE(LDD)
-                {
-                    uint32_t addr = a + v2;
-                    if (!access_ok(ca, addr, 8, false) && !check_access(ca, now, b->pc, addr, 8, false))
-                        return UINT64_MAX;
-                    WRITE(op->rd, load_le(ca->mem + addr, 4));
-                    WRITE(op->rd + 1u, load_le(ca->mem + addr + 4, 4));
-                    CA_NEXT;
-                }
-#define STORE_CASE(id, size, value)                                                                                  \
-        CA_CASE(id)                                                                                                  \
-        {                                                                                                            \
-            uint32_t addr = a + v2;                                                                                  \
-            if (!access_ok(ca, addr, (size), true) && !check_access(ca, now, b->pc, addr, (size), true))             \
-                return UINT64_MAX;                                                                                   \
-            if (nstores++ == 0)                                                                                      \
-                store0 = (pending_store_t){addr, (size), (value)};                                                   \
-            else                                                                                                     \
-                store1 = (pending_store_t){addr, (size), (value)};                                                   \
-            CA_NEXT;                                                                                                 \
-        }
-                STORE_CASE(STW, 4, regs[op->rd])
-                STORE_CASE(STH, 2, regs[op->rd])
-                STORE_CASE(STB, 1, regs[op->rd])
-                STORE_CASE(STD, 8, pair(regs, op->rd))
-#undef STORE_CASE
-
-#define BRANCH_CASE(id, cond)                                                                                        \
-        CA_CASE(id)                                                                                                  \
-        {                                                                                                            \
-            uint32_t bv = regs[op->rs2];                                                                             \
-            (void)bv;                                                                                                \
-            if (cond) {                                                                                              \
-                if (!targets_ok && !check_target(ca, now, b->pc, op->ext))                                           \
-                    return UINT64_MAX;                                                                               \
-                next_pc = op->ext;                                                                                   \
-                taken = true;                                                                                        \
-            }                                                                                                        \
-            CA_NEXT;                                                                                                 \
-        }
-                BRANCH_CASE(BEQ, a == bv)
-                BRANCH_CASE(BNE, a != bv)
-                BRANCH_CASE(BLT, (int32_t)a < (int32_t)bv)
-                BRANCH_CASE(BGE, (int32_t)a >= (int32_t)bv)
-                BRANCH_CASE(BLTU, a < bv)
-                BRANCH_CASE(BGEU, a >= bv)
-                BRANCH_CASE(JMP, true)
-#undef BRANCH_CASE
-                CA_CASE(LOOP)
-                {
-                    uint32_t count = regs[op->rd] - 1u;
-                    WRITE(op->rd, count);
-                    if (count != 0) {
-                        if (!targets_ok && !check_target(ca, now, b->pc, op->ext))
-                            return UINT64_MAX;
-                        next_pc = op->ext;
-                        taken = true;
-                    }
-                    CA_NEXT;
-                }
-                CA_CASE(CALL)
-                {
-                    if (!targets_ok && !check_target(ca, now, b->pc, op->ext))
-                        return UINT64_MAX;
-                    WRITE(ISA_REG_LINK, b->next_pc);
-                    next_pc = op->ext;
-                    taken = true;
-                    CA_NEXT;
-                }
-                CA_CASE(JR)
-                {
-                    if (!check_target(ca, now, b->pc, a))
-                        return UINT64_MAX;
-                    next_pc = a;
-                    taken = true;
-                    CA_NEXT;
-                }
-                CA_CASE(RFE)
-                {
-                    if (!check_target(ca, now, b->pc, s->epc))
-                        return UINT64_MAX;
-                    next_pc = s->epc;
-                    rare |= RARE_RFE;
-                    taken = true;
-                    CA_NEXT;
-                }
-                CA_CASE(CALLR)
-                {
-                    if (!check_target(ca, now, b->pc, a))
-                        return UINT64_MAX;
-                    WRITE(ISA_REG_LINK, b->next_pc);
-                    next_pc = a;
-                    taken = true;
-                    CA_NEXT;
-                }
-
-                CA_CASE(RDCR)
-                {
-                    uint32_t value;
-                    if (ca->port.ops->cr_read(ca->port.ctx, a + v2, &value) != 0)
-                        FAULT(EMU_FAULT_BAD_CONTROL_REGISTER, a + v2, "read of control register %u", a + v2);
-                    WRITE(op->rd, value);
-                    cr_reads++;
-                    rare |= RARE_CR_READ;
-                    CA_NEXT;
-                }
-                CA_CASE(WRCR)
-                {
-                    rare |= RARE_CR_WRITE;
-                    cr_write_index = a + v2;
-                    cr_write_value = regs[op->rd];
-                    CA_NEXT;
-                }
-                CA_DEFAULT FAULT(EMU_FAULT_ILLEGAL_INSTRUCTION, op->opcode, "opcode 0x%02x has no handler", op->opcode);
+                rare |= RARE_HALT;
+                CA_NEXT;
             }
+            CA_CASE(TRAP) FAULT(EMU_FAULT_TRAP, op->ext, "trap %u (0x%x)", op->ext, op->ext);
+            CA_CASE(RFE)
+            {
+                if (!check_target(ca, now, b->pc, s->epc))
+                    return UINT64_MAX;
+                rare |= RARE_RFE;
+                TAKE(s->epc);
+                CA_NEXT;
+            }
+            CA_CASE(RDCR)
+            {
+                uint32_t value;
+                if (ca->port.ops->cr_read(ca->port.ctx, a + v2, &value) != 0)
+                    FAULT(EMU_FAULT_BAD_CONTROL_REGISTER, a + v2, "read of control register %u", a + v2);
+                WRITE(op->rd, value);
+                cr_reads++;
+                rare |= RARE_CR_READ;
+                CA_NEXT;
+            }
+            CA_CASE(WRCR)
+            {
+                rare |= RARE_CR_WRITE;
+                cr_write_index = a + v2;
+                cr_write_value = regs[op->rd];
+                CA_NEXT;
+            }
+            CA_DEFAULT FAULT(EMU_FAULT_ILLEGAL_INSTRUCTION, op->opcode, "opcode 0x%02x has no handler", op->opcode);
         }
+    }
 #undef WRITE
+#undef STORE
+#undef FAILED
+#undef ACCESS_OK
 #undef WRITE_PAIR
 #undef FAULT
+#undef TAKE
 
-        /* Commit: only now do the bundle's effects become visible. */
-        if (rare & RARE_CR_WRITE) {
-            if (ca->port.ops->cr_write(ca->port.ctx, cr_write_index, cr_write_value) != 0) {
-                set_fault(ca, now, EMU_FAULT_BAD_CONTROL_REGISTER, b->pc, cr_write_index,
-                          "write of control register %u", cr_write_index);
-                return UINT64_MAX;
-            }
-            s->stats.cr_writes++;
+    /* Commit: only now do the bundle's effects become visible. */
+    if (rare & RARE_CR_WRITE) {
+        if (ca->port.ops->cr_write(ca->port.ctx, cr_write_index, cr_write_value) != 0) {
+            set_fault(ca, now, EMU_FAULT_BAD_CONTROL_REGISTER, b->pc, cr_write_index, "write of control register %u",
+                      cr_write_index);
+            return UINT64_MAX;
         }
-        for (unsigned i = 0; i < nwrites; i++)
-            regs[writes[i].reg] = writes[i].value;
-        regs[ISA_REG_ZERO] = 0;
-        /* In operation order: of two stores to one address, the later operation's value stays. */
-        if (nstores != 0) {
-            store_commit(ca->mem, &store0);
-            if (nstores == 2)
-                store_commit(ca->mem, &store1);
-        }
-        if (b->gates_out)
-            for (unsigned g = 0; g < ISA_NUM_GATES_OUT; g++)
-                if (b->gates_out & (1u << g)) {
-                    ca->port.ops->gate_out_push(ca->port.ctx, g, regs[ISA_REG_GO0 + g]);
-                    s->stats.gate_writes++;
-                }
-
-        if (b->mem_accesses) {
-            s->mem_busy_until = now + b->mem_accesses;
-            s->stats.mem_reads += b->mem_reads;
-            s->stats.mem_writes += b->mem_writes;
-        }
-        s->stats.bundles++;
-        s->stats.ops += b->count;
-        s->stats.busy_clocks += b->clocks;
-        if (taken)
-            s->stats.branches_taken++;
-        s->ready_at = now + b->clocks;
-        *last_issue = now;
-        if (rare) {
-            s->stats.cr_reads += cr_reads;
-            if (rare & RARE_RFE) {
-                s->events_on = true;
-                s->in_handler = false;
-            }
-            if (rare & RARE_HALT) {
-                s->state = CA_HALTED;
-                s->halted_at = now;
-                return UINT64_MAX;
-            }
-        }
-        s->pc = next_pc;
-        /* Running ahead (ca_run_alone): on to the next bundle at the clock this one frees the core. */
-        if (s->ready_at >= horizon)
-            return s->ready_at;
-        b = taken ? emu_program_bundle(prog, next_pc) : b + 1; /* past the last bundle, the sentinel */
-        if (b == NULL || !(b->flags & EMU_BUNDLE_ALONE))
-            return s->ready_at;
-        now = s->ready_at;
+        s->stats.cr_writes++;
     }
+    for (unsigned i = 0; i < nwrites; i++)
+        regs[writes[i].reg] = writes[i].value;
+    regs[ISA_REG_ZERO] = 0;
+    /* In operation order: of two stores to one address, the later operation's value stays. */
+    if (nstores != 0) {
+        store_commit(mem, &store0);
+        if (nstores == 2)
+            store_commit(mem, &store1);
+    }
+    if (b->gates_out)
+        for (unsigned g = 0; g < ISA_NUM_GATES_OUT; g++)
+            if (b->gates_out & (1u << g)) {
+                ca->port.ops->gate_out_push(ca->port.ctx, g, regs[ISA_REG_GO0 + g]);
+                s->stats.gate_writes++;
+            }
+
+    if (b->mem_accesses) {
+        s->mem_busy_until = now + b->mem_accesses;
+        s->stats.mem_reads += b->mem_reads;
+        s->stats.mem_writes += b->mem_writes;
+    }
+    s->stats.bundles++;
+    s->stats.ops += b->count;
+    s->stats.busy_clocks += b->clocks;
+    if (taken)
+        s->stats.branches_taken++;
+    s->ready_at = now + b->clocks;
+    if (rare) {
+        s->stats.cr_reads += cr_reads;
+        if (rare & RARE_RFE) {
+            s->events_on = true;
+            s->in_handler = false;
+        }
+        if (rare & RARE_HALT) {
+            s->state = CA_HALTED;
+            s->halted_at = now;
+            return UINT64_MAX;
+        }
+    }
+    s->pc = next_pc;
+    return s->ready_at;
+}
+
+/* Issues bundle b, which is EMU_BUNDLE_RUN_AHEAD (no gate, control register or system operation, and every effect
+ * may happen as its operation runs), at clock `now`; then, while the clock it frees the core at is below
+ * `horizon` and the next bundle has them too, that one at that clock, and so on (ca_step passes 0: one bundle).
+ * Such bundles touch neither the agent nor the events, so nothing outside the core looks at its state meanwhile:
+ * the pc, the clock and the statistics stay in locals and are written out once, at the exit; and their effects
+ * need no staging. Leaves the clock of the last bundle issued in *last_issue. Returns ready_at, or UINT64_MAX
+ * after a fault, with the state as issue() leaves it: that after the bundles before the faulting one. */
+static uint64_t run_ahead(ca_t *ca, const emu_bundle_t *b, uint64_t now, uint64_t horizon, uint64_t *last_issue)
+{
+    ca_state_block_t *s = &ca->s;
+    uint32_t *const regs = s->regs;
+    uint8_t *const mem = ca->mem;
+    const emu_program_t *const prog = ca->prog;
+    const isa_op_t *const prog_ops = prog->ops;
+    const mem_bounds_t bounds = mem_bounds(ca);
+    const bool targets_ok = true; /* DIRECT bundles have theirs checked (writes_direct) */
+    /* busy_clocks grows by the clocks from the first issue to the last ready_at: each bundle issues when the last
+     * frees the core. */
+    const uint64_t start = now;
+    uint64_t bundles = 0, nops = 0, branches = 0, mem_reads = 0, mem_writes = 0;
+    uint64_t mem_busy_until = s->mem_busy_until, last = *last_issue, result;
+    uint32_t next_pc;
+    uint32_t a, v2; /* the operands of the operation being run */
+
+#define WRITE(r, v) (void)(regs[(uint8_t)(r)] = (uint32_t)(v))
+#define STORE(addr, size, value) store_now(mem, (addr), (size), (value))
+#define FAILED goto faulted
+#define ACCESS_OK(addr, size, write) access_ok(&bounds, (addr), (size), (write))
+#define OPERANDS() (a = regs[op->rs1], v2 = op->has_ext ? op->ext : regs[op->rs2])
+
+#if CA_USE_JUMP_TABLE
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
+    static const void *const ca_jump_table[ISA_OPCODE_LIMIT] = {
+#define ISA_OP CA_JUMP_TABLE_ENTRY
+#include "isa.def"
+#undef ISA_OP
+    };
+#pragma GCC diagnostic pop
+/* Threaded code: each handler goes on to the next operation's handler itself, not through the loop. */
+#undef CA_NEXT
+#define CA_NEXT                                                                                                      \
+    do {                                                                                                             \
+        if (++op == end)                                                                                             \
+            goto bundle_done;                                                                                        \
+        OPERANDS();                                                                                                  \
+        CA_DISPATCH(op->opcode);                                                                                     \
+    } while (0)
+#endif
+    for (;;) {
+        next_pc = b->next_pc;
+        bool taken = false;
+        for (const isa_op_t *op = prog_ops + b->first_op, *end = op + b->count; op < end; op++) {
+            OPERANDS();
+            CA_DISPATCH(op->opcode)
+            {
+#include "ca_ops.inc"
+                /* Predecoding keeps these out of EMU_BUNDLE_RUN_AHEAD bundles (they are not EMU_BUNDLE_ALONE). */
+                CA_CASE(WFE)
+                CA_CASE(HALT)
+                CA_CASE(TRAP)
+                CA_CASE(RFE)
+                CA_CASE(RDCR)
+                CA_CASE(WRCR)
+                CA_DEFAULT FAULT(EMU_FAULT_ILLEGAL_INSTRUCTION, op->opcode, "opcode 0x%02x cannot run ahead",
+                                 op->opcode);
+            }
+        }
+#if CA_USE_JUMP_TABLE
+    bundle_done:
+#undef CA_NEXT
+#define CA_NEXT continue
+#endif
+        regs[ISA_REG_ZERO] = 0;
+        if (b->mem_accesses) {
+            mem_busy_until = now + b->mem_accesses;
+            mem_reads += b->mem_reads;
+            mem_writes += b->mem_writes;
+        }
+        bundles++;
+        nops += b->count;
+        branches += taken;
+        last = now;
+        now += b->clocks;
+        if (now >= horizon)
+            break;
+        if (!taken)
+            b++; /* past the last bundle, the sentinel */
+        else if ((b = emu_program_bundle(prog, next_pc)) == NULL)
+            break; /* cannot be: targets are checked (predecoding, or jr and callr as they run) */
+        if (!(b->flags & EMU_BUNDLE_RUN_AHEAD))
+            break;
+    }
+#undef WRITE
+#undef STORE
+#undef FAILED
+#undef ACCESS_OK
+#undef OPERANDS
+#undef WRITE_PAIR
+#undef FAULT
+#undef TAKE
+    s->pc = next_pc;
+    s->ready_at = now;
+    result = now;
+    goto out;
+faulted:
+    /* The faulting bundle changed nothing; the pc and ready_at are the last bundle's, if one issued. */
+    s->pc = b->pc;
+    if (bundles != 0)
+        s->ready_at = now;
+    result = UINT64_MAX;
+out:
+    s->mem_busy_until = mem_busy_until;
+    s->stats.bundles += bundles;
+    s->stats.ops += nops;
+    s->stats.busy_clocks += now - start;
+    s->stats.branches_taken += branches;
+    s->stats.mem_reads += mem_reads;
+    s->stats.mem_writes += mem_writes;
+    *last_issue = last;
+    return result;
 }
 
 uint64_t ca_run_alone(ca_t *ca, uint64_t horizon, uint64_t *last_issue)
 {
     uint64_t before = ca->s.stats.bundles;
-    if (ca->s.ready_at >= horizon)
-        return 0;
-    const emu_bundle_t *b = emu_program_bundle(ca->prog, ca->s.pc);
-    if (b != NULL && (b->flags & EMU_BUNDLE_ALONE))
-        issue(ca, b, ca->s.ready_at, horizon, last_issue);
+    while (ca->s.ready_at < horizon) {
+        const emu_bundle_t *b = emu_program_bundle(ca->prog, ca->s.pc);
+        if (b == NULL || !(b->flags & EMU_BUNDLE_ALONE))
+            break;
+        uint64_t now = ca->s.ready_at;
+        if (b->flags & EMU_BUNDLE_RUN_AHEAD) {
+            if (run_ahead(ca, b, now, horizon, last_issue) == UINT64_MAX)
+                break;
+        } else {
+            if (issue(ca, b, now) == UINT64_MAX)
+                break;
+            *last_issue = now;
+        }
+    }
     return ca->s.stats.bundles - before;
 }

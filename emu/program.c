@@ -76,12 +76,14 @@ static void add_regs(uint64_t set[2], const uint8_t *regs, unsigned n)
  * at the commit (wrcr). Each handler reads its operands before it writes, and faults before it writes, except
  * loop, whose target is checked after: a bundle qualifies only with its targets checked here. The reads are those
  * of the table, and rs1, rs2 (with their pairs) whatever the format, since the core loads them for every
- * operation. */
+ * operation. Stores go in place too: a store is a write for the rule on faults, and every operation that reads
+ * memory (a load) may fault, so none comes after a store. */
 static bool writes_direct(const emu_bundle_t *b, const isa_op_t *ops)
 {
     if (!(b->flags & EMU_BUNDLE_TARGETS_OK))
         return false;
     uint64_t written[2] = {0, 0};
+    bool stored = false;
     for (unsigned i = 0; i < b->count; i++) {
         const isa_op_info_t *info = isa_op_info(ops[i].opcode);
         if (info == NULL || info->unit == ISA_UNIT_CR)
@@ -94,9 +96,10 @@ static bool writes_direct(const emu_bundle_t *b, const isa_op_t *ops)
         add_regs(read, operands, 4);
         if ((read[0] & written[0]) | (read[1] & written[1]))
             return false;
-        if ((written[0] | written[1]) && may_fault(b, &ops[i]))
+        if ((written[0] | written[1] | stored) && may_fault(b, &ops[i]))
             return false;
         add_regs(written, regs, isa_op_writes(&ops[i], regs));
+        stored |= info->format == ISA_FMT_ST;
     }
     return true;
 }
@@ -119,6 +122,8 @@ static void check_bundles(emu_program_t *p)
             b->flags |= EMU_BUNDLE_TARGETS_OK;
         if (writes_direct(b, ops))
             b->flags |= EMU_BUNDLE_DIRECT;
+        if ((b->flags & EMU_BUNDLE_ALONE) && (b->flags & EMU_BUNDLE_DIRECT))
+            b->flags |= EMU_BUNDLE_RUN_AHEAD;
     }
 }
 

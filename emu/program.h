@@ -18,7 +18,8 @@ enum {
     EMU_BUNDLE_PORT = 1u << 4,    /* touches the agent: a gate, a control register, or wfe */
     EMU_BUNDLE_ALONE = 1u << 5,   /* may run ahead (ca_run_alone): not PORT nor ILLEGAL, no halt, trap or rfe */
     EMU_BUNDLE_TARGETS_OK = 1u << 6, /* every target in its operations starts a bundle: checked once, here */
-    EMU_BUNDLE_DIRECT = 1u << 7,  /* its operations may write registers as they go (program.c says when) */
+    EMU_BUNDLE_DIRECT = 1u << 7,  /* its operations may write registers and memory as they go (program.c says when) */
+    EMU_BUNDLE_RUN_AHEAD = 1u << 8, /* ALONE and DIRECT: the core's fast loop (run_ahead in ca.c) takes it */
 };
 
 typedef struct emu_bundle {
@@ -29,7 +30,7 @@ typedef struct emu_bundle {
     uint8_t count;
     uint8_t gates_in;  /* bit g set: reads input gate g */
     uint8_t gates_out; /* bit g set: writes output gate g */
-    uint8_t flags;
+    uint16_t flags;
     uint8_t error;        /* isa_error_t when EMU_BUNDLE_ILLEGAL */
     uint8_t mem_accesses; /* memory word accesses: the memory is the CA's for this many clocks from issue */
     uint8_t mem_reads, mem_writes; /* of those, words loaded and stored: the statistics the bundle adds */
