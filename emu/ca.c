@@ -490,17 +490,7 @@ static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now)
 #define FAILED return UINT64_MAX
 #define ACCESS_OK(addr, size, write) access_ok(&bounds, (addr), (size), (write))
 
-#if CA_USE_JUMP_TABLE
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpedantic"
-    /* Opcodes without a row never reach dispatch: predecoding rejects them. */
-    static const void *const ca_jump_table[ISA_OPCODE_LIMIT] = {
-#define ISA_OP CA_JUMP_TABLE_ENTRY
-#include "isa.def"
-#undef ISA_OP
-    };
-#pragma GCC diagnostic pop
-#endif
+#include "ca_jump_table.inc"
     for (const isa_op_t *op = ops, *end = ops + b->count; op < end; op++) {
         uint32_t a = regs[op->rs1];
         uint32_t v2 = op->has_ext ? op->ext : regs[op->rs2];
@@ -632,15 +622,8 @@ static uint64_t run_ahead(ca_t *ca, const emu_bundle_t *b, uint64_t now, uint64_
 #define ACCESS_OK(addr, size, write) access_ok(&bounds, (addr), (size), (write))
 #define OPERANDS() (a = regs[op->rs1], v2 = op->has_ext ? op->ext : regs[op->rs2])
 
+#include "ca_jump_table.inc"
 #if CA_USE_JUMP_TABLE
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpedantic"
-    static const void *const ca_jump_table[ISA_OPCODE_LIMIT] = {
-#define ISA_OP CA_JUMP_TABLE_ENTRY
-#include "isa.def"
-#undef ISA_OP
-    };
-#pragma GCC diagnostic pop
 /* Threaded code: each handler goes on to the next operation's handler itself, not through the loop. */
 #undef CA_NEXT
 #define CA_NEXT                                                                                                      \
