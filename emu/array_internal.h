@@ -35,6 +35,7 @@ typedef struct emu_cell {
     _Atomic bool dormant;
     _Atomic bool woken;
     uint64_t wake_at;
+    bool nap_fresh; /* napping since the last clock: posts of that clock from other threads are not yet seen */
     emu_block_t *block;
 } emu_cell_t;
 
@@ -48,6 +49,7 @@ struct emu_block {
     unsigned wakes_seen;
     uint64_t wake_at;         /* the earliest timer among the dormant cells */
     unsigned dormant_waiting; /* dormant cells whose CA waits on a gate or in wfe: the run is not done */
+    unsigned dormant_running; /* dormant cells that nap while their core is busy: the run is not done either */
     _Alignas(64) _Atomic unsigned wakes; /* bumped by whoever wakes a dormant cell of this block */
 };
 

@@ -306,6 +306,19 @@ bool emu_cell_may_sleep(emu_cell_t *c, uint64_t now)
     return !coa_receiving(coa);
 }
 
+bool emu_cell_may_nap(emu_cell_t *c, uint64_t now)
+{
+    const ca_t *ca = &c->ca;
+    const coa_t *coa = &c->coa;
+    if (ca->s.state != CA_RUNNING || ca->s.ready_at <= now + 1 || coa_active(coa) || coa_sending(coa, now) ||
+        coa->fault.raised || coa_receiving(coa))
+        return false;
+    /* Until then each step would find the core busy (ca_step returns at once) and the agent idle. */
+    uint64_t timer = timer_due(ca, now);
+    c->wake_at = timer < ca->s.ready_at ? timer : ca->s.ready_at;
+    return true;
+}
+
 void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
 {
     c->saved.now = now;

@@ -23,6 +23,10 @@ bool emu_cell_run_alone(emu_cell_t *c, uint64_t horizon, emu_step_summary_t *sum
 /* After its step: whether stepping the cell changes nothing until a word is posted to it or its timer comes
  * (then c->wake_at is the timer's clock, or UINT64_MAX). */
 bool emu_cell_may_sleep(emu_cell_t *c, uint64_t now);
+/* After its step: whether the cell's next clocks, up to c->wake_at, would each find its core still busy with
+ * the bundle it issued (a load, a multiply, a long operation) and its agent idle with nothing coming in. Such a
+ * cell naps: it stays in its block's list but is not stepped until then or until a neighbour posts to it. */
+bool emu_cell_may_nap(emu_cell_t *c, uint64_t now);
 /* Called by a neighbour that posts to a dormant cell's link (possibly from another thread). */
 void emu_cell_wake(void *cell);
 /* Wires the links of every cell to its torus neighbours. */

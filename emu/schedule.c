@@ -49,6 +49,7 @@ int emu_blocks_prepare(emu_array_t *a, unsigned n)
         b->wakes_seen = 0;
         b->wake_at = UINT64_MAX;
         b->dormant_waiting = 0;
+        b->dormant_running = 0;
     }
     return 0;
 }
@@ -62,6 +63,7 @@ static void rebuild(emu_array_t *a, emu_block_t *b, uint64_t now)
     b->nawake = 0;
     b->wake_at = UINT64_MAX;
     b->dormant_waiting = 0;
+    b->dormant_running = 0;
     for (unsigned i = b->first; i < b->last; i++) {
         emu_cell_t *c = &a->cells[i];
         if (atomic_load_explicit(&c->dormant, memory_order_relaxed)) {
@@ -71,6 +73,8 @@ static void rebuild(emu_array_t *a, emu_block_t *b, uint64_t now)
                     b->wake_at = c->wake_at;
                 if (c->ca.s.state == CA_WAITING)
                     b->dormant_waiting++;
+                else if (c->ca.s.state == CA_RUNNING)
+                    b->dormant_running++;
                 continue;
             }
             atomic_store_explicit(&c->dormant, false, memory_order_relaxed);
@@ -86,6 +90,8 @@ static void tell_dormant(const emu_block_t *b, emu_step_summary_t *sum)
         sum->running = true;
         sum->waiting = true;
     }
+    if (b->dormant_running > 0)
+        sum->running = true;
     if (b->wake_at < sum->next)
         sum->next = b->wake_at;
 }
@@ -96,10 +102,27 @@ void emu_block_step(emu_array_t *a, emu_block_t *b, uint64_t now, emu_step_summa
         rebuild(a, b, now);
     for (unsigned k = 0; k < b->nawake; k++) {
         emu_cell_t *c = &a->cells[b->awake[k]];
+        /* A dormant cell still in the list naps (rebuild drops the others): it is skipped, as long as nothing
+         * was posted to it. A post that saw the mark woke it through the block; one made in its last clock by
+         * another thread, before the mark was visible, is found here on its first nap clock. */
+        if (atomic_load_explicit(&c->dormant, memory_order_relaxed)) {
+            if (now < c->wake_at && (!c->nap_fresh || !coa_receiving(&c->coa))) {
+                c->nap_fresh = false;
+                sum->running = true;
+                if (c->wake_at < sum->next)
+                    sum->next = c->wake_at;
+                continue;
+            }
+            atomic_store_explicit(&c->dormant, false, memory_order_relaxed);
+        }
         emu_cell_step(c, now, sum);
         if (emu_cell_may_sleep(c, now)) {
             atomic_store_explicit(&c->dormant, true, memory_order_relaxed);
             b->dirty = true;
+        } else if (b->nawake > 1 && emu_cell_may_nap(c, now)) {
+            /* No rebuild: the cell stays in the list and wakes itself at wake_at. */
+            c->nap_fresh = true;
+            atomic_store_explicit(&c->dormant, true, memory_order_relaxed);
         }
     }
     tell_dormant(b, sum);
