@@ -166,10 +166,12 @@ typedef struct coa_slot {
 typedef struct coa_line {
     unsigned nslots;
     coa_slot_t *slots;
-    /* Slots the sender has filled and the receiver has emptied, so an idle link costs the receiver one
-     * comparison a clock. The sender's count is read by the receiver's thread, hence atomic. */
-    _Atomic uint64_t posted;
-    uint64_t taken;
+    /* Slots the sender has filled (*posted) and the receiver has emptied (*taken): counts the receiver keeps
+     * for all four of its lines together (coa_wiring_t), so that a clock with nothing coming in costs it one
+     * cache line of its own, not one of each neighbour's. *posted is written by the sender's thread, hence
+     * atomic. NULL until coa_wire joins the line to its ends. */
+    _Atomic uint64_t *posted;
+    uint64_t *taken;
     /* The receiver may sleep while nothing comes (emu/schedule.c): a post finds it dormant and wakes it. */
     _Atomic bool *receiver_dormant; /* NULL: never sleeps */
     void (*wake)(void *receiver);
@@ -203,6 +205,8 @@ typedef struct coa_wiring {
     uint8_t *qtag;
     coa_line_t *out[COA_NUM_DIRS]; /* written by this cell */
     coa_line_t *in[COA_NUM_DIRS];  /* written by the neighbour in that direction */
+    _Atomic uint64_t in_posted[COA_NUM_DIRS]; /* the counts of the lines in[] (coa_line_t) */
+    uint64_t in_taken[COA_NUM_DIRS];
     uint8_t *mem;                  /* memory shared with the computation agent */
     uint32_t mem_bytes;
     uint32_t mem_guard;
@@ -255,6 +259,8 @@ void coa_free(coa_t *c);
 void coa_reset(coa_t *c);
 
 int coa_line_init(coa_line_t *l, unsigned latency, unsigned channels);
+/* Joins `line` from agent `from`, leaving in direction d, to `to`, the neighbour there. */
+void coa_wire(coa_t *from, coa_dir_t d, coa_line_t *line, coa_t *to);
 void coa_line_free(coa_line_t *l);
 
 /* The three parts of a clock (see the top of this file). mem_used: the CA took the memory port. */
@@ -267,11 +273,9 @@ static inline bool coa_sending(const coa_t *c, uint64_t now) { return c->out_pen
 /* Whether something a neighbour sent is on its way in: posted on a link and not yet delivered. */
 static inline bool coa_receiving(const coa_t *c)
 {
-    for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
-        const coa_line_t *in = c->w.in[d];
-        if (in != NULL && atomic_load_explicit(&in->posted, memory_order_relaxed) != in->taken)
+    for (unsigned d = 0; d < COA_NUM_DIRS; d++)
+        if (atomic_load_explicit(&c->w.in_posted[d], memory_order_relaxed) != c->w.in_taken[d])
             return true;
-    }
     return false;
 }
 

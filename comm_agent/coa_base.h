@@ -34,7 +34,7 @@ static inline coa_slot_t *coa_out_slot(coa_t *c, coa_dir_t dir, uint64_t now)
     c->out_pending_until = now + c->cfg.hop_latency;
     coa_slot_t *s = &line->slots[(now + c->cfg.hop_latency) & (line->nslots - 1u)];
     if (!s->has_flit && s->nctrl == 0) {
-        atomic_store_explicit(&line->posted, atomic_load_explicit(&line->posted, memory_order_relaxed) + 1,
+        atomic_store_explicit(line->posted, atomic_load_explicit(line->posted, memory_order_relaxed) + 1,
                               memory_order_relaxed);
         if (line->receiver_dormant != NULL && atomic_load_explicit(line->receiver_dormant, memory_order_relaxed))
             line->wake(line->receiver);

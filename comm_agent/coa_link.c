@@ -7,7 +7,6 @@
 int coa_line_init(coa_line_t *l, unsigned latency, unsigned channels)
 {
     memset(l, 0, sizeof *l);
-    atomic_init(&l->posted, 0);
     /* A power of two above the latency, so the slot of a clock is a mask, not a division. */
     l->nslots = 2;
     while (l->nslots <= latency)
@@ -23,6 +22,15 @@ int coa_line_init(coa_line_t *l, unsigned latency, unsigned channels)
         }
     }
     return 0;
+}
+
+void coa_wire(coa_t *from, coa_dir_t d, coa_line_t *line, coa_t *to)
+{
+    coa_dir_t back = coa_dir_opposite(d);
+    from->w.out[d] = line;
+    to->w.in[back] = line;
+    line->posted = &to->w.in_posted[back];
+    line->taken = &to->w.in_taken[back];
 }
 
 void coa_line_free(coa_line_t *l)
@@ -91,13 +99,13 @@ static void deliver_ctrl(coa_t *c, coa_dir_t from, const coa_ctrl_t *m, uint64_t
 void coa_deliver(coa_t *c, uint64_t now)
 {
     for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
-        coa_line_t *line = c->w.in[d];
-        if (line == NULL || atomic_load_explicit(&line->posted, memory_order_relaxed) == line->taken)
+        if (atomic_load_explicit(&c->w.in_posted[d], memory_order_relaxed) == c->w.in_taken[d])
             continue;
+        coa_line_t *line = c->w.in[d];
         coa_slot_t *s = &line->slots[now & (line->nslots - 1u)];
         if (!s->has_flit && s->nctrl == 0)
             continue; /* what was posted is for a later clock */
-        line->taken++;
+        c->w.in_taken[d]++;
         if (s->has_flit) {
             deliver_flit(c, (coa_dir_t)d, &s->flit, now);
             s->has_flit = false;

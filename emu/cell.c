@@ -211,8 +211,7 @@ void emu_cell_wire(emu_array_t *a, emu_cell_t *c)
         unsigned nx = (c->x + w + (unsigned)(dx[d] + (int)w)) % w;
         unsigned ny = (c->y + h + (unsigned)(dy[d] + (int)h)) % h;
         emu_cell_t *n = emu_array_cell(a, nx, ny);
-        c->coa.w.out[d] = &c->out[d];
-        n->coa.w.in[coa_dir_opposite((coa_dir_t)d)] = &c->out[d];
+        coa_wire(&c->coa, (coa_dir_t)d, &c->out[d], &n->coa);
         c->out[d].receiver_dormant = &n->dormant;
         c->out[d].wake = emu_cell_wake;
         c->out[d].receiver = n;

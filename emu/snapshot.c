@@ -201,8 +201,8 @@ int emu_snapshot_restore(emu_array_t *a, const emu_snapshot_t *s, char *err, siz
                 full += slot->has_flit || slot->nctrl;
             }
             /* The line's counts only need to say how many slots are full. */
-            atomic_store(&c->out[d].posted, full);
-            c->out[d].taken = 0;
+            atomic_store(c->out[d].posted, full);
+            *c->out[d].taken = 0;
         }
     }
     return 0;

@@ -171,8 +171,7 @@ int tr_net_init(tr_net_t *n, const traffic_config_t *cfg, char *err, size_t errl
     for (unsigned i = 0; i < n->ncells; i++)
         for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
             unsigned nx = (i % n->w + n->w + (unsigned)dx[d]) % n->w, ny = (i / n->w + n->h + (unsigned)dy[d]) % n->h;
-            n->cells[i].coa.w.out[d] = &n->lines[4 * i + d];
-            n->cells[ny * n->w + nx].coa.w.in[coa_dir_opposite((coa_dir_t)d)] = &n->lines[4 * i + d];
+            coa_wire(&n->cells[i].coa, (coa_dir_t)d, &n->lines[4 * i + d], &n->cells[ny * n->w + nx].coa);
         }
     if (cfg->routing == TRAFFIC_FIXED && setup_fixed(n, err, errlen) != 0) {
         tr_net_free(n);
