@@ -53,6 +53,7 @@ void coa_reset(coa_t *c)
     c->busy_lc = 0;
     c->tagged_lc = 0;
     c->header_lc = 0;
+    c->blocked_lc = 0;
     memset(c->link_lc, 0, sizeof c->link_lc);
     c->spools_active = 0;
     c->spool_events = 0;
@@ -99,9 +100,10 @@ void coa_after_ca(coa_t *c, uint64_t now, bool mem_used)
 {
     coa_spools(c, now, mem_used);
     if (!c->asleep) {
-        /* Only channels holding a header or a tagged word have anything for it: most clocks of most agents
-         * have none (words in flight on open pathways), so the call is skipped. */
-        if ((c->busy_lc & (c->header_lc | c->tagged_lc)) != 0)
+        /* Only channels holding a header that may act or a tagged word have anything for it: most clocks of
+         * most agents have none (words in flight on open pathways, headers waiting for a free channel), so the
+         * call is skipped. */
+        if ((c->busy_lc & ((c->header_lc & ~c->blocked_lc) | c->tagged_lc)) != 0)
             coa_headers(c, now);
         coa_links_schedule(c, now);
     }

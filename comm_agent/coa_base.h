@@ -50,6 +50,13 @@ static inline void coa_send_ctrl(coa_t *c, coa_dir_t dir, coa_ctrl_kind_t kind, 
     s->ctrl[s->nctrl++] = (coa_ctrl_t){(uint8_t)kind, (uint8_t)lc};
 }
 
+/* A neighbour's channel may have become free: every header that waits for one may try again. */
+static inline void coa_free_epoch_bump(coa_t *c)
+{
+    c->free_epoch++;
+    c->blocked_lc = 0;
+}
+
 /* The spools' mode and the events their ends raise. */
 static inline void coa_spool_set_mode(coa_t *c, unsigned s, coa_spool_mode_t mode)
 {

@@ -21,6 +21,7 @@ void coa_lc_set_state(coa_t *c, unsigned lc, coa_lc_state_t st, uint64_t now)
     coa_lc_note_state(c, lc, now);
     c->lc[lc].state = (uint8_t)st;
     c->lc[lc].waiting_free = false;
+    c->blocked_lc &= ~coa_bit(lc);
     if (st == COA_LC_HEADER)
         c->header_lc |= coa_bit(lc);
     else
@@ -117,7 +118,17 @@ coa_wait_t coa_lc_wait(const coa_t *c, unsigned lc, uint64_t now) { return coa_l
 /* Per clock, only for the channels holding words: why each did not move one. */
 void coa_account_waits(coa_t *c, uint64_t now)
 {
-    for (uint64_t m = c->busy_lc; m != 0; m &= m - 1) {
+    /* A header that found no free channel (blocked_lc) waits for one, as coa_lc_wait_now would find after
+     * its longer way round, unless the agent sleeps; under congestion most waiting channels are such. */
+    uint64_t blocked = c->asleep ? 0 : c->busy_lc & c->blocked_lc;
+    for (uint64_t m = blocked; m != 0; m &= m - 1) {
+        unsigned lc = (unsigned)__builtin_ctzll(m);
+        coa_wait_t w = c->lc[lc].moved_at == now ? COA_WAIT_NONE : COA_WAIT_NO_CHANNEL;
+        c->lc[lc].last_wait = (uint8_t)w;
+        if (w != COA_WAIT_NONE)
+            c->lc[lc].stats.wait_clocks[w]++;
+    }
+    for (uint64_t m = c->busy_lc & ~blocked; m != 0; m &= m - 1) {
         unsigned lc = (unsigned)__builtin_ctzll(m);
         coa_wait_t w = c->lc[lc].moved_at == now ? COA_WAIT_NONE : coa_lc_wait_now(c, lc, now);
         c->lc[lc].last_wait = (uint8_t)w;

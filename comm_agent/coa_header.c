@@ -87,9 +87,11 @@ static void header_step(coa_t *c, unsigned lc, uint64_t now)
         if (extend(c, lc, now)) {
             l->setup_started = false;
             l->waiting_free = false;
+            c->blocked_lc &= ~coa_bit(lc);
         } else if (!c->fault.raised) {
             l->waiting_free = true;
             l->tried_epoch = c->free_epoch;
+            c->blocked_lc |= coa_bit(lc);
         }
         return;
     }
@@ -137,15 +139,10 @@ static void sink_tagged(coa_t *c, unsigned lc, uint64_t now)
 void coa_headers(coa_t *c, uint64_t now)
 {
     /* Only headers that can act this clock: one that found no free channel cannot get one before a channel
-     * is freed (the epoch moves), and nothing in this loop frees one. Sorting the others alone keeps their
-     * order (the sort is stable), and under congestion most headers wait. */
-    uint64_t ready = 0;
-    for (uint64_t m = c->busy_lc & c->header_lc; m != 0; m &= m - 1) {
-        unsigned lc = (unsigned)__builtin_ctzll(m);
-        const coa_lc_t *l = &c->lc[lc];
-        if (l->state == COA_LC_HEADER && l->count > 0 && !(l->waiting_free && l->tried_epoch == c->free_epoch))
-            ready |= coa_bit(lc);
-    }
+     * is freed (the epoch moves, which empties blocked_lc), and nothing in this loop frees one. Sorting the
+     * others alone keeps their order (the sort is stable), and under congestion most headers wait. header_lc
+     * is the channels in state header, busy_lc those holding words. */
+    uint64_t ready = c->busy_lc & c->header_lc & ~c->blocked_lc;
     unsigned order[COA_MAX_CHANNELS];
     unsigned n = 0;
     for (uint64_t m = ready; m != 0; m &= m - 1) {

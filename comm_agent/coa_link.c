@@ -90,7 +90,7 @@ static void deliver_ctrl(coa_t *c, coa_dir_t from, const coa_ctrl_t *m, uint64_t
     }
     case COA_CTRL_FREE:
         c->remote_free[from] |= coa_bit(m->lc);
-        c->free_epoch++;
+        coa_free_epoch_bump(c);
         break;
     default: break;
     }

@@ -128,14 +128,17 @@ void coa_spools(coa_t *c, uint64_t now, bool mem_used)
 {
     if (mem_used || loader_step(c, now) || c->asleep)
         return;
-    /* Round robin over the active spools, starting after the one served last. */
-    uint64_t active = c->spools_active;
-    while (active != 0) {
-        int s = coa_next_bit(active, (unsigned)c->spool_rr + 1u);
-        if (spool_step(c, (unsigned)s, now)) {
-            c->spool_rr = (uint8_t)s;
-            return;
+    /* Round robin over the active spools, starting after the one served last: those above it, then the rest
+     * from the lowest. Most clocks of a busy agent find most of them unable to move a word. */
+    unsigned from = (unsigned)c->spool_rr + 1u;
+    uint32_t after = from < COA_MAX_SPOOLS ? c->spools_active & ~((1u << from) - 1u) : 0;
+    uint32_t order[2] = {after, c->spools_active & ~after};
+    for (unsigned k = 0; k < 2; k++)
+        for (uint32_t m = order[k]; m != 0; m &= m - 1) {
+            unsigned s = (unsigned)__builtin_ctz(m);
+            if (spool_step(c, s, now)) {
+                c->spool_rr = (uint8_t)s;
+                return;
+            }
         }
-        active &= ~coa_bit((unsigned)s);
-    }
 }
