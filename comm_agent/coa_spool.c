@@ -130,15 +130,14 @@ void coa_spools(coa_t *c, uint64_t now, bool mem_used)
         return;
     /* Round robin over the active spools, starting after the one served last: those above it, then the rest
      * from the lowest. Most clocks of a busy agent find most of them unable to move a word. */
-    unsigned from = (unsigned)c->spool_rr + 1u;
-    uint32_t after = from < COA_MAX_SPOOLS ? c->spools_active & ~((1u << from) - 1u) : 0;
-    uint32_t order[2] = {after, c->spools_active & ~after};
-    for (unsigned k = 0; k < 2; k++)
-        for (uint32_t m = order[k]; m != 0; m &= m - 1) {
-            unsigned s = (unsigned)__builtin_ctz(m);
-            if (spool_step(c, s, now)) {
-                c->spool_rr = (uint8_t)s;
-                return;
-            }
+    _Static_assert(COA_MAX_SPOOLS == 32, "the mask is rotated as 32 bits");
+    unsigned from = (c->spool_rr + 1u) & 31u;
+    uint32_t active = c->spools_active;
+    for (uint32_t m = active >> from | active << ((32u - from) & 31u); m != 0; m &= m - 1) {
+        unsigned s = ((unsigned)__builtin_ctz(m) + from) & 31u;
+        if (spool_step(c, s, now)) {
+            c->spool_rr = (uint8_t)s;
+            return;
         }
+    }
 }
