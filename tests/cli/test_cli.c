@@ -23,14 +23,21 @@ static int tool(char **out, const char *args)
     return command_run(cmd, out);
 }
 
+/* `ENV iwarp ARGS 2>&1` must exit with `status` and say `text` (ENV: variables for the shell to set, or ""). */
+static void expect_in(const char *env, const char *args, int status, const char *text)
+{
+    char cmd[2048], *out;
+    snprintf(cmd, sizeof cmd, "%s '%s' %s 2>&1", env, iwarp, args);
+    int st = command_run(cmd, &out);
+    if (st != status || strstr(out, text) == NULL)
+        fail_msg("%s iwarp %s: status %d (wanted %d), output:\n%s\n(wanted it to contain: %s)", env, args, st, status,
+                 out, text);
+    free(out);
+}
+
 static void expect(const char *args, int status, const char *text)
 {
-    char *out;
-    int st = tool(&out, args);
-    if (st != status || strstr(out, text) == NULL)
-        fail_msg("iwarp %s: status %d (wanted %d), output:\n%s\n(wanted it to contain: %s)", args, st, status, out,
-                 text);
-    free(out);
+    expect_in("", args, status, text);
 }
 
 /* One program runs on 1x1 unless --array, a machine file or --set say otherwise. */
@@ -275,6 +282,38 @@ static void test_fem_doc_example_prints_what_the_doc_shows(void **state)
     expect("fem g20k --array 2x+2", 2, "bad value '2x+2' for --array");
 }
 
+/* docs/fem.md: gmsh is loaded when a mesh is made or read, never at start (it would cost every run ~90 ms), and
+ * a mesh without the library says what to install. The loader's search path puts a broken libgmsh first. */
+static void test_gmsh_is_loaded_only_for_a_mesh(void **state)
+{
+    (void)state;
+    char cmd[2048], *out;
+    snprintf(cmd, sizeof cmd, "LD_DEBUG=files '%s' run programs/bench/compute.s --args 10 2>&1", iwarp);
+    assert_int_equal(command_run(cmd, &out), 0);
+    if (strstr(out, "libgmsh") != NULL)
+        fail_msg("a run loaded gmsh:\n%s", out);
+    free(out);
+    char dir[] = "/tmp/iwarp-cli-gmsh-XXXXXX", env[128], args[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && echo 'not a library' > libgmsh.so.4.8 && cp libgmsh.so.4.8 libgmsh.so"
+             " && echo 'Point(1) = {0, 0, 0};' > plate.geo",
+             dir);
+    assert_int_equal(command_run(cmd, &out), 0);
+    free(out);
+    snprintf(env, sizeof env, "LD_LIBRARY_PATH='%s'", dir);
+    const char *want = "gmsh could not be loaded (";
+    snprintf(args, sizeof args, "fem g20k --cache %s/cache", dir); /* a mesh to make */
+    expect_in(env, args, 1, want);
+    snprintf(args, sizeof args, "fem %s/plate.geo", dir); /* a file to read */
+    expect_in(env, args, 1, want);
+    expect_in(env, args, 1, "); install libgmsh"); /* its version is the gmshc.h built against */
+    expect_in(env, args, 1, " (scripts/setup.sh)");
+    snprintf(cmd, sizeof cmd, "rm -r '%s'", dir);
+    assert_int_equal(command_run(cmd, &out), 0);
+    free(out);
+}
+
 /* docs/collectives.md: three runs of `iwarp coll` (message passing and ConSet, the model, a buffered send that
  * returns first), and what it says of cases it cannot run. */
 static void test_coll_doc_examples_print_what_the_doc_shows(void **state)
@@ -328,6 +367,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_copy_model_doc_examples_print_what_the_doc_shows),
         cmocka_unit_test(test_copy_model_refuses_bad_expressions_and_tables),
         cmocka_unit_test(test_fem_doc_example_prints_what_the_doc_shows),
+        cmocka_unit_test(test_gmsh_is_loaded_only_for_a_mesh),
         cmocka_unit_test(test_coll_doc_examples_print_what_the_doc_shows),
         cmocka_unit_test(test_a_screenshot_prints_nothing),
         cmocka_unit_test(test_the_viewer_without_a_display_says_so),

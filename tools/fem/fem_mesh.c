@@ -1,8 +1,7 @@
-/* Meshes made and read by gmsh (fem_mesh.h). gmsh keeps its model in its own state: every call here
- * initializes it, works, and finalizes it, so no model outlives a call. */
+/* Meshes made and read by gmsh (fem_mesh.h). gmsh keeps its model in its own state: every call here loads the
+ * library (fem_gmsh.h), initializes gmsh, works, and finalizes it, so no model outlives a call. */
 #include "fem_mesh.h"
 
-#include <gmshc.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,13 +10,15 @@
 #include <unistd.h>
 
 #include "file.h"
+#include "fem_gmsh.h"
 #include "fem_msh_check.h"
 #include "plot.h"
 
 const char *const fem_mesh_names[FEM_MESHES] = {"m11k", "c10k", "c100k", "g20k"};
 
 /* gmsh keeps some of its own allocations past gmshFinalize (option tables, its logger). They are the library's,
- * once a process, not ours: LeakSanitizer reports none of them (an ASan build calls this hook; others never). */
+ * once a process, not ours: LeakSanitizer reports none of them (an ASan build calls this hook; others never).
+ * The library stays mapped after fem_gmsh_close (RTLD_NODELETE), so their stacks still name it. */
 const char *__lsan_default_suppressions(void);
 const char *__lsan_default_suppressions(void)
 {
@@ -30,42 +31,42 @@ const char *__lsan_default_options(void)
     return "print_suppressions=0";
 }
 
-static int gmsh_failed(int ierr, const char *what, char *err, size_t cap)
+static int gmsh_failed(const fem_gmsh_t *gmsh, int ierr, const char *what, char *err, size_t cap)
 {
     if (ierr == 0)
         return 0;
     char *msg = NULL;
     int e2 = 0;
-    gmshLoggerGetLastError(&msg, &e2);
+    gmsh->LoggerGetLastError(&msg, &e2);
     snprintf(err, cap, "%s: %s", what, e2 == 0 && msg != NULL && msg[0] ? msg : "gmsh failed");
-    gmshFree(msg);
+    gmsh->Free(msg);
     return -1;
 }
 
-static void gmsh_start(void)
+static void gmsh_start(const fem_gmsh_t *gmsh)
 {
     int ierr = 0;
-    gmshInitialize(0, NULL, 0, &ierr);
-    gmshOptionSetNumber("General.Terminal", 0, &ierr);
-    gmshOptionSetNumber("General.Verbosity", 1, &ierr);
-    gmshOptionSetNumber("General.NumThreads", 1, &ierr); /* the same mesh every time */
-    gmshOptionSetNumber("Mesh.RandomSeed", 1, &ierr);
+    gmsh->Initialize(0, NULL, 0, &ierr);
+    gmsh->OptionSetNumber("General.Terminal", 0, &ierr);
+    gmsh->OptionSetNumber("General.Verbosity", 1, &ierr);
+    gmsh->OptionSetNumber("General.NumThreads", 1, &ierr); /* the same mesh every time */
+    gmsh->OptionSetNumber("Mesh.RandomSeed", 1, &ierr);
 }
 
 /* m11k: a unit plate of 11,000 random nodes (xorshift, fixed seed) embedded in it, so that the triangulation
  * has exactly those inside; the sides get 100 nodes each. */
-static int make_plate(int *ierr)
+static int make_plate(const fem_gmsh_t *gmsh, int *ierr)
 {
     int p[4], l[4];
     const double xy[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
     for (int i = 0; i < 4; i++)
-        p[i] = gmshModelGeoAddPoint(xy[i][0], xy[i][1], 0, 1.0, -1, ierr);
+        p[i] = gmsh->ModelGeoAddPoint(xy[i][0], xy[i][1], 0, 1.0, -1, ierr);
     for (int i = 0; i < 4; i++)
-        l[i] = gmshModelGeoAddLine(p[i], p[(i + 1) % 4], -1, ierr);
-    int loop = gmshModelGeoAddCurveLoop(l, 4, -1, 0, ierr);
-    int surf = gmshModelGeoAddPlaneSurface(&loop, 1, -1, ierr);
+        l[i] = gmsh->ModelGeoAddLine(p[i], p[(i + 1) % 4], -1, ierr);
+    int loop = gmsh->ModelGeoAddCurveLoop(l, 4, -1, 0, ierr);
+    int surf = gmsh->ModelGeoAddPlaneSurface(&loop, 1, -1, ierr);
     for (int i = 0; i < 4; i++)
-        gmshModelGeoMeshSetTransfiniteCurve(l[i], 100, "Progression", 1.0, ierr);
+        gmsh->ModelGeoMeshSetTransfiniteCurve(l[i], 100, "Progression", 1.0, ierr);
     enum { RANDOM_NODES = 11000 - 4 * 99 };
     int *pts = malloc(RANDOM_NODES * sizeof *pts);
     if (pts == NULL)
@@ -79,138 +80,138 @@ static int make_plate(int *ierr)
             r ^= r << 17;
             c[k] = 0.002 + 0.996 * (double)(r >> 11) / 9007199254740992.0; /* off the sides */
         }
-        pts[i] = gmshModelGeoAddPoint(c[0], c[1], 0, 1.0, -1, ierr);
+        pts[i] = gmsh->ModelGeoAddPoint(c[0], c[1], 0, 1.0, -1, ierr);
     }
-    gmshModelGeoSynchronize(ierr);
-    gmshModelMeshEmbed(0, pts, RANDOM_NODES, 2, surf, ierr);
+    gmsh->ModelGeoSynchronize(ierr);
+    gmsh->ModelMeshEmbed(0, pts, RANDOM_NODES, 2, surf, ierr);
     free(pts);
-    gmshOptionSetNumber("Mesh.MeshSizeExtendFromBoundary", 0, ierr);
-    gmshOptionSetNumber("Mesh.MeshSizeFromPoints", 1, ierr);
-    gmshOptionSetNumber("Mesh.Algorithm", 5, ierr); /* Delaunay */
+    gmsh->OptionSetNumber("Mesh.MeshSizeExtendFromBoundary", 0, ierr);
+    gmsh->OptionSetNumber("Mesh.MeshSizeFromPoints", 1, ierr);
+    gmsh->OptionSetNumber("Mesh.Algorithm", 5, ierr); /* Delaunay */
     return 0;
 }
 
 /* c10k, c100k: a 2 x 1 plate with a crack from the middle of its left side to its centre (a notch 0.002
  * wide), the mesh refined towards the crack tip by a distance field: from `fine` at the tip to `coarse` a
  * third of the plate away. */
-static int make_cracked_plate(double fine, double coarse, int *ierr)
+static int make_cracked_plate(const fem_gmsh_t *gmsh, double fine, double coarse, int *ierr)
 {
     const double xy[7][2] = {{0, 0}, {2, 0}, {2, 1}, {0, 1}, {0, 0.501}, {1, 0.5}, {0, 0.499}};
     int p[7], l[7];
     for (int i = 0; i < 7; i++)
-        p[i] = gmshModelGeoAddPoint(xy[i][0], xy[i][1], 0, coarse, -1, ierr);
+        p[i] = gmsh->ModelGeoAddPoint(xy[i][0], xy[i][1], 0, coarse, -1, ierr);
     for (int i = 0; i < 7; i++)
-        l[i] = gmshModelGeoAddLine(p[i], p[(i + 1) % 7], -1, ierr);
-    int loop = gmshModelGeoAddCurveLoop(l, 7, -1, 0, ierr);
-    gmshModelGeoAddPlaneSurface(&loop, 1, -1, ierr);
-    gmshModelGeoSynchronize(ierr);
-    int dist = gmshModelMeshFieldAdd("Distance", -1, ierr);
+        l[i] = gmsh->ModelGeoAddLine(p[i], p[(i + 1) % 7], -1, ierr);
+    int loop = gmsh->ModelGeoAddCurveLoop(l, 7, -1, 0, ierr);
+    gmsh->ModelGeoAddPlaneSurface(&loop, 1, -1, ierr);
+    gmsh->ModelGeoSynchronize(ierr);
+    int dist = gmsh->ModelMeshFieldAdd("Distance", -1, ierr);
     double tip = p[5];
-    gmshModelMeshFieldSetNumbers(dist, "PointsList", &tip, 1, ierr);
-    int thr = gmshModelMeshFieldAdd("Threshold", -1, ierr);
-    gmshModelMeshFieldSetNumber(thr, "InField", dist, ierr);
-    gmshModelMeshFieldSetNumber(thr, "SizeMin", fine, ierr);
-    gmshModelMeshFieldSetNumber(thr, "SizeMax", coarse, ierr);
-    gmshModelMeshFieldSetNumber(thr, "DistMin", 0.02, ierr);
-    gmshModelMeshFieldSetNumber(thr, "DistMax", 0.7, ierr);
-    gmshModelMeshFieldSetAsBackgroundMesh(thr, ierr);
-    gmshOptionSetNumber("Mesh.MeshSizeExtendFromBoundary", 0, ierr);
-    gmshOptionSetNumber("Mesh.MeshSizeFromPoints", 0, ierr);
-    gmshOptionSetNumber("Mesh.Algorithm", 5, ierr);
+    gmsh->ModelMeshFieldSetNumbers(dist, "PointsList", &tip, 1, ierr);
+    int thr = gmsh->ModelMeshFieldAdd("Threshold", -1, ierr);
+    gmsh->ModelMeshFieldSetNumber(thr, "InField", dist, ierr);
+    gmsh->ModelMeshFieldSetNumber(thr, "SizeMin", fine, ierr);
+    gmsh->ModelMeshFieldSetNumber(thr, "SizeMax", coarse, ierr);
+    gmsh->ModelMeshFieldSetNumber(thr, "DistMin", 0.02, ierr);
+    gmsh->ModelMeshFieldSetNumber(thr, "DistMax", 0.7, ierr);
+    gmsh->ModelMeshFieldSetAsBackgroundMesh(thr, ierr);
+    gmsh->OptionSetNumber("Mesh.MeshSizeExtendFromBoundary", 0, ierr);
+    gmsh->OptionSetNumber("Mesh.MeshSizeFromPoints", 0, ierr);
+    gmsh->OptionSetNumber("Mesh.Algorithm", 5, ierr);
     return 0;
 }
 
 /* A surface extruded dz upwards in `layers` layers of bricks: the top surface and the volume it made. */
-static int extrude(int surface, double dz, int layers, int *top, int *volume, int *ierr)
+static int extrude(const fem_gmsh_t *gmsh, int surface, double dz, int layers, int *top, int *volume, int *ierr)
 {
     int dt[2] = {2, surface};
     int *out = NULL;
     size_t nout = 0;
-    gmshModelGeoExtrude(dt, 2, 0, 0, dz, &out, &nout, &layers, 1, NULL, 0, 1, ierr);
+    gmsh->ModelGeoExtrude(dt, 2, 0, 0, dz, &out, &nout, &layers, 1, NULL, 0, 1, ierr);
     int rc = *ierr == 0 && nout >= 4 ? 0 : -1; /* (2, top), (3, volume), then the sides */
     if (rc == 0) {
         *top = out[1];
         *volume = out[3];
     }
-    gmshFree(out);
+    gmsh->Free(out);
     return rc;
 }
 
 /* g20k: a block of 40 x 25 x 20 bricks (4 x 2.5 x 2): hard rock, and a valley of soft soil in its top 8
  * layers across the middle 12 columns (two physical volumes; the graph does not tell them apart). */
-static int make_valley(int *ierr)
+static int make_valley(const fem_gmsh_t *gmsh, int *ierr)
 {
     const double xs[4] = {0, 1.4, 2.6, 4};
     const int nx[3] = {14, 12, 14};
     int base[4][2];
     for (int i = 0; i < 4; i++) {
-        base[i][0] = gmshModelGeoAddPoint(xs[i], 0, 0, 1, -1, ierr);
-        base[i][1] = gmshModelGeoAddPoint(xs[i], 2.5, 0, 1, -1, ierr);
+        base[i][0] = gmsh->ModelGeoAddPoint(xs[i], 0, 0, 1, -1, ierr);
+        base[i][1] = gmsh->ModelGeoAddPoint(xs[i], 2.5, 0, 1, -1, ierr);
     }
     int across[4];
     for (int i = 0; i < 4; i++) {
-        across[i] = gmshModelGeoAddLine(base[i][0], base[i][1], -1, ierr);
-        gmshModelGeoMeshSetTransfiniteCurve(across[i], 26, "Progression", 1, ierr);
+        across[i] = gmsh->ModelGeoAddLine(base[i][0], base[i][1], -1, ierr);
+        gmsh->ModelGeoMeshSetTransfiniteCurve(across[i], 26, "Progression", 1, ierr);
     }
     int strips[3];
     for (int i = 0; i < 3; i++) {
-        int bottom = gmshModelGeoAddLine(base[i][0], base[i + 1][0], -1, ierr);
-        int top = gmshModelGeoAddLine(base[i + 1][1], base[i][1], -1, ierr);
-        gmshModelGeoMeshSetTransfiniteCurve(bottom, nx[i] + 1, "Progression", 1, ierr);
-        gmshModelGeoMeshSetTransfiniteCurve(top, nx[i] + 1, "Progression", 1, ierr);
+        int bottom = gmsh->ModelGeoAddLine(base[i][0], base[i + 1][0], -1, ierr);
+        int top = gmsh->ModelGeoAddLine(base[i + 1][1], base[i][1], -1, ierr);
+        gmsh->ModelGeoMeshSetTransfiniteCurve(bottom, nx[i] + 1, "Progression", 1, ierr);
+        gmsh->ModelGeoMeshSetTransfiniteCurve(top, nx[i] + 1, "Progression", 1, ierr);
         int loop[4] = {bottom, across[i + 1], top, -across[i]};
-        int cl = gmshModelGeoAddCurveLoop(loop, 4, -1, 0, ierr);
-        strips[i] = gmshModelGeoAddPlaneSurface(&cl, 1, -1, ierr);
-        gmshModelGeoMeshSetTransfiniteSurface(strips[i], "Left", NULL, 0, ierr);
-        gmshModelGeoMeshSetRecombine(2, strips[i], 45, ierr);
+        int cl = gmsh->ModelGeoAddCurveLoop(loop, 4, -1, 0, ierr);
+        strips[i] = gmsh->ModelGeoAddPlaneSurface(&cl, 1, -1, ierr);
+        gmsh->ModelGeoMeshSetTransfiniteSurface(strips[i], "Left", NULL, 0, ierr);
+        gmsh->ModelGeoMeshSetRecombine(2, strips[i], 45, ierr);
     }
     /* 12 layers of rock under every strip, then 8 more: rock, soil in the middle strip, rock */
     int rock[6], nrock = 0, soil = -1, tops[3];
     for (int i = 0; i < 3; i++)
-        if (extrude(strips[i], 1.2, 12, &tops[i], &rock[nrock++], ierr) != 0)
+        if (extrude(gmsh, strips[i], 1.2, 12, &tops[i], &rock[nrock++], ierr) != 0)
             return -1;
     for (int i = 0; i < 3; i++) {
         int top;
-        if (extrude(tops[i], 0.8, 8, &top, i == 1 ? &soil : &rock[nrock++], ierr) != 0)
+        if (extrude(gmsh, tops[i], 0.8, 8, &top, i == 1 ? &soil : &rock[nrock++], ierr) != 0)
             return -1;
     }
-    gmshModelGeoSynchronize(ierr);
-    gmshModelAddPhysicalGroup(3, rock, (size_t)nrock, 1, ierr);
-    gmshModelSetPhysicalName(3, 1, "rock", ierr);
-    gmshModelAddPhysicalGroup(3, &soil, 1, 2, ierr);
-    gmshModelSetPhysicalName(3, 2, "soil", ierr);
+    gmsh->ModelGeoSynchronize(ierr);
+    gmsh->ModelAddPhysicalGroup(3, rock, (size_t)nrock, 1, ierr);
+    gmsh->ModelSetPhysicalName(3, 1, "rock", ierr);
+    gmsh->ModelAddPhysicalGroup(3, &soil, 1, 2, ierr);
+    gmsh->ModelSetPhysicalName(3, 2, "soil", ierr);
     return 0;
 }
 
-static int generate(const char *name, const char *path, char *err, size_t cap)
+static int generate(const fem_gmsh_t *gmsh, const char *name, const char *path, char *err, size_t cap)
 {
     int ierr = 0, dim = 2;
-    gmsh_start();
-    gmshModelAdd(name, &ierr);
+    gmsh_start(gmsh);
+    gmsh->ModelAdd(name, &ierr);
     int rc;
     if (strcmp(name, "m11k") == 0) {
-        rc = make_plate(&ierr);
+        rc = make_plate(gmsh, &ierr);
     } else if (strcmp(name, "c10k") == 0) {
-        rc = make_cracked_plate(0.0033, 0.0278, &ierr);
+        rc = make_cracked_plate(gmsh, 0.0033, 0.0278, &ierr);
     } else if (strcmp(name, "c100k") == 0) {
-        rc = make_cracked_plate(0.00103, 0.00868, &ierr);
+        rc = make_cracked_plate(gmsh, 0.00103, 0.00868, &ierr);
     } else {
-        rc = make_valley(&ierr);
+        rc = make_valley(gmsh, &ierr);
         dim = 3;
     }
     if (rc != 0 && ierr == 0)
         ierr = 1;
-    if (gmsh_failed(ierr, name, err, cap) == 0) {
-        gmshModelGeoSynchronize(&ierr);
-        gmshModelMeshGenerate(dim, &ierr);
+    if (gmsh_failed(gmsh, ierr, name, err, cap) == 0) {
+        gmsh->ModelGeoSynchronize(&ierr);
+        gmsh->ModelMeshGenerate(dim, &ierr);
     }
     if (ierr == 0) {
-        gmshOptionSetNumber("Mesh.MshFileVersion", 4.1, &ierr);
-        gmshOptionSetNumber("Mesh.SaveAll", 1, &ierr);
-        gmshWrite(path, &ierr);
+        gmsh->OptionSetNumber("Mesh.MshFileVersion", 4.1, &ierr);
+        gmsh->OptionSetNumber("Mesh.SaveAll", 1, &ierr);
+        gmsh->Write(path, &ierr);
     }
-    rc = gmsh_failed(ierr, name, err, cap);
-    gmshFinalize(&ierr);
+    rc = gmsh_failed(gmsh, ierr, name, err, cap);
+    gmsh->Finalize(&ierr);
     return rc;
 }
 
@@ -229,13 +230,13 @@ static unsigned type_nodes(int type, unsigned *dim, unsigned *face)
 }
 
 /* The elements of the highest dimension the model has, renumbered onto the nodes they use. */
-static int extract(fem_mesh_t *m, const char *path, char *err, size_t cap)
+static int extract(const fem_gmsh_t *gmsh, fem_mesh_t *m, const char *path, char *err, size_t cap)
 {
     int ierr = 0;
     int *types = NULL;
     size_t ntypes = 0, **etags = NULL, *etags_n = NULL, netags = 0, **ntags = NULL, *ntags_n = NULL, nntags = 0;
-    gmshModelMeshGetElements(&types, &ntypes, &etags, &etags_n, &netags, &ntags, &ntags_n, &nntags, -1, -1, &ierr);
-    if (gmsh_failed(ierr, path, err, cap) != 0)
+    gmsh->ModelMeshGetElements(&types, &ntypes, &etags, &etags_n, &netags, &ntags, &ntags_n, &nntags, -1, -1, &ierr);
+    if (gmsh_failed(gmsh, ierr, path, err, cap) != 0)
         return -1;
     unsigned top = 0, face = 0;
     for (size_t t = 0; t < ntypes; t++) {
@@ -296,8 +297,8 @@ static int extract(fem_mesh_t *m, const char *path, char *err, size_t cap)
     size_t *tags = NULL, ntag = 0, ncoord = 0, npar = 0;
     double *coord = NULL, *par = NULL;
     if (rc == 0) {
-        gmshModelMeshGetNodes(&tags, &ntag, &coord, &ncoord, &par, &npar, -1, -1, 0, 0, &ierr);
-        rc = gmsh_failed(ierr, path, err, cap);
+        gmsh->ModelMeshGetNodes(&tags, &ntag, &coord, &ncoord, &par, &npar, -1, -1, 0, 0, &ierr);
+        rc = gmsh_failed(gmsh, ierr, path, err, cap);
     }
     if (rc == 0) {
         m->coords = calloc(3 * m->nnodes, sizeof *m->coords);
@@ -307,19 +308,19 @@ static int extract(fem_mesh_t *m, const char *path, char *err, size_t cap)
             if (tags[i] <= maxtag && renum[tags[i]] != UINT32_MAX)
                 memcpy(&m->coords[3 * renum[tags[i]]], &coord[3 * i], 3 * sizeof *coord);
     }
-    gmshFree(tags);
-    gmshFree(coord);
-    gmshFree(par);
+    gmsh->Free(tags);
+    gmsh->Free(coord);
+    gmsh->Free(par);
     free(renum);
     for (size_t t = 0; t < ntypes; t++) {
-        gmshFree(etags[t]);
-        gmshFree(ntags[t]);
+        gmsh->Free(etags[t]);
+        gmsh->Free(ntags[t]);
     }
-    gmshFree(types);
-    gmshFree(etags);
-    gmshFree(etags_n);
-    gmshFree(ntags);
-    gmshFree(ntags_n);
+    gmsh->Free(types);
+    gmsh->Free(etags);
+    gmsh->Free(etags_n);
+    gmsh->Free(ntags);
+    gmsh->Free(ntags_n);
     return rc;
 }
 
@@ -338,6 +339,33 @@ static int check_msh(const char *path, char *err, size_t cap)
     return rc;
 }
 
+/* The file gmsh reads at path, into m (check_msh has passed it). */
+static int read_model(const fem_gmsh_t *gmsh, const char *path, fem_mesh_t *m, char *err, size_t cap)
+{
+    int ierr = 0;
+    gmsh_start(gmsh);
+    gmsh->Open(path, &ierr);
+    int rc = gmsh_failed(gmsh, ierr, path, err, cap);
+    if (rc == 0) {
+        /* a geometry without a mesh (.geo): mesh it */
+        int *types = NULL;
+        size_t ntypes = 0;
+        gmsh->ModelMeshGetElementTypes(&types, &ntypes, -1, -1, &ierr);
+        if (ierr == 0 && ntypes == 0) {
+            int dim = gmsh->ModelGetDimension(&ierr);
+            gmsh->ModelMeshGenerate(dim, &ierr);
+            rc = gmsh_failed(gmsh, ierr, path, err, cap);
+        }
+        gmsh->Free(types);
+    }
+    if (rc == 0)
+        rc = extract(gmsh, m, path, err, cap);
+    gmsh->Finalize(&ierr);
+    if (rc != 0)
+        fem_mesh_free(m);
+    return rc;
+}
+
 int fem_mesh_read(const char *path, fem_mesh_t *m, char *err, size_t cap)
 {
     memset(m, 0, sizeof *m);
@@ -348,27 +376,11 @@ int fem_mesh_read(const char *path, fem_mesh_t *m, char *err, size_t cap)
     }
     if (check_msh(path, err, cap) != 0)
         return -1;
-    int ierr = 0;
-    gmsh_start();
-    gmshOpen(path, &ierr);
-    int rc = gmsh_failed(ierr, path, err, cap);
-    if (rc == 0) {
-        /* a geometry without a mesh (.geo): mesh it */
-        int *types = NULL;
-        size_t ntypes = 0;
-        gmshModelMeshGetElementTypes(&types, &ntypes, -1, -1, &ierr);
-        if (ierr == 0 && ntypes == 0) {
-            int dim = gmshModelGetDimension(&ierr);
-            gmshModelMeshGenerate(dim, &ierr);
-            rc = gmsh_failed(ierr, path, err, cap);
-        }
-        gmshFree(types);
-    }
-    if (rc == 0)
-        rc = extract(m, path, err, cap);
-    gmshFinalize(&ierr);
-    if (rc != 0)
-        fem_mesh_free(m);
+    fem_gmsh_t gmsh;
+    if (fem_gmsh_open(&gmsh, err, cap) != 0)
+        return -1;
+    int rc = read_model(&gmsh, path, m, err, cap);
+    fem_gmsh_close(&gmsh);
     return rc;
 }
 
@@ -391,7 +403,12 @@ int fem_mesh_load(const char *name, const char *cache_dir, fem_mesh_t *m, int *m
         /* Written under a temporary name and renamed, so that an interrupted run leaves no half mesh. */
         char tmp[4200];
         snprintf(tmp, sizeof tmp, "%s/.%s.%ld.msh", cache_dir, name, (long)getpid());
-        if (generate(name, tmp, err, cap) != 0 || rename(tmp, path) != 0) {
+        fem_gmsh_t gmsh;
+        if (fem_gmsh_open(&gmsh, err, cap) != 0)
+            return -1;
+        int rc = generate(&gmsh, name, tmp, err, cap);
+        fem_gmsh_close(&gmsh);
+        if (rc != 0 || rename(tmp, path) != 0) {
             remove(tmp);
             if (err[0] == '\0')
                 snprintf(err, cap, "%s: cannot write the mesh", path);

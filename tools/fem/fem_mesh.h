@@ -1,6 +1,6 @@
 /*
  * Finite element meshes for the ConSet paper's section 5.2 experiment, made and read by gmsh (its C API,
- * libgmsh-dev): the paper's four kinds (a plate of random nodes, a cracked plate refined at the crack tip at two
+ * libgmsh-dev, loaded only by these calls: fem_gmsh.h): the paper's four kinds (a plate of random nodes, a cracked plate refined at the crack tip at two
  * sizes, a 3D valley of soft soil in hard rock) generated with fixed seeds, or a user's own gmsh .msh file.
  * A mesh here is what the communication pattern needs: its elements of the highest dimension, each a list of
  * nodes. docs/fem.md.
