@@ -30,13 +30,14 @@ static void build(const char *run_file, emu_array_t **a, run_desc_t *d)
     emu_array_set_output(*a, NULL, NULL);
 }
 
-/* slice 0: in one piece; else slices of pseudo-random lengths up to `slice` clocks. */
+/* slice 0: in one piece; else slices of pseudo-random lengths up to `slice` clocks. threads 0: a different
+ * count for each slice, 1 to 3 (as a bench run takes the cores other runs leave, run_sliced_shared). */
 static outcome_t run(const char *run_file, uint64_t slice, unsigned threads)
 {
     emu_array_t *a;
     run_desc_t d;
     build(run_file, &a, &d);
-    emu_array_set_threads(a, threads);
+    emu_array_set_threads(a, threads > 0 ? threads : 1);
     outcome_t o;
     if (slice == 0) {
         o.status = emu_array_run(a, d.max_cycles);
@@ -47,6 +48,8 @@ static outcome_t run(const char *run_file, uint64_t slice, unsigned threads)
             uint64_t to = emu_array_clock(a) + 1 + (seed >> 33) % slice;
             if (to > d.max_cycles)
                 to = d.max_cycles;
+            if (threads == 0)
+                emu_array_set_threads(a, 1 + (unsigned)(seed >> 40) % 3);
             o.status = emu_array_run(a, to);
             if (o.status != EMU_RUN_LIMIT || to == d.max_cycles)
                 break;
@@ -67,12 +70,12 @@ static void same(const char *run_file)
     static const struct {
         uint64_t slice;
         unsigned threads;
-    } cuts[] = {{1, 1}, {7, 1}, {300, 3}, {5000, 2}};
+    } cuts[] = {{1, 1}, {7, 1}, {300, 3}, {5000, 2}, {3000, 0}};
     for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
         outcome_t cut = run(run_file, cuts[i].slice, cuts[i].threads);
         if (cut.status != whole.status || cut.cycles != whole.cycles || cut.clock != whole.clock ||
             cut.hash != whole.hash)
-            fail_msg("%s in slices of up to %llu clocks on %u threads: %s after %llu cycles (clock %llu, hash "
+            fail_msg("%s in slices of up to %llu clocks on %u threads (0: 1 to 3 by slice): %s after %llu cycles (clock %llu, hash "
                      "%016llx); in one piece %s, %llu (%llu, %016llx)",
                      run_file, (unsigned long long)cuts[i].slice, cuts[i].threads, emu_run_status_name(cut.status),
                      (unsigned long long)cut.cycles, (unsigned long long)cut.clock, (unsigned long long)cut.hash,

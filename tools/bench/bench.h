@@ -9,6 +9,7 @@
 #include "emu.h"
 #include "json.h"
 #include "plot.h"
+#include "run_loop.h"
 
 typedef enum bench_format {
     BENCH_TEXT, /* the report, with its tables and plots */
@@ -25,6 +26,7 @@ typedef struct bench_context {
     unsigned jobs; /* emulated runs at once where a bench has independent ones (results do not change) */
     const char *out_dir;
     unsigned threads;  /* host threads for the emulated runs (results do not depend on it) */
+    run_threads_t *share; /* threads + the cores of the job workers left idle (bench_run_jobs), for long runs */
     json_writer_t *jw; /* inside the "records" array when JSON */
     csv_table_t *csv;  /* when CSV */
 } bench_context_t;

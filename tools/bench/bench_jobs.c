@@ -17,6 +17,7 @@ typedef struct job_pool {
     void *arg;
     unsigned n;
     _Atomic unsigned next, done;
+    run_threads_t *share; /* NULL: the jobs' runs keep their threads */
 } job_pool_t;
 
 static void *job_worker(void *p)
@@ -24,8 +25,12 @@ static void *job_worker(void *p)
     job_pool_t *pool = p;
     for (;;) {
         unsigned i = atomic_fetch_add(&pool->next, 1);
-        if (i >= pool->n)
+        if (i >= pool->n) {
+            /* Nothing left to start: this worker's core goes to the runs still going (run_sliced_shared). */
+            if (pool->share != NULL)
+                atomic_fetch_add(&pool->share->idle, 1);
             return NULL;
+        }
         if (!interrupt_requested())
             pool->run(pool->arg, i);
         atomic_fetch_add(&pool->done, 1);
@@ -35,8 +40,15 @@ static void *job_worker(void *p)
 void bench_run_jobs(const bench_context_t *ctx, const char *name, unsigned n, void (*run)(void *arg, unsigned i),
                     void *arg)
 {
-    job_pool_t pool = {run, arg, n, 0, 0};
     unsigned workers = ctx->jobs < 1 ? 1 : ctx->jobs > n ? n : ctx->jobs;
+    /* Cores beyond the workers (more cores than jobs) are idle from the start. */
+    unsigned spare = ctx->jobs > workers ? ctx->jobs - workers : 0;
+    if (ctx->share != NULL) {
+        ctx->share->base = ctx->threads;
+        atomic_store(&ctx->share->idle, spare);
+        atomic_store(&ctx->share->running, 0);
+    }
+    job_pool_t pool = {run, arg, n, 0, 0, workers > 1 ? ctx->share : NULL};
     pthread_t tid[BENCH_MAX_JOBS];
     unsigned started = 0;
     for (unsigned w = 0; workers > 1 && w < workers && w < BENCH_MAX_JOBS; w++)
@@ -60,5 +72,7 @@ void bench_run_jobs(const bench_context_t *ctx, const char *name, unsigned n, vo
     }
     for (unsigned w = 0; w < started; w++)
         pthread_join(tid[w], NULL);
+    if (ctx->share != NULL)
+        atomic_store(&ctx->share->idle, 0);
     progress_done(&prog);
 }

@@ -51,7 +51,7 @@ typedef struct pattern_result {
 } pattern_result_t;
 
 /* Loads `program` with args on every cell, and the cell data when given; runs; the slowest cell's a0. */
-static double run_pattern(unsigned threads, const char *program, const uint32_t *args, unsigned nargs,
+static double run_pattern(const bench_context_t *ctx, const char *program, const uint32_t *args, unsigned nargs,
                           const celldata_t *tables)
 {
     emu_machine_t m;
@@ -63,7 +63,7 @@ static double run_pattern(unsigned threads, const char *program, const uint32_t 
         fprintf(stderr, "bench patterns: %s\n", err);
         return 0;
     }
-    emu_array_set_threads(a, threads);
+    emu_array_set_threads(a, ctx->threads);
     const emu_program_t *p = program_add(a, program, NULL, 0);
     int rc = p != NULL ? 0 : -1;
     for (unsigned y = 0; rc == 0 && y < m.height; y++)
@@ -79,9 +79,11 @@ static double run_pattern(unsigned threads, const char *program, const uint32_t 
     double clocks = 0;
     if (rc == 0) {
         /* On a worker thread, several at once: the bench shows one progress line for all; Ctrl-C stops the
-         * run (and the bench drops it: see bench_patterns). */
+         * run (and the bench drops it: see bench_patterns). The last runs, the longest (all-to-all's largest
+         * messages under message passing), take the cores of the workers that have nothing left to run. */
         bool interrupted;
-        emu_run_status_t st = run_sliced(a, 4000000000ull, &interrupted);
+        emu_run_status_t st = ctx->share != NULL ? run_sliced_shared(a, 4000000000ull, &interrupted, ctx->share)
+                                                 : run_sliced(a, 4000000000ull, &interrupted);
         if (interrupted) {
             emu_array_free(a);
             return 0;
@@ -155,7 +157,7 @@ static void run_job(const bench_context_t *ctx, pattern_job_t *j)
         r->predicted_msgpass = model_msgpass(messages, words, MODEL_C, MODEL_A);
         cset_free(&set);
         uint32_t args[3] = {words, pc->msgpass_pattern, 0};
-        r->emulated_msgpass = run_pattern(ctx->threads, "programs/patterns/msgpass.s", args, 3, NULL);
+        r->emulated_msgpass = run_pattern(ctx, "programs/patterns/msgpass.s", args, 3, NULL);
         j->ok = r->emulated_msgpass > 0;
         return;
     }
@@ -184,7 +186,7 @@ static void run_job(const bench_context_t *ctx, pattern_job_t *j)
     route_plan_free(&plan);
     cset_free(&set);
     uint32_t args[2] = {words, 0};
-    double clocks = run_pattern(ctx->threads, "programs/patterns/conset_pattern.s", args, 2, &tables);
+    double clocks = run_pattern(ctx, "programs/patterns/conset_pattern.s", args, 2, &tables);
     celldata_free(&tables);
     if (links)
         r->emulated_links = clocks;

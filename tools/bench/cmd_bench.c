@@ -98,7 +98,10 @@ int cmd_bench(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    bench_context_t ctx = {.out_dir = "out/bench", .threads = 1,
+    run_threads_t share = {.base = 1};
+    atomic_init(&share.idle, 0);
+    atomic_init(&share.running, 0);
+    bench_context_t ctx = {.out_dir = "out/bench", .threads = 1, .share = &share,
                            .jobs = cores < 1 ? 1u : cores > BENCH_MAX_JOBS ? BENCH_MAX_JOBS : (unsigned)cores};
     optind = 0; /* glibc: start afresh, forgetting any earlier vector (1 keeps its place in a cluster) */
     int c;

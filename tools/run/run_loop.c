@@ -16,11 +16,21 @@ static double now_s(void)
 /* The run in slices that grow until one takes about a twentieth of a second (progress and Ctrl-C stay prompt on
  * a 32x32 array, and a small one does not pay a call per few clocks), with the line between them when one is
  * given. */
-static emu_run_status_t sliced(emu_array_t *a, uint64_t limit, progress_t *p, bool *interrupted)
+/* base, plus this run's share of the idle workers. */
+static unsigned shared_threads(const run_threads_t *share)
+{
+    unsigned running = atomic_load(&share->running);
+    return share->base + atomic_load(&share->idle) / (running > 0 ? running : 1u);
+}
+
+static emu_run_status_t sliced(emu_array_t *a, uint64_t limit, progress_t *p, bool *interrupted,
+                               const run_threads_t *share)
 {
     *interrupted = false;
     uint64_t slice = 1024;
     for (;;) {
+        if (share != NULL)
+            emu_array_set_threads(a, shared_threads(share));
         uint64_t clock = emu_array_clock(a);
         uint64_t to = limit - clock <= slice ? limit : clock + slice;
         double t0 = now_s();
@@ -43,7 +53,7 @@ emu_run_status_t run_loop(emu_array_t *a, uint64_t limit, const char *what, bool
     progress_t p;
     progress_init(&p, what, quiet);
     interrupt_arm();
-    emu_run_status_t st = sliced(a, limit, &p, interrupted);
+    emu_run_status_t st = sliced(a, limit, &p, interrupted, NULL);
     progress_done(&p);
     interrupt_disarm();
     return st;
@@ -51,7 +61,15 @@ emu_run_status_t run_loop(emu_array_t *a, uint64_t limit, const char *what, bool
 
 emu_run_status_t run_sliced(emu_array_t *a, uint64_t limit, bool *interrupted)
 {
-    return sliced(a, limit, NULL, interrupted);
+    return sliced(a, limit, NULL, interrupted, NULL);
+}
+
+emu_run_status_t run_sliced_shared(emu_array_t *a, uint64_t limit, bool *interrupted, run_threads_t *share)
+{
+    atomic_fetch_add(&share->running, 1);
+    emu_run_status_t st = sliced(a, limit, NULL, interrupted, share);
+    atomic_fetch_sub(&share->running, 1);
+    return st;
 }
 
 int run_to_end(emu_array_t *a, uint64_t limit, bool *interrupted, char *err, size_t cap)

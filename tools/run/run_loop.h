@@ -8,7 +8,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <stdatomic.h>
+
 #include "emu.h"
+
+/* Host threads for runs that share the host's cores with other runs (bench jobs): each has `base`, and the
+ * workers left idle (no run left to start) are shared among the runs still going. A run's thread count only
+ * changes between two slices, and its result never depends on it (tests/e2e/test_slices.c). */
+typedef struct run_threads {
+    unsigned base;
+    _Atomic unsigned idle;    /* workers with nothing left to run */
+    _Atomic unsigned running; /* runs going on now */
+} run_threads_t;
 
 /* Runs until the run ends or the clock reaches `limit`; with *interrupted set when Ctrl-C stopped it (the status
  * is then EMU_RUN_STOPPED). `what` names the work on the progress line; `quiet` keeps it off. */
@@ -17,6 +28,8 @@ emu_run_status_t run_loop(emu_array_t *a, uint64_t limit, const char *what, bool
 /* The same without a progress line and without arming Ctrl-C (the caller has armed it): for runs on worker
  * threads, several at once. */
 emu_run_status_t run_sliced(emu_array_t *a, uint64_t limit, bool *interrupted);
+/* run_sliced, counted in *share as running and taking its share of the idle workers' cores between slices. */
+emu_run_status_t run_sliced_shared(emu_array_t *a, uint64_t limit, bool *interrupted, run_threads_t *share);
 
 /* run_sliced to the end: 0 when every cell halted; else -1 with err saying why ("interrupted", or how the run
  * ended with the first fault and the deadlock report). */
