@@ -3,7 +3,9 @@
  * idle communication agent, changes nothing clock after clock, so it goes dormant and is not stepped until
  * a neighbour posts to one of its links or its timer comes. Stepping it would only have found nothing to do
  * (emu_cell_may_sleep asks exactly what emu_cell_step would have skipped), so every clock, statistic and
- * state hash is the same; an array where one cell computes costs about what that cell costs alone.
+ * state hash is the same; an array where one cell computes costs about what that cell costs alone. A cell
+ * whose core is busy with a long bundle naps the same way (emu_cell_may_nap) but stays in the list: the
+ * naps are short, and a rebuild for each would cost more than it saves.
  *
  * With threads: a cell marks itself dormant at the end of its clock, and its block confirms it at the next
  * (after the barrier, every post of the last clock is visible); a neighbour that posts from then on sees
