@@ -128,9 +128,20 @@ void coa_account_waits(coa_t *c, uint64_t now)
         if (w != COA_WAIT_NONE)
             c->lc[lc].stats.wait_clocks[w]++;
     }
+    /* The next most common: a routed channel on its way to a link, which waits for a credit or its turn
+     * (coa_lc_wait_now's answer for it, without the questions whose answers are known). */
     for (uint64_t m = c->busy_lc & ~blocked; m != 0; m &= m - 1) {
         unsigned lc = (unsigned)__builtin_ctzll(m);
-        coa_wait_t w = c->lc[lc].moved_at == now ? COA_WAIT_NONE : coa_lc_wait_now(c, lc, now);
+        const coa_lc_t *l = &c->lc[lc];
+        coa_wait_t w;
+        if (l->moved_at == now)
+            w = COA_WAIT_NONE;
+        else if (l->state == COA_LC_ROUTED && l->route.kind == COA_END_LINK && !c->asleep)
+            w = l->credits == 0                                                                   ? COA_WAIT_NO_SPACE
+                : c->link_free_at[l->route.dir] > now && c->link_last_lc[l->route.dir] == lc ? COA_WAIT_NONE
+                                                                                              : COA_WAIT_LOST_TURN;
+        else
+            w = coa_lc_wait_now(c, lc, now);
         c->lc[lc].last_wait = (uint8_t)w;
         if (w != COA_WAIT_NONE)
             c->lc[lc].stats.wait_clocks[w]++;
