@@ -49,7 +49,6 @@ struct emu_block {
     unsigned wakes_seen;
     uint64_t wake_at;         /* the earliest timer among the dormant cells */
     unsigned dormant_waiting; /* dormant cells whose CA waits on a gate or in wfe: the run is not done */
-    unsigned dormant_running; /* dormant cells that nap while their core is busy: the run is not done either */
     _Alignas(64) _Atomic unsigned wakes; /* bumped by whoever wakes a dormant cell of this block */
 };
 

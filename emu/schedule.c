@@ -51,7 +51,6 @@ int emu_blocks_prepare(emu_array_t *a, unsigned n)
         b->wakes_seen = 0;
         b->wake_at = UINT64_MAX;
         b->dormant_waiting = 0;
-        b->dormant_running = 0;
     }
     return 0;
 }
@@ -65,18 +64,17 @@ static void rebuild(emu_array_t *a, emu_block_t *b, uint64_t now)
     b->nawake = 0;
     b->wake_at = UINT64_MAX;
     b->dormant_waiting = 0;
-    b->dormant_running = 0;
     for (unsigned i = b->first; i < b->last; i++) {
         emu_cell_t *c = &a->cells[i];
-        if (atomic_load_explicit(&c->dormant, memory_order_relaxed)) {
+        /* A napping cell (its core busy) stays in the list, where it costs a few instructions a clock and
+         * wakes itself: out of it, the end of each short nap would cost a rebuild. */
+        if (atomic_load_explicit(&c->dormant, memory_order_relaxed) && c->ca.s.state != CA_RUNNING) {
             bool woken = atomic_exchange_explicit(&c->woken, false, memory_order_relaxed);
             if (!woken && c->wake_at > now && !coa_receiving(&c->coa)) {
                 if (c->wake_at < b->wake_at)
                     b->wake_at = c->wake_at;
                 if (c->ca.s.state == CA_WAITING)
                     b->dormant_waiting++;
-                else if (c->ca.s.state == CA_RUNNING)
-                    b->dormant_running++;
                 continue;
             }
             atomic_store_explicit(&c->dormant, false, memory_order_relaxed);
@@ -92,8 +90,6 @@ static void tell_dormant(const emu_block_t *b, emu_step_summary_t *sum)
         sum->running = true;
         sum->waiting = true;
     }
-    if (b->dormant_running > 0)
-        sum->running = true;
     if (b->wake_at < sum->next)
         sum->next = b->wake_at;
 }
@@ -104,17 +100,19 @@ void emu_block_step(emu_array_t *a, emu_block_t *b, uint64_t now, emu_step_summa
         rebuild(a, b, now);
     for (unsigned k = 0; k < b->nawake; k++) {
         emu_cell_t *c = &a->cells[b->awake[k]];
-        /* A dormant cell still in the list naps (rebuild drops the others): it is skipped, as long as nothing
-         * was posted to it. A post that saw the mark woke it through the block; one made in its last clock by
-         * another thread, before the mark was visible, is found here on its first nap clock. */
+        /* A dormant cell in the list naps, its core busy (rebuild drops the sleepers): it is skipped, as long as
+         * nothing was posted to it. A post that saw the mark set `woken`; one made in its last clock by another
+         * thread, before the mark was visible, is found here on its first nap clock. */
         if (atomic_load_explicit(&c->dormant, memory_order_relaxed)) {
-            if (now < c->wake_at && (!c->nap_fresh || !coa_receiving(&c->coa))) {
+            if (now < c->wake_at && !atomic_load_explicit(&c->woken, memory_order_relaxed) &&
+                (!c->nap_fresh || !coa_receiving(&c->coa))) {
                 c->nap_fresh = false;
                 sum->running = true;
                 if (c->wake_at < sum->next)
                     sum->next = c->wake_at;
                 continue;
             }
+            atomic_store_explicit(&c->woken, false, memory_order_relaxed);
             atomic_store_explicit(&c->dormant, false, memory_order_relaxed);
         }
         emu_cell_step(c, now, sum);
