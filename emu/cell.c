@@ -285,11 +285,11 @@ bool emu_cell_run_alone(emu_cell_t *c, uint64_t horizon, emu_step_summary_t *sum
     return true;
 }
 
-bool emu_cell_may_sleep(emu_cell_t *c, uint64_t now)
+/* Whether stepping the cell changes nothing until a word is posted to it or its timer comes (then c->wake_at is
+ * the timer's clock, or UINT64_MAX), given that its agent is idle, sends nothing and has no fault. */
+static inline bool may_sleep(emu_cell_t *c, uint64_t now)
 {
     const coa_t *coa = &c->coa;
-    if (coa_active(coa) || coa_sending(coa, now) || coa->fault.raised)
-        return false;
     const ca_t *ca = &c->ca;
     switch (ca->s.state) {
     case CA_IDLE:
@@ -305,12 +305,12 @@ bool emu_cell_may_sleep(emu_cell_t *c, uint64_t now)
     return !coa_receiving(coa);
 }
 
-bool emu_cell_may_nap(emu_cell_t *c, uint64_t now)
+/* Whether the cell's next clocks, up to c->wake_at, would each find its core still busy with the bundle it
+ * issued, given the same of its agent. */
+static inline bool may_nap(emu_cell_t *c, uint64_t now)
 {
     const ca_t *ca = &c->ca;
-    const coa_t *coa = &c->coa;
-    if (ca->s.state != CA_RUNNING || ca->s.ready_at <= now + 1 || coa_active(coa) || coa_sending(coa, now) ||
-        coa->fault.raised || coa_receiving(coa))
+    if (ca->s.state != CA_RUNNING || ca->s.ready_at <= now + 1 || coa_receiving(&c->coa))
         return false;
     /* Until then each step would find the core busy (ca_step returns at once) and the agent idle. */
     uint64_t timer = timer_due(ca, now);
@@ -318,7 +318,7 @@ bool emu_cell_may_nap(emu_cell_t *c, uint64_t now)
     return true;
 }
 
-void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
+static inline void step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
 {
     c->saved.now = now;
     uint64_t moved_before = c->coa.moved;
@@ -372,6 +372,20 @@ void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
     sum->faulted |= ca->s.state == CA_FAULTED;
     sum->running |= ca->s.state == CA_RUNNING || ca->s.state == CA_WAITING;
     sum->waiting |= ca->s.state == CA_WAITING;
+}
+
+void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum) { step(c, now, sum); }
+
+emu_cell_next_t emu_cell_step_next(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum, bool nap_allowed)
+{
+    step(c, now, sum);
+    /* What both questions need: an agent with nothing to do and nothing it sent still on its way. */
+    const coa_t *coa = &c->coa;
+    if (coa_active(coa) || coa_sending(coa, now) || coa->fault.raised)
+        return EMU_CELL_AWAKE;
+    if (may_sleep(c, now))
+        return EMU_CELL_SLEEPS;
+    return nap_allowed && may_nap(c, now) ? EMU_CELL_NAPS : EMU_CELL_AWAKE;
 }
 
 void emu_source_text(const ca_t *ca, uint32_t pc, char *buf, size_t cap)

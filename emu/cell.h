@@ -20,13 +20,17 @@ void emu_cell_step_alone(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum);
  * of those clocks would have given (its clock in c->saved.now). Returns false, having run nothing, when the
  * bundle at pc cannot run ahead. */
 bool emu_cell_run_alone(emu_cell_t *c, uint64_t horizon, emu_step_summary_t *sum);
-/* After its step: whether stepping the cell changes nothing until a word is posted to it or its timer comes
- * (then c->wake_at is the timer's clock, or UINT64_MAX). */
-bool emu_cell_may_sleep(emu_cell_t *c, uint64_t now);
-/* After its step: whether the cell's next clocks, up to c->wake_at, would each find its core still busy with
- * the bundle it issued (a load, a multiply, a long operation) and its agent idle with nothing coming in. Such a
- * cell naps: it stays in its block's list but is not stepped until then or until a neighbour posts to it. */
-bool emu_cell_may_nap(emu_cell_t *c, uint64_t now);
+/* What a cell does after its step (emu_cell_step_next). */
+typedef enum emu_cell_next {
+    EMU_CELL_AWAKE,  /* it is stepped at the next clock */
+    EMU_CELL_SLEEPS, /* stepping it changes nothing until a word is posted to it or its timer comes (c->wake_at,
+                      * or UINT64_MAX): it may go dormant */
+    EMU_CELL_NAPS,   /* its next clocks, up to c->wake_at, would each find its core still busy with the bundle
+                      * it issued (a load, a multiply) and its agent idle with nothing coming in: it may nap,
+                      * staying in its block's list but not stepped until then or until a neighbour posts to it */
+} emu_cell_next_t;
+/* emu_cell_step, then what the cell does next (a nap only when nap_allowed). */
+emu_cell_next_t emu_cell_step_next(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum, bool nap_allowed);
 /* Called by a neighbour that posts to a dormant cell's link (possibly from another thread). */
 void emu_cell_wake(void *cell);
 /* Wires the links of every cell to its torus neighbours. */

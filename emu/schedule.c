@@ -2,9 +2,9 @@
  * Cells scheduled by events: a cell that has halted, or whose CA waits on a gate or sleeps in wfe with an
  * idle communication agent, changes nothing clock after clock, so it goes dormant and is not stepped until
  * a neighbour posts to one of its links or its timer comes. Stepping it would only have found nothing to do
- * (emu_cell_may_sleep asks exactly what emu_cell_step would have skipped), so every clock, statistic and
+ * (EMU_CELL_SLEEPS says exactly what emu_cell_step would have skipped), so every clock, statistic and
  * state hash is the same; an array where one cell computes costs about what that cell costs alone. A cell
- * whose core is busy with a long bundle naps the same way (emu_cell_may_nap) but stays in the list: the
+ * whose core is busy with a long bundle naps the same way (EMU_CELL_NAPS) but stays in the list: the
  * naps are short, and a rebuild for each would cost more than it saves.
  *
  * With threads: a cell marks itself dormant at the end of its clock, and its block confirms it at the next
@@ -115,11 +115,11 @@ void emu_block_step(emu_array_t *a, emu_block_t *b, uint64_t now, emu_step_summa
             atomic_store_explicit(&c->woken, false, memory_order_relaxed);
             atomic_store_explicit(&c->dormant, false, memory_order_relaxed);
         }
-        emu_cell_step(c, now, sum);
-        if (emu_cell_may_sleep(c, now)) {
+        emu_cell_next_t next = emu_cell_step_next(c, now, sum, b->nawake > 1);
+        if (next == EMU_CELL_SLEEPS) {
             atomic_store_explicit(&c->dormant, true, memory_order_relaxed);
             b->dirty = true;
-        } else if (b->nawake > 1 && emu_cell_may_nap(c, now)) {
+        } else if (next == EMU_CELL_NAPS) {
             /* No rebuild: the cell stays in the list and wakes itself at wake_at. */
             c->nap_fresh = true;
             atomic_store_explicit(&c->dormant, true, memory_order_relaxed);
