@@ -666,15 +666,17 @@ static uint64_t run_ahead(ca_t *ca, const emu_bundle_t *b, uint64_t now, uint64_
         }
         bundles++;
         nops += b->count;
-        branches += taken;
         last = now;
         now += b->clocks;
-        if (now >= horizon)
-            break;
-        if (!taken)
+        if (!taken) {
+            if (now >= horizon)
+                break;
             b++; /* past the last bundle, the sentinel */
-        else if ((b = emu_program_bundle(prog, next_pc)) == NULL)
-            break; /* cannot be: targets are checked (predecoding, or jr and callr as they run) */
+        } else {
+            branches++;
+            if (now >= horizon || (b = emu_program_bundle(prog, next_pc)) == NULL)
+                break; /* NULL cannot be: targets are checked (predecoding, or jr and callr as they run) */
+        }
         if (!(b->flags & EMU_BUNDLE_RUN_AHEAD))
             break;
     }
