@@ -100,8 +100,6 @@ typedef struct coa_lc {
     uint16_t ntagged;    /* tagged words in the queue */
     uint64_t setup_done; /* clock at which the header at the head has been decoded */
     bool setup_started;
-    bool waiting_free;   /* its header found no free channel at free_epoch ... */
-    uint32_t tried_epoch; /* ... this one: no use trying again until the epoch moves */
     uint8_t last_wait;   /* coa_wait_t of the last clock, for tools */
     uint64_t moved_at;   /* clock of the last word that left it */
     uint64_t stats_since; /* time-weighted statistics are settled up to here */
@@ -232,7 +230,7 @@ typedef struct coa {
     uint64_t link_pool[COA_NUM_DIRS][COA_NUM_POOLS]; /* neighbour's channels this cell may take, per pool */
     uint64_t remote_free[COA_NUM_DIRS];     /* of those, the ones free as far as this cell knows */
     uint32_t free_epoch;                    /* changes whenever a neighbour's channel may have become free */
-    uint64_t blocked_lc; /* headers that found no free channel at this free_epoch (waiting_free, tried_epoch) */
+    uint64_t blocked_lc; /* headers that found no free channel at this free_epoch: no use trying before it moves */
     /* links */
     uint64_t link_free_at[COA_NUM_DIRS];
     uint8_t rr[COA_NUM_DIRS];

@@ -20,7 +20,6 @@ void coa_lc_set_state(coa_t *c, unsigned lc, coa_lc_state_t st, uint64_t now)
 {
     coa_lc_note_state(c, lc, now);
     c->lc[lc].state = (uint8_t)st;
-    c->lc[lc].waiting_free = false;
     c->blocked_lc &= ~coa_bit(lc);
     if (st == COA_LC_HEADER)
         c->header_lc |= coa_bit(lc);

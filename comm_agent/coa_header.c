@@ -84,15 +84,10 @@ static void header_step(coa_t *c, unsigned lc, uint64_t now)
     if (now < l->setup_done)
         return;
     if (!names_this_cell(c, &s)) {
-        if (extend(c, lc, now)) {
-            l->setup_started = false;
-            l->waiting_free = false;
-            c->blocked_lc &= ~coa_bit(lc);
-        } else if (!c->fault.raised) {
-            l->waiting_free = true;
-            l->tried_epoch = c->free_epoch;
-            c->blocked_lc |= coa_bit(lc);
-        }
+        if (extend(c, lc, now))
+            l->setup_started = false; /* routed now (coa_lc_set_state, which also clears its blocked_lc bit) */
+        else if (!c->fault.raised)
+            c->blocked_lc |= coa_bit(lc); /* until the free epoch moves */
         return;
     }
     coa_lc_pop(c, lc, NULL, now);
