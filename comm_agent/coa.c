@@ -77,10 +77,13 @@ int coa_init(coa_t *c, const coa_config_t *cfg, uint8_t *mem, uint32_t mem_bytes
     c->cfg = *cfg;
     c->w.qdata = calloc((size_t)cfg->channels * cfg->queue_depth, sizeof *c->w.qdata);
     c->w.qtag = calloc((size_t)cfg->channels * cfg->queue_depth, sizeof *c->w.qtag);
-    if (c->w.qdata == NULL || c->w.qtag == NULL) {
+    c->w.in_posted = aligned_alloc(COA_CACHE_LINE, COA_CACHE_LINE);
+    if (c->w.qdata == NULL || c->w.qtag == NULL || c->w.in_posted == NULL) {
         coa_free(c);
         return -1;
     }
+    for (unsigned d = 0; d < COA_NUM_DIRS; d++)
+        atomic_init(&c->w.in_posted[d], 0);
     c->w.mem = mem;
     c->w.mem_bytes = mem_bytes;
     c->w.mem_guard = mem_guard;
@@ -92,8 +95,10 @@ void coa_free(coa_t *c)
 {
     free(c->w.qdata);
     free(c->w.qtag);
+    free((void *)c->w.in_posted);
     c->w.qdata = NULL;
     c->w.qtag = NULL;
+    c->w.in_posted = NULL;
 }
 
 void coa_after_ca(coa_t *c, uint64_t now, bool mem_used)

@@ -28,6 +28,7 @@ enum {
     COA_NUM_GATES = 2,
     COA_NONE = 0xff,
     COA_EXPECT = 0xfe, /* gate_in_lc: waiting for a pathway to end at this gate */
+    COA_CACHE_LINE = 64,
 };
 
 /* Where a channel's words go (its route) or come from (its source). Encoded in control registers as
@@ -202,8 +203,13 @@ typedef struct coa_wiring {
     uint32_t *qdata;               /* channels * queue_depth words */
     uint8_t *qtag;
     coa_line_t *out[COA_NUM_DIRS]; /* written by this cell */
-    coa_line_t *in[COA_NUM_DIRS];  /* written by the neighbour in that direction */
-    _Atomic uint64_t in_posted[COA_NUM_DIRS]; /* the counts of the lines in[] (coa_line_t) */
+    /* The slots of the lines coming in, written by the neighbour in that direction (their nslots: in_mask + 1).
+     * Copied here so that reading them never touches the sender's cache lines. */
+    coa_slot_t *in_slots[COA_NUM_DIRS];
+    unsigned in_mask;
+    /* The counts of the lines coming in (coa_line_t): on a cache line of their own, which only the senders
+     * write, so that a sender on another thread does not steal the line of what this agent writes. */
+    _Atomic uint64_t *in_posted; /* [COA_NUM_DIRS], 64-byte aligned */
     uint64_t in_taken[COA_NUM_DIRS];
     uint8_t *mem;                  /* memory shared with the computation agent */
     uint32_t mem_bytes;

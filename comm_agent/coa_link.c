@@ -4,6 +4,17 @@
 
 #include "coa_link.h"
 
+/* Zeroed memory on cache lines of its own: a line's slots are written by one cell and read by another, maybe
+ * on another thread, and must not share a cache line with anything else. */
+static void *alloc_lines(size_t bytes)
+{
+    size_t rounded = (bytes + COA_CACHE_LINE - 1u) / COA_CACHE_LINE * COA_CACHE_LINE;
+    void *p = aligned_alloc(COA_CACHE_LINE, rounded);
+    if (p != NULL)
+        memset(p, 0, rounded);
+    return p;
+}
+
 int coa_line_init(coa_line_t *l, unsigned latency, unsigned channels)
 {
     memset(l, 0, sizeof *l);
@@ -11,11 +22,11 @@ int coa_line_init(coa_line_t *l, unsigned latency, unsigned channels)
     l->nslots = 2;
     while (l->nslots <= latency)
         l->nslots *= 2;
-    l->slots = calloc(l->nslots, sizeof *l->slots);
+    l->slots = alloc_lines(l->nslots * sizeof *l->slots);
     if (l->slots == NULL)
         return -1;
     for (unsigned i = 0; i < l->nslots; i++) {
-        l->slots[i].ctrl = calloc(2u * channels + 4u, sizeof *l->slots[i].ctrl);
+        l->slots[i].ctrl = alloc_lines((2u * channels + 4u) * sizeof *l->slots[i].ctrl);
         if (l->slots[i].ctrl == NULL) {
             coa_line_free(l);
             return -1;
@@ -28,7 +39,8 @@ void coa_wire(coa_t *from, coa_dir_t d, coa_line_t *line, coa_t *to)
 {
     coa_dir_t back = coa_dir_opposite(d);
     from->w.out[d] = line;
-    to->w.in[back] = line;
+    to->w.in_slots[back] = line->slots;
+    to->w.in_mask = line->nslots - 1u;
     line->posted = &to->w.in_posted[back];
     line->taken = &to->w.in_taken[back];
 }
@@ -110,8 +122,7 @@ void coa_deliver(coa_t *c, uint64_t now)
     for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
         if (atomic_load_explicit(&c->w.in_posted[d], memory_order_relaxed) == c->w.in_taken[d])
             continue;
-        coa_line_t *line = c->w.in[d];
-        coa_slot_t *s = &line->slots[now & (line->nslots - 1u)];
+        coa_slot_t *s = &c->w.in_slots[d][now & c->w.in_mask];
         if (!s->has_flit && s->nctrl == 0)
             continue; /* what was posted is for a later clock */
         c->w.in_taken[d]++;

@@ -57,6 +57,7 @@ void emu_array_free(emu_array_t *a)
     free(a->programs);
     free(a->blocks);
     free(a->awake);
+    free(a->edge);
     free(a);
 }
 

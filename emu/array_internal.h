@@ -36,6 +36,7 @@ typedef struct emu_cell {
     _Atomic bool woken;
     uint64_t wake_at;
     bool nap_fresh; /* napping since the last clock: posts of that clock from other threads are not yet seen */
+    uint8_t cross_in, cross_out; /* the links, by direction, whose other end another thread steps */
     emu_block_t *block;
 } emu_cell_t;
 
@@ -49,6 +50,8 @@ struct emu_block {
     unsigned wakes_seen;
     uint64_t wake_at;         /* the earliest timer among the dormant cells */
     unsigned dormant_waiting; /* dormant cells whose CA waits on a gate or in wfe: the run is not done */
+    unsigned *edge;           /* the cells with a link to another block, which the block prefetches */
+    unsigned nedge;
     _Alignas(64) _Atomic unsigned wakes; /* bumped by whoever wakes a dormant cell of this block */
 };
 
@@ -86,6 +89,7 @@ struct emu_array {
     uint64_t last_ran; /* the last clock the serial loop executed (marks belong to it) */
     bool ran_any;
     emu_block_t *blocks; /* EMU_MAX_BLOCKS of them, made at the first run */
+    unsigned *edge;      /* ncells: the blocks' edge lists */
     unsigned *awake;     /* ncells indices: each block's awake list is a slice */
 };
 

@@ -17,16 +17,68 @@
 #include "schedule.h"
 
 
+/* The cells whose links cross to another block: every word on such a link moves between two cores' caches,
+ * and a block asks for all of them at the start of its clock (prefetch) rather than one miss at a time. */
+static void find_edges(emu_array_t *a, unsigned n)
+{
+    unsigned nedge = 0;
+    for (unsigned t = 0; t < n; t++) {
+        emu_block_t *b = &a->blocks[t];
+        b->edge = &a->edge[nedge];
+        b->nedge = 0;
+        for (unsigned i = b->first; i < b->last; i++) {
+            emu_cell_t *c = &a->cells[i];
+            c->cross_in = c->cross_out = 0;
+            for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
+                const emu_cell_t *to = c->out[d].receiver;
+                if (to != NULL && to->block != b) {
+                    c->cross_out |= (uint8_t)(1u << d);
+                    /* The neighbour that way sends the line coming from it. */
+                    c->cross_in |= (uint8_t)(1u << d);
+                }
+            }
+            if (c->cross_out != 0)
+                b->edge[b->nedge++] = i;
+        }
+        nedge += b->nedge;
+    }
+}
+
+/* Asks for the cache lines this clock's crossing words live in: the slots the block's edge cells read now and
+ * write for hop_latency clocks ahead, with their counts. */
+static void prefetch_edges(const emu_array_t *a, const emu_block_t *b, uint64_t now)
+{
+    uint64_t ahead = now + a->machine.hop_latency;
+    for (unsigned k = 0; k < b->nedge; k++) {
+        const emu_cell_t *c = &a->cells[b->edge[k]];
+        const coa_wiring_t *w = &c->coa.w;
+        __builtin_prefetch((const void *)w->in_posted, 0);
+        for (unsigned m = c->cross_in; m != 0; m &= m - 1u) {
+            unsigned d = (unsigned)__builtin_ctz(m);
+            __builtin_prefetch(&w->in_slots[d][now & w->in_mask], 1);
+        }
+        for (unsigned m = c->cross_out; m != 0; m &= m - 1u) {
+            unsigned d = (unsigned)__builtin_ctz(m);
+            const coa_line_t *line = &c->out[d];
+            __builtin_prefetch(&line->slots[ahead & (line->nslots - 1u)], 1);
+            __builtin_prefetch(line->receiver_dormant, 0);
+        }
+    }
+}
+
 int emu_blocks_prepare(emu_array_t *a, unsigned n)
 {
     if (a->blocks == NULL) {
         a->blocks = aligned_alloc(64, EMU_MAX_BLOCKS * sizeof *a->blocks);
         a->awake = malloc(a->ncells * sizeof *a->awake);
-        if (a->blocks == NULL || a->awake == NULL) {
+        a->edge = malloc(a->ncells * sizeof *a->edge);
+        if (a->blocks == NULL || a->awake == NULL || a->edge == NULL) {
             free(a->blocks);
             free(a->awake);
+            free(a->edge);
             a->blocks = NULL;
             a->awake = NULL;
+            a->edge = NULL;
             return -1;
         }
     }
@@ -52,6 +104,7 @@ int emu_blocks_prepare(emu_array_t *a, unsigned n)
         b->wake_at = UINT64_MAX;
         b->dormant_waiting = 0;
     }
+    find_edges(a, n);
     return 0;
 }
 
@@ -98,6 +151,7 @@ void emu_block_step(emu_array_t *a, emu_block_t *b, uint64_t now, emu_step_summa
 {
     if (b->dirty || now >= b->wake_at || atomic_load_explicit(&b->wakes, memory_order_relaxed) != b->wakes_seen)
         rebuild(a, b, now);
+    prefetch_edges(a, b, now);
     for (unsigned k = 0; k < b->nawake; k++) {
         emu_cell_t *c = &a->cells[b->awake[k]];
         /* A dormant cell in the list naps, its core busy (rebuild drops the sleepers): it is skipped, as long as
