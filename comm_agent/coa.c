@@ -101,6 +101,21 @@ void coa_free(coa_t *c)
     c->w.in_posted = NULL;
 }
 
+bool coa_stuck(const coa_t *c, uint64_t now)
+{
+    /* The pattern loader runs even while the agent sleeps; nothing else does. */
+    if (c->asleep ? c->loading : !coa_spools_stuck(c) || !coa_headers_stuck(c) || !coa_links_stuck(c))
+        return false;
+    /* A reason may still change with time alone (a header's set-up, a link busy with a word): each flips at
+     * most once, so one the same next clock and at the end of time is the same at every clock between. */
+    for (uint64_t m = c->busy_lc; m != 0; m &= m - 1) {
+        unsigned lc = (unsigned)__builtin_ctzll(m);
+        if (coa_lc_wait_now(c, lc, now + 1) != coa_lc_wait_now(c, lc, UINT64_MAX))
+            return false;
+    }
+    return true;
+}
+
 void coa_after_ca(coa_t *c, uint64_t now, bool mem_used)
 {
     coa_spools(c, now, mem_used);

@@ -273,6 +273,12 @@ void coa_deliver(coa_t *c, uint64_t now);
 void coa_after_ca(coa_t *c, uint64_t now, bool mem_used);
 /* Whether anything can happen without a new arrival or a CA action (lets the array skip idle clocks). */
 static inline bool coa_active(const coa_t *c) { return c->busy_lc != 0 || c->loading || c->spools_active != 0; }
+/* Whether an active agent is stuck after clock `now`: no clock from now + 1 on changes anything in it but its
+ * waits (each channel's reason the same at each; coa_account_stuck_waits adds them up), until a word or
+ * control message arrives or the CA acts. Under congestion most agents spend most clocks so. */
+bool coa_stuck(const coa_t *c, uint64_t now);
+/* What coa_account_waits would have added over the n clocks from `from` on, in which the agent was stuck. */
+void coa_account_stuck_waits(coa_t *c, uint64_t from, uint64_t n);
 /* Whether something this agent sent is still on its way to a neighbour. */
 static inline bool coa_sending(const coa_t *c, uint64_t now) { return c->out_pending_until > now; }
 /* Whether something a neighbour sent is on its way in: posted on a link and not yet delivered. */

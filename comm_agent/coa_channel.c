@@ -147,6 +147,19 @@ void coa_account_waits(coa_t *c, uint64_t now)
     }
 }
 
+void coa_account_stuck_waits(coa_t *c, uint64_t from, uint64_t n)
+{
+    if (n == 0)
+        return;
+    for (uint64_t m = c->busy_lc; m != 0; m &= m - 1) {
+        unsigned lc = (unsigned)__builtin_ctzll(m);
+        coa_wait_t w = coa_lc_wait_now(c, lc, from);
+        c->lc[lc].last_wait = (uint8_t)w;
+        if (w != COA_WAIT_NONE)
+            c->lc[lc].stats.wait_clocks[w] += n;
+    }
+}
+
 uint32_t coa_lc_peek(const coa_t *c, unsigned lc, unsigned i, bool *tag)
 {
     const coa_lc_t *l = &c->lc[lc];

@@ -131,6 +131,25 @@ static void sink_tagged(coa_t *c, unsigned lc, uint64_t now)
 /* Headers first, oldest first: when several wait at this cell for a free channel, the one that has waited
  * longest gets it, so two pathways that follow the same route never overtake each other (messages between
  * two cells arrive in order). Then trailers at sinks. */
+/* The channels whose tagged head word sink_tagged would take. */
+static bool at_sink_tagged(const coa_t *c, unsigned lc)
+{
+    const coa_lc_t *l = &c->lc[lc];
+    return ((l->state == COA_LC_ROUTED && l->route.kind != COA_END_LINK) || l->state == COA_LC_ARRIVED) &&
+           l->count > 0 && coa_lc_head_tagged(c, lc);
+}
+
+bool coa_headers_stuck(const coa_t *c)
+{
+    if ((c->busy_lc & c->header_lc & ~c->blocked_lc) != 0)
+        return false;
+    uint64_t links = c->link_lc[0] | c->link_lc[1] | c->link_lc[2] | c->link_lc[3];
+    for (uint64_t m = c->busy_lc & c->tagged_lc & ~links & ~c->header_lc; m != 0; m &= m - 1)
+        if (at_sink_tagged(c, (unsigned)__builtin_ctzll(m)))
+            return false;
+    return true;
+}
+
 void coa_headers(coa_t *c, uint64_t now)
 {
     /* Only headers that can act this clock: one that found no free channel cannot get one before a channel
@@ -161,9 +180,7 @@ void coa_headers(coa_t *c, uint64_t now)
     uint64_t links = c->link_lc[0] | c->link_lc[1] | c->link_lc[2] | c->link_lc[3];
     for (uint64_t m = c->busy_lc & c->tagged_lc & ~links & ~c->header_lc; m != 0; m &= m - 1) {
         unsigned lc = (unsigned)__builtin_ctzll(m);
-        coa_lc_t *l = &c->lc[lc];
-        if (((l->state == COA_LC_ROUTED && l->route.kind != COA_END_LINK) || l->state == COA_LC_ARRIVED) &&
-            l->count > 0 && coa_lc_head_tagged(c, lc))
+        if (at_sink_tagged(c, lc))
             sink_tagged(c, lc, now);
     }
 }

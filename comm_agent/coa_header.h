@@ -5,5 +5,8 @@
 #include "coa_channel.h"
 
 void coa_headers(coa_t *c, uint64_t now);
+/* Whether coa_headers would do nothing, now or later, before a channel is freed: every header found no free
+ * channel, and no tagged word waits at a sink. */
+bool coa_headers_stuck(const coa_t *c);
 
 #endif

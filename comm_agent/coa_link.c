@@ -151,6 +151,16 @@ static uint64_t eligible(const coa_t *c, uint64_t candidates)
     return mask;
 }
 
+bool coa_links_stuck(const coa_t *c)
+{
+    for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
+        uint64_t candidates = c->busy_lc & c->link_lc[d];
+        if (candidates != 0 && c->w.out[d] != NULL && eligible(c, candidates) != 0)
+            return false;
+    }
+    return true;
+}
+
 void coa_links_schedule(coa_t *c, uint64_t now)
 {
     for (unsigned d = 0; d < COA_NUM_DIRS; d++) {

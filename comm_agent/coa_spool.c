@@ -124,6 +124,24 @@ static bool spool_step(coa_t *c, unsigned s, uint64_t now)
     return true;
 }
 
+bool coa_spools_stuck(const coa_t *c)
+{
+    if (c->loading)
+        return false;
+    for (uint32_t m = c->spools_active; m != 0; m &= m - 1) {
+        const coa_spool_t *sp = &c->spool[__builtin_ctz(m)];
+        if (sp->lc >= c->cfg.channels)
+            continue;
+        const coa_lc_t *l = &c->lc[sp->lc];
+        bool stuck = sp->mode == COA_SPOOL_SEND
+                         ? l->count >= c->cfg.queue_depth || l->state == COA_LC_FREE || l->state == COA_LC_DRAINING
+                         : l->count == 0 || coa_lc_head_tagged(c, sp->lc) || l->route.kind != COA_END_SPOOL;
+        if (!stuck)
+            return false; /* spool_step would move a word, or raise a fault */
+    }
+    return true;
+}
+
 void coa_spools(coa_t *c, uint64_t now, bool mem_used)
 {
     if (mem_used || loader_step(c, now) || c->asleep)

@@ -5,6 +5,9 @@
 #include "coa_channel.h"
 
 void coa_spools(coa_t *c, uint64_t now, bool mem_used);
+/* Whether no spool, nor the pattern loader, could move a word whatever the memory port does: each active
+ * spool waits on its channel (room, data, or a pathway), which only an arrival or the CA changes. */
+bool coa_spools_stuck(const coa_t *c);
 static inline bool coa_mem_ok(const coa_t *c, uint32_t addr)
 {
     return (addr & 3u) == 0 && addr >= c->w.mem_guard && addr <= c->w.mem_bytes - 4u;

@@ -123,6 +123,22 @@ void emu_array_request_stop(emu_array_t *a)
 
 
 
+/* The cells still asleep with a stuck agent would have been stepped at every clock the run went through (an
+ * active agent keeps the clock from skipping), adding to their waits: the books as they would be. */
+static void unstick_all(emu_array_t *a, bool serial)
+{
+    bool any = false;
+    for (unsigned i = 0; i < a->ncells; i++)
+        if (a->cells[i].stuck_since != 0) {
+            emu_cell_unstick(&a->cells[i], a->clock);
+            any = true;
+        }
+    if (any && serial && a->clock > 0) {
+        a->last_ran = a->clock - 1;
+        a->ran_any = true;
+    }
+}
+
 emu_run_status_t emu_array_run(emu_array_t *a, uint64_t limit)
 {
     if (a->clock >= limit) {
@@ -130,8 +146,9 @@ emu_run_status_t emu_array_run(emu_array_t *a, uint64_t limit)
         emu_array_finish(a, EMU_RUN_LIMIT);
         return EMU_RUN_LIMIT;
     }
-    emu_run_status_t st = a->nthreads > 1 && a->ncells > 1 && !a->has_hooks ? emu_array_run_threads(a, limit)
-                                                                            : emu_array_run_serial(a, limit);
+    bool threads = a->nthreads > 1 && a->ncells > 1 && !a->has_hooks;
+    emu_run_status_t st = threads ? emu_array_run_threads(a, limit) : emu_array_run_serial(a, limit);
+    unstick_all(a, !threads);
     a->stop_requested = false;
     if (st != EMU_RUN_STOPPED)
         emu_array_finish(a, st);

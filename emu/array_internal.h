@@ -37,6 +37,7 @@ typedef struct emu_cell {
     uint64_t wake_at;
     bool nap_fresh; /* napping since the last clock: posts of that clock from other threads are not yet seen */
     uint8_t cross_in, cross_out; /* the links, by direction, whose other end another thread steps */
+    uint64_t stuck_since; /* dormant with a stuck agent (coa_stuck) from this clock on; 0: not so */
     emu_block_t *block;
 } emu_cell_t;
 

@@ -318,8 +318,17 @@ static inline bool may_nap(emu_cell_t *c, uint64_t now)
     return true;
 }
 
+void emu_cell_unstick(emu_cell_t *c, uint64_t now)
+{
+    if (now > c->stuck_since)
+        coa_account_stuck_waits(&c->coa, c->stuck_since, now - c->stuck_since);
+    c->stuck_since = 0;
+}
+
 static inline void step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
 {
+    if (c->stuck_since != 0)
+        emu_cell_unstick(c, now);
     c->saved.now = now;
     uint64_t moved_before = c->coa.moved;
     coa_deliver(&c->coa, now);
@@ -376,16 +385,23 @@ static inline void step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
 
 void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum) { step(c, now, sum); }
 
-emu_cell_next_t emu_cell_step_next(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum, bool nap_allowed)
+emu_cell_next_t emu_cell_step_next(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum, unsigned may)
 {
     step(c, now, sum);
-    /* What both questions need: an agent with nothing to do and nothing it sent still on its way. */
+    /* What every answer but AWAKE needs: nothing the agent sent still on its way, and no fault. */
     const coa_t *coa = &c->coa;
-    if (coa_active(coa) || coa_sending(coa, now) || coa->fault.raised)
+    if (coa_sending(coa, now) || coa->fault.raised)
         return EMU_CELL_AWAKE;
+    if (coa_active(coa)) {
+        /* A stuck agent sleeps with its CA: the CA first, the cheaper question. */
+        if (!(may & EMU_MAY_STICK) || !may_sleep(c, now) || !coa_stuck(coa, now))
+            return EMU_CELL_AWAKE;
+        c->stuck_since = now + 1;
+        return EMU_CELL_SLEEPS;
+    }
     if (may_sleep(c, now))
         return EMU_CELL_SLEEPS;
-    return nap_allowed && may_nap(c, now) ? EMU_CELL_NAPS : EMU_CELL_AWAKE;
+    return (may & EMU_MAY_NAP) && may_nap(c, now) ? EMU_CELL_NAPS : EMU_CELL_AWAKE;
 }
 
 void emu_source_text(const ca_t *ca, uint32_t pc, char *buf, size_t cap)

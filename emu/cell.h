@@ -24,13 +24,22 @@ bool emu_cell_run_alone(emu_cell_t *c, uint64_t horizon, emu_step_summary_t *sum
 typedef enum emu_cell_next {
     EMU_CELL_AWAKE,  /* it is stepped at the next clock */
     EMU_CELL_SLEEPS, /* stepping it changes nothing until a word is posted to it or its timer comes (c->wake_at,
-                      * or UINT64_MAX): it may go dormant */
+                      * or UINT64_MAX): it may go dormant. Its agent may be stuck (c->stuck_since): then each
+                      * clock would add to its waits, which emu_cell_unstick adds up when it is stepped again */
     EMU_CELL_NAPS,   /* its next clocks, up to c->wake_at, would each find its core still busy with the bundle
                       * it issued (a load, a multiply) and its agent idle with nothing coming in: it may nap,
                       * staying in its block's list but not stepped until then or until a neighbour posts to it */
 } emu_cell_next_t;
-/* emu_cell_step, then what the cell does next (a nap only when nap_allowed). */
-emu_cell_next_t emu_cell_step_next(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum, bool nap_allowed);
+/* What emu_cell_step_next may answer besides AWAKE and a sleep with an idle agent. */
+enum {
+    EMU_MAY_NAP = 1,   /* EMU_CELL_NAPS */
+    EMU_MAY_STICK = 2, /* EMU_CELL_SLEEPS with a stuck agent: only where nothing reads the cell mid-run */
+};
+/* emu_cell_step, then what the cell does next (`may`: EMU_MAY_*). */
+emu_cell_next_t emu_cell_step_next(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum, unsigned may);
+/* The waits a stuck agent's clocks up to below `now` would have added (emu_cell_step does it itself; the end of
+ * a run, for the cells still stuck). */
+void emu_cell_unstick(emu_cell_t *c, uint64_t now);
 /* Called by a neighbour that posts to a dormant cell's link (possibly from another thread). */
 void emu_cell_wake(void *cell);
 /* Wires the links of every cell to its torus neighbours. */

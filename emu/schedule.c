@@ -152,6 +152,9 @@ void emu_block_step(emu_array_t *a, emu_block_t *b, uint64_t now, emu_step_summa
     if (b->dirty || now >= b->wake_at || atomic_load_explicit(&b->wakes, memory_order_relaxed) != b->wakes_seen)
         rebuild(a, b, now);
     prefetch_edges(a, b, now);
+    /* A lone cell may not nap: it runs ahead instead (emu_block_alone). Hooks may read any cell's waits at any
+     * clock, which a stuck agent's sleep leaves to be added up. */
+    unsigned may = (b->nawake > 1 ? EMU_MAY_NAP : 0u) | (a->has_hooks ? 0u : EMU_MAY_STICK);
     for (unsigned k = 0; k < b->nawake; k++) {
         emu_cell_t *c = &a->cells[b->awake[k]];
         /* A dormant cell in the list naps, its core busy (rebuild drops the sleepers): it is skipped, as long as
@@ -169,7 +172,7 @@ void emu_block_step(emu_array_t *a, emu_block_t *b, uint64_t now, emu_step_summa
             atomic_store_explicit(&c->woken, false, memory_order_relaxed);
             atomic_store_explicit(&c->dormant, false, memory_order_relaxed);
         }
-        emu_cell_next_t next = emu_cell_step_next(c, now, sum, b->nawake > 1);
+        emu_cell_next_t next = emu_cell_step_next(c, now, sum, may);
         if (next == EMU_CELL_SLEEPS) {
             atomic_store_explicit(&c->dormant, true, memory_order_relaxed);
             b->dirty = true;
