@@ -223,6 +223,14 @@ void emu_array_set_threads(emu_array_t *a, unsigned n)
     a->nthreads = n < 1 ? 1 : n;
 }
 
+uint64_t emu_array_stuck_clocks(const emu_array_t *a)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < a->ncells; i++)
+        n += a->cells[i].stuck_clocks;
+    return n;
+}
+
 void emu_array_set_hooks(emu_array_t *a, const emu_hooks_t *hooks)
 {
     a->has_hooks = hooks != NULL;

@@ -38,6 +38,7 @@ typedef struct emu_cell {
     bool nap_fresh; /* napping since the last clock: posts of that clock from other threads are not yet seen */
     uint8_t cross_in, cross_out; /* the links, by direction, whose other end another thread steps */
     uint64_t stuck_since; /* dormant with a stuck agent (coa_stuck) from this clock on; 0: not so */
+    uint64_t stuck_clocks; /* host statistic: clocks not stepped so (emu_array_stuck_clocks) */
     emu_block_t *block;
 } emu_cell_t;
 

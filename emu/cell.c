@@ -320,8 +320,10 @@ static inline bool may_nap(emu_cell_t *c, uint64_t now)
 
 void emu_cell_unstick(emu_cell_t *c, uint64_t now)
 {
-    if (now > c->stuck_since)
+    if (now > c->stuck_since) {
         coa_account_stuck_waits(&c->coa, c->stuck_since, now - c->stuck_since);
+        c->stuck_clocks += now - c->stuck_since;
+    }
     c->stuck_since = 0;
 }
 

@@ -117,6 +117,9 @@ int emu_array_poke(emu_array_t *a, unsigned x, unsigned y, uint32_t addr, const 
 void emu_array_set_threads(emu_array_t *a, unsigned n);
 unsigned emu_array_threads(const emu_array_t *a);
 void emu_array_set_hooks(emu_array_t *a, const emu_hooks_t *hooks); /* NULL removes them */
+/* How the host got there, not state: the cell-clocks the array did not step because the cell slept with a
+ * stuck agent (its waits added up instead), since the array was made. */
+uint64_t emu_array_stuck_clocks(const emu_array_t *a);
 /* Marks the cell raised in the last clock that ran; returns their number and points *marks at them. */
 unsigned emu_array_marks(const emu_array_t *a, unsigned x, unsigned y, const uint32_t **marks);
 

@@ -1,6 +1,7 @@
 /* A run cut into slices (emu_array_run to one limit after another, as `iwarp run` does for its progress line and
  * Ctrl-C, and 1 to 3 host threads) ends exactly as the run in one piece: status, cycles, clock and the state
- * hash with memory and every statistic. */
+ * hash with memory and every statistic. So does a run watched by hooks, in which every cell is stepped at every
+ * clock it would be without them (no agent sleeps stuck, no cell runs ahead alone). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,8 +16,16 @@
 
 typedef struct outcome {
     emu_run_status_t status;
-    uint64_t cycles, clock, hash;
+    uint64_t cycles, clock, hash, stuck;
 } outcome_t;
+
+static bool no_stop(void *user, emu_array_t *a, uint64_t clock)
+{
+    (void)user;
+    (void)a;
+    (void)clock;
+    return false;
+}
 
 static void build(const char *run_file, emu_array_t **a, run_desc_t *d)
 {
@@ -31,13 +40,16 @@ static void build(const char *run_file, emu_array_t **a, run_desc_t *d)
 }
 
 /* slice 0: in one piece; else slices of pseudo-random lengths up to `slice` clocks. threads 0: a different
- * count for each slice, 1 to 3 (as a bench run takes the cores other runs leave, run_sliced_shared). */
-static outcome_t run(const char *run_file, uint64_t slice, unsigned threads)
+ * count for each slice, 1 to 3 (as a bench run takes the cores other runs leave, run_sliced_shared). hooked:
+ * with hooks that never stop it. */
+static outcome_t run_hooked(const char *run_file, uint64_t slice, unsigned threads, bool hooked)
 {
     emu_array_t *a;
     run_desc_t d;
     build(run_file, &a, &d);
     emu_array_set_threads(a, threads > 0 ? threads : 1);
+    if (hooked)
+        emu_array_set_hooks(a, &(emu_hooks_t){NULL, no_stop, no_stop});
     outcome_t o;
     if (slice == 0) {
         o.status = emu_array_run(a, d.max_cycles);
@@ -58,54 +70,79 @@ static outcome_t run(const char *run_file, uint64_t slice, unsigned threads)
     o.cycles = emu_array_cycles(a);
     o.clock = emu_array_clock(a);
     o.hash = emu_array_hash(a, true, true);
+    o.stuck = emu_array_stuck_clocks(a);
     emu_array_free(a);
     run_desc_free(&d);
     return o;
 }
 
-static void same(const char *run_file)
+static outcome_t run(const char *run_file, uint64_t slice, unsigned threads)
+{
+    return run_hooked(run_file, slice, threads, false);
+}
+
+static void same_as(const char *run_file, const char *how, outcome_t cut, outcome_t whole)
+{
+    if (cut.status != whole.status || cut.cycles != whole.cycles || cut.clock != whole.clock || cut.hash != whole.hash)
+        fail_msg("%s %s: %s after %llu cycles (clock %llu, hash %016llx); in one piece %s, %llu (%llu, %016llx)",
+                 run_file, how, emu_run_status_name(cut.status), (unsigned long long)cut.cycles,
+                 (unsigned long long)cut.clock, (unsigned long long)cut.hash, emu_run_status_name(whole.status),
+                 (unsigned long long)whole.cycles, (unsigned long long)whole.clock, (unsigned long long)whole.hash);
+}
+
+/* stuck: whether agents must sleep stuck in the run (else the comparison with hooks would prove nothing). */
+static void same(const char *run_file, bool stuck)
 {
     outcome_t whole = run(run_file, 0, 1);
+    outcome_t hooked = run_hooked(run_file, 0, 1, true);
+    same_as(run_file, "with hooks", hooked, whole);
+    assert_int_equal(hooked.stuck, 0);
+    if (stuck && whole.stuck == 0)
+        fail_msg("%s: no agent slept stuck", run_file);
+    same_as(run_file, "with hooks, in slices of up to 500 clocks", run_hooked(run_file, 500, 1, true), whole);
     /* Short slices on one thread; longer ones on several (a run call on threads starts them: keep it cheap). */
     static const struct {
         uint64_t slice;
         unsigned threads;
     } cuts[] = {{1, 1}, {7, 1}, {300, 3}, {5000, 2}, {3000, 0}};
     for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
-        outcome_t cut = run(run_file, cuts[i].slice, cuts[i].threads);
-        if (cut.status != whole.status || cut.cycles != whole.cycles || cut.clock != whole.clock ||
-            cut.hash != whole.hash)
-            fail_msg("%s in slices of up to %llu clocks on %u threads (0: 1 to 3 by slice): %s after %llu cycles (clock %llu, hash "
-                     "%016llx); in one piece %s, %llu (%llu, %016llx)",
-                     run_file, (unsigned long long)cuts[i].slice, cuts[i].threads, emu_run_status_name(cut.status),
-                     (unsigned long long)cut.cycles, (unsigned long long)cut.clock, (unsigned long long)cut.hash,
-                     emu_run_status_name(whole.status), (unsigned long long)whole.cycles,
-                     (unsigned long long)whole.clock, (unsigned long long)whole.hash);
+        char how[128];
+        snprintf(how, sizeof how, "in slices of up to %llu clocks on %u threads (0: 1 to 3 by slice)",
+                 (unsigned long long)cuts[i].slice, cuts[i].threads);
+        same_as(run_file, how, run(run_file, cuts[i].slice, cuts[i].threads), whole);
     }
 }
 
 static void test_a_pathway_run_in_slices_is_the_same_run(void **state)
 {
     (void)state;
-    same("programs/net/pathway.run");
+    same("programs/net/pathway.run", false);
 }
 
 static void test_message_passing_in_slices_is_the_same_run(void **state)
 {
     (void)state;
-    same("programs/demos/alltoall.run");
+    same("programs/demos/alltoall.run", false);
 }
 
 static void test_a_deadlock_in_slices_is_the_same_deadlock(void **state)
 {
     (void)state;
-    same("programs/demos/deadlock.run");
+    same("programs/demos/deadlock.run", true);
 }
 
 static void test_conset_in_slices_is_the_same_run(void **state)
 {
     (void)state;
-    same("programs/demos/conset.run");
+    same("programs/demos/conset.run", false);
+}
+
+/* Headers that wait at a dateline, and worms that block one another: agents stuck for hundreds of clocks. */
+static void test_stuck_agents_sleep_to_the_same_run(void **state)
+{
+    (void)state;
+    same("programs/demos/wormhole.run", true);
+    same("programs/demos/dateline.run", true);
 }
 
 int main(void)
@@ -115,6 +152,7 @@ int main(void)
         cmocka_unit_test(test_message_passing_in_slices_is_the_same_run),
         cmocka_unit_test(test_a_deadlock_in_slices_is_the_same_deadlock),
         cmocka_unit_test(test_conset_in_slices_is_the_same_run),
+        cmocka_unit_test(test_stuck_agents_sleep_to_the_same_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
