@@ -80,12 +80,25 @@ static void record_results(bench_context_t *ctx, const logp_result_t *r)
         }
 }
 
+/* The measurement's independent runs, ctx->jobs at once. */
+static void run_jobs(void *ctx, unsigned n, void (*job)(void *arg, unsigned i), void *arg)
+{
+    bench_run_jobs(ctx, "bench logp", n, job, arg);
+}
+
 int bench_logp(bench_context_t *ctx)
 {
+    /* The searches for the hidden computation run one after another, after the jobs, on a line of their own. */
     progress_t steps;
     progress_init(&steps, "bench logp", ctx->quiet);
-    logp_setup_t su = {
-        .width = 8, .height = 8, .quick = ctx->quick, .runs = ctx->quick ? 1 : 2, .quiet = ctx->quiet, .steps = &steps};
+    logp_setup_t su = {.width = 8,
+                       .height = 8,
+                       .quick = ctx->quick,
+                       .runs = ctx->quick ? 1 : 2,
+                       .quiet = ctx->quiet,
+                       .steps = &steps,
+                       .run_jobs = run_jobs,
+                       .jobs_ctx = ctx};
     logp_result_t r;
     int rc = logp_measure(&su, &r);
     progress_done(&steps);

@@ -20,8 +20,8 @@ static const unsigned depths_full[] = {1, 2, 4, 8, 16};
 static const unsigned depths_quick[] = {1, 4};
 
 /* Runs logp.s once; returns cell 0's clocks, or 0 after printing why it failed. */
-static uint64_t run_once(const logp_setup_t *su, unsigned mode, uint32_t words, uint32_t messages, uint32_t depth,
-                         uint32_t compute, uint32_t partner)
+static uint64_t run_once(const logp_setup_t *su, bool in_job, unsigned mode, uint32_t words, uint32_t messages,
+                         uint32_t depth, uint32_t compute, uint32_t partner)
 {
     emu_machine_t m;
     emu_machine_defaults(&m);
@@ -51,11 +51,17 @@ static uint64_t run_once(const logp_setup_t *su, unsigned mode, uint32_t words, 
                  words, messages, depth, compute);
         char named[160];
         snprintf(named, sizeof named, "bench logp: %s", what);
-        /* Most runs take a fraction of a second: the measurement's own line names each; alone, the run's line. */
-        if (su->steps != NULL)
-            progress_step(su->steps, what);
+        /* Most runs take a fraction of a second: the measurement's own line names each; alone, the run's line.
+         * Among several at once (a job of su->run_jobs), the jobs' line. */
         bool interrupted;
-        emu_run_status_t st = run_loop(a, 2000000000ull, named, su->quiet || su->steps != NULL, &interrupted);
+        emu_run_status_t st;
+        if (in_job) {
+            st = run_sliced(a, 2000000000ull, &interrupted);
+        } else {
+            if (su->steps != NULL)
+                progress_step(su->steps, what);
+            st = run_loop(a, 2000000000ull, named, su->quiet || su->steps != NULL, &interrupted);
+        }
         if (interrupted) {
             emu_array_free(a);
             return 0;
@@ -76,13 +82,13 @@ static uint64_t run_once(const logp_setup_t *su, unsigned mode, uint32_t words, 
 
 /* The seed's method: the minimum of several runs. The emulator is deterministic, so the runs agree; the
  * second run checks it. */
-static uint64_t run_min(const logp_setup_t *su, unsigned mode, uint32_t words, uint32_t messages, uint32_t depth,
-                        uint32_t compute, uint32_t partner)
+static uint64_t run_min(const logp_setup_t *su, bool in_job, unsigned mode, uint32_t words, uint32_t messages,
+                        uint32_t depth, uint32_t compute, uint32_t partner)
 {
-    uint64_t a = run_once(su, mode, words, messages, depth, compute, partner);
+    uint64_t a = run_once(su, in_job, mode, words, messages, depth, compute, partner);
     if (a == 0 || su->runs < 2)
         return a;
-    uint64_t b = run_once(su, mode, words, messages, depth, compute, partner);
+    uint64_t b = run_once(su, in_job, mode, words, messages, depth, compute, partner);
     if (b != a)
         fprintf(stderr, "bench logp: two identical runs took %llu and %llu clocks: the emulator is not deterministic\n",
                 (unsigned long long)a, (unsigned long long)b);
@@ -104,13 +110,32 @@ static uint32_t max_hidden_compute(const logp_setup_t *su, unsigned mode, uint32
     uint32_t lo = 0, hi = limit;
     while (hi - lo > (su->quick ? 8u : 2u)) {
         uint32_t mid = lo + (hi - lo) / 2;
-        uint64_t t = run_once(su, mode, 2, messages, 1, mid, partner);
+        uint64_t t = run_once(su, false, mode, 2, messages, 1, mid, partner);
         if (t != 0 && t <= base + messages)
             lo = mid;
         else
             hi = mid;
     }
     return lo;
+}
+
+/* One case of the measurement, with what it took. */
+typedef struct logp_case {
+    unsigned mode;
+    uint32_t words, messages, depth, partner;
+    uint64_t clocks; /* 0: failed */
+} logp_case_t;
+
+typedef struct logp_cases {
+    const logp_setup_t *su;
+    logp_case_t *c;
+} logp_cases_t;
+
+static void run_case(void *arg, unsigned i)
+{
+    logp_cases_t *l = arg;
+    logp_case_t *c = &l->c[i];
+    c->clocks = run_min(l->su, l->su->run_jobs != NULL, c->mode, c->words, c->messages, c->depth, 0, c->partner);
 }
 
 int logp_measure(const logp_setup_t *su, logp_result_t *r)
@@ -120,44 +145,54 @@ int logp_measure(const logp_setup_t *su, logp_result_t *r)
     uint32_t far = (su->height / 2) * su->width + su->width / 2;
     r->far_hops = su->width / 2 + su->height / 2;
     uint32_t pings = su->quick ? 20 : 100;
-
-    uint64_t t = run_min(su, MODE_PINGPONG, 2, pings, 1, 0, near);
-    if (t == 0)
-        return -1;
-    r->eel_near = (double)t / (2.0 * pings);
-    t = run_min(su, MODE_PINGPONG, 2, pings, 1, 0, far);
-    if (t == 0)
-        return -1;
-    r->eel_far = (double)t / (2.0 * pings);
-
-    /* g against the queue depth, 8-byte messages */
-    uint32_t n8 = flood_messages(su, 2);
-    r->ndepth_g = su->quick ? 4 : 16;
-    r->g = INFINITY;
-    for (unsigned q = 1; q <= r->ndepth_g; q++) {
-        t = run_min(su, MODE_FLOOD, 2, n8, q, 0, near);
-        if (t == 0)
-            return -1;
-        r->g_by_depth[q - 1] = (double)t / n8;
-        r->g = fmin(r->g, r->g_by_depth[q - 1]);
-    }
-
-    /* time per message against the size, for a few queue depths */
     const unsigned *depths = su->quick ? depths_quick : depths_full;
+    r->ndepth_g = su->quick ? 4 : 16;
     r->ndepths = su->quick ? 2 : 5;
     r->nsizes = 0;
     for (uint32_t words = 2; words <= 32768; words *= su->quick ? 32 : 2)
         r->sizes_words[r->nsizes++] = words;
-    for (unsigned d = 0; d < r->ndepths; d++) {
+    for (unsigned d = 0; d < r->ndepths; d++)
         r->depths[d] = depths[d];
-        for (unsigned s = 0; s < r->nsizes; s++) {
-            uint32_t words = r->sizes_words[s], n = flood_messages(su, words);
-            t = run_min(su, MODE_FLOOD, words, n, depths[d], 0, near);
-            if (t == 0)
+
+    /* The independent cases, the longest first (when several run at once, the last to start is a short one):
+     * time per message against the size for a few queue depths, g against the queue depth with 8-byte
+     * messages, and the ping-pongs for the end-to-end latency. */
+    logp_case_t cases[LOGP_MAX_DEPTHS * LOGP_MAX_SIZES + LOGP_MAX_DEPTHS + 2];
+    unsigned n = 0;
+    for (unsigned s = r->nsizes; s-- > 0;)
+        for (unsigned d = 0; d < r->ndepths; d++)
+            cases[n++] = (logp_case_t){MODE_FLOOD, r->sizes_words[s], flood_messages(su, r->sizes_words[s]), depths[d],
+                                       near, 0};
+    uint32_t n8 = flood_messages(su, 2);
+    for (unsigned q = 1; q <= r->ndepth_g; q++)
+        cases[n++] = (logp_case_t){MODE_FLOOD, 2, n8, q, near, 0};
+    cases[n++] = (logp_case_t){MODE_PINGPONG, 2, pings, 1, near, 0};
+    cases[n++] = (logp_case_t){MODE_PINGPONG, 2, pings, 1, far, 0};
+    logp_cases_t list = {su, cases};
+    if (su->run_jobs != NULL) {
+        su->run_jobs(su->jobs_ctx, n, run_case, &list);
+    } else {
+        for (unsigned i = 0; i < n; i++) {
+            run_case(&list, i);
+            if (cases[i].clocks == 0)
                 return -1;
-            r->per_message[d][s] = (double)t / n;
         }
     }
+    for (unsigned i = 0; i < n; i++)
+        if (cases[i].clocks == 0)
+            return -1;
+
+    unsigned at = 0;
+    for (unsigned s = r->nsizes; s-- > 0;)
+        for (unsigned d = 0; d < r->ndepths; d++, at++)
+            r->per_message[d][s] = (double)cases[at].clocks / cases[at].messages;
+    r->g = INFINITY;
+    for (unsigned q = 1; q <= r->ndepth_g; q++, at++) {
+        r->g_by_depth[q - 1] = (double)cases[at].clocks / n8;
+        r->g = fmin(r->g, r->g_by_depth[q - 1]);
+    }
+    r->eel_near = (double)cases[at++].clocks / (2.0 * pings);
+    r->eel_far = (double)cases[at++].clocks / (2.0 * pings);
 
     /* G: the slope of the time per message against the size, over the large messages (least squares over
      * the sizes of 4 KB and up at the best queue depth measured). */
@@ -179,14 +214,14 @@ int logp_measure(const logp_setup_t *su, logp_result_t *r)
 
     /* overheads: computation hidden behind a send (or a receive) at queue depth one */
     uint32_t n1 = su->quick ? 20 : 100;
-    uint64_t base = run_min(su, MODE_OVERLAP_SEND, 2, n1, 1, 0, near);
+    uint64_t base = run_min(su, false, MODE_OVERLAP_SEND, 2, n1, 1, 0, near);
     if (base == 0)
         return -1;
     r->g_q1 = (double)base / n1;
     uint32_t hidden = max_hidden_compute(su, MODE_OVERLAP_SEND, n1, near, base, (uint32_t)(2 * r->g_q1));
     r->hidden_send = hidden;
     r->o_s = r->g_q1 - hidden;
-    base = run_min(su, MODE_OVERLAP_RECEIVE, 2, n1, 1, 0, near);
+    base = run_min(su, false, MODE_OVERLAP_RECEIVE, 2, n1, 1, 0, near);
     if (base == 0)
         return -1;
     hidden = max_hidden_compute(su, MODE_OVERLAP_RECEIVE, n1, near, base, (uint32_t)(2 * r->g_q1));

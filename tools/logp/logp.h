@@ -7,12 +7,19 @@
 
 enum { LOGP_MAX_DEPTHS = 16, LOGP_MAX_SIZES = 16 };
 
+/* Calls job(arg, i) for i = 0 .. n-1, in any order, several at once or not (the runs are independent). */
+typedef void logp_run_jobs_fn(void *ctx, unsigned n, void (*job)(void *arg, unsigned i), void *arg);
+
 typedef struct logp_setup {
     unsigned width, height; /* the array the two cells are in */
     bool quick;             /* fewer sizes, depths and messages */
     unsigned runs;          /* runs per case (the minimum is kept) */
     bool quiet;             /* no progress line (there is one on a terminal otherwise) */
     struct progress *steps; /* when not NULL: one line for the whole measurement, naming each run */
+    /* When not NULL: runs the measurement's independent cases (all but the searches for the hidden computation,
+     * each run of which depends on the last), which then show no progress line of their own. */
+    logp_run_jobs_fn *run_jobs;
+    void *jobs_ctx;
 } logp_setup_t;
 
 typedef struct logp_result {
