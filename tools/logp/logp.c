@@ -89,6 +89,8 @@ static uint64_t run_min(const logp_setup_t *su, bool in_job, unsigned mode, uint
     if (a == 0 || su->runs < 2)
         return a;
     uint64_t b = run_once(su, in_job, mode, words, messages, depth, compute, partner);
+    if (b == 0)
+        return 0; /* failed (said why) or interrupted */
     if (b != a)
         fprintf(stderr, "bench logp: two identical runs took %llu and %llu clocks: the emulator is not deterministic\n",
                 (unsigned long long)a, (unsigned long long)b);
