@@ -23,7 +23,10 @@ int emu_array_create(emu_array_t **out, const emu_machine_t *m, char *err, size_
         return err_set(err, errlen, "out of memory");
     a->machine = *m;
     a->ncells = m->width * m->height;
-    a->cells = calloc(a->ncells, sizeof *a->cells);
+    /* Cache-line aligned, as emu_cell_t's scheduling fields ask. */
+    a->cells = aligned_alloc(_Alignof(emu_cell_t), a->ncells * sizeof *a->cells);
+    if (a->cells != NULL)
+        memset(a->cells, 0, a->ncells * sizeof *a->cells);
     if (a->cells == NULL) {
         free(a);
         return err_set(err, errlen, "out of memory for %u cells", m->width * m->height);

@@ -31,15 +31,19 @@ typedef struct emu_cell {
     coa_line_t out[COA_NUM_DIRS]; /* the links leaving this cell; the neighbours read them */
     emu_cell_saved_t saved;       /* with ca.s and coa (but its wiring), what a snapshot keeps */
     /* Scheduling (schedule.c): a dormant cell is not stepped until a neighbour posts to one of its links
-     * (woken) or its timer comes (wake_at). Neighbours on other threads read `dormant` and write `woken`. */
-    _Atomic bool dormant;
+     * (woken) or its timer comes (wake_at). Neighbours on other threads read `dormant` and write `woken`. All
+     * a block's scan of its cells reads of each is here, on one cache line. */
+    _Alignas(64) _Atomic bool dormant;
     _Atomic bool woken;
-    uint64_t wake_at;
-    bool nap_fresh; /* napping since the last clock: posts of that clock from other threads are not yet seen */
+    bool napping;       /* dormant with its core busy: it stays in its block's list */
+    bool nap_fresh;     /* napping since the last clock: posts of that clock from other threads are not yet seen */
+    bool sleep_fresh;   /* asleep (dormant, not napping) since the last clock: the same */
+    bool sleep_waiting; /* asleep with its CA waiting (on a gate or in wfe): the run is not done */
     uint8_t cross_in, cross_out; /* the links, by direction, whose other end another thread steps */
+    uint64_t wake_at;
+    emu_block_t *block;
     uint64_t stuck_since; /* dormant with a stuck agent (coa_stuck) from this clock on; 0: not so */
     uint64_t stuck_clocks; /* host statistic: clocks not stepped so (emu_array_stuck_clocks) */
-    emu_block_t *block;
 } emu_cell_t;
 
 /* The cells one thread steps, [first, last), and which of them are awake. Its own cache lines: the blocks of

@@ -95,6 +95,7 @@ int emu_blocks_prepare(emu_array_t *a, unsigned n)
             emu_cell_t *c = &a->cells[i];
             atomic_store_explicit(&c->dormant, false, memory_order_relaxed);
             atomic_store_explicit(&c->woken, false, memory_order_relaxed);
+            c->napping = false;
             c->block = b;
             b->awake[b->nawake++] = i;
         }
@@ -121,12 +122,15 @@ static void rebuild(emu_array_t *a, emu_block_t *b, uint64_t now)
         emu_cell_t *c = &a->cells[i];
         /* A napping cell (its core busy) stays in the list, where it costs a few instructions a clock and
          * wakes itself: out of it, the end of each short nap would cost a rebuild. */
-        if (atomic_load_explicit(&c->dormant, memory_order_relaxed) && c->ca.s.state != CA_RUNNING) {
-            bool woken = atomic_exchange_explicit(&c->woken, false, memory_order_relaxed);
-            if (!woken && c->wake_at > now && !coa_receiving(&c->coa)) {
+        if (atomic_load_explicit(&c->dormant, memory_order_relaxed) && !c->napping) {
+            /* Only a post made before the mark could be seen needs looking for in its lines: later ones woke it. */
+            bool woken = atomic_load_explicit(&c->woken, memory_order_relaxed) &&
+                         atomic_exchange_explicit(&c->woken, false, memory_order_relaxed);
+            if (!woken && c->wake_at > now && !(c->sleep_fresh && coa_receiving(&c->coa))) {
+                c->sleep_fresh = false;
                 if (c->wake_at < b->wake_at)
                     b->wake_at = c->wake_at;
-                if (c->ca.s.state == CA_WAITING)
+                if (c->sleep_waiting)
                     b->dormant_waiting++;
                 continue;
             }
@@ -163,7 +167,8 @@ void emu_block_step(emu_array_t *a, emu_block_t *b, uint64_t now, emu_step_summa
         if (atomic_load_explicit(&c->dormant, memory_order_relaxed)) {
             if (now < c->wake_at && !atomic_load_explicit(&c->woken, memory_order_relaxed) &&
                 (!c->nap_fresh || !coa_receiving(&c->coa))) {
-                c->nap_fresh = false;
+                if (c->nap_fresh) /* the line is read by other threads' posts: written only when it changes */
+                    c->nap_fresh = false;
                 sum->running = true;
                 if (c->wake_at < sum->next)
                     sum->next = c->wake_at;
@@ -171,14 +176,18 @@ void emu_block_step(emu_array_t *a, emu_block_t *b, uint64_t now, emu_step_summa
             }
             atomic_store_explicit(&c->woken, false, memory_order_relaxed);
             atomic_store_explicit(&c->dormant, false, memory_order_relaxed);
+            c->napping = false;
         }
         emu_cell_next_t next = emu_cell_step_next(c, now, sum, may);
         if (next == EMU_CELL_SLEEPS) {
+            c->sleep_fresh = true;
+            c->sleep_waiting = c->ca.s.state == CA_WAITING;
             atomic_store_explicit(&c->dormant, true, memory_order_relaxed);
             b->dirty = true;
         } else if (next == EMU_CELL_NAPS) {
             /* No rebuild: the cell stays in the list and wakes itself at wake_at. */
             c->nap_fresh = true;
+            c->napping = true;
             atomic_store_explicit(&c->dormant, true, memory_order_relaxed);
         }
     }
