@@ -39,7 +39,7 @@ typedef struct emu_cell {
     bool nap_fresh;     /* napping since the last clock: posts of that clock from other threads are not yet seen */
     bool sleep_fresh;   /* asleep (dormant, not napping) since the last clock: the same */
     bool sleep_waiting; /* asleep with its CA waiting (on a gate or in wfe): the run is not done */
-    uint8_t cross_in, cross_out; /* the links, by direction, whose other end another thread steps */
+    uint8_t cross; /* the directions whose neighbour another thread steps: both lines that way cross */
     uint64_t wake_at;
     emu_block_t *block;
     uint64_t stuck_since; /* dormant with a stuck agent (coa_stuck) from this clock on; 0: not so */

@@ -28,16 +28,13 @@ static void find_edges(emu_array_t *a, unsigned n)
         b->nedge = 0;
         for (unsigned i = b->first; i < b->last; i++) {
             emu_cell_t *c = &a->cells[i];
-            c->cross_in = c->cross_out = 0;
+            c->cross = 0;
             for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
                 const emu_cell_t *to = c->out[d].receiver;
-                if (to != NULL && to->block != b) {
-                    c->cross_out |= (uint8_t)(1u << d);
-                    /* The neighbour that way sends the line coming from it. */
-                    c->cross_in |= (uint8_t)(1u << d);
-                }
+                if (to != NULL && to->block != b)
+                    c->cross |= (uint8_t)(1u << d);
             }
-            if (c->cross_out != 0)
+            if (c->cross != 0)
                 b->edge[b->nedge++] = i;
         }
         nedge += b->nedge;
@@ -53,13 +50,10 @@ static void prefetch_edges(const emu_array_t *a, const emu_block_t *b, uint64_t 
         const emu_cell_t *c = &a->cells[b->edge[k]];
         const coa_wiring_t *w = &c->coa.w;
         __builtin_prefetch((const void *)w->in_posted, 0);
-        for (unsigned m = c->cross_in; m != 0; m &= m - 1u) {
-            unsigned d = (unsigned)__builtin_ctz(m);
-            __builtin_prefetch(&w->in_slots[d][now & w->in_mask], 1);
-        }
-        for (unsigned m = c->cross_out; m != 0; m &= m - 1u) {
+        for (unsigned m = c->cross; m != 0; m &= m - 1u) {
             unsigned d = (unsigned)__builtin_ctz(m);
             const coa_line_t *line = &c->out[d];
+            __builtin_prefetch(&w->in_slots[d][now & w->in_mask], 1); /* what the neighbour that way sent */
             __builtin_prefetch(&line->slots[ahead & (line->nslots - 1u)], 1);
             __builtin_prefetch(line->receiver_dormant, 0);
         }
