@@ -56,6 +56,8 @@ void coa_reset(coa_t *c)
     c->blocked_lc = 0;
     memset(c->link_lc, 0, sizeof c->link_lc);
     c->spools_active = 0;
+    c->spools_stuck = 0;
+    c->stuck_lcs = 0;
     c->spool_events = 0;
     c->out_pending_until = 0;
     c->moved = 0;

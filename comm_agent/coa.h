@@ -250,6 +250,12 @@ typedef struct coa {
     uint64_t header_lc;  /* channels in state header */
     uint64_t link_lc[COA_NUM_DIRS]; /* channels routed to each outgoing link */
     uint32_t spools_active; /* mask of spools not idle */
+    /* Active spools that could not move a word at their last try, and cannot until their channel (stuck_lcs,
+     * stuck_on: by channel, the spools waiting on it) or their own set-up changes: coa_spools skips them. Under
+     * congestion most tries fail, each a look at a channel. */
+    uint32_t spools_stuck;
+    uint64_t stuck_lcs;
+    uint32_t stuck_on[COA_MAX_CHANNELS];
     uint32_t spool_events;  /* spools that finished since the CA last looked (its event bits 0..7) */
     uint64_t out_pending_until; /* a word or message sent on a link arrives by this clock */
     coa_fault_t fault;

@@ -50,6 +50,21 @@ static inline void coa_send_ctrl(coa_t *c, coa_dir_t dir, coa_ctrl_kind_t kind, 
     s->ctrl[s->nctrl++] = (coa_ctrl_t){(uint8_t)kind, (uint8_t)lc};
 }
 
+/* Channel lc changed (a word in or out, its state or route): the spools stuck on it may move again. */
+static inline void coa_spools_unstick(coa_t *c, unsigned lc)
+{
+    if (c->stuck_lcs & coa_bit(lc)) {
+        c->spools_stuck &= ~c->stuck_on[lc];
+        c->stuck_lcs &= ~coa_bit(lc);
+    }
+}
+/* Binds spool s to channel lc (COA_NONE: none yet): it may move again. */
+static inline void coa_spool_bind(coa_t *c, unsigned s, uint8_t lc)
+{
+    c->spool[s].lc = lc;
+    c->spools_stuck &= ~(1u << s);
+}
+
 /* A neighbour's channel may have become free: every header that waits for one may try again. */
 static inline void coa_free_epoch_bump(coa_t *c)
 {
@@ -64,6 +79,7 @@ static inline void coa_spool_set_mode(coa_t *c, unsigned s, coa_spool_mode_t mod
     s &= COA_MAX_SPOOLS - 1u; /* always in range already; this tells the compiler so */
     if (mode == COA_SPOOL_IDLE && c->spool[s].mode != COA_SPOOL_IDLE)
         c->spool_events |= 1u << s; /* finished: an event for the CA */
+    c->spools_stuck &= ~(1u << s);
     c->spool[s].mode = (uint8_t)mode;
     if (mode == COA_SPOOL_IDLE)
         c->spools_active &= ~(1u << s);

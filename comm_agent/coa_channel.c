@@ -19,6 +19,7 @@ void coa_raise(coa_t *c, uint32_t addr, const char *fmt, ...)
 void coa_lc_set_state(coa_t *c, unsigned lc, coa_lc_state_t st, uint64_t now)
 {
     coa_lc_note_state(c, lc, now);
+    coa_spools_unstick(c, lc);
     c->lc[lc].state = (uint8_t)st;
     c->blocked_lc &= ~coa_bit(lc);
     if (st == COA_LC_HEADER)
@@ -31,11 +32,12 @@ void coa_lc_set_route(coa_t *c, unsigned lc, coa_end_t route, uint64_t now)
 {
     coa_lc_t *l = &c->lc[lc];
     coa_lc_note_state(c, lc, now);
+    coa_spools_unstick(c, lc);
     if (l->route.kind == COA_END_GATE && l->route.index < COA_NUM_GATES && c->gate_in_lc[l->route.index] == lc)
         c->gate_in_lc[l->route.index] = COA_NONE;
     if (l->route.kind == COA_END_SPOOL && l->route.index < c->cfg.spools && c->spool[l->route.index].lc == lc &&
         c->spool[l->route.index].mode == COA_SPOOL_RECEIVE)
-        c->spool[l->route.index].lc = COA_NONE;
+        coa_spool_bind(c, l->route.index, COA_NONE);
     if (l->route.kind == COA_END_LINK)
         c->link_lc[l->route.dir] &= ~coa_bit(lc);
     l->route = route;

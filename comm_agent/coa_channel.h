@@ -54,6 +54,7 @@ static inline void coa_lc_push(coa_t *c, unsigned lc, uint32_t word, bool tag, u
     l->stats.words_in++;
     c->busy_lc |= coa_bit(lc);
     c->moved++;
+    coa_spools_unstick(c, lc);
 }
 
 /* Pops the head and returns the credit to whoever feeds the channel. */
@@ -75,6 +76,7 @@ static inline uint32_t coa_lc_pop(coa_t *c, unsigned lc, bool *tag, uint64_t now
     l->stats.words_out++;
     l->moved_at = now;
     c->moved++;
+    coa_spools_unstick(c, lc);
     if (l->source.kind == COA_END_LINK)
         coa_send_ctrl(c, (coa_dir_t)l->source.dir, COA_CTRL_CREDIT, l->source.index, now);
     return w;

@@ -149,7 +149,7 @@ static int spool_write(coa_t *c, unsigned s, unsigned f, uint32_t v, uint64_t no
     case COA_SPOOL_F_LC:
         if (v != ~0u && v >= c->cfg.channels)
             return -1;
-        sp->lc = v == ~0u ? COA_NONE : (uint8_t)v;
+        coa_spool_bind(c, s, v == ~0u ? COA_NONE : (uint8_t)v);
         return 0;
     case COA_SPOOL_F_ADDR: sp->addr = v; return 0;
     case COA_SPOOL_F_STRIDE: sp->stride = (int32_t)v; return 0;

@@ -28,7 +28,7 @@ static void sink(coa_t *c, unsigned lc, const coa_sign_t *s, uint64_t now)
         }
         coa_lc_set_state(c, lc, COA_LC_ROUTED, now);
         coa_lc_set_route(c, lc, (coa_end_t){COA_END_SPOOL, 0, (uint8_t)s->sink}, now);
-        c->spool[s->sink].lc = (uint8_t)lc;
+        coa_spool_bind(c, s->sink, (uint8_t)lc);
         break;
     default:
         coa_lc_set_state(c, lc, COA_LC_ARRIVED, now);

@@ -53,7 +53,7 @@ static void load_entry(coa_t *c, const uint32_t e[4], uint64_t now)
     coa_lc_set_route(c, lc, route, now);
     coa_lc_set_source(c, lc, source);
     if (route.kind == COA_END_SPOOL && route.index < c->cfg.spools)
-        c->spool[route.index].lc = (uint8_t)lc;
+        coa_spool_bind(c, route.index, (uint8_t)lc);
 }
 
 /* Returns true when it used the memory port this clock. */
@@ -150,12 +150,21 @@ void coa_spools(coa_t *c, uint64_t now, bool mem_used)
      * from the lowest. Most clocks of a busy agent find most of them unable to move a word. */
     _Static_assert(COA_MAX_SPOOLS == 32, "the mask is rotated as 32 bits");
     unsigned from = (c->spool_rr + 1u) & 31u;
-    uint32_t active = c->spools_active;
-    for (uint32_t m = active >> from | active << ((32u - from) & 31u); m != 0; m &= m - 1) {
+    uint32_t ready = c->spools_active & ~c->spools_stuck; /* the stuck ones would not move: skipped */
+    for (uint32_t m = ready >> from | ready << ((32u - from) & 31u); m != 0; m &= m - 1) {
         unsigned s = ((unsigned)__builtin_ctz(m) + from) & 31u;
         if (spool_step(c, s, now)) {
             c->spool_rr = (uint8_t)s;
             return;
+        }
+        /* It waits on its channel, or for one: until that changes (coa_spools_unstick, coa_spool_bind). */
+        c->spools_stuck |= 1u << s;
+        unsigned lc = c->spool[s].lc;
+        if (lc < c->cfg.channels) {
+            if (!(c->stuck_lcs & coa_bit(lc)))
+                c->stuck_on[lc] = 0;
+            c->stuck_on[lc] |= 1u << s;
+            c->stuck_lcs |= coa_bit(lc);
         }
     }
 }
