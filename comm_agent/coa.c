@@ -53,6 +53,8 @@ void coa_reset(coa_t *c)
     c->busy_lc = 0;
     c->tagged_lc = 0;
     c->header_lc = 0;
+    c->routed_lc = 0;
+    c->credit_lc = 0;
     c->blocked_lc = 0;
     memset(c->link_lc, 0, sizeof c->link_lc);
     c->spools_active = 0;

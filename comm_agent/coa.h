@@ -248,6 +248,8 @@ typedef struct coa {
     uint64_t busy_lc;    /* mask of channels holding words */
     uint64_t tagged_lc;  /* channels holding a tagged word */
     uint64_t header_lc;  /* channels in state header */
+    uint64_t routed_lc;  /* channels in state routed */
+    uint64_t credit_lc;  /* channels with a credit (credits > 0): what a link's scheduler asks with routed_lc */
     uint64_t link_lc[COA_NUM_DIRS]; /* channels routed to each outgoing link */
     uint32_t spools_active; /* mask of spools not idle */
     /* Active spools that could not move a word at their last try, and cannot until their channel (stuck_lcs,

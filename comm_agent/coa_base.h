@@ -50,6 +50,16 @@ static inline void coa_send_ctrl(coa_t *c, coa_dir_t dir, coa_ctrl_kind_t kind, 
     s->ctrl[s->nctrl++] = (coa_ctrl_t){(uint8_t)kind, (uint8_t)lc};
 }
 
+/* Every change of a channel's credits goes through here, which keeps credit_lc. */
+static inline void coa_lc_set_credits(coa_t *c, unsigned lc, unsigned credits)
+{
+    c->lc[lc].credits = (uint16_t)credits;
+    if (credits > 0)
+        c->credit_lc |= coa_bit(lc);
+    else
+        c->credit_lc &= ~coa_bit(lc);
+}
+
 /* Channel lc changed (a word in or out, its state or route): the spools stuck on it may move again. */
 static inline void coa_spools_unstick(coa_t *c, unsigned lc)
 {

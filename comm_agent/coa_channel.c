@@ -26,6 +26,10 @@ void coa_lc_set_state(coa_t *c, unsigned lc, coa_lc_state_t st, uint64_t now)
         c->header_lc |= coa_bit(lc);
     else
         c->header_lc &= ~coa_bit(lc);
+    if (st == COA_LC_ROUTED)
+        c->routed_lc |= coa_bit(lc);
+    else
+        c->routed_lc &= ~coa_bit(lc);
 }
 
 void coa_lc_set_route(coa_t *c, unsigned lc, coa_end_t route, uint64_t now)
@@ -46,7 +50,7 @@ void coa_lc_set_route(coa_t *c, unsigned lc, coa_end_t route, uint64_t now)
     if (route.kind == COA_END_GATE && route.index < COA_NUM_GATES)
         c->gate_in_lc[route.index] = (uint8_t)lc;
     if (route.kind == COA_END_LINK)
-        l->credits = (uint16_t)c->cfg.queue_depth;
+        coa_lc_set_credits(c, lc, c->cfg.queue_depth);
 }
 
 void coa_lc_set_source(coa_t *c, unsigned lc, coa_end_t source)
@@ -89,7 +93,7 @@ void coa_lc_release(coa_t *c, unsigned lc, uint64_t now)
     l->trailer_sent = false;
     l->open_pending = false;
     l->setup_started = false;
-    l->credits = 0;
+    coa_lc_set_credits(c, lc, 0);
     l->travel_dir = COA_NONE;
     l->pool = 0;
 }
@@ -109,7 +113,7 @@ void coa_lc_clear(coa_t *c, unsigned lc, uint64_t now)
     l->trailer_sent = false;
     l->open_pending = false;
     l->setup_started = false;
-    l->credits = 0;
+    coa_lc_set_credits(c, lc, 0);
     l->travel_dir = COA_NONE;
     l->pool = 0;
 }

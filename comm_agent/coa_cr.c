@@ -75,7 +75,7 @@ static int lc_write(coa_t *c, unsigned lc, unsigned f, uint32_t v, uint64_t now)
     case COA_LC_F_CREDITS:
         if (v > c->cfg.queue_depth)
             return -1;
-        l->credits = (uint16_t)v;
+        coa_lc_set_credits(c, lc, v);
         return 0;
     case COA_LC_F_POOL:
         if (v >= COA_NUM_POOLS)

@@ -95,7 +95,7 @@ static void deliver_ctrl(coa_t *c, coa_dir_t from, const coa_ctrl_t *m, uint64_t
     case COA_CTRL_CREDIT: {
         coa_lc_t *l = &c->lc[m->lc];
         if (l->credits < c->cfg.queue_depth)
-            l->credits++;
+            coa_lc_set_credits(c, m->lc, l->credits + 1u);
         if (l->state == COA_LC_DRAINING && l->credits == c->cfg.queue_depth)
             coa_lc_release(c, m->lc, now);
         break;
@@ -137,19 +137,9 @@ void coa_deliver(coa_t *c, uint64_t now)
 }
 
 /* Of the candidates for link d (routed there and holding a word: busy_lc & link_lc[d], where link_lc[d] is
- * exactly the channels whose route is link d, as coa_lc_set_route keeps it), those that could send now: only
- * the state and the credits are left to look at. */
-static uint64_t eligible(const coa_t *c, uint64_t candidates)
-{
-    uint64_t mask = 0;
-    for (uint64_t m = candidates; m != 0; m &= m - 1) {
-        unsigned lc = (unsigned)__builtin_ctzll(m);
-        const coa_lc_t *l = &c->lc[lc];
-        if (l->state == COA_LC_ROUTED && l->credits > 0)
-            mask |= coa_bit(lc);
-    }
-    return mask;
-}
+ * exactly the channels whose route is link d, as coa_lc_set_route keeps it), those that could send now: in
+ * state routed, with a credit (masks kept by coa_lc_set_state and coa_lc_set_credits). */
+static uint64_t eligible(const coa_t *c, uint64_t candidates) { return candidates & c->routed_lc & c->credit_lc; }
 
 bool coa_links_stuck(const coa_t *c)
 {
@@ -187,7 +177,7 @@ void coa_links_schedule(coa_t *c, uint64_t now)
             .travel_dir = l->travel_dir,
         };
         l->open_pending = false;
-        l->credits--;
+        coa_lc_set_credits(c, (unsigned)lc, l->credits - 1u);
         c->rr[d] = (uint8_t)lc;
         c->link_last_lc[d] = (uint8_t)lc;
         c->link_free_at[d] = now + c->cfg.link_clocks;
