@@ -153,12 +153,24 @@ typedef struct coa_ctrl {
     uint8_t lc;
 } coa_ctrl_t;
 
+/* A clock's worth of a link: at most one word and the control messages. The first control messages live in the
+ * slot, on the cache line of the word, the rare rest in `more`: coa_slot_ctrl. */
+enum { COA_SLOT_CTRL = 20 };
 typedef struct coa_slot {
     bool has_flit;
-    coa_flit_t flit;
     uint16_t nctrl;
-    coa_ctrl_t *ctrl; /* capacity: 2 * channels */
+    coa_flit_t flit;
+    coa_ctrl_t *more; /* from COA_SLOT_CTRL on; capacity in all: 2 * channels + 4 */
+    coa_ctrl_t ctrl[COA_SLOT_CTRL];
 } coa_slot_t;
+static inline coa_ctrl_t *coa_slot_ctrl(coa_slot_t *s, unsigned i)
+{
+    return i < COA_SLOT_CTRL ? &s->ctrl[i] : &s->more[i - COA_SLOT_CTRL];
+}
+static inline coa_ctrl_t coa_slot_ctrl_at(const coa_slot_t *s, unsigned i)
+{
+    return i < COA_SLOT_CTRL ? s->ctrl[i] : s->more[i - COA_SLOT_CTRL];
+}
 
 /* A directed link: the sender writes slot (t + latency) % nslots, the receiver reads slot t % nslots
  * (nslots is a power of two larger than the latency). */

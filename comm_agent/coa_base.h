@@ -47,7 +47,7 @@ static inline void coa_send_ctrl(coa_t *c, coa_dir_t dir, coa_ctrl_kind_t kind, 
         return;
     coa_slot_t *s = coa_out_slot(c, dir, now);
     /* Capacity is two messages per channel: a channel pops at most one word and frees at most once a clock. */
-    s->ctrl[s->nctrl++] = (coa_ctrl_t){(uint8_t)kind, (uint8_t)lc};
+    *coa_slot_ctrl(s, s->nctrl++) = (coa_ctrl_t){(uint8_t)kind, (uint8_t)lc};
 }
 
 /* Every change of a channel's credits goes through here, which keeps credit_lc. */

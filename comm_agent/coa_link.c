@@ -26,8 +26,9 @@ int coa_line_init(coa_line_t *l, unsigned latency, unsigned channels)
     if (l->slots == NULL)
         return -1;
     for (unsigned i = 0; i < l->nslots; i++) {
-        l->slots[i].ctrl = alloc_lines((2u * channels + 4u) * sizeof *l->slots[i].ctrl);
-        if (l->slots[i].ctrl == NULL) {
+        unsigned more = 2u * channels + 4u > COA_SLOT_CTRL ? 2u * channels + 4u - COA_SLOT_CTRL : 1u;
+        l->slots[i].more = alloc_lines(more * sizeof *l->slots[i].more);
+        if (l->slots[i].more == NULL) {
             coa_line_free(l);
             return -1;
         }
@@ -49,7 +50,7 @@ void coa_line_free(coa_line_t *l)
 {
     if (l->slots != NULL)
         for (unsigned i = 0; i < l->nslots; i++)
-            free(l->slots[i].ctrl);
+            free(l->slots[i].more);
     free(l->slots);
     memset(l, 0, sizeof *l);
 }
@@ -131,7 +132,7 @@ void coa_deliver(coa_t *c, uint64_t now)
             s->has_flit = false;
         }
         for (unsigned i = 0; i < s->nctrl; i++)
-            deliver_ctrl(c, (coa_dir_t)d, &s->ctrl[i], now);
+            deliver_ctrl(c, (coa_dir_t)d, coa_slot_ctrl(s, i), now);
         s->nctrl = 0;
     }
 }

@@ -42,8 +42,8 @@ struct emu_snapshot {
     uint8_t *mem;    /* ncells * mem_bytes */
     uint32_t *qdata; /* ncells * channels * depth */
     uint8_t *qtag;
-    coa_slot_t *slots; /* ncells * slots_per_cell, ctrl pointers unused */
-    coa_ctrl_t *ctrl;  /* ncells * slots_per_cell * ctrl_per_slot */
+    coa_slot_t *slots; /* ncells * slots_per_cell, `more` pointers unused */
+    coa_ctrl_t *ctrl;  /* ncells * slots_per_cell * ctrl_per_slot: each slot's control messages, all of them */
 };
 
 /* FNV-1a over each cell's program (entry, text and data) or its absence: restoring cells' registers and
@@ -159,8 +159,9 @@ emu_snapshot_t *emu_snapshot_take(const emu_array_t *a)
                 size_t at = i * s->slots_per_cell + d * c->out[d].nslots + k;
                 const coa_slot_t *slot = &c->out[d].slots[k];
                 s->slots[at] = *slot;
-                s->slots[at].ctrl = NULL;
-                memcpy(s->ctrl + at * s->ctrl_per_slot, slot->ctrl, slot->nctrl * sizeof *slot->ctrl);
+                s->slots[at].more = NULL;
+                for (unsigned j = 0; j < slot->nctrl; j++)
+                    s->ctrl[at * s->ctrl_per_slot + j] = coa_slot_ctrl_at(slot, j);
             }
     }
     return s;
@@ -194,10 +195,11 @@ int emu_snapshot_restore(emu_array_t *a, const emu_snapshot_t *s, char *err, siz
             for (unsigned k = 0; k < c->out[d].nslots; k++) {
                 size_t at = i * s->slots_per_cell + d * c->out[d].nslots + k;
                 coa_slot_t *slot = &c->out[d].slots[k];
-                coa_ctrl_t *ctrl = slot->ctrl;
+                coa_ctrl_t *more = slot->more;
                 *slot = s->slots[at];
-                slot->ctrl = ctrl;
-                memcpy(ctrl, s->ctrl + at * s->ctrl_per_slot, slot->nctrl * sizeof *ctrl);
+                slot->more = more;
+                for (unsigned j = 0; j < slot->nctrl; j++)
+                    *coa_slot_ctrl(slot, j) = s->ctrl[at * s->ctrl_per_slot + j];
                 full += slot->has_flit || slot->nctrl;
             }
             /* The line's counts only need to say how many slots are full. */
