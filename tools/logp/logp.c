@@ -106,13 +106,13 @@ static uint32_t flood_messages(const logp_setup_t *su, uint32_t words)
 }
 
 /* Largest computation per message that leaves the flood time within one clock per message of none. */
-static uint32_t max_hidden_compute(const logp_setup_t *su, unsigned mode, uint32_t messages, uint32_t partner,
-                                   uint64_t base, uint32_t limit)
+static uint32_t max_hidden_compute(const logp_setup_t *su, bool in_job, unsigned mode, uint32_t messages,
+                                   uint32_t partner, uint64_t base, uint32_t limit)
 {
     uint32_t lo = 0, hi = limit;
     while (hi - lo > (su->quick ? 8u : 2u)) {
         uint32_t mid = lo + (hi - lo) / 2;
-        uint64_t t = run_once(su, false, mode, 2, messages, 1, mid, partner);
+        uint64_t t = run_once(su, in_job, mode, 2, messages, 1, mid, partner);
         if (t != 0 && t <= base + messages)
             lo = mid;
         else
@@ -132,6 +132,23 @@ typedef struct logp_cases {
     const logp_setup_t *su;
     logp_case_t *c;
 } logp_cases_t;
+
+/* The searches for the computation hidden behind a send (0) and a receive (1): each run depends on the last,
+ * but the two are independent. */
+typedef struct logp_search {
+    const logp_setup_t *su;
+    uint32_t messages, partner, limit;
+    uint64_t base[2];
+    uint32_t hidden[2];
+} logp_search_t;
+
+static void run_search(void *arg, unsigned i)
+{
+    logp_search_t *s = arg;
+    unsigned mode = i == 0 ? MODE_OVERLAP_SEND : MODE_OVERLAP_RECEIVE;
+    s->hidden[i] = max_hidden_compute(s->su, s->su->run_jobs != NULL, mode, s->messages, s->partner, s->base[i],
+                                      s->limit);
+}
 
 static void run_case(void *arg, unsigned i)
 {
@@ -170,6 +187,10 @@ int logp_measure(const logp_setup_t *su, logp_result_t *r)
         cases[n++] = (logp_case_t){MODE_FLOOD, 2, n8, q, near, 0};
     cases[n++] = (logp_case_t){MODE_PINGPONG, 2, pings, 1, near, 0};
     cases[n++] = (logp_case_t){MODE_PINGPONG, 2, pings, 1, far, 0};
+    /* the bases of the overheads: computation hidden behind a send (or a receive) at queue depth one */
+    uint32_t n1 = su->quick ? 20 : 100;
+    cases[n++] = (logp_case_t){MODE_OVERLAP_SEND, 2, n1, 1, near, 0};
+    cases[n++] = (logp_case_t){MODE_OVERLAP_RECEIVE, 2, n1, 1, near, 0};
     logp_cases_t list = {su, cases};
     if (su->run_jobs != NULL) {
         su->run_jobs(su->jobs_ctx, n, run_case, &list);
@@ -195,6 +216,8 @@ int logp_measure(const logp_setup_t *su, logp_result_t *r)
     }
     r->eel_near = (double)cases[at++].clocks / (2.0 * pings);
     r->eel_far = (double)cases[at++].clocks / (2.0 * pings);
+    logp_search_t search = {su, n1, near, 0, {cases[at].clocks, cases[at + 1].clocks}, {0, 0}};
+    r->g_q1 = (double)search.base[0] / n1;
 
     /* G: the slope of the time per message against the size, over the large messages (least squares over
      * the sizes of 4 KB and up at the best queue depth measured). */
@@ -214,21 +237,20 @@ int logp_measure(const logp_setup_t *su, logp_result_t *r)
     r->G = k >= 2 ? (k * sxy - sx * sy) / (k * sxx - sx * sx) : NAN;
     r->large_bytes = r->g / r->G;
 
-    /* overheads: computation hidden behind a send (or a receive) at queue depth one */
-    uint32_t n1 = su->quick ? 20 : 100;
-    uint64_t base = run_min(su, false, MODE_OVERLAP_SEND, 2, n1, 1, 0, near);
-    if (base == 0)
+    /* overheads: the largest computation the send (or the receive) hides */
+    search.limit = (uint32_t)(2 * r->g_q1);
+    if (su->run_jobs != NULL) {
+        su->run_jobs(su->jobs_ctx, 2, run_search, &search);
+    } else {
+        run_search(&search, 0);
+        run_search(&search, 1);
+    }
+    if (interrupt_requested())
         return -1;
-    r->g_q1 = (double)base / n1;
-    uint32_t hidden = max_hidden_compute(su, MODE_OVERLAP_SEND, n1, near, base, (uint32_t)(2 * r->g_q1));
-    r->hidden_send = hidden;
-    r->o_s = r->g_q1 - hidden;
-    base = run_min(su, false, MODE_OVERLAP_RECEIVE, 2, n1, 1, 0, near);
-    if (base == 0)
-        return -1;
-    hidden = max_hidden_compute(su, MODE_OVERLAP_RECEIVE, n1, near, base, (uint32_t)(2 * r->g_q1));
-    r->hidden_receive = hidden;
-    r->o_r = (double)base / n1 - hidden;
+    r->hidden_send = search.hidden[0];
+    r->o_s = r->g_q1 - search.hidden[0];
+    r->hidden_receive = search.hidden[1];
+    r->o_r = (double)search.base[1] / n1 - search.hidden[1];
     return 0;
 }
 
