@@ -18,6 +18,9 @@ void coa_raise(coa_t *c, uint32_t addr, const char *fmt, ...)
 
 void coa_lc_set_state(coa_t *c, unsigned lc, coa_lc_state_t st, uint64_t now)
 {
+    /* Always in range already; this tells the compiler so (with the sanitizer's checks of the masks' shifts, it
+     * otherwise sees a path on which lc is 64). */
+    lc &= COA_MAX_CHANNELS - 1u;
     coa_lc_note_state(c, lc, now);
     coa_spools_unstick(c, lc);
     c->lc[lc].state = (uint8_t)st;
