@@ -247,8 +247,9 @@ typedef struct coa {
     uint64_t local_pool;                    /* channels ALLOC may hand out */
     uint64_t link_pool[COA_NUM_DIRS][COA_NUM_POOLS]; /* neighbour's channels this cell may take, per pool */
     uint64_t remote_free[COA_NUM_DIRS];     /* of those, the ones free as far as this cell knows */
-    uint32_t free_epoch;                    /* changes whenever a neighbour's channel may have become free */
-    uint64_t blocked_lc; /* headers that found no free channel at this free_epoch: no use trying before it moves */
+    /* Headers that found no free channel: no use trying again before a neighbour's channel may have become
+     * free (coa_unblock_headers empties it). */
+    uint64_t blocked_lc;
     /* links */
     uint64_t link_free_at[COA_NUM_DIRS];
     uint8_t rr[COA_NUM_DIRS];

@@ -76,11 +76,7 @@ static inline void coa_spool_bind(coa_t *c, unsigned s, uint8_t lc)
 }
 
 /* A neighbour's channel may have become free: every header that waits for one may try again. */
-static inline void coa_free_epoch_bump(coa_t *c)
-{
-    c->free_epoch++;
-    c->blocked_lc = 0;
-}
+static inline void coa_unblock_headers(coa_t *c) { c->blocked_lc = 0; }
 
 /* The spools' mode and the events their ends raise. */
 static inline void coa_spool_set_mode(coa_t *c, unsigned s, coa_spool_mode_t mode)

@@ -282,7 +282,7 @@ int coa_cr_write(coa_t *c, uint32_t index, uint32_t v, uint64_t now)
     if (index >= COA_CR_LINK_POOL && index < COA_CR_LINK_POOL + 32) {
         unsigned k = index - COA_CR_LINK_POOL;
         uint64_t *m = &c->link_pool[k / 8][(k % 8) / 2];
-        coa_free_epoch_bump(c);
+        coa_unblock_headers(c);
         if (k % 2)
             set_hi(m, v);
         else
@@ -291,7 +291,7 @@ int coa_cr_write(coa_t *c, uint32_t index, uint32_t v, uint64_t now)
     }
     if (index >= COA_CR_REMOTE_FREE && index < COA_CR_REMOTE_FREE + 8) {
         unsigned k = index - COA_CR_REMOTE_FREE;
-        coa_free_epoch_bump(c);
+        coa_unblock_headers(c);
         if (k % 2)
             set_hi(&c->remote_free[k / 2], v);
         else

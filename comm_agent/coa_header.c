@@ -87,7 +87,7 @@ static void header_step(coa_t *c, unsigned lc, uint64_t now)
         if (extend(c, lc, now))
             l->setup_started = false; /* routed now (coa_lc_set_state, which also clears its blocked_lc bit) */
         else if (!c->fault.raised)
-            c->blocked_lc |= coa_bit(lc); /* until the free epoch moves */
+            c->blocked_lc |= coa_bit(lc); /* until a channel may have become free */
         return;
     }
     coa_lc_pop(c, lc, NULL, now);
@@ -128,9 +128,6 @@ static void sink_tagged(coa_t *c, unsigned lc, uint64_t now)
     coa_lc_release(c, lc, now);
 }
 
-/* Headers first, oldest first: when several wait at this cell for a free channel, the one that has waited
- * longest gets it, so two pathways that follow the same route never overtake each other (messages between
- * two cells arrive in order). Then trailers at sinks. */
 /* The channels whose tagged head word sink_tagged would take. */
 static bool at_sink_tagged(const coa_t *c, unsigned lc)
 {
@@ -150,10 +147,13 @@ bool coa_headers_stuck(const coa_t *c)
     return true;
 }
 
+/* Headers first, oldest first: when several wait at this cell for a free channel, the one that has waited
+ * longest gets it, so two pathways that follow the same route never overtake each other (messages between
+ * two cells arrive in order). Then trailers at sinks. */
 void coa_headers(coa_t *c, uint64_t now)
 {
     /* Only headers that can act this clock: one that found no free channel cannot get one before a channel
-     * is freed (the epoch moves, which empties blocked_lc), and nothing in this loop frees one. Sorting the
+     * is freed (coa_unblock_headers empties blocked_lc), and nothing in this loop frees one. Sorting the
      * others alone keeps their order (the sort is stable), and under congestion most headers wait. header_lc
      * is the channels in state header, busy_lc those holding words. */
     uint64_t ready = c->busy_lc & c->header_lc & ~c->blocked_lc;

@@ -103,7 +103,7 @@ static void deliver_ctrl(coa_t *c, coa_dir_t from, const coa_ctrl_t *m, uint64_t
     }
     case COA_CTRL_FREE:
         c->remote_free[from] |= coa_bit(m->lc);
-        coa_free_epoch_bump(c);
+        coa_unblock_headers(c);
         break;
     default: break;
     }

@@ -88,15 +88,25 @@ static bool loader_step(coa_t *c, uint64_t now)
     return true;
 }
 
+/* Whether spool sp waits on its channel: a send for room (or a channel that takes words), a receive for a word
+ * that is not a trailer on a channel routed to it, either for a channel at all (a receive waiting for its
+ * pathway). Only a change of the channel or of the spool's own set-up ends it. */
+static bool spool_waits(const coa_t *c, const coa_spool_t *sp)
+{
+    if (sp->lc >= c->cfg.channels)
+        return true;
+    const coa_lc_t *l = &c->lc[sp->lc];
+    if (sp->mode == COA_SPOOL_SEND)
+        return l->count >= c->cfg.queue_depth || l->state == COA_LC_FREE || l->state == COA_LC_DRAINING;
+    return l->count == 0 || coa_lc_head_tagged(c, sp->lc) || l->route.kind != COA_END_SPOOL;
+}
+
 static bool spool_step(coa_t *c, unsigned s, uint64_t now)
 {
     coa_spool_t *sp = &c->spool[s];
-    if (sp->lc >= c->cfg.channels)
-        return false; /* a receive waiting for its pathway */
-    coa_lc_t *l = &c->lc[sp->lc];
+    if (spool_waits(c, sp))
+        return false;
     if (sp->mode == COA_SPOOL_SEND) {
-        if (l->count >= c->cfg.queue_depth || l->state == COA_LC_FREE || l->state == COA_LC_DRAINING)
-            return false;
         if (!coa_mem_ok(c, sp->addr)) {
             coa_raise(c, sp->addr, "spool %u reads 0x%x, outside memory or misaligned", s, sp->addr);
             coa_spool_set_mode(c, (unsigned)(sp - c->spool), COA_SPOOL_IDLE);
@@ -105,8 +115,6 @@ static bool spool_step(coa_t *c, unsigned s, uint64_t now)
         bool tag = sp->index < sp->tag_head || sp->count <= sp->tag_tail;
         coa_lc_push(c, sp->lc, mem_read(c, sp->addr), tag, now);
     } else {
-        if (l->count == 0 || coa_lc_head_tagged(c, sp->lc) || l->route.kind != COA_END_SPOOL)
-            return false;
         if (!coa_mem_ok(c, sp->addr)) {
             coa_raise(c, sp->addr, "spool %u writes 0x%x, outside memory or misaligned", s, sp->addr);
             coa_spool_set_mode(c, (unsigned)(sp - c->spool), COA_SPOOL_IDLE);
@@ -128,17 +136,9 @@ bool coa_spools_stuck(const coa_t *c)
 {
     if (c->loading)
         return false;
-    for (uint32_t m = c->spools_active; m != 0; m &= m - 1) {
-        const coa_spool_t *sp = &c->spool[__builtin_ctz(m)];
-        if (sp->lc >= c->cfg.channels)
-            continue;
-        const coa_lc_t *l = &c->lc[sp->lc];
-        bool stuck = sp->mode == COA_SPOOL_SEND
-                         ? l->count >= c->cfg.queue_depth || l->state == COA_LC_FREE || l->state == COA_LC_DRAINING
-                         : l->count == 0 || coa_lc_head_tagged(c, sp->lc) || l->route.kind != COA_END_SPOOL;
-        if (!stuck)
+    for (uint32_t m = c->spools_active; m != 0; m &= m - 1)
+        if (!spool_waits(c, &c->spool[__builtin_ctz(m)]))
             return false; /* spool_step would move a word, or raise a fault */
-    }
     return true;
 }
 

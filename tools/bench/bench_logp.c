@@ -10,7 +10,6 @@
 #include "interrupt.h"
 #include "logp.h"
 #include "plot.h"
-#include "progress.h"
 
 static double us(double clocks)
 {
@@ -88,20 +87,15 @@ static void run_jobs(void *ctx, unsigned n, void (*job)(void *arg, unsigned i), 
 
 int bench_logp(bench_context_t *ctx)
 {
-    /* The searches for the hidden computation run one after another, after the jobs, on a line of their own. */
-    progress_t steps;
-    progress_init(&steps, "bench logp", ctx->quiet);
     logp_setup_t su = {.width = 8,
                        .height = 8,
                        .quick = ctx->quick,
                        .runs = ctx->quick ? 1 : 2,
                        .quiet = ctx->quiet,
-                       .steps = &steps,
                        .run_jobs = run_jobs,
                        .jobs_ctx = ctx};
     logp_result_t r;
     int rc = logp_measure(&su, &r);
-    progress_done(&steps);
     if (rc != 0)
         return interrupt_requested() ? 0 : -1; /* after Ctrl-C: no parameters, and the bench says why */
     write_plots(ctx, &r);

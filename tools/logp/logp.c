@@ -11,7 +11,6 @@
 #include "logp.h"
 #include "interrupt.h"
 #include "program_load.h"
-#include "progress.h"
 #include "run_loop.h"
 
 enum { MODE_PINGPONG = 0, MODE_FLOOD = 1, MODE_OVERLAP_SEND = 2, MODE_OVERLAP_RECEIVE = 3, MAX_SIZES = 16 };
@@ -20,8 +19,8 @@ static const unsigned depths_full[] = {1, 2, 4, 8, 16};
 static const unsigned depths_quick[] = {1, 4};
 
 /* Runs logp.s once; returns cell 0's clocks, or 0 after printing why it failed. */
-static uint64_t run_once(const logp_setup_t *su, bool in_job, unsigned mode, uint32_t words, uint32_t messages,
-                         uint32_t depth, uint32_t compute, uint32_t partner)
+static uint64_t run_once(const logp_setup_t *su, unsigned mode, uint32_t words, uint32_t messages, uint32_t depth,
+                         uint32_t compute, uint32_t partner)
 {
     emu_machine_t m;
     emu_machine_defaults(&m);
@@ -51,17 +50,10 @@ static uint64_t run_once(const logp_setup_t *su, bool in_job, unsigned mode, uin
                  words, messages, depth, compute);
         char named[160];
         snprintf(named, sizeof named, "bench logp: %s", what);
-        /* Most runs take a fraction of a second: the measurement's own line names each; alone, the run's line.
-         * Among several at once (a job of su->run_jobs), the jobs' line. */
+        /* Run by su->run_jobs, several at once, under the jobs' line; else alone, under a line of its own. */
         bool interrupted;
-        emu_run_status_t st;
-        if (in_job) {
-            st = run_sliced(a, 2000000000ull, &interrupted);
-        } else {
-            if (su->steps != NULL)
-                progress_step(su->steps, what);
-            st = run_loop(a, 2000000000ull, named, su->quiet || su->steps != NULL, &interrupted);
-        }
+        emu_run_status_t st = su->run_jobs != NULL ? run_sliced(a, 2000000000ull, &interrupted)
+                                                   : run_loop(a, 2000000000ull, named, su->quiet, &interrupted);
         if (interrupted) {
             emu_array_free(a);
             return 0;
@@ -82,13 +74,13 @@ static uint64_t run_once(const logp_setup_t *su, bool in_job, unsigned mode, uin
 
 /* The seed's method: the minimum of several runs. The emulator is deterministic, so the runs agree; the
  * second run checks it. */
-static uint64_t run_min(const logp_setup_t *su, bool in_job, unsigned mode, uint32_t words, uint32_t messages,
-                        uint32_t depth, uint32_t compute, uint32_t partner)
+static uint64_t run_min(const logp_setup_t *su, unsigned mode, uint32_t words, uint32_t messages, uint32_t depth,
+                        uint32_t compute, uint32_t partner)
 {
-    uint64_t a = run_once(su, in_job, mode, words, messages, depth, compute, partner);
+    uint64_t a = run_once(su, mode, words, messages, depth, compute, partner);
     if (a == 0 || su->runs < 2)
         return a;
-    uint64_t b = run_once(su, in_job, mode, words, messages, depth, compute, partner);
+    uint64_t b = run_once(su, mode, words, messages, depth, compute, partner);
     if (b == 0)
         return 0; /* failed (said why) or interrupted */
     if (b != a)
@@ -106,13 +98,13 @@ static uint32_t flood_messages(const logp_setup_t *su, uint32_t words)
 }
 
 /* Largest computation per message that leaves the flood time within one clock per message of none. */
-static uint32_t max_hidden_compute(const logp_setup_t *su, bool in_job, unsigned mode, uint32_t messages,
-                                   uint32_t partner, uint64_t base, uint32_t limit)
+static uint32_t max_hidden_compute(const logp_setup_t *su, unsigned mode, uint32_t messages, uint32_t partner,
+                                   uint64_t base, uint32_t limit)
 {
     uint32_t lo = 0, hi = limit;
     while (hi - lo > (su->quick ? 8u : 2u)) {
         uint32_t mid = lo + (hi - lo) / 2;
-        uint64_t t = run_once(su, in_job, mode, 2, messages, 1, mid, partner);
+        uint64_t t = run_once(su, mode, 2, messages, 1, mid, partner);
         if (t != 0 && t <= base + messages)
             lo = mid;
         else
@@ -146,15 +138,24 @@ static void run_search(void *arg, unsigned i)
 {
     logp_search_t *s = arg;
     unsigned mode = i == 0 ? MODE_OVERLAP_SEND : MODE_OVERLAP_RECEIVE;
-    s->hidden[i] = max_hidden_compute(s->su, s->su->run_jobs != NULL, mode, s->messages, s->partner, s->base[i],
-                                      s->limit);
+    s->hidden[i] = max_hidden_compute(s->su, mode, s->messages, s->partner, s->base[i], s->limit);
+}
+
+/* job(arg, i) for i < n: through su->run_jobs when there is one, else in turn. */
+static void run_all(const logp_setup_t *su, unsigned n, void (*job)(void *arg, unsigned i), void *arg)
+{
+    if (su->run_jobs != NULL)
+        su->run_jobs(su->jobs_ctx, n, job, arg);
+    else
+        for (unsigned i = 0; i < n; i++)
+            job(arg, i);
 }
 
 static void run_case(void *arg, unsigned i)
 {
     logp_cases_t *l = arg;
     logp_case_t *c = &l->c[i];
-    c->clocks = run_min(l->su, l->su->run_jobs != NULL, c->mode, c->words, c->messages, c->depth, 0, c->partner);
+    c->clocks = run_min(l->su, c->mode, c->words, c->messages, c->depth, 0, c->partner);
 }
 
 int logp_measure(const logp_setup_t *su, logp_result_t *r)
@@ -176,7 +177,7 @@ int logp_measure(const logp_setup_t *su, logp_result_t *r)
     /* The independent cases, the longest first (when several run at once, the last to start is a short one):
      * time per message against the size for a few queue depths, g against the queue depth with 8-byte
      * messages, and the ping-pongs for the end-to-end latency. */
-    logp_case_t cases[LOGP_MAX_DEPTHS * LOGP_MAX_SIZES + LOGP_MAX_DEPTHS + 2];
+    logp_case_t cases[LOGP_MAX_DEPTHS * LOGP_MAX_SIZES + LOGP_MAX_DEPTHS + 4];
     unsigned n = 0;
     for (unsigned s = r->nsizes; s-- > 0;)
         for (unsigned d = 0; d < r->ndepths; d++)
@@ -192,15 +193,7 @@ int logp_measure(const logp_setup_t *su, logp_result_t *r)
     cases[n++] = (logp_case_t){MODE_OVERLAP_SEND, 2, n1, 1, near, 0};
     cases[n++] = (logp_case_t){MODE_OVERLAP_RECEIVE, 2, n1, 1, near, 0};
     logp_cases_t list = {su, cases};
-    if (su->run_jobs != NULL) {
-        su->run_jobs(su->jobs_ctx, n, run_case, &list);
-    } else {
-        for (unsigned i = 0; i < n; i++) {
-            run_case(&list, i);
-            if (cases[i].clocks == 0)
-                return -1;
-        }
-    }
+    run_all(su, n, run_case, &list);
     for (unsigned i = 0; i < n; i++)
         if (cases[i].clocks == 0)
             return -1;
@@ -239,12 +232,7 @@ int logp_measure(const logp_setup_t *su, logp_result_t *r)
 
     /* overheads: the largest computation the send (or the receive) hides */
     search.limit = (uint32_t)(2 * r->g_q1);
-    if (su->run_jobs != NULL) {
-        su->run_jobs(su->jobs_ctx, 2, run_search, &search);
-    } else {
-        run_search(&search, 0);
-        run_search(&search, 1);
-    }
+    run_all(su, 2, run_search, &search);
     if (interrupt_requested())
         return -1;
     r->hidden_send = search.hidden[0];

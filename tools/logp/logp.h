@@ -15,9 +15,8 @@ typedef struct logp_setup {
     bool quick;             /* fewer sizes, depths and messages */
     unsigned runs;          /* runs per case (the minimum is kept) */
     bool quiet;             /* no progress line (there is one on a terminal otherwise) */
-    struct progress *steps; /* when not NULL: one line for the whole measurement, naming each run */
-    /* When not NULL: runs the measurement's independent cases (all but the searches for the hidden computation,
-     * each run of which depends on the last), which then show no progress line of their own. */
+    /* When not NULL: runs the measurement's independent runs (the cases, then the two searches for the hidden
+     * computation, each of whose runs depends on the last), which then show no progress line of their own. */
     logp_run_jobs_fn *run_jobs;
     void *jobs_ctx;
 } logp_setup_t;

@@ -13,9 +13,6 @@ static double now_s(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* The run in slices that grow until one takes about a twentieth of a second (progress and Ctrl-C stay prompt on
- * a 32x32 array, and a small one does not pay a call per few clocks), with the line between them when one is
- * given. */
 /* base, plus this run's share of the idle workers. */
 static unsigned shared_threads(const run_threads_t *share)
 {
@@ -23,6 +20,9 @@ static unsigned shared_threads(const run_threads_t *share)
     return share->base + atomic_load(&share->idle) / (running > 0 ? running : 1u);
 }
 
+/* The run in slices that grow until one takes about a twentieth of a second (progress and Ctrl-C stay prompt on
+ * a 32x32 array, and a small one does not pay a call per few clocks), with the line between them when one is
+ * given. */
 static emu_run_status_t sliced(emu_array_t *a, uint64_t limit, progress_t *p, bool *interrupted,
                                const run_threads_t *share)
 {
