@@ -55,6 +55,7 @@ void coa_reset(coa_t *c)
     c->header_lc = 0;
     c->routed_lc = 0;
     c->credit_lc = 0;
+    c->frozen_lc = 0;
     c->blocked_lc = 0;
     memset(c->link_lc, 0, sizeof c->link_lc);
     c->spools_active = 0;
@@ -122,22 +123,31 @@ bool coa_stuck(const coa_t *c, uint64_t now)
 
 void coa_after_ca(coa_t *c, uint64_t now, bool mem_used)
 {
-    coa_spools(c, now, mem_used);
+    /* Each part is called only when it may have something to do: under congestion most clocks of most agents
+     * have nothing for any (spools stuck, headers blocked, no credits, waits frozen), and a call that finds so
+     * costs more than the test. */
+    if (!mem_used && (c->loading || (!c->asleep && (c->spools_active & ~c->spools_stuck) != 0)))
+        coa_spools(c, now, mem_used);
     if (!c->asleep) {
-        /* Only channels holding a header that may act or a tagged word have anything for it: most clocks of
-         * most agents have none (words in flight on open pathways, headers waiting for a free channel), so the
-         * call is skipped. */
+        /* Only channels holding a header that may act or a tagged word have anything for coa_headers (not words
+         * in flight on open pathways, nor headers waiting for a free channel). */
         if ((c->busy_lc & ((c->header_lc & ~c->blocked_lc) | c->tagged_lc)) != 0)
             coa_headers(c, now);
-        coa_links_schedule(c, now);
+        /* A link sends only a word of a routed channel with a credit. */
+        if ((c->busy_lc & c->routed_lc & c->credit_lc) != 0)
+            coa_links_schedule(c, now);
     }
-    coa_account_waits(c, now);
+    if ((c->busy_lc & ~c->frozen_lc) != 0)
+        coa_account_waits(c, now);
 }
 
 bool coa_quiescent(const coa_t *c) { return !coa_active(c); }
 
+void coa_thaw_waits(coa_t *c, uint64_t now) { coa_thaw(c, ~0ull, now); }
+
 void coa_settle(coa_t *c, uint64_t now)
 {
+    coa_thaw(c, ~0ull, now);
     for (unsigned lc = 0; lc < c->cfg.channels; lc++)
         coa_lc_note_state(c, lc, now);
 }

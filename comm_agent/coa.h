@@ -99,11 +99,12 @@ typedef struct coa_lc {
     uint16_t credits;    /* room in the downstream queue (route LINK) */
     uint16_t head, count;
     uint16_t ntagged;    /* tagged words in the queue */
-    uint64_t setup_done; /* clock at which the header at the head has been decoded */
     bool setup_started;
     uint8_t last_wait;   /* coa_wait_t of the last clock, for tools */
+    uint64_t setup_done; /* clock at which the header at the head has been decoded */
     uint64_t moved_at;   /* clock of the last word that left it */
     uint64_t stats_since; /* time-weighted statistics are settled up to here */
+    uint64_t frozen_from; /* frozen (coa_t.frozen_lc): the first clock of last_wait not yet in stats */
     coa_lc_stats_t stats;
 } coa_lc_t;
 
@@ -263,6 +264,10 @@ typedef struct coa {
     uint64_t header_lc;  /* channels in state header */
     uint64_t routed_lc;  /* channels in state routed */
     uint64_t credit_lc;  /* channels with a credit (credits > 0): what a link's scheduler asks with routed_lc */
+    /* Channels whose wait is counted lazily: waiting for a credit, or a header for a free channel, a reason no
+     * clock changes until an event on the channel (coa_lc_thaw) does. Under congestion most waiting channels
+     * wait so, for hundreds of clocks. */
+    uint64_t frozen_lc;
     uint64_t link_lc[COA_NUM_DIRS]; /* channels routed to each outgoing link */
     uint32_t spools_active; /* mask of spools not idle */
     /* Active spools that could not move a word at their last try, and cannot until their channel (stuck_lcs,
@@ -350,8 +355,11 @@ const char *coa_wait_name(coa_wait_t w);
 const char *coa_lc_state_name(coa_lc_state_t s);
 /* Word at position i of a channel's queue (0 = head). */
 uint32_t coa_lc_peek(const coa_t *c, unsigned lc, unsigned i, bool *tag);
-/* Brings the time-weighted statistics (occupancy, no-data time) up to `now`: the end of a run. */
+/* Brings the time-weighted statistics (occupancy, no-data time) and the waits counted lazily up to `now`: the
+ * end of a run. */
 void coa_settle(coa_t *c, uint64_t now);
+/* Brings only the waits counted lazily (frozen_lc) up to `now`, the clock not yet run: where a run returns. */
+void coa_thaw_waits(coa_t *c, uint64_t now);
 /* Nothing queued anywhere and no spool running. */
 bool coa_quiescent(const coa_t *c);
 

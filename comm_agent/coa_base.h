@@ -50,6 +50,25 @@ static inline void coa_send_ctrl(coa_t *c, coa_dir_t dir, coa_ctrl_kind_t kind, 
     *coa_slot_ctrl(s, s->nctrl++) = (coa_ctrl_t){(uint8_t)kind, (uint8_t)lc};
 }
 
+/* Channel lc's wait may change from now on: the clocks it waited frozen (coa_account_waits) are counted. Called
+ * wherever a frozen channel's reason may end: its state, route or credits change (coa_lc_set_state,
+ * coa_lc_set_route, a credit arriving or written), a header may find a free channel (coa_unblock_headers), the
+ * agent falls asleep or wakes. A frozen channel is never popped: a link needs a credit to send it, and a blocked
+ * header is not stepped. */
+static inline void coa_lc_thaw(coa_t *c, unsigned lc, uint64_t now)
+{
+    if (c->frozen_lc & coa_bit(lc)) {
+        coa_lc_t *l = &c->lc[lc];
+        l->stats.wait_clocks[l->last_wait % COA_WAIT_COUNT] += now > l->frozen_from ? now - l->frozen_from : 0;
+        c->frozen_lc &= ~coa_bit(lc);
+    }
+}
+static inline void coa_thaw(coa_t *c, uint64_t mask, uint64_t now)
+{
+    for (uint64_t m = mask & c->frozen_lc; m != 0; m &= m - 1)
+        coa_lc_thaw(c, (unsigned)__builtin_ctzll(m), now);
+}
+
 /* Every change of a channel's credits goes through here, which keeps credit_lc. */
 static inline void coa_lc_set_credits(coa_t *c, unsigned lc, unsigned credits)
 {
@@ -76,7 +95,11 @@ static inline void coa_spool_bind(coa_t *c, unsigned s, uint8_t lc)
 }
 
 /* A neighbour's channel may have become free: every header that waits for one may try again. */
-static inline void coa_unblock_headers(coa_t *c) { c->blocked_lc = 0; }
+static inline void coa_unblock_headers(coa_t *c, uint64_t now)
+{
+    coa_thaw(c, c->blocked_lc, now);
+    c->blocked_lc = 0;
+}
 
 /* The spools' mode and the events their ends raise. */
 static inline void coa_spool_set_mode(coa_t *c, unsigned s, coa_spool_mode_t mode)

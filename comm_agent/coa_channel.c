@@ -22,6 +22,7 @@ void coa_lc_set_state(coa_t *c, unsigned lc, coa_lc_state_t st, uint64_t now)
      * otherwise sees a path on which lc is 64). */
     lc &= COA_MAX_CHANNELS - 1u;
     coa_lc_note_state(c, lc, now);
+    coa_lc_thaw(c, lc, now);
     coa_spools_unstick(c, lc);
     c->lc[lc].state = (uint8_t)st;
     c->blocked_lc &= ~coa_bit(lc);
@@ -39,6 +40,7 @@ void coa_lc_set_route(coa_t *c, unsigned lc, coa_end_t route, uint64_t now)
 {
     coa_lc_t *l = &c->lc[lc];
     coa_lc_note_state(c, lc, now);
+    coa_lc_thaw(c, lc, now);
     coa_spools_unstick(c, lc);
     if (l->route.kind == COA_END_GATE && l->route.index < COA_NUM_GATES && c->gate_in_lc[l->route.index] == lc)
         c->gate_in_lc[l->route.index] = COA_NONE;
@@ -121,38 +123,59 @@ void coa_lc_clear(coa_t *c, unsigned lc, uint64_t now)
     l->pool = 0;
 }
 
-coa_wait_t coa_lc_wait(const coa_t *c, unsigned lc, uint64_t now) { return coa_lc_wait_now(c, lc, now); }
+coa_wait_t coa_lc_wait(const coa_t *c, unsigned lc, uint64_t now)
+{
+    /* A channel that moved a word in this clock did not wait in it, whatever holds it up now: as the books count
+     * it (coa_account_waits). */
+    const coa_lc_t *l = &c->lc[lc];
+    if (l->count > 0 && l->moved_at == now && l->state != COA_LC_FREE && l->state != COA_LC_DRAINING)
+        return COA_WAIT_NONE;
+    return coa_lc_wait_now(c, lc, now);
+}
 
-/* Per clock, only for the channels holding words: why each did not move one. */
+/* Per clock, only for the channels holding words: why each did not move one. A channel that waits for a credit
+ * (no space) or for a free channel (a blocked header) waits so until an event on it: it is frozen (frozen_lc),
+ * skipped here, and its clocks are counted when it thaws (coa_lc_thaw). */
 void coa_account_waits(coa_t *c, uint64_t now)
 {
     /* A header that found no free channel (blocked_lc) waits for one, as coa_lc_wait_now would find after
      * its longer way round, unless the agent sleeps; under congestion most waiting channels are such. */
-    uint64_t blocked = c->asleep ? 0 : c->busy_lc & c->blocked_lc;
+    uint64_t busy = c->busy_lc & ~c->frozen_lc;
+    uint64_t blocked = c->asleep ? 0 : busy & c->blocked_lc;
     for (uint64_t m = blocked; m != 0; m &= m - 1) {
         unsigned lc = (unsigned)__builtin_ctzll(m);
-        coa_wait_t w = c->lc[lc].moved_at == now ? COA_WAIT_NONE : COA_WAIT_NO_CHANNEL;
-        c->lc[lc].last_wait = (uint8_t)w;
-        if (w != COA_WAIT_NONE)
-            c->lc[lc].stats.wait_clocks[w]++;
+        coa_lc_t *l = &c->lc[lc];
+        if (l->moved_at == now) {
+            l->last_wait = COA_WAIT_NONE;
+            continue;
+        }
+        l->last_wait = COA_WAIT_NO_CHANNEL;
+        l->stats.wait_clocks[COA_WAIT_NO_CHANNEL]++;
+        l->frozen_from = now + 1;
+        c->frozen_lc |= coa_bit(lc);
     }
     /* The next most common: a routed channel on its way to a link, which waits for a credit or its turn
      * (coa_lc_wait_now's answer for it, without the questions whose answers are known). */
-    for (uint64_t m = c->busy_lc & ~blocked; m != 0; m &= m - 1) {
+    for (uint64_t m = busy & ~blocked; m != 0; m &= m - 1) {
         unsigned lc = (unsigned)__builtin_ctzll(m);
-        const coa_lc_t *l = &c->lc[lc];
+        coa_lc_t *l = &c->lc[lc];
         coa_wait_t w;
         if (l->moved_at == now)
             w = COA_WAIT_NONE;
-        else if (l->state == COA_LC_ROUTED && l->route.kind == COA_END_LINK && !c->asleep)
-            w = l->credits == 0                                                                   ? COA_WAIT_NO_SPACE
-                : c->link_free_at[l->route.dir] > now && c->link_last_lc[l->route.dir] == lc ? COA_WAIT_NONE
-                                                                                              : COA_WAIT_LOST_TURN;
-        else
+        else if (l->state == COA_LC_ROUTED && l->route.kind == COA_END_LINK && !c->asleep) {
+            if (l->credits == 0) {
+                l->frozen_from = now + 1;
+                c->frozen_lc |= coa_bit(lc);
+                w = COA_WAIT_NO_SPACE;
+            } else {
+                w = c->link_free_at[l->route.dir] > now && c->link_last_lc[l->route.dir] == lc ? COA_WAIT_NONE
+                                                                                             : COA_WAIT_LOST_TURN;
+            }
+        } else
             w = coa_lc_wait_now(c, lc, now);
-        c->lc[lc].last_wait = (uint8_t)w;
+        l->last_wait = (uint8_t)w;
         if (w != COA_WAIT_NONE)
-            c->lc[lc].stats.wait_clocks[w]++;
+            l->stats.wait_clocks[w]++;
     }
 }
 
@@ -160,7 +183,8 @@ void coa_account_stuck_waits(coa_t *c, uint64_t from, uint64_t n)
 {
     if (n == 0)
         return;
-    for (uint64_t m = c->busy_lc; m != 0; m &= m - 1) {
+    /* The frozen ones count on their own. */
+    for (uint64_t m = c->busy_lc & ~c->frozen_lc; m != 0; m &= m - 1) {
         unsigned lc = (unsigned)__builtin_ctzll(m);
         coa_wait_t w = coa_lc_wait_now(c, lc, from);
         c->lc[lc].last_wait = (uint8_t)w;

@@ -75,6 +75,7 @@ static int lc_write(coa_t *c, unsigned lc, unsigned f, uint32_t v, uint64_t now)
     case COA_LC_F_CREDITS:
         if (v > c->cfg.queue_depth)
             return -1;
+        coa_lc_thaw(c, lc, now);
         coa_lc_set_credits(c, lc, v);
         return 0;
     case COA_LC_F_POOL:
@@ -282,7 +283,7 @@ int coa_cr_write(coa_t *c, uint32_t index, uint32_t v, uint64_t now)
     if (index >= COA_CR_LINK_POOL && index < COA_CR_LINK_POOL + 32) {
         unsigned k = index - COA_CR_LINK_POOL;
         uint64_t *m = &c->link_pool[k / 8][(k % 8) / 2];
-        coa_unblock_headers(c);
+        coa_unblock_headers(c, now);
         if (k % 2)
             set_hi(m, v);
         else
@@ -291,7 +292,7 @@ int coa_cr_write(coa_t *c, uint32_t index, uint32_t v, uint64_t now)
     }
     if (index >= COA_CR_REMOTE_FREE && index < COA_CR_REMOTE_FREE + 8) {
         unsigned k = index - COA_CR_REMOTE_FREE;
-        coa_unblock_headers(c);
+        coa_unblock_headers(c, now);
         if (k % 2)
             set_hi(&c->remote_free[k / 2], v);
         else
@@ -299,7 +300,10 @@ int coa_cr_write(coa_t *c, uint32_t index, uint32_t v, uint64_t now)
         return 0;
     }
     switch (index) {
-    case COA_CR_SLEEP: c->asleep = v != 0; return 0;
+    case COA_CR_SLEEP:
+        coa_thaw(c, ~0ull, now); /* every wait reason becomes or stops being "asleep" */
+        c->asleep = v != 0;
+        return 0;
     case COA_CR_RELEASE:
         if (v >= c->cfg.channels || c->lc[v].count != 0)
             return -1;

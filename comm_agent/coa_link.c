@@ -95,6 +95,8 @@ static void deliver_ctrl(coa_t *c, coa_dir_t from, const coa_ctrl_t *m, uint64_t
     switch (m->kind) {
     case COA_CTRL_CREDIT: {
         coa_lc_t *l = &c->lc[m->lc];
+        if (l->credits == 0)
+            coa_lc_thaw(c, m->lc, now); /* it may have waited for this credit */
         if (l->credits < c->cfg.queue_depth)
             coa_lc_set_credits(c, m->lc, l->credits + 1u);
         if (l->state == COA_LC_DRAINING && l->credits == c->cfg.queue_depth)
@@ -103,7 +105,7 @@ static void deliver_ctrl(coa_t *c, coa_dir_t from, const coa_ctrl_t *m, uint64_t
     }
     case COA_CTRL_FREE:
         c->remote_free[from] |= coa_bit(m->lc);
-        coa_unblock_headers(c);
+        coa_unblock_headers(c, now);
         break;
     default: break;
     }

@@ -131,11 +131,14 @@ void emu_array_request_stop(emu_array_t *a)
 static void unstick_all(emu_array_t *a, bool serial)
 {
     bool any = false;
-    for (unsigned i = 0; i < a->ncells; i++)
+    for (unsigned i = 0; i < a->ncells; i++) {
         if (a->cells[i].stuck_since != 0) {
             emu_cell_unstick(&a->cells[i], a->clock);
             any = true;
         }
+        /* So are the channels whose waits count lazily: whoever reads the books next finds them whole. */
+        coa_thaw_waits(&a->cells[i].coa, a->clock);
+    }
     if (any && serial && a->clock > 0) {
         a->last_ran = a->clock - 1;
         a->ran_any = true;
