@@ -364,7 +364,7 @@ static inline void store_now(uint8_t *mem, uint32_t addr, unsigned size, uint64_
 static inline void store_commit(uint8_t *mem, const pending_store_t *st) { store_now(mem, st->addr, st->size, st->value); }
 
 static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now);
-static uint64_t run_ahead(ca_t *ca, const emu_bundle_t *b, uint64_t now, uint64_t horizon, uint64_t *last_issue);
+static uint64_t run_one(ca_t *ca, const emu_bundle_t *b, uint64_t now);
 
 uint64_t ca_step(ca_t *ca, uint64_t now)
 {
@@ -439,10 +439,8 @@ uint64_t ca_step(ca_t *ca, uint64_t now)
                 s->stats.gate_reads++;
             }
     }
-    if (b->flags & EMU_BUNDLE_RUN_AHEAD) {
-        uint64_t last_issue;
-        return run_ahead(ca, b, now, 0, &last_issue); /* horizon 0: this bundle only */
-    }
+    if (b->flags & EMU_BUNDLE_RUN_AHEAD)
+        return run_one(ca, b, now);
     return issue(ca, b, now);
 }
 
@@ -605,113 +603,18 @@ static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now)
 __attribute__((aligned(64))) static uint64_t run_ahead(ca_t *ca, const emu_bundle_t *b, uint64_t now,
                                                        uint64_t horizon, uint64_t *last_issue)
 {
-    ca_state_block_t *s = &ca->s;
-    uint32_t *const regs = s->regs;
-    uint8_t *const mem = ca->mem;
-    const emu_program_t *const prog = ca->prog;
-    const isa_op_t *const prog_ops = prog->ops;
-    const mem_bounds_t bounds = mem_bounds(ca);
-    const bool targets_ok = true; /* DIRECT bundles have theirs checked (writes_direct) */
-    /* busy_clocks grows by the clocks from the first issue to the last ready_at: each bundle issues when the last
-     * frees the core. */
-    const uint64_t start = now;
-    uint64_t bundles = 0, nops = 0, branches = 0, mem_reads = 0, mem_writes = 0;
-    uint64_t mem_busy_until = s->mem_busy_until, last = *last_issue, result;
-    uint32_t next_pc;
-    uint32_t a, v2; /* the operands of the operation being run */
+#define RUN_ONE 0
+#include "ca_run_ahead.inc"
+#undef RUN_ONE
+}
 
-#define WRITE(r, v) (void)(regs[(uint8_t)(r)] = (uint32_t)(v))
-#define STORE(addr, size, value) store_now(mem, (addr), (size), (value))
-#define FAILED goto faulted
-#define ACCESS_OK(addr, size, write) access_ok(&bounds, (addr), (size), (write))
-#define OPERANDS() (a = regs[op->rs1], v2 = op->has_ext ? op->ext : regs[op->rs2])
-
-#include "ca_jump_table.inc"
-#if CA_USE_JUMP_TABLE
-/* Threaded code: each handler goes on to the next operation's handler itself, not through the loop. */
-#undef CA_NEXT
-#define CA_NEXT                                                                                                      \
-    do {                                                                                                             \
-        if (++op == end)                                                                                             \
-            goto bundle_done;                                                                                        \
-        OPERANDS();                                                                                                  \
-        CA_DISPATCH(op->opcode);                                                                                     \
-    } while (0)
-#endif
-    for (;;) {
-        next_pc = b->next_pc;
-        bool taken = false;
-        for (const isa_op_t *op = prog_ops + b->first_op, *end = op + b->count; op < end; op++) {
-            OPERANDS();
-            CA_DISPATCH(op->opcode)
-            {
-#include "ca_ops.inc"
-                /* Predecoding keeps these out of EMU_BUNDLE_RUN_AHEAD bundles (they are not EMU_BUNDLE_ALONE). */
-                CA_CASE(WFE)
-                CA_CASE(HALT)
-                CA_CASE(TRAP)
-                CA_CASE(RFE)
-                CA_CASE(RDCR)
-                CA_CASE(WRCR)
-                CA_DEFAULT FAULT(EMU_FAULT_ILLEGAL_INSTRUCTION, op->opcode, "opcode 0x%02x cannot run ahead",
-                                 op->opcode);
-            }
-        }
-#if CA_USE_JUMP_TABLE
-    bundle_done:
-#undef CA_NEXT
-#define CA_NEXT continue
-#endif
-        regs[ISA_REG_ZERO] = 0;
-        if (b->mem_accesses) {
-            mem_busy_until = now + b->mem_accesses;
-            mem_reads += b->mem_reads;
-            mem_writes += b->mem_writes;
-        }
-        bundles++;
-        nops += b->count;
-        last = now;
-        now += b->clocks;
-        if (!taken) {
-            if (now >= horizon)
-                break;
-            b++; /* past the last bundle, the sentinel */
-        } else {
-            branches++;
-            if (now >= horizon || (b = emu_program_bundle(prog, next_pc)) == NULL)
-                break; /* NULL cannot be: targets are checked (predecoding, or jr and callr as they run) */
-        }
-        if (!(b->flags & EMU_BUNDLE_RUN_AHEAD))
-            break;
-    }
-#undef WRITE
-#undef STORE
-#undef FAILED
-#undef ACCESS_OK
-#undef OPERANDS
-#undef WRITE_PAIR
-#undef FAULT
-#undef TAKE
-    s->pc = next_pc;
-    s->ready_at = now;
-    result = now;
-    goto out;
-faulted:
-    /* The faulting bundle changed nothing; the pc and ready_at are the last bundle's, if one issued. */
-    s->pc = b->pc;
-    if (bundles != 0)
-        s->ready_at = now;
-    result = UINT64_MAX;
-out:
-    s->mem_busy_until = mem_busy_until;
-    s->stats.bundles += bundles;
-    s->stats.ops += nops;
-    s->stats.busy_clocks += now - start;
-    s->stats.branches_taken += branches;
-    s->stats.mem_reads += mem_reads;
-    s->stats.mem_writes += mem_writes;
-    *last_issue = last;
-    return result;
+/* run_ahead for bundle b alone (ca_step's case: its cell is stepped clock by clock). */
+static uint64_t run_one(ca_t *ca, const emu_bundle_t *b, uint64_t now)
+{
+    uint64_t last = 0, *const last_issue = &last;
+#define RUN_ONE 1
+#include "ca_run_ahead.inc"
+#undef RUN_ONE
 }
 
 uint64_t ca_run_alone(ca_t *ca, uint64_t horizon, uint64_t *last_issue)

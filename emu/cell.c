@@ -327,7 +327,7 @@ void emu_cell_unstick(emu_cell_t *c, uint64_t now)
     c->stuck_since = 0;
 }
 
-static inline void step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
+static inline __attribute__((always_inline)) void step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
 {
     if (c->stuck_since != 0)
         emu_cell_unstick(c, now);
