@@ -65,11 +65,20 @@ struct emu_block {
 typedef struct emu_step_summary {
     uint64_t next;          /* earliest clock at which any of them can change */
     uint64_t progress_at;   /* latest clock with progress */
-    bool faulted;
-    bool running;           /* some CA not yet halted or faulted */
-    bool waiting;           /* some CA blocked on a gate */
+    /* Bit 1 << ca_state_t of each CA stepped (or of what a dormant one would add): one or for a cell, where
+     * three flags took a test each. Read through the three below. */
+    uint32_t states;
     bool stop;              /* a stop was requested before this clock ran */
 } emu_step_summary_t;
+#define EMU_STATE_BIT(st) (1u << (st))
+static inline bool emu_summary_faulted(const emu_step_summary_t *s) { return s->states & EMU_STATE_BIT(CA_FAULTED); }
+/* Some CA not yet halted or faulted. */
+static inline bool emu_summary_running(const emu_step_summary_t *s)
+{
+    return s->states & (EMU_STATE_BIT(CA_RUNNING) | EMU_STATE_BIT(CA_WAITING));
+}
+/* Some CA blocked on a gate. */
+static inline bool emu_summary_waiting(const emu_step_summary_t *s) { return s->states & EMU_STATE_BIT(CA_WAITING); }
 
 /* The clock state every thread keeps a copy of, changed only by emu_clock_decide. */
 typedef struct emu_run_clock {

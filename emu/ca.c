@@ -269,7 +269,8 @@ static bool check_target(ca_t *ca, uint64_t now, uint32_t pc, uint32_t target)
     return false;
 }
 
-uint32_t ca_events_pending(ca_t *ca, uint64_t now)
+/* Inline for take_event, which asks before every bundle while events are on. */
+static inline uint32_t events_pending(ca_t *ca, uint64_t now)
 {
     ca_state_block_t *s = &ca->s;
     uint32_t outside = ca->port.ops->event_sources != NULL ? ca->port.ops->event_sources(ca->port.ctx) : 0;
@@ -281,14 +282,23 @@ uint32_t ca_events_pending(ca_t *ca, uint64_t now)
     return s->event_pending | (outside & CA_EVENT_LEVEL_BITS);
 }
 
+uint32_t ca_events_pending(ca_t *ca, uint64_t now) { return events_pending(ca, now); }
+
 /* Between bundles, a pending unmasked event diverts the CA to its handler: the pc of the bundle that would
  * have issued (even one stalled on a gate) is kept in epc, events are disabled until rfe, and the entry
  * takes timing.event clocks. Returns true when it did. */
-static bool take_event(ca_t *ca, uint64_t now)
+static void enter_event(ca_t *ca, uint64_t now);
+static inline bool take_event(ca_t *ca, uint64_t now)
+{
+    if ((events_pending(ca, now) & ca->s.event_mask) == 0)
+        return false;
+    enter_event(ca, now);
+    return true;
+}
+
+static void enter_event(ca_t *ca, uint64_t now)
 {
     ca_state_block_t *s = &ca->s;
-    if ((ca_events_pending(ca, now) & s->event_mask) == 0)
-        return false;
     ca_finish(ca, now);
     s->state = CA_RUNNING;
     s->epc = s->pc;
@@ -303,7 +313,6 @@ static bool take_event(ca_t *ca, uint64_t now)
     s->ready_at = now + ca->prog->timing.clocks[ISA_T_EVENT];
     s->stats.events++;
     s->stats.busy_clocks += ca->prog->timing.clocks[ISA_T_EVENT];
-    return true;
 }
 
 /* Returns the cause of the first gate that blocks, -1 when all are ready, or -2 after an unbound-gate fault. */

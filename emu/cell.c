@@ -254,8 +254,7 @@ void emu_cell_step_alone(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
         sum->next = next;
     if (c->saved.progress_at > sum->progress_at)
         sum->progress_at = c->saved.progress_at;
-    sum->faulted |= ca->s.state == CA_FAULTED;
-    sum->running |= ca->s.state == CA_RUNNING;
+    sum->states |= EMU_STATE_BIT(ca->s.state) & (EMU_STATE_BIT(CA_RUNNING) | EMU_STATE_BIT(CA_FAULTED));
 }
 
 bool emu_cell_run_alone(emu_cell_t *c, uint64_t horizon, emu_step_summary_t *sum)
@@ -280,8 +279,7 @@ bool emu_cell_run_alone(emu_cell_t *c, uint64_t horizon, emu_step_summary_t *sum
         sum->next = next;
     if (c->saved.progress_at > sum->progress_at)
         sum->progress_at = c->saved.progress_at;
-    sum->faulted |= faulted;
-    sum->running |= ca->s.state == CA_RUNNING;
+    sum->states |= EMU_STATE_BIT(ca->s.state) & (EMU_STATE_BIT(CA_RUNNING) | EMU_STATE_BIT(CA_FAULTED));
     return true;
 }
 
@@ -380,9 +378,7 @@ static inline __attribute__((always_inline)) void step(emu_cell_t *c, uint64_t n
         sum->next = next;
     if (c->saved.progress_at > sum->progress_at)
         sum->progress_at = c->saved.progress_at;
-    sum->faulted |= ca->s.state == CA_FAULTED;
-    sum->running |= ca->s.state == CA_RUNNING || ca->s.state == CA_WAITING;
-    sum->waiting |= ca->s.state == CA_WAITING;
+    sum->states |= EMU_STATE_BIT(ca->s.state);
 }
 
 void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum) { step(c, now, sum); }

@@ -17,16 +17,16 @@ static inline bool emu_clock_decide(emu_run_clock_t *rc, const emu_machine_t *m,
         *st = EMU_RUN_STOPPED; /* before the clock ran: it runs when the array goes on */
         return true;
     }
-    if (sum->faulted) {
+    if (emu_summary_faulted(sum)) {
         *st = EMU_RUN_FAULT;
-    } else if (!sum->running) {
+    } else if (!emu_summary_running(sum)) {
         *st = EMU_RUN_DONE;
-    } else if (sum->waiting && now - rc->last_progress >= m->deadlock_clocks) {
+    } else if (emu_summary_waiting(sum) && now - rc->last_progress >= m->deadlock_clocks) {
         *st = EMU_RUN_DEADLOCK;
     } else {
         /* Nothing can change before sum->next: skip the idle clocks. */
         uint64_t next = sum->next > now + 1 ? sum->next : now + 1;
-        if (sum->waiting && next > rc->last_progress + m->deadlock_clocks)
+        if (emu_summary_waiting(sum) && next > rc->last_progress + m->deadlock_clocks)
             next = rc->last_progress + m->deadlock_clocks;
         rc->clock = next < limit ? next : limit;
         if (rc->clock < limit)
@@ -44,9 +44,7 @@ static inline void emu_summary_merge(emu_step_summary_t *into, const emu_step_su
         into->next = s->next;
     if (s->progress_at > into->progress_at)
         into->progress_at = s->progress_at;
-    into->faulted |= s->faulted;
-    into->running |= s->running;
-    into->waiting |= s->waiting;
+    into->states |= s->states;
     into->stop |= s->stop;
 }
 

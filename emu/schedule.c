@@ -138,8 +138,7 @@ static void rebuild(emu_array_t *a, emu_block_t *b, uint64_t now)
 static void tell_dormant(const emu_block_t *b, emu_step_summary_t *sum)
 {
     if (b->dormant_waiting > 0) {
-        sum->running = true;
-        sum->waiting = true;
+        sum->states |= EMU_STATE_BIT(CA_WAITING); /* running, and waiting */
     }
     if (b->wake_at < sum->next)
         sum->next = b->wake_at;
@@ -163,7 +162,7 @@ void emu_block_step(emu_array_t *a, emu_block_t *b, uint64_t now, emu_step_summa
                 (!c->nap_fresh || !coa_receiving(&c->coa))) {
                 if (c->nap_fresh) /* the line is read by other threads' posts: written only when it changes */
                     c->nap_fresh = false;
-                sum->running = true;
+                sum->states |= EMU_STATE_BIT(CA_RUNNING);
                 if (c->wake_at < sum->next)
                     sum->next = c->wake_at;
                 continue;
