@@ -58,6 +58,7 @@ void coa_reset(coa_t *c)
     c->frozen_lc = 0;
     c->blocked_lc = 0;
     memset(c->link_lc, 0, sizeof c->link_lc);
+    c->linked_lc = 0;
     c->spools_active = 0;
     c->spools_stuck = 0;
     c->stuck_lcs = 0;
@@ -129,9 +130,10 @@ void coa_after_ca(coa_t *c, uint64_t now, bool mem_used)
     if (!mem_used && (c->loading || (!c->asleep && (c->spools_active & ~c->spools_stuck) != 0)))
         coa_spools(c, now, mem_used);
     if (!c->asleep) {
-        /* Only channels holding a header that may act or a tagged word have anything for coa_headers (not words
-         * in flight on open pathways, nor headers waiting for a free channel). */
-        if ((c->busy_lc & ((c->header_lc & ~c->blocked_lc) | c->tagged_lc)) != 0)
+        /* Only channels holding a header that may act, or a tagged word at the end of a pathway, have anything
+         * for coa_headers (not words in flight on open pathways, signs and trailers passing through, nor headers
+         * waiting for a free channel). */
+        if ((c->busy_lc & ((c->header_lc & ~c->blocked_lc) | (c->tagged_lc & ~c->linked_lc & ~c->header_lc))) != 0)
             coa_headers(c, now);
         /* A link sends only a word of a routed channel with a credit. */
         if ((c->busy_lc & c->routed_lc & c->credit_lc) != 0)

@@ -269,6 +269,7 @@ typedef struct coa {
      * wait so, for hundreds of clocks. */
     uint64_t frozen_lc;
     uint64_t link_lc[COA_NUM_DIRS]; /* channels routed to each outgoing link */
+    uint64_t linked_lc;             /* the four together */
     uint32_t spools_active; /* mask of spools not idle */
     /* Active spools that could not move a word at their last try, and cannot until their channel (stuck_lcs,
      * stuck_on: by channel, the spools waiting on it) or their own set-up changes: coa_spools skips them. Under

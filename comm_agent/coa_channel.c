@@ -52,6 +52,7 @@ void coa_lc_set_route(coa_t *c, unsigned lc, coa_end_t route, uint64_t now)
     l->route = route;
     if (route.kind == COA_END_LINK)
         c->link_lc[route.dir] |= coa_bit(lc);
+    c->linked_lc = c->link_lc[0] | c->link_lc[1] | c->link_lc[2] | c->link_lc[3];
     if (route.kind == COA_END_GATE && route.index < COA_NUM_GATES)
         c->gate_in_lc[route.index] = (uint8_t)lc;
     if (route.kind == COA_END_LINK)

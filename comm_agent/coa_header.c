@@ -140,8 +140,7 @@ bool coa_headers_stuck(const coa_t *c)
 {
     if ((c->busy_lc & c->header_lc & ~c->blocked_lc) != 0)
         return false;
-    uint64_t links = c->link_lc[0] | c->link_lc[1] | c->link_lc[2] | c->link_lc[3];
-    for (uint64_t m = c->busy_lc & c->tagged_lc & ~links & ~c->header_lc; m != 0; m &= m - 1)
+    for (uint64_t m = c->busy_lc & c->tagged_lc & ~c->linked_lc & ~c->header_lc; m != 0; m &= m - 1)
         if (at_sink_tagged(c, (unsigned)__builtin_ctzll(m)))
             return false;
     return true;
@@ -177,8 +176,7 @@ void coa_headers(coa_t *c, uint64_t now)
         header_step(c, order[i], now);
 
     /* Only channels with a tagged word that may be a trailer at a sink. */
-    uint64_t links = c->link_lc[0] | c->link_lc[1] | c->link_lc[2] | c->link_lc[3];
-    for (uint64_t m = c->busy_lc & c->tagged_lc & ~links & ~c->header_lc; m != 0; m &= m - 1) {
+    for (uint64_t m = c->busy_lc & c->tagged_lc & ~c->linked_lc & ~c->header_lc; m != 0; m &= m - 1) {
         unsigned lc = (unsigned)__builtin_ctzll(m);
         if (at_sink_tagged(c, lc))
             sink_tagged(c, lc, now);
