@@ -154,6 +154,12 @@ void emu_block_step(emu_array_t *a, emu_block_t *b, uint64_t now, emu_step_summa
     unsigned may = (b->nawake > 1 ? EMU_MAY_NAP : 0u) | (a->has_hooks ? 0u : EMU_MAY_STICK);
     for (unsigned k = 0; k < b->nawake; k++) {
         emu_cell_t *c = &a->cells[b->awake[k]];
+        /* The next cell's first misses, asked for while this one runs: its incoming counts and its core. */
+        if (k + 1 < b->nawake) {
+            const emu_cell_t *n = &a->cells[b->awake[k + 1]];
+            __builtin_prefetch((const void *)n->coa.w.in_posted, 0);
+            __builtin_prefetch(&n->ca.s, 0);
+        }
         /* A dormant cell in the list naps, its core busy (rebuild drops the sleepers): it is skipped, as long as
          * nothing was posted to it. A post that saw the mark set `woken`; one made in its last clock by another
          * thread, before the mark was visible, is found here on its first nap clock. */
