@@ -91,7 +91,7 @@ int emu_blocks_prepare(emu_array_t *a, unsigned n)
             atomic_store_explicit(&c->woken, false, memory_order_relaxed);
             c->napping = false;
             c->block = b;
-            b->awake[b->nawake++] = i;
+            b->awake[b->nawake++] = c;
         }
         b->dirty = false;
         atomic_init(&b->wakes, 0);
@@ -130,7 +130,7 @@ static void rebuild(emu_array_t *a, emu_block_t *b, uint64_t now)
             }
             atomic_store_explicit(&c->dormant, false, memory_order_relaxed);
         }
-        b->awake[b->nawake++] = i;
+        b->awake[b->nawake++] = c;
     }
 }
 
@@ -153,10 +153,10 @@ void emu_block_step(emu_array_t *a, emu_block_t *b, uint64_t now, emu_step_summa
      * clock, which a stuck agent's sleep leaves to be added up. */
     unsigned may = (b->nawake > 1 ? EMU_MAY_NAP : 0u) | (a->has_hooks ? 0u : EMU_MAY_STICK);
     for (unsigned k = 0; k < b->nawake; k++) {
-        emu_cell_t *c = &a->cells[b->awake[k]];
+        emu_cell_t *c = b->awake[k];
         /* The next cell's first misses, asked for while this one runs: its incoming counts and its core. */
         if (k + 1 < b->nawake) {
-            const emu_cell_t *n = &a->cells[b->awake[k + 1]];
+            const emu_cell_t *n = b->awake[k + 1];
             __builtin_prefetch((const void *)n->coa.w.in_posted, 0);
             __builtin_prefetch(&n->ca.s, 0);
         }
@@ -233,7 +233,7 @@ bool emu_block_alone(emu_array_t *a, emu_block_t *b, emu_run_clock_t *rc, uint64
 {
     if (b->nawake != 1 || b->dirty || atomic_load_explicit(&b->wakes, memory_order_relaxed) != b->wakes_seen)
         return false;
-    emu_cell_t *c = &a->cells[b->awake[0]];
+    emu_cell_t *c = b->awake[0];
     if (!agent_quiet(c, rc->clock))
         return false;
     while (rc->clock < b->wake_at && !a->stop_requested && computes(&c->ca)) {
