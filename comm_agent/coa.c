@@ -127,13 +127,10 @@ void coa_after_ca(coa_t *c, uint64_t now, bool mem_used)
     /* Each part is called only when it may have something to do: under congestion most clocks of most agents
      * have nothing for any (spools stuck, headers blocked, no credits, waits frozen), and a call that finds so
      * costs more than the test. */
-    if (!mem_used && (c->loading || (!c->asleep && (c->spools_active & ~c->spools_stuck) != 0)))
-        coa_spools(c, now, mem_used);
+    if (coa_spools_may_move(c, mem_used))
+        coa_spools(c, now);
     if (!c->asleep) {
-        /* Only channels holding a header that may act, or a tagged word at the end of a pathway, have anything
-         * for coa_headers (not words in flight on open pathways, signs and trailers passing through, nor headers
-         * waiting for a free channel). */
-        if ((c->busy_lc & ((c->header_lc & ~c->blocked_lc) | (c->tagged_lc & ~c->linked_lc & ~c->header_lc))) != 0)
+        if ((coa_headers_ready(c) | coa_tagged_at_ends(c)) != 0)
             coa_headers(c, now);
         /* A link sends only a word of a routed channel with a credit. */
         if ((c->busy_lc & c->routed_lc & c->credit_lc) != 0)

@@ -350,6 +350,12 @@ static inline coa_end_t coa_end_decode(uint32_t v)
     return (coa_end_t){(uint8_t)(v >> 12 & 15u), (uint8_t)(v >> 8 & 15u), (uint8_t)(v & 0xffu)};
 }
 
+/* The clocks channel lc has waited, frozen (frozen_lc), for its last_wait and not yet counted, up to below `now`. */
+static inline uint64_t coa_lc_frozen_clocks(const coa_t *c, unsigned lc, uint64_t now)
+{
+    const coa_lc_t *l = &c->lc[lc];
+    return (c->frozen_lc >> lc & 1u) && now > l->frozen_from ? now - l->frozen_from : 0;
+}
 /* Why channel lc waits right now (for tools). */
 coa_wait_t coa_lc_wait(const coa_t *c, unsigned lc, uint64_t now);
 const char *coa_wait_name(coa_wait_t w);

@@ -59,7 +59,7 @@ static inline void coa_lc_thaw(coa_t *c, unsigned lc, uint64_t now)
 {
     if (c->frozen_lc & coa_bit(lc)) {
         coa_lc_t *l = &c->lc[lc];
-        l->stats.wait_clocks[l->last_wait % COA_WAIT_COUNT] += now > l->frozen_from ? now - l->frozen_from : 0;
+        l->stats.wait_clocks[l->last_wait % COA_WAIT_COUNT] += coa_lc_frozen_clocks(c, lc, now);
         c->frozen_lc &= ~coa_bit(lc);
     }
 }

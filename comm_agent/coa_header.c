@@ -138,9 +138,9 @@ static bool at_sink_tagged(const coa_t *c, unsigned lc)
 
 bool coa_headers_stuck(const coa_t *c)
 {
-    if ((c->busy_lc & c->header_lc & ~c->blocked_lc) != 0)
+    if (coa_headers_ready(c) != 0)
         return false;
-    for (uint64_t m = c->busy_lc & c->tagged_lc & ~c->linked_lc & ~c->header_lc; m != 0; m &= m - 1)
+    for (uint64_t m = coa_tagged_at_ends(c); m != 0; m &= m - 1)
         if (at_sink_tagged(c, (unsigned)__builtin_ctzll(m)))
             return false;
     return true;
@@ -155,7 +155,7 @@ void coa_headers(coa_t *c, uint64_t now)
      * is freed (coa_unblock_headers empties blocked_lc), and nothing in this loop frees one. Sorting the
      * others alone keeps their order (the sort is stable), and under congestion most headers wait. header_lc
      * is the channels in state header, busy_lc those holding words. */
-    uint64_t ready = c->busy_lc & c->header_lc & ~c->blocked_lc;
+    uint64_t ready = coa_headers_ready(c);
     unsigned order[COA_MAX_CHANNELS];
     unsigned n = 0;
     for (uint64_t m = ready; m != 0; m &= m - 1) {
@@ -176,7 +176,7 @@ void coa_headers(coa_t *c, uint64_t now)
         header_step(c, order[i], now);
 
     /* Only channels with a tagged word that may be a trailer at a sink. */
-    for (uint64_t m = c->busy_lc & c->tagged_lc & ~c->linked_lc & ~c->header_lc; m != 0; m &= m - 1) {
+    for (uint64_t m = coa_tagged_at_ends(c); m != 0; m &= m - 1) {
         unsigned lc = (unsigned)__builtin_ctzll(m);
         if (at_sink_tagged(c, lc))
             sink_tagged(c, lc, now);

@@ -142,9 +142,9 @@ bool coa_spools_stuck(const coa_t *c)
     return true;
 }
 
-void coa_spools(coa_t *c, uint64_t now, bool mem_used)
+void coa_spools(coa_t *c, uint64_t now)
 {
-    if (mem_used || loader_step(c, now) || c->asleep)
+    if (loader_step(c, now))
         return;
     /* Round robin over the active spools, starting after the one served last: those above it, then the rest
      * from the lowest. Most clocks of a busy agent find most of them unable to move a word. */

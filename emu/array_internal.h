@@ -79,6 +79,15 @@ static inline bool emu_summary_running(const emu_step_summary_t *s)
 }
 /* Some CA blocked on a gate. */
 static inline bool emu_summary_waiting(const emu_step_summary_t *s) { return s->states & EMU_STATE_BIT(CA_WAITING); }
+/* What one cell (or block) adds to a clock's summary. */
+static inline void emu_summary_add(emu_step_summary_t *s, uint64_t next, uint64_t progress_at, uint32_t states)
+{
+    if (next < s->next)
+        s->next = next;
+    if (progress_at > s->progress_at)
+        s->progress_at = progress_at;
+    s->states |= states;
+}
 
 /* The clock state every thread keeps a copy of, changed only by emu_clock_decide. */
 typedef struct emu_run_clock {

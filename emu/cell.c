@@ -237,6 +237,12 @@ static inline uint64_t timer_due(const ca_t *ca, uint64_t now)
     return UINT64_MAX;
 }
 
+/* A lone cell's CA runs or has faulted (its bundles neither halt nor wait): its summary bit, as emu_cell_step's. */
+static inline uint32_t alone_state(const ca_t *ca)
+{
+    return EMU_STATE_BIT(ca->s.state) & (EMU_STATE_BIT(CA_RUNNING) | EMU_STATE_BIT(CA_FAULTED));
+}
+
 void emu_cell_step_alone(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
 {
     /* emu_cell_step, less what cannot happen here: nothing arrives (no other cell is awake and nothing is in
@@ -248,13 +254,7 @@ void emu_cell_step_alone(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
     if (ca->s.stats.bundles != issued_before && !ca->s.in_handler && ++c->saved.awake_bundles > EMU_RECHECK_BUNDLES)
         c->saved.progress_at = now;
     uint64_t timer = timer_due(ca, now);
-    if (timer < next)
-        next = timer;
-    if (next < sum->next)
-        sum->next = next;
-    if (c->saved.progress_at > sum->progress_at)
-        sum->progress_at = c->saved.progress_at;
-    sum->states |= EMU_STATE_BIT(ca->s.state) & (EMU_STATE_BIT(CA_RUNNING) | EMU_STATE_BIT(CA_FAULTED));
+    emu_summary_add(sum, timer < next ? timer : next, c->saved.progress_at, alone_state(ca));
 }
 
 bool emu_cell_run_alone(emu_cell_t *c, uint64_t horizon, emu_step_summary_t *sum)
@@ -274,12 +274,7 @@ bool emu_cell_run_alone(emu_cell_t *c, uint64_t horizon, emu_step_summary_t *sum
             c->saved.progress_at = last_issue;
     }
     /* Events are off and the CA neither sleeps nor has halted: no timer is due (timer_due). */
-    uint64_t next = faulted ? UINT64_MAX : ca->s.ready_at;
-    if (next < sum->next)
-        sum->next = next;
-    if (c->saved.progress_at > sum->progress_at)
-        sum->progress_at = c->saved.progress_at;
-    sum->states |= EMU_STATE_BIT(ca->s.state) & (EMU_STATE_BIT(CA_RUNNING) | EMU_STATE_BIT(CA_FAULTED));
+    emu_summary_add(sum, faulted ? UINT64_MAX : ca->s.ready_at, c->saved.progress_at, alone_state(ca));
     return true;
 }
 
@@ -374,11 +369,7 @@ static inline __attribute__((always_inline)) void step(emu_cell_t *c, uint64_t n
         next = timer;
     if (coa_busy || coa_active(&c->coa) || coa_sending(&c->coa, now))
         next = now + 1;
-    if (next < sum->next)
-        sum->next = next;
-    if (c->saved.progress_at > sum->progress_at)
-        sum->progress_at = c->saved.progress_at;
-    sum->states |= EMU_STATE_BIT(ca->s.state);
+    emu_summary_add(sum, next, c->saved.progress_at, EMU_STATE_BIT(ca->s.state));
 }
 
 void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum) { step(c, now, sum); }

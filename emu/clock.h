@@ -40,11 +40,7 @@ static inline bool emu_clock_decide(emu_run_clock_t *rc, const emu_machine_t *m,
 
 static inline void emu_summary_merge(emu_step_summary_t *into, const emu_step_summary_t *s)
 {
-    if (s->next < into->next)
-        into->next = s->next;
-    if (s->progress_at > into->progress_at)
-        into->progress_at = s->progress_at;
-    into->states |= s->states;
+    emu_summary_add(into, s->next, s->progress_at, s->states);
     into->stop |= s->stop;
 }
 

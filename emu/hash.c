@@ -71,8 +71,7 @@ static void hash_coa(hasher_t *s, const coa_t *c, bool with_stats, uint64_t now)
             uint64_t waits[COA_WAIT_COUNT];
             memcpy(waits, st->wait_clocks, sizeof waits);
             waits[COA_WAIT_NO_DATA] = no_data;
-            if ((c->frozen_lc >> i & 1u) && now > l->frozen_from)
-                waits[l->last_wait % COA_WAIT_COUNT] += now - l->frozen_from;
+            waits[l->last_wait % COA_WAIT_COUNT] += coa_lc_frozen_clocks(c, i, now); /* as if thawed */
             mix(s, waits, sizeof waits);
         }
     }

@@ -137,11 +137,8 @@ static void rebuild(emu_array_t *a, emu_block_t *b, uint64_t now)
 /* What the dormant cells would have told the clock: a waiting CA keeps the run going, and a timer is due. */
 static void tell_dormant(const emu_block_t *b, emu_step_summary_t *sum)
 {
-    if (b->dormant_waiting > 0) {
-        sum->states |= EMU_STATE_BIT(CA_WAITING); /* running, and waiting */
-    }
-    if (b->wake_at < sum->next)
-        sum->next = b->wake_at;
+    /* A waiting CA is running too. */
+    emu_summary_add(sum, b->wake_at, 0, b->dormant_waiting > 0 ? EMU_STATE_BIT(CA_WAITING) : 0u);
 }
 
 void emu_block_step(emu_array_t *a, emu_block_t *b, uint64_t now, emu_step_summary_t *sum)
@@ -168,9 +165,7 @@ void emu_block_step(emu_array_t *a, emu_block_t *b, uint64_t now, emu_step_summa
                 (!c->nap_fresh || !coa_receiving(&c->coa))) {
                 if (c->nap_fresh) /* the line is read by other threads' posts: written only when it changes */
                     c->nap_fresh = false;
-                sum->states |= EMU_STATE_BIT(CA_RUNNING);
-                if (c->wake_at < sum->next)
-                    sum->next = c->wake_at;
+                emu_summary_add(sum, c->wake_at, 0, EMU_STATE_BIT(CA_RUNNING));
                 continue;
             }
             atomic_store_explicit(&c->woken, false, memory_order_relaxed);

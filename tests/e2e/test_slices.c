@@ -184,7 +184,7 @@ static void waits_add_up(const char *run_file)
                 for (unsigned w = 0; w < COA_WAIT_COUNT; w++)
                     books[w] += c->lc[lc].stats.wait_clocks[w];
         }
-    //assert_true(t.frozen_seen > 0);
+    assert_true(t.frozen_seen > 0);
     /* No data is the time a routed channel is empty, counted apart; none is not counted. */
     for (unsigned w = 0; w < COA_WAIT_COUNT; w++)
         if (w != COA_WAIT_NONE && w != COA_WAIT_NO_DATA && books[w] != t.waits[w])
