@@ -226,6 +226,8 @@ static apr_t *create(const apr_input_t *in)
         return NULL;
     a->t = in->torus;
     a->cap = in->capacity;
+    for (uint64_t u = 0; u < APR_BALANCE_TABLE; u++)
+        a->balance[u] = APR_BALANCE * u * u / ((uint64_t)a->cap * a->cap);
     a->iterations = in->iterations;
     a->rng = in->seed;
     a->n = in->nconns;

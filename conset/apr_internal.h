@@ -21,6 +21,7 @@ enum {
     APR_TIME_BAL = 64,        /* a timeline's cost grows to TIME_BAL as its load reaches the budget */
     APR_STALL = 12,           /* a negotiation gives up after this many rounds with no less over */
     APR_TIGHTEN_FAILURES = 2, /* phases that could not be made shorter before the tightening stops */
+    APR_BALANCE_TABLE = 64,   /* uses with their balance term tabulated (above: computed) */
 };
 #define APR_INF UINT64_MAX
 
@@ -57,6 +58,9 @@ struct apr {
     uint32_t *hist;
     uint16_t *luse;
     uint64_t pres; /* price of going over capacity, 0 = not allowed (the sequential pass) */
+    /* BALANCE * (u / cap)^2 for the common uses u: the search asks for it at every step, and a division is
+     * most of a node's cost */
+    uint64_t balance[APR_BALANCE_TABLE];
     /* The schedule, negotiated like the channels: per phase and cell, the time (in units) of the connections
      * start (send) and end (receive) there, against a budget per timeline of each phase (0 = none). */
     uint64_t *sload, *rload;
@@ -119,8 +123,23 @@ uint64_t apr_schedule_bound(const apr_t *a);
 /* The busiest timeline's clocks in phase p. */
 uint64_t apr_phase_bound(const apr_t *a, unsigned p);
 
+#define APR_NODE_COST_MAX 0xffffffffu /* keeps any path's cost below 2^48, the heap's key field */
+
 /* Cost of one more channel at (phase p, cell v); APR_INF when full and going over is not allowed. */
-uint64_t apr_node_cost(const apr_t *a, unsigned p, unsigned v);
+static inline uint64_t apr_node_cost(const apr_t *a, unsigned p, unsigned v)
+{
+    size_t k = (size_t)p * a->t.n + v;
+    uint64_t u = a->use[k];
+    if (u >= a->cap && a->pres == 0)
+        return APR_INF;
+    uint64_t balance = u < APR_BALANCE_TABLE ? a->balance[u] : APR_BALANCE * u * u / ((uint64_t)a->cap * a->cap);
+    uint64_t cost = APR_SCALE + balance + a->hist[k];
+    if (u >= a->cap) {
+        /* Negotiated congestion (PathFinder): each channel beyond capacity costs more every round. */
+        cost = cost * (APR_SCALE + a->pres * (u + 1 - a->cap)) / APR_SCALE;
+    }
+    return cost < APR_NODE_COST_MAX ? cost : APR_NODE_COST_MAX;
+}
 /* Cost of putting connection c's clocks on its ends' timelines in phase p (0 without a budget). */
 uint64_t apr_time_cost(const apr_t *a, unsigned p, const apr_conn_t *c);
 /* Cheapest path for connection c in phase p that costs less than bound, into a->cand; its cost or APR_INF. */

@@ -3,22 +3,6 @@
 
 #include "apr_internal.h"
 
-#define NODE_COST_MAX 0xffffffffu /* keeps any path's cost below 2^48, the heap's key field */
-
-uint64_t apr_node_cost(const apr_t *a, unsigned p, unsigned v)
-{
-    size_t k = (size_t)p * a->t.n + v;
-    uint64_t u = a->use[k];
-    if (u >= a->cap && a->pres == 0)
-        return APR_INF;
-    uint64_t cost = APR_SCALE + APR_BALANCE * u * u / ((uint64_t)a->cap * a->cap) + a->hist[k];
-    if (u >= a->cap) {
-        /* Negotiated congestion (PathFinder): each channel beyond capacity costs more every round. */
-        cost = cost * (APR_SCALE + a->pres * (u + 1 - a->cap)) / APR_SCALE;
-    }
-    return cost < NODE_COST_MAX ? cost : NODE_COST_MAX;
-}
-
 /* One timeline: below the budget a small pull towards the less loaded phases; above it, like a channel over
  * capacity, a price per longest-connection's worth of clocks over, rising with the rounds and the history. */
 static uint64_t timeline_cost(const apr_t *a, uint64_t budget, uint64_t load, uint64_t d, uint32_t hist)
@@ -28,7 +12,7 @@ static uint64_t timeline_cost(const apr_t *a, uint64_t budget, uint64_t load, ui
         return APR_TIME_BAL * after / budget;
     uint64_t over = ((after - budget) * APR_SCALE + a->dref - 1) / a->dref;
     uint64_t cost = (APR_SCALE + APR_TIME_BAL + (uint64_t)hist) * (APR_SCALE + a->tpres * over / APR_SCALE) / APR_SCALE;
-    return cost < NODE_COST_MAX ? cost : NODE_COST_MAX;
+    return cost < APR_NODE_COST_MAX ? cost : APR_NODE_COST_MAX;
 }
 
 uint64_t apr_time_cost(const apr_t *a, unsigned p, const apr_conn_t *c)

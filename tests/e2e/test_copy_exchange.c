@@ -28,7 +28,7 @@ static copy_exchange_run_t run(const copy_kernel_params_t *p, copy_style_t style
     if (k == NULL)
         fail_msg("%s", err);
     copy_exchange_run_t r;
-    if (copy_exchange_run(copy_kernel_spec(k), style, 1, &r, err, sizeof err) != 0)
+    if (copy_exchange_run(copy_kernel_spec(k), style, 1, NULL, &r, err, sizeof err) != 0)
         fail_msg("kernel %d, %s: %s", (int)p->kind, style_name(style), err);
     copy_kernel_free(k);
     return r;

@@ -12,6 +12,7 @@
 
 #include "bench.h"
 #include "copy_expr.h"
+#include "conset/route_memo.h"
 #include "copy_kernels.h"
 #include "interrupt.h"
 #include "plot.h"
@@ -49,6 +50,7 @@ static const char *const style_names[STYLES] = {"network", "packing", "chained"}
 typedef struct exchange_jobs {
     bool quick;
     unsigned threads;
+    route_memo_t *memo; /* the styles, and the xQy patterns, of a size share one connection set */
     copy_exchange_run_t r[NCASES][STYLES][2]; /* at n and 2n */
     bool ok[NCASES][STYLES];
     char err[NCASES][STYLES][512];
@@ -63,8 +65,8 @@ static void run_job(void *arg, unsigned i)
         copy_kernel_params_t p = j->quick ? cases[c].quick : cases[c].p;
         p.n *= twice + 1;
         copy_kernel_t *k = copy_kernel_new(&p, j->err[c][s], sizeof j->err[c][s]);
-        j->ok[c][s] = k != NULL && copy_exchange_run(copy_kernel_spec(k), styles[s], j->threads, &j->r[c][s][twice],
-                                                     j->err[c][s], sizeof j->err[c][s]) == 0;
+        j->ok[c][s] = k != NULL && copy_exchange_run(copy_kernel_spec(k), styles[s], j->threads, j->memo,
+                                                     &j->r[c][s][twice], j->err[c][s], sizeof j->err[c][s]) == 0;
         if (j->ok[c][s] && j->r[c][s][twice].wrong != 0) {
             snprintf(j->err[c][s], sizeof j->err[c][s], "%llu words wrong",
                      (unsigned long long)j->r[c][s][twice].wrong);
@@ -154,11 +156,17 @@ static void record(bench_context_t *ctx, unsigned c, unsigned s, const copy_exch
 int bench_copy_exchange(bench_context_t *ctx, const copy_table_t *iwarp)
 {
     exchange_jobs_t *jobs = calloc(1, sizeof *jobs);
-    if (jobs == NULL)
+    route_memo_t *memo = route_memo_new();
+    if (jobs == NULL || memo == NULL) {
+        free(jobs);
+        route_memo_free(memo);
         return -1;
+    }
     jobs->quick = ctx->quick;
     jobs->threads = ctx->threads;
+    jobs->memo = memo;
     bench_run_jobs(ctx, "bench copy (exchanges)", NCASES * STYLES, run_job, jobs);
+    route_memo_free(memo);
     unsigned side = ctx->quick ? QUICK : SIDE, cells = side * side;
     if (bench_report(ctx) && ctx->quick)
         printf("\n(--quick: 4x4 and short blocks; rates from differences of runs this small are rough, and can\n"

@@ -7,6 +7,7 @@
 
 #include "celldata.h"
 #include "conset/route.h"
+#include "conset/route_memo.h"
 #include "conset/route_tables.h"
 #include "copy_words.h"
 #include "emu.h"
@@ -173,8 +174,10 @@ static uint64_t check(const emu_array_t *a, const copy_exchange_spec_t *s, bool 
     return wrong;
 }
 
-/* The connection set of the exchange (every pair with words, but a cell's own), compiled into tables. */
-static int tables_for(const copy_exchange_spec_t *s, celldata_t *tables, unsigned *phases, char *err, size_t cap)
+/* The connection set of the exchange (every pair with words, but a cell's own), compiled into tables: into
+ * *own, or (with a memo) the memo's tables for the set. *tables is the one to load. */
+static int tables_for(const copy_exchange_spec_t *s, route_memo_t *memo, celldata_t *own, const celldata_t **tables,
+                      unsigned *phases, char *err, size_t cap)
 {
     unsigned p = s->width * s->height;
     cset_t set;
@@ -196,20 +199,24 @@ static int tables_for(const copy_exchange_spec_t *s, celldata_t *tables, unsigne
         }
     route_options_t o;
     route_options_init(&o);
-    route_plan_t plan;
-    if (rc == 0)
+    if (rc == 0 && memo != NULL) {
+        rc = route_memo_tables(memo, &set, &o, tables, phases, err, cap);
+    } else if (rc == 0) {
+        route_plan_t plan;
         rc = route_compile(&set, &o, &plan, err, cap);
-    if (rc == 0) {
-        *phases = plan.nphases;
-        rc = route_tables(&plan, tables, err, cap);
-        route_plan_free(&plan);
+        if (rc == 0) {
+            *phases = plan.nphases;
+            rc = route_tables(&plan, own, err, cap);
+            route_plan_free(&plan);
+        }
+        *tables = own;
     }
     cset_free(&set);
     return rc;
 }
 
-int copy_exchange_run(const copy_exchange_spec_t *s, copy_style_t style, unsigned threads, copy_exchange_run_t *out,
-                      char *err, size_t cap)
+int copy_exchange_run(const copy_exchange_spec_t *s, copy_style_t style, unsigned threads, route_memo_t *memo,
+                      copy_exchange_run_t *out, char *err, size_t cap)
 {
     memset(out, 0, sizeof *out);
     if (cap > 0)
@@ -221,8 +228,9 @@ int copy_exchange_run(const copy_exchange_spec_t *s, copy_style_t style, unsigne
                  DESC_MAX_CELLS, COPY_EXCHANGE_DATA, COPY_EXCHANGE_END);
         return -1;
     }
-    celldata_t tables;
-    if (tables_for(s, &tables, &out->phases, err, cap) != 0)
+    celldata_t own = {0};
+    const celldata_t *tables = NULL;
+    if (tables_for(s, memo, &own, &tables, &out->phases, err, cap) != 0)
         return -1;
     emu_machine_t m;
     emu_machine_defaults(&m);
@@ -231,7 +239,7 @@ int copy_exchange_run(const copy_exchange_spec_t *s, copy_style_t style, unsigne
     m.mem_bytes = MEM_BYTES;
     emu_array_t *a;
     if (emu_array_create(&a, &m, err, cap) != 0) {
-        celldata_free(&tables);
+        celldata_free(&own);
         return -1;
     }
     emu_array_set_threads(a, threads ? threads : 1);
@@ -243,7 +251,7 @@ int copy_exchange_run(const copy_exchange_spec_t *s, copy_style_t style, unsigne
     for (unsigned i = 0; i < p && rc == 0; i++)
         rc = emu_array_load(a, i % s->width, i / s->width, prog, &arg, 1, err, cap);
     if (rc == 0)
-        rc = celldata_load(&tables, a, CONSET_TABLES, err, cap);
+        rc = celldata_load(tables, a, CONSET_TABLES, err, cap);
     if (rc == 0 && lay_out(a, s, out, err, cap) != 0) {
         if (err[0] == '\0')
             snprintf(err, cap, "could not lay out the memory");
@@ -260,7 +268,7 @@ int copy_exchange_run(const copy_exchange_spec_t *s, copy_style_t style, unsigne
         out->wrong = check(a, s, style != COPY_BASIC);
     }
     emu_array_free(a);
-    celldata_free(&tables);
+    celldata_free(&own);
     return rc;
 }
 

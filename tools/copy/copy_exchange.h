@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "conset/route_memo.h"
 #include "copy_measure.h"
 
 /* Where programs/copy/exchange.s leaves room for a spec's data: sources and destinations lie in
@@ -41,9 +42,10 @@ typedef struct copy_exchange_run {
 } copy_exchange_run_t;
 
 /* style: COPY_PACKING, COPY_CHAINED, or COPY_BASIC for the network alone (nothing is stored: every
- * destination word must still be its guard). */
-int copy_exchange_run(const copy_exchange_spec_t *s, copy_style_t style, unsigned threads, copy_exchange_run_t *out,
-                      char *err, size_t cap);
+ * destination word must still be its guard). memo: where the exchange's compiled tables are kept for the next
+ * run of the same connection set (the bench's styles and kernels share many), or NULL to compile them here. */
+int copy_exchange_run(const copy_exchange_spec_t *s, copy_style_t style, unsigned threads, route_memo_t *memo,
+                      copy_exchange_run_t *out, char *err, size_t cap);
 
 /* MB/s per cell: its share of the words between cells in the clocks 2N takes more than N. */
 double copy_exchange_mbps(const copy_exchange_run_t *at_n, const copy_exchange_run_t *at_2n, unsigned cells);
