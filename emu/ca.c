@@ -36,7 +36,7 @@ void ca_init(ca_t *ca, uint8_t *mem, uint32_t mem_bytes, uint32_t mem_guard, ca_
     ca->mem_bytes = mem_bytes;
     ca->mem_guard = mem_guard;
     ca->port = port;
-    ca->mem_clean = true; /* emu_cell_init callocs it */
+    ca->mem_clean = true; /* emu_cell_init maps it zeroed */
     ca->s.state = CA_IDLE;
 }
 
