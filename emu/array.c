@@ -153,7 +153,10 @@ emu_run_status_t emu_array_run(emu_array_t *a, uint64_t limit)
         return EMU_RUN_LIMIT;
     }
     bool threads = a->nthreads > 1 && a->ncells > 1 && !a->has_hooks;
+    a->run_limit = limit;
     emu_run_status_t st = threads ? emu_array_run_threads(a, limit) : emu_array_run_serial(a, limit);
+    for (unsigned i = 0; i < a->ncells; i++)
+        emu_cell_settle_ahead(&a->cells[i], a->clock, &a->last_progress);
     unstick_all(a, !threads);
     a->stop_requested = false;
     if (st != EMU_RUN_STOPPED)
@@ -234,6 +237,14 @@ uint64_t emu_array_stuck_clocks(const emu_array_t *a)
     uint64_t n = 0;
     for (unsigned i = 0; i < a->ncells; i++)
         n += a->cells[i].stuck_clocks;
+    return n;
+}
+
+uint64_t emu_array_ahead_bundles(const emu_array_t *a)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < a->ncells; i++)
+        n += a->cells[i].ahead_bundles;
     return n;
 }
 

@@ -22,6 +22,16 @@ typedef struct emu_cell_saved {
     uint64_t marks_clock; /* the clock the marks were raised in */
 } emu_cell_saved_t;
 
+/* A CA that ran ahead of its cell's clock (cell.c): how it was before, to put back and run again only as far
+ * as the array got if the run ends first, and what it did, for the books once the array catches up. */
+typedef struct emu_ahead {
+    uint64_t last_issue; /* the clock of the last bundle it ran */
+    uint64_t until;      /* its ready_at after them: the array has caught up at this clock */
+    ca_state_block_t s;  /* the CA before the first */
+    uint64_t progress_at, awake_bundles, now; /* and the cell's books */
+    ca_undo_t undo;
+} emu_ahead_t;
+
 typedef struct emu_cell {
     unsigned x, y;
     emu_array_t *array;
@@ -44,6 +54,9 @@ typedef struct emu_cell {
     emu_block_t *block;
     uint64_t stuck_since; /* dormant with a stuck agent (coa_stuck) from this clock on; 0: not so */
     uint64_t stuck_clocks; /* host statistic: clocks not stepped so (emu_array_stuck_clocks) */
+    emu_ahead_t *ahead;    /* made at the CA's first run ahead */
+    bool ahead_active;     /* its CA ran ahead and the array has not caught up */
+    uint64_t ahead_bundles; /* host statistic: bundles it ran ahead (emu_array_ahead_bundles) */
 } emu_cell_t;
 
 /* The cells one thread steps, [first, last), and which of them are awake. Its own cache lines: the blocks of
@@ -110,6 +123,7 @@ struct emu_array {
     void *output_user;
     emu_hooks_t hooks;
     bool has_hooks;
+    uint64_t run_limit; /* of the run in progress: no CA runs ahead to it (a run returns with every cell there) */
     uint64_t last_ran; /* the last clock the serial loop executed (marks belong to it) */
     bool ran_any;
     emu_block_t *blocks; /* EMU_MAX_BLOCKS of them, made at the first run */

@@ -613,7 +613,9 @@ __attribute__((aligned(64))) static uint64_t run_ahead(ca_t *ca, const emu_bundl
                                                        uint64_t horizon, uint64_t *last_issue)
 {
 #define RUN_ONE 0
+#define RUN_NOTED 0
 #include "ca_run_ahead.inc"
+#undef RUN_NOTED
 #undef RUN_ONE
 }
 
@@ -622,8 +624,48 @@ static uint64_t run_one(ca_t *ca, const emu_bundle_t *b, uint64_t now)
 {
     uint64_t last = 0, *const last_issue = &last;
 #define RUN_ONE 1
+#define RUN_NOTED 0
 #include "ca_run_ahead.inc"
+#undef RUN_NOTED
 #undef RUN_ONE
+}
+
+static inline void undo_note(ca_undo_t *undo, const uint8_t *mem, uint32_t addr, unsigned size)
+{
+    uint64_t old = load_le(mem + addr, size == 8 ? 4 : size);
+    if (size == 8)
+        old |= (uint64_t)load_le(mem + addr + 4, 4) << 32;
+    undo->e[undo->n++] = (ca_undo_entry_t){addr, size, old};
+}
+
+/* run_ahead, noting what each store overwrites. */
+static uint64_t run_ahead_noted(ca_t *ca, const emu_bundle_t *b, uint64_t now, uint64_t horizon, uint64_t *last_issue,
+                                ca_undo_t *undo)
+{
+#define RUN_ONE 0
+#define RUN_NOTED 1
+#include "ca_run_ahead.inc"
+#undef RUN_NOTED
+#undef RUN_ONE
+}
+
+uint64_t ca_run_ahead_noted(ca_t *ca, uint64_t horizon, ca_undo_t *undo, uint64_t *last_issue)
+{
+    uint64_t before = ca->s.stats.bundles;
+    while (ca->s.ready_at < horizon) {
+        const emu_bundle_t *b = emu_program_bundle(ca->prog, ca->s.pc);
+        if (b == NULL || !(b->flags & EMU_BUNDLE_RUN_AHEAD) || ca->s.state != CA_RUNNING)
+            break;
+        if (run_ahead_noted(ca, b, ca->s.ready_at, horizon, last_issue, undo) == UINT64_MAX)
+            break;
+    }
+    return ca->s.stats.bundles - before;
+}
+
+void ca_undo_apply(ca_t *ca, const ca_undo_t *undo)
+{
+    for (unsigned i = undo->n; i-- > 0;)
+        store_now(ca->mem, undo->e[i].addr, undo->e[i].size, undo->e[i].old);
 }
 
 uint64_t ca_run_alone(ca_t *ca, uint64_t horizon, uint64_t *last_issue)

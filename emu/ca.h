@@ -133,6 +133,22 @@ uint64_t ca_step(ca_t *ca, uint64_t now);
  * and the clock of the last in *last_issue; it stops early after a fault (the faulting clock is in s.fault). */
 uint64_t ca_run_alone(ca_t *ca, uint64_t horizon, uint64_t *last_issue);
 
+/* The memory a CA running ahead of its cell's clock overwrote, in order, to put back if the array stops before
+ * its clock catches up with the CA's (emu/cell.c). */
+typedef struct ca_undo_entry {
+    uint32_t addr;
+    uint32_t size;
+    uint64_t old;
+} ca_undo_entry_t;
+typedef struct ca_undo {
+    ca_undo_entry_t *e;
+    unsigned n; /* room for two a clock of the horizon: a bundle stores at most twice (the memory unit's two) */
+} ca_undo_t;
+/* ca_run_alone for the bundles that may run ahead (EMU_BUNDLE_RUN_AHEAD) alone, each store noted in undo. */
+uint64_t ca_run_ahead_noted(ca_t *ca, uint64_t horizon, ca_undo_t *undo, uint64_t *last_issue);
+/* Puts back what undo noted, newest first: the memory as it was before the first noted store. */
+void ca_undo_apply(ca_t *ca, const ca_undo_t *undo);
+
 /* Reads of the architectural state for tools; the 64-bit form joins an even/odd pair. */
 static inline uint32_t ca_reg(const ca_t *ca, unsigned r) { return ca->s.regs[r & 127u]; }
 static inline bool ca_done(const ca_t *ca) { return ca->s.state == CA_HALTED || ca->s.state == CA_FAULTED; }

@@ -242,6 +242,10 @@ void emu_cell_free(emu_cell_t *c)
         coa_line_free(&c->out[d]);
     memory_free(c->mem, c->array->machine.mem_bytes);
     c->mem = NULL;
+    if (c->ahead != NULL)
+        free(c->ahead->undo.e);
+    free(c->ahead);
+    c->ahead = NULL;
 }
 
 /* A timer that would wake the CA: the clock it comes, or UINT64_MAX. The step, the lone cell's step and the
@@ -254,6 +258,103 @@ static inline uint64_t timer_due(const ca_t *ca, uint64_t now)
     return UINT64_MAX;
 }
 
+/* The array has caught up with a CA that ran ahead: the bundles it issued meanwhile were progress, each at its
+ * clock, as step would have counted them. */
+static inline void ahead_caught_up(emu_cell_t *c, uint64_t now)
+{
+    if (c->ahead_active && now >= c->ahead->until) {
+        if (c->ahead->last_issue > c->saved.progress_at)
+            c->saved.progress_at = c->ahead->last_issue;
+        c->ahead_active = false;
+    }
+}
+
+/* Whether the CA's next bundle, due now, may start a run ahead (emu_cell_step_next). */
+static inline bool may_start_ahead(const emu_cell_t *c, uint64_t now)
+{
+    const ca_t *ca = &c->ca;
+    if (ca->s.state != CA_RUNNING || ca->s.ready_at != now || ca->s.events_on || ca->s.in_handler ||
+        c->saved.awake_bundles < EMU_RECHECK_BUNDLES || c->coa.spools_active != 0 || c->coa.loading ||
+        ca->prog->max_clocks >= c->array->machine.deadlock_clocks)
+        return false;
+    const emu_bundle_t *b = emu_program_bundle(ca->prog, ca->s.pc);
+    return b != NULL && (b->flags & EMU_BUNDLE_RUN_AHEAD);
+}
+
+/* The CA as it was before it ran ahead: memory, then its state. */
+static void ahead_rewind(emu_cell_t *c)
+{
+    ca_undo_apply(&c->ca, &c->ahead->undo);
+    c->ahead->undo.n = 0;
+    c->ca.s = c->ahead->s;
+}
+
+static bool ahead_make(emu_cell_t *c)
+{
+    emu_ahead_t *h = calloc(1, sizeof *h);
+    if (h != NULL)
+        h->undo.e = malloc(sizeof *h->undo.e * (2u * EMU_AHEAD_CLOCKS + 2u));
+    if (h == NULL || h->undo.e == NULL) {
+        free(h);
+        return false;
+    }
+    c->ahead = h;
+    return true;
+}
+
+/* Runs the CA ahead from now (its ready_at) up to below horizon; returns what ca_step would (ready_at). A fault on
+ * the way must stop the array at its clock, with every other cell there: the CA runs again up to the faulting
+ * bundle, which then issues at its clock as any other. Without memory for the notes it steps as always. */
+static uint64_t run_ahead(emu_cell_t *c, uint64_t now, uint64_t horizon)
+{
+    ca_t *ca = &c->ca;
+    if (c->ahead == NULL && !ahead_make(c))
+        return ca_step(ca, now);
+    emu_ahead_t *h = c->ahead;
+    /* The deadlock window closes at no clock of the run: its bundles are reported as progress only when the
+     * array catches up (ahead_caught_up), and the first, now, as it issues. */
+    uint64_t room = c->array->machine.deadlock_clocks - ca->prog->max_clocks; /* above 0: may_start_ahead */
+    if (horizon - now > room)
+        horizon = now + room;
+    h->s = ca->s;
+    h->undo.n = 0;
+    uint64_t last = now;
+    ca_run_ahead_noted(ca, horizon, &h->undo, &last);
+    if (ca->s.state == CA_FAULTED) {
+        uint64_t at = ca->s.fault.cycle;
+        ahead_rewind(c);
+        if (at == now)
+            return ca_step(ca, now);
+        ca_run_ahead_noted(ca, at, &h->undo, &last);
+    }
+    h->last_issue = last;
+    h->until = ca->s.ready_at;
+    c->ahead_active = true;
+    c->ahead_bundles += ca->s.stats.bundles - h->s.stats.bundles;
+    return ca->s.ready_at;
+}
+
+void emu_cell_settle_ahead(emu_cell_t *c, uint64_t clock, uint64_t *last_progress)
+{
+    if (!c->ahead_active)
+        return;
+    emu_ahead_t *h = c->ahead;
+    c->ahead_active = false;
+    if (h->last_issue >= clock) {
+        /* The first bundle issued at a clock that ran (the step that started the run): it issues again. */
+        uint64_t issued = c->ca.s.stats.bundles;
+        ahead_rewind(c);
+        uint64_t last = h->s.ready_at;
+        ca_run_ahead_noted(&c->ca, clock, &h->undo, &last);
+        c->saved.awake_bundles -= issued - c->ca.s.stats.bundles;
+        h->last_issue = last;
+    }
+    if (h->last_issue > c->saved.progress_at)
+        c->saved.progress_at = h->last_issue;
+    if (h->last_issue > *last_progress)
+        *last_progress = h->last_issue;
+}
+
 /* A lone cell's CA runs or has faulted (its bundles neither halt nor wait): its summary bit, as emu_cell_step's. */
 static inline uint32_t alone_state(const ca_t *ca)
 {
@@ -264,6 +365,7 @@ void emu_cell_step_alone(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
 {
     /* emu_cell_step, less what cannot happen here: nothing arrives (no other cell is awake and nothing is in
      * flight), the agent is idle and the bundle does not touch it, so no word moves and no fault is raised. */
+    ahead_caught_up(c, now);
     c->saved.now = now;
     ca_t *ca = &c->ca;
     uint64_t issued_before = ca->s.stats.bundles;
@@ -276,6 +378,7 @@ void emu_cell_step_alone(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
 
 bool emu_cell_run_alone(emu_cell_t *c, uint64_t horizon, emu_step_summary_t *sum)
 {
+    ahead_caught_up(c, c->ca.s.ready_at);
     ca_t *ca = &c->ca;
     uint64_t last_issue = 0;
     uint64_t issued = ca_run_alone(ca, horizon, &last_issue);
@@ -337,8 +440,10 @@ void emu_cell_unstick(emu_cell_t *c, uint64_t now)
     c->stuck_since = 0;
 }
 
-static inline __attribute__((always_inline)) void step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
+static inline __attribute__((always_inline)) void step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum,
+                                                       uint64_t ahead_until)
 {
+    ahead_caught_up(c, now);
     if (c->stuck_since != 0)
         emu_cell_unstick(c, now);
     c->saved.now = now;
@@ -354,13 +459,14 @@ static inline __attribute__((always_inline)) void step(emu_cell_t *c, uint64_t n
         } else {
             uint64_t issued_before = ca->s.stats.bundles;
             bool was_asleep = asleep_in_wfe(ca);
-            next_ca = ca_step(ca, now);
+            next_ca = ahead_until > now + 1 && may_start_ahead(c, now) ? run_ahead(c, now, ahead_until)
+                                                                    : ca_step(ca, now);
             /* Event handlers are not progress on their own: a runtime that only retries on a timer while
              * nothing moves is stuck, and the deadlock detector must see it. Nor is a program that wakes
              * from wfe for that timer, looks again and sleeps again: the runtimes' wait loops do, and a
              * torus without its dateline then livelocked for ever instead of stopping as a deadlock. */
-            if (ca->s.stats.bundles != issued_before && !ca->s.in_handler &&
-                ++c->saved.awake_bundles > EMU_RECHECK_BUNDLES)
+            uint64_t issued = ca->s.stats.bundles - issued_before;
+            if (issued != 0 && !ca->s.in_handler && (c->saved.awake_bundles += issued) > EMU_RECHECK_BUNDLES)
                 c->saved.progress_at = now;
             if (asleep_in_wfe(ca) && !was_asleep)
                 c->saved.awake_bundles = 0;
@@ -389,11 +495,12 @@ static inline __attribute__((always_inline)) void step(emu_cell_t *c, uint64_t n
     emu_summary_add(sum, next, c->saved.progress_at, EMU_STATE_BIT(ca->s.state));
 }
 
-void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum) { step(c, now, sum); }
+void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum) { step(c, now, sum, 0); }
 
-emu_cell_next_t emu_cell_step_next(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum, unsigned may)
+emu_cell_next_t emu_cell_step_next(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum, unsigned may,
+                                   uint64_t ahead_until)
 {
-    step(c, now, sum);
+    step(c, now, sum, ahead_until);
     /* What every answer but AWAKE needs: nothing the agent sent still on its way, and no fault. */
     const coa_t *coa = &c->coa;
     if (coa_sending(coa, now) || coa->fault.raised)

@@ -120,6 +120,9 @@ void emu_array_set_hooks(emu_array_t *a, const emu_hooks_t *hooks); /* NULL remo
 /* How the host got there, not state: the cell-clocks the array did not step because the cell slept with a
  * stuck agent (its waits added up instead), since the array was made. */
 uint64_t emu_array_stuck_clocks(const emu_array_t *a);
+/* The same for the bundles CAs issued ahead of the array's clock, several in one go while their cells were
+ * stepped clock by clock (emu_cell_step_next); those run again after a run ended first count once. */
+uint64_t emu_array_ahead_bundles(const emu_array_t *a);
 /* Marks the cell raised in the last clock that ran; returns their number and points *marks at them. */
 unsigned emu_array_marks(const emu_array_t *a, unsigned x, unsigned y, const uint32_t **marks);
 

@@ -149,6 +149,8 @@ void emu_block_step(emu_array_t *a, emu_block_t *b, uint64_t now, emu_step_summa
     /* A lone cell may not nap: it runs ahead instead (emu_block_alone). Hooks may read any cell's waits at any
      * clock, which a stuck agent's sleep leaves to be added up. */
     unsigned may = (b->nawake > 1 ? EMU_MAY_NAP : 0u) | (a->has_hooks ? 0u : EMU_MAY_STICK);
+    /* Hooks look at every cell at every clock: no CA runs ahead of it then. */
+    uint64_t ahead_until = a->has_hooks ? 0 : now + EMU_AHEAD_CLOCKS < a->run_limit ? now + EMU_AHEAD_CLOCKS : a->run_limit;
     for (unsigned k = 0; k < b->nawake; k++) {
         emu_cell_t *c = b->awake[k];
         /* The next cell's first misses, asked for while this one runs: its incoming counts and its core. */
@@ -172,7 +174,7 @@ void emu_block_step(emu_array_t *a, emu_block_t *b, uint64_t now, emu_step_summa
             atomic_store_explicit(&c->dormant, false, memory_order_relaxed);
             c->napping = false;
         }
-        emu_cell_next_t next = emu_cell_step_next(c, now, sum, may);
+        emu_cell_next_t next = emu_cell_step_next(c, now, sum, may, ahead_until);
         if (next == EMU_CELL_SLEEPS) {
             c->sleep_fresh = true;
             c->sleep_waiting = c->ca.s.state == CA_WAITING;

@@ -12,14 +12,6 @@
         .include "coa.inc"
         .equ K, 4                    # words each cell puts on each ring before forwarding
 
-        .macro route ch, kind, dir, index
-        li   r20, ((\kind) << 12) | ((\dir) << 8) | (\index)
-        wrcr r20, [COA_LC + (\ch) * 8 + LC_ROUTE]
-        .endm
-        .macro source ch, kind, dir, index
-        li   r20, ((\kind) << 12) | ((\dir) << 8) | (\index)
-        wrcr r20, [COA_LC + (\ch) * 8 + LC_SOURCE]
-        .endm
         .macro spool s, ch, addr, count, mode
         li   r20, \ch
         wrcr r20, [COA_SPOOL + (\s) * 8 + SPOOL_LC]
@@ -38,20 +30,20 @@ sink:   .word 0
         .text
 _start: mov  r3, a0
         srl  r21, a0, 1              # words per spool
-        source 12, END_GATE, 0, 0
-        route  12, END_LINK, DIR_PX, 13
-        source 13, END_LINK, DIR_MX, 12
-        route  13, END_GATE, 0, 0
-        source 14, END_GATE, 0, 1
-        route  14, END_LINK, DIR_PY, 15
-        source 15, END_LINK, DIR_MY, 14
-        route  15, END_GATE, 0, 1
-        route  16, END_LINK, DIR_MX, 17
-        source 17, END_LINK, DIR_PX, 16
-        route  17, END_SPOOL, 0, 2
-        route  18, END_LINK, DIR_MY, 19
-        source 19, END_LINK, DIR_PY, 18
-        route  19, END_SPOOL, 0, 3
+        lc_source 12, END_GATE, 0, 0
+        lc_route  12, END_LINK, DIR_PX, 13
+        lc_source 13, END_LINK, DIR_MX, 12
+        lc_route  13, END_GATE, 0, 0
+        lc_source 14, END_GATE, 0, 1
+        lc_route  14, END_LINK, DIR_PY, 15
+        lc_source 15, END_LINK, DIR_MY, 14
+        lc_route  15, END_GATE, 0, 1
+        lc_route  16, END_LINK, DIR_MX, 17
+        lc_source 17, END_LINK, DIR_PX, 16
+        lc_route  17, END_SPOOL, 0, 2
+        lc_route  18, END_LINK, DIR_MY, 19
+        lc_source 19, END_LINK, DIR_PY, 18
+        lc_route  19, END_SPOOL, 0, 3
         spool 2, 17, sink, r21, SPOOL_RECEIVE
         spool 3, 19, sink, r21, SPOOL_RECEIVE
         spool 0, 16, word, r21, SPOOL_SEND

@@ -1,7 +1,7 @@
 /* A run cut into slices (emu_array_run to one limit after another, as `iwarp run` does for its progress line and
  * Ctrl-C, and 1 to 3 host threads) ends exactly as the run in one piece: status, cycles, clock and the state
  * hash with memory and every statistic. So does a run watched by hooks, in which every cell is stepped at every
- * clock it would be without them (no agent sleeps stuck, no cell runs ahead alone). */
+ * clock it would be without them (no agent sleeps stuck, no CA runs ahead of the array's clock). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,7 +16,7 @@
 
 typedef struct outcome {
     emu_run_status_t status;
-    uint64_t cycles, clock, hash, stuck;
+    uint64_t cycles, clock, hash, stuck, ahead;
 } outcome_t;
 
 static bool no_stop(void *user, emu_array_t *a, uint64_t clock)
@@ -71,6 +71,7 @@ static outcome_t run_hooked(const char *run_file, uint64_t slice, unsigned threa
     o.clock = emu_array_clock(a);
     o.hash = emu_array_hash(a, true, true);
     o.stuck = emu_array_stuck_clocks(a);
+    o.ahead = emu_array_ahead_bundles(a);
     emu_array_free(a);
     run_desc_free(&d);
     return o;
@@ -90,15 +91,19 @@ static void same_as(const char *run_file, const char *how, outcome_t cut, outcom
                  (unsigned long long)whole.cycles, (unsigned long long)whole.clock, (unsigned long long)whole.hash);
 }
 
-/* stuck: whether agents must sleep stuck in the run (else the comparison with hooks would prove nothing). */
-static void same(const char *run_file, bool stuck)
+/* stuck, ahead: whether agents must sleep stuck, CAs run ahead, in the run (else the comparison with hooks would
+ * prove nothing). */
+static void same_run(const char *run_file, bool stuck, bool ahead)
 {
     outcome_t whole = run(run_file, 0, 1);
     outcome_t hooked = run_hooked(run_file, 0, 1, true);
     same_as(run_file, "with hooks", hooked, whole);
     assert_int_equal(hooked.stuck, 0);
+    assert_int_equal(hooked.ahead, 0);
     if (stuck && whole.stuck == 0)
         fail_msg("%s: no agent slept stuck", run_file);
+    if (ahead && whole.ahead == 0)
+        fail_msg("%s: no CA ran ahead", run_file);
     same_as(run_file, "with hooks, in slices of up to 500 clocks", run_hooked(run_file, 500, 1, true), whole);
     /* Short slices on one thread; longer ones on several (a run call on threads starts them: keep it cheap). */
     static const struct {
@@ -112,6 +117,8 @@ static void same(const char *run_file, bool stuck)
         same_as(run_file, how, run(run_file, cuts[i].slice, cuts[i].threads), whole);
     }
 }
+
+static void same(const char *run_file, bool stuck) { same_run(run_file, stuck, false); }
 
 static void test_a_pathway_run_in_slices_is_the_same_run(void **state)
 {
@@ -143,6 +150,40 @@ static void test_stuck_agents_sleep_to_the_same_run(void **state)
     (void)state;
     same("programs/demos/wormhole.run", true);
     same("programs/demos/dateline.run", true);
+}
+
+/* Cells that compute between words: their CAs run ahead of the array's clock, each as far as its next word, and
+ * the run is the one stepped clock by clock, in slices that end inside those runs too. */
+static void test_cas_run_ahead_to_the_same_run(void **state)
+{
+    (void)state;
+    same_run("tests/programs/ahead/ahead.run", false, true);
+}
+
+/* A cell faults while the others have run ahead past the clock of the fault, and inside a run ahead of its own:
+ * every cell stands at that clock as it would clock by clock, the faulting one with its fault at its clock. */
+static void test_a_fault_while_cas_run_ahead_stops_every_cell_at_its_clock(void **state)
+{
+    (void)state;
+    same_run("tests/programs/ahead/ahead_fault.run", false, true);
+    outcome_t o = run("tests/programs/ahead/ahead_fault.run", 0, 1);
+    assert_int_equal(o.status, EMU_RUN_FAULT);
+}
+
+/* The ring stalls cell by cell, each after computing ahead: the deadlock is declared the same window after the
+ * last cell's last bundle, which the array must count as progress once it catches up with that cell. */
+static void test_a_deadlock_after_cas_ran_ahead_is_the_same_deadlock(void **state)
+{
+    (void)state;
+    same_run("tests/programs/ahead/ahead_deadlock.run", false, true);
+    assert_int_equal(run("tests/programs/ahead/ahead_deadlock.run", 0, 1).status, EMU_RUN_DEADLOCK);
+}
+
+/* Message passing where cells compute between messages (the LogGP send overlap: a spin loop after each send). */
+static void test_message_passing_with_computation_runs_ahead_to_the_same_run(void **state)
+{
+    (void)state;
+    same_run("tests/programs/ahead/ahead_logp.run", false, true);
 }
 
 /* Each clock, the reason each channel holding words waits, asked of coa_lc_wait at that clock: what the
@@ -211,6 +252,10 @@ int main(void)
         cmocka_unit_test(test_conset_in_slices_is_the_same_run),
         cmocka_unit_test(test_stuck_agents_sleep_to_the_same_run),
         cmocka_unit_test(test_every_clock_of_every_wait_is_counted),
+        cmocka_unit_test(test_cas_run_ahead_to_the_same_run),
+        cmocka_unit_test(test_a_fault_while_cas_run_ahead_stops_every_cell_at_its_clock),
+        cmocka_unit_test(test_message_passing_with_computation_runs_ahead_to_the_same_run),
+        cmocka_unit_test(test_a_deadlock_after_cas_ran_ahead_is_the_same_deadlock),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
