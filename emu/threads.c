@@ -72,18 +72,24 @@ static void *worker_main(void *arg)
     for (unsigned step = 0;; step++) {
         emu_step_summary_t *mine = &r->summaries[(step & 1u) * r->nthreads + w->id].s;
         *mine = (emu_step_summary_t){.next = UINT64_MAX};
-        /* Only thread 0 looks at the stop request; the others learn it from its summary. */
-        if (w->id == 0 && a->stop_requested) {
-            mine->stop = true;
-        } else {
-            emu_block_step(a, block, rc.clock, mine);
-        }
+        /* Only thread 0 looks at the stop request; the others learn it from its summary. Every thread steps this
+         * clock all the same, and the run stops after it: had thread 0 left its block out, the others' cells
+         * would have run one clock more than its own. */
+        bool stop = w->id == 0 && a->stop_requested;
+        emu_block_step(a, block, rc.clock, mine);
+        mine->stop = stop;
         barrier_wait(&r->barrier);
         emu_step_summary_t sum = {.next = UINT64_MAX};
         for (unsigned t = 0; t < r->nthreads; t++)
             emu_summary_merge(&sum, &r->summaries[(step & 1u) * r->nthreads + t].s);
+        stop = sum.stop;
+        sum.stop = false;
         if (emu_clock_decide(&rc, &a->machine, &sum, r->limit, &st))
             break;
+        if (stop) {
+            st = EMU_RUN_STOPPED; /* before the next clock, which runs when the array goes on */
+            break;
+        }
     }
     if (w->id == 0) {
         r->end = rc;
@@ -146,13 +152,14 @@ emu_run_status_t emu_array_run_serial(emu_array_t *a, uint64_t limit)
     for (;;) {
         if (scheduled && !a->has_hooks && emu_block_alone(a, &a->blocks[0], &rc, limit, &st))
             break;
-        emu_step_summary_t sum = {.next = UINT64_MAX, .stop = a->stop_requested};
-        bool stop_after = false;
+        emu_step_summary_t sum = {.next = UINT64_MAX};
+        /* A stop request is seen as the clock starts and the run stops after it, as on several threads. */
+        bool stop_after = a->stop_requested;
         if (a->has_hooks) {
             a->clock = rc.clock;
             a->last_progress = rc.last_progress;
-            if (!sum.stop && a->hooks.before_clock != NULL && a->hooks.before_clock(a->hooks.user, a, rc.clock))
-                sum.stop = true;
+            if (a->hooks.before_clock != NULL && a->hooks.before_clock(a->hooks.user, a, rc.clock))
+                sum.stop = true; /* before the clock, which runs when the array goes on */
         }
         if (!sum.stop) {
             if (scheduled)
@@ -162,8 +169,8 @@ emu_run_status_t emu_array_run_serial(emu_array_t *a, uint64_t limit)
                     emu_cell_step(&a->cells[i], rc.clock, &sum);
             a->last_ran = rc.clock;
             a->ran_any = true;
-            if (a->has_hooks && a->hooks.after_clock != NULL)
-                stop_after = a->hooks.after_clock(a->hooks.user, a, rc.clock);
+            if (a->has_hooks && a->hooks.after_clock != NULL && a->hooks.after_clock(a->hooks.user, a, rc.clock))
+                stop_after = true;
         }
         if (emu_clock_decide(&rc, &a->machine, &sum, limit, &st))
             break;

@@ -170,6 +170,60 @@ static void test_a_fault_while_cas_run_ahead_stops_every_cell_at_its_clock(void 
     assert_int_equal(o.status, EMU_RUN_FAULT);
 }
 
+static void stop_on_a_line(void *user, unsigned x, unsigned y, const char *line)
+{
+    (void)x;
+    (void)y;
+    (void)line;
+    emu_array_request_stop(user);
+}
+
+/* Runs to the stop the first console line asks for (or, with stop_at, to that clock, with hooks that never stop
+ * it: no CA runs ahead), then closes the books at the clock it stopped at, as a run to that limit would. A stop
+ * request is seen as a clock starts, on thread 0 with several: a line written on another thread in the same
+ * clock may be seen then or a clock later. */
+static outcome_t run_to_stop(const char *run_file, unsigned threads, uint64_t stop_at)
+{
+    emu_array_t *a;
+    run_desc_t d;
+    build(run_file, &a, &d);
+    emu_array_set_threads(a, threads);
+    outcome_t o;
+    if (stop_at != 0) {
+        emu_array_set_hooks(a, &(emu_hooks_t){NULL, no_stop, no_stop});
+        o.status = emu_array_run(a, stop_at);
+    } else {
+        emu_array_set_output(a, stop_on_a_line, a);
+        o.status = emu_array_run(a, d.max_cycles);
+        emu_array_run(a, emu_array_clock(a));
+    }
+    o.cycles = emu_array_cycles(a);
+    o.clock = emu_array_clock(a);
+    o.hash = emu_array_hash(a, true, true);
+    o.ahead = emu_array_ahead_bundles(a);
+    emu_array_free(a);
+    run_desc_free(&d);
+    return o;
+}
+
+/* A stop (Ctrl-C) while the others have run ahead past its clock: every cell stands at that clock, as clock by
+ * clock, on 1 to 3 threads. */
+static void test_a_stop_while_cas_run_ahead_leaves_every_cell_at_its_clock(void **state)
+{
+    (void)state;
+    const char *run_file = "tests/programs/ahead/ahead_stop.run";
+    for (unsigned threads = 1; threads <= 3; threads++) {
+        outcome_t o = run_to_stop(run_file, threads, 0);
+        assert_int_equal(o.status, EMU_RUN_STOPPED);
+        assert_true(o.ahead > 0);
+        outcome_t hooked = run_to_stop(run_file, 1, o.clock);
+        assert_int_equal(hooked.status, EMU_RUN_LIMIT);
+        assert_int_equal(hooked.ahead, 0);
+        o.status = EMU_RUN_LIMIT;
+        same_as(run_file, "stopped", o, hooked);
+    }
+}
+
 /* The ring stalls cell by cell, each after computing ahead: the deadlock is declared the same window after the
  * last cell's last bundle, which the array must count as progress once it catches up with that cell. */
 static void test_a_deadlock_after_cas_ran_ahead_is_the_same_deadlock(void **state)
@@ -256,6 +310,7 @@ int main(void)
         cmocka_unit_test(test_a_fault_while_cas_run_ahead_stops_every_cell_at_its_clock),
         cmocka_unit_test(test_message_passing_with_computation_runs_ahead_to_the_same_run),
         cmocka_unit_test(test_a_deadlock_after_cas_ran_ahead_is_the_same_deadlock),
+        cmocka_unit_test(test_a_stop_while_cas_run_ahead_leaves_every_cell_at_its_clock),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

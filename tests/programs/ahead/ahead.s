@@ -4,7 +4,8 @@
 # it if it has not come.
 #
 # a0 = rounds; a1 = the round in which this cell stores below its memory (a fault), 0 for none;
-# a2 = added to the loop's 16 iterations, so that the cells' loops end at different clocks.
+# a2 = added to the loop's 16 iterations, so that the cells' loops end at different clocks;
+# a3 = the round after which this cell writes a line to its console, 0 for none.
 # Halts with a0 = the sum of the words it took.
         .include "coa.inc"
 
@@ -31,7 +32,10 @@ round:  add  r30, r30, 1
         add  r12, r12, r30
         loop r11, 1b
         add  r31, r31, gi0
-        bne  r30, a0, round
+        bne  r30, a3, 2f
+        li   r14, 10
+        wrcr r14, [CR_DEBUG_PUTC]
+2:      bne  r30, a0, round
         mov  a0, r31
         halt
 bad:    stw  r12, [zero]                 # below the memory guard
