@@ -28,7 +28,6 @@ typedef struct emu_ahead {
     uint64_t last_issue; /* the clock of the last bundle it ran */
     uint64_t until;      /* its ready_at after them: the array has caught up at this clock */
     ca_state_block_t s;  /* the CA before the first */
-    uint64_t progress_at, awake_bundles, now; /* and the cell's books */
     ca_undo_t undo;
 } emu_ahead_t;
 

@@ -275,7 +275,7 @@ static inline bool may_start_ahead(const emu_cell_t *c, uint64_t now)
     const ca_t *ca = &c->ca;
     if (ca->s.state != CA_RUNNING || ca->s.ready_at != now || ca->s.events_on || ca->s.in_handler ||
         c->saved.awake_bundles < EMU_RECHECK_BUNDLES || c->coa.spools_active != 0 || c->coa.loading ||
-        ca->prog->max_clocks >= c->array->machine.deadlock_clocks)
+        c->coa.fault.raised || ca->prog->max_clocks >= c->array->machine.deadlock_clocks)
         return false;
     const emu_bundle_t *b = emu_program_bundle(ca->prog, ca->s.pc);
     return b != NULL && (b->flags & EMU_BUNDLE_RUN_AHEAD);
@@ -480,6 +480,11 @@ static inline __attribute__((always_inline)) void step(emu_cell_t *c, uint64_t n
     if (c->coa.moved != moved_before)
         c->saved.progress_at = now;
     if (c->coa.fault.raised && ca->s.state != CA_FAULTED) {
+        /* The run stops at this clock: a CA that ran past it is put back there first. */
+        if (c->ahead_active) {
+            uint64_t progress = 0; /* counted when the cell reports: it does below */
+            emu_cell_settle_ahead(c, now + 1, &progress);
+        }
         ca_raise_fault(ca, now, EMU_FAULT_NETWORK, c->coa.fault.addr, c->coa.fault.detail);
         c->coa.fault.raised = false;
     }

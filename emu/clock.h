@@ -26,8 +26,12 @@ static inline bool emu_clock_decide(emu_run_clock_t *rc, const emu_machine_t *m,
     } else {
         /* Nothing can change before sum->next: skip the idle clocks. */
         uint64_t next = sum->next > now + 1 ? sum->next : now + 1;
-        if (emu_summary_waiting(sum) && next > rc->last_progress + m->deadlock_clocks)
-            next = rc->last_progress + m->deadlock_clocks;
+        /* The window closes at last_progress + deadlock_clocks, or never when that is past the clock's range. */
+        uint64_t window_end = rc->last_progress + m->deadlock_clocks;
+        if (window_end < rc->last_progress)
+            window_end = UINT64_MAX;
+        if (emu_summary_waiting(sum) && next > window_end)
+            next = window_end;
         rc->clock = next < limit ? next : limit;
         if (rc->clock < limit)
             return false;

@@ -158,6 +158,8 @@ static void test_cas_run_ahead_to_the_same_run(void **state)
 {
     (void)state;
     same_run("tests/programs/ahead/ahead.run", false, true);
+    same_run("tests/programs/ahead/ahead_endless_window.run", false, true);
+    assert_int_equal(run("tests/programs/ahead/ahead_endless_window.run", 0, 1).status, EMU_RUN_DONE);
 }
 
 /* A cell faults while the others have run ahead past the clock of the fault, and inside a run ahead of its own:
@@ -222,6 +224,22 @@ static void test_a_stop_while_cas_run_ahead_leaves_every_cell_at_its_clock(void 
         o.status = EMU_RUN_LIMIT;
         same_as(run_file, "stopped", o, hooked);
     }
+}
+
+/* The agent of a cell whose CA has run ahead faults (a tagged word that is not a trailer): the CA stands at the
+ * clock of the fault, faulted, as clock by clock. */
+static void test_a_network_fault_at_a_cell_running_ahead_is_the_same_fault(void **state)
+{
+    (void)state;
+    same_run("tests/programs/ahead/netfault.run", false, true);
+    emu_array_t *a;
+    run_desc_t d;
+    build("tests/programs/ahead/netfault.run", &a, &d);
+    assert_int_equal(emu_array_run(a, d.max_cycles), EMU_RUN_FAULT);
+    assert_int_equal(emu_array_ca(a, 1, 0)->s.state, CA_FAULTED);
+    assert_int_equal(emu_array_ca(a, 1, 0)->s.fault.kind, EMU_FAULT_NETWORK);
+    emu_array_free(a);
+    run_desc_free(&d);
 }
 
 /* The ring stalls cell by cell, each after computing ahead: the deadlock is declared the same window after the
@@ -311,6 +329,7 @@ int main(void)
         cmocka_unit_test(test_message_passing_with_computation_runs_ahead_to_the_same_run),
         cmocka_unit_test(test_a_deadlock_after_cas_ran_ahead_is_the_same_deadlock),
         cmocka_unit_test(test_a_stop_while_cas_run_ahead_leaves_every_cell_at_its_clock),
+        cmocka_unit_test(test_a_network_fault_at_a_cell_running_ahead_is_the_same_fault),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
