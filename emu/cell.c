@@ -277,8 +277,10 @@ static inline bool may_start_ahead(const emu_cell_t *c, uint64_t now)
         c->saved.awake_bundles < EMU_RECHECK_BUNDLES || c->coa.spools_active != 0 || c->coa.loading ||
         c->coa.fault.raised || ca->prog->max_clocks >= c->array->machine.deadlock_clocks)
         return false;
+    /* This bundle and the next in the text (the sentinel after the last has no flags): a lone bundle between two
+     * that touch the agent is not worth keeping the CA's state for. */
     const emu_bundle_t *b = emu_program_bundle(ca->prog, ca->s.pc);
-    return b != NULL && (b->flags & EMU_BUNDLE_RUN_AHEAD);
+    return b != NULL && (b->flags & b[1].flags & EMU_BUNDLE_RUN_AHEAD);
 }
 
 /* The CA as it was before it ran ahead: memory, then its state. */
@@ -305,7 +307,7 @@ static bool ahead_make(emu_cell_t *c)
 /* Runs the CA ahead from now (its ready_at) up to below horizon; returns what ca_step would (ready_at). A fault on
  * the way must stop the array at its clock, with every other cell there: the CA runs again up to the faulting
  * bundle, which then issues at its clock as any other. Without memory for the notes it steps as always. */
-static uint64_t run_ahead(emu_cell_t *c, uint64_t now, uint64_t horizon)
+__attribute__((noinline)) static uint64_t run_ahead(emu_cell_t *c, uint64_t now, uint64_t horizon)
 {
     ca_t *ca = &c->ca;
     if (c->ahead == NULL && !ahead_make(c))
@@ -334,7 +336,7 @@ static uint64_t run_ahead(emu_cell_t *c, uint64_t now, uint64_t horizon)
     return ca->s.ready_at;
 }
 
-void emu_cell_settle_ahead(emu_cell_t *c, uint64_t clock, uint64_t *last_progress)
+__attribute__((noinline)) void emu_cell_settle_ahead(emu_cell_t *c, uint64_t clock, uint64_t *last_progress)
 {
     if (!c->ahead_active)
         return;
