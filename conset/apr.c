@@ -227,7 +227,7 @@ static apr_t *create(const apr_input_t *in)
     a->t = in->torus;
     a->cap = in->capacity;
     for (uint64_t u = 0; u < APR_BALANCE_TABLE; u++)
-        a->balance[u] = APR_BALANCE * u * u / ((uint64_t)a->cap * a->cap);
+        a->balance[u] = apr_balance_term(u, a->cap);
     a->iterations = in->iterations;
     a->rng = in->seed;
     a->n = in->nconns;

@@ -125,6 +125,11 @@ uint64_t apr_phase_bound(const apr_t *a, unsigned p);
 
 #define APR_NODE_COST_MAX 0xffffffffu /* keeps any path's cost below 2^48, the heap's key field */
 
+/* BALANCE * (u / cap)^2: spread before a cell fills (apr.c tabulates it for the common uses). */
+static inline uint64_t apr_balance_term(uint64_t u, unsigned cap)
+{
+    return APR_BALANCE * u * u / ((uint64_t)cap * cap);
+}
 /* Cost of one more channel at (phase p, cell v); APR_INF when full and going over is not allowed. */
 static inline uint64_t apr_node_cost(const apr_t *a, unsigned p, unsigned v)
 {
@@ -132,7 +137,7 @@ static inline uint64_t apr_node_cost(const apr_t *a, unsigned p, unsigned v)
     uint64_t u = a->use[k];
     if (u >= a->cap && a->pres == 0)
         return APR_INF;
-    uint64_t balance = u < APR_BALANCE_TABLE ? a->balance[u] : APR_BALANCE * u * u / ((uint64_t)a->cap * a->cap);
+    uint64_t balance = u < APR_BALANCE_TABLE ? a->balance[u] : apr_balance_term(u, a->cap);
     uint64_t cost = APR_SCALE + balance + a->hist[k];
     if (u >= a->cap) {
         /* Negotiated congestion (PathFinder): each channel beyond capacity costs more every round. */

@@ -1,4 +1,5 @@
-/* APR's node costs and its shortest-path search (A* on node costs, one phase's copy of the torus). */
+/* APR's timeline costs and its shortest-path search (A* on node costs, apr_internal.h, on one phase's copy of the
+ * torus). */
 #include <stdlib.h>
 
 #include "apr_internal.h"

@@ -654,7 +654,7 @@ uint64_t ca_run_ahead_noted(ca_t *ca, uint64_t horizon, ca_undo_t *undo, uint64_
     uint64_t before = ca->s.stats.bundles;
     while (ca->s.ready_at < horizon) {
         const emu_bundle_t *b = emu_program_bundle(ca->prog, ca->s.pc);
-        if (b == NULL || !(b->flags & EMU_BUNDLE_RUN_AHEAD) || ca->s.state != CA_RUNNING)
+        if (b == NULL || !(b->flags & EMU_BUNDLE_RUN_AHEAD))
             break;
         if (run_ahead_noted(ca, b, ca->s.ready_at, horizon, last_issue, undo) == UINT64_MAX)
             break;

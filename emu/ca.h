@@ -142,7 +142,7 @@ typedef struct ca_undo_entry {
 } ca_undo_entry_t;
 typedef struct ca_undo {
     ca_undo_entry_t *e;
-    unsigned n; /* room for two a clock of the horizon: a bundle stores at most twice (the memory unit's two) */
+    unsigned n; /* noted; the caller gives room for two a clock of the horizon (the memory unit's two a bundle) */
 } ca_undo_t;
 /* ca_run_alone for the bundles that may run ahead (EMU_BUNDLE_RUN_AHEAD) alone, each store noted in undo. */
 uint64_t ca_run_ahead_noted(ca_t *ca, uint64_t horizon, ca_undo_t *undo, uint64_t *last_issue);

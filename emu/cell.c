@@ -258,6 +258,10 @@ static inline uint64_t timer_due(const ca_t *ca, uint64_t now)
     return UINT64_MAX;
 }
 
+/* The clocks a CA runs ahead of its cell at most in one go: each may have to be put back, so its stores are
+ * noted (ca_undo_t), two a clock at most. */
+enum { AHEAD_CLOCKS = 512, AHEAD_NOTES = 2 * AHEAD_CLOCKS + 2 };
+
 /* The array has caught up with a CA that ran ahead: the bundles it issued meanwhile were progress, each at its
  * clock, as step would have counted them. */
 static inline void ahead_caught_up(emu_cell_t *c, uint64_t now)
@@ -295,7 +299,7 @@ static bool ahead_make(emu_cell_t *c)
 {
     emu_ahead_t *h = calloc(1, sizeof *h);
     if (h != NULL)
-        h->undo.e = malloc(sizeof *h->undo.e * (2u * EMU_AHEAD_CLOCKS + 2u));
+        h->undo.e = malloc(sizeof *h->undo.e * AHEAD_NOTES);
     if (h == NULL || h->undo.e == NULL) {
         free(h);
         return false;
@@ -304,7 +308,8 @@ static bool ahead_make(emu_cell_t *c)
     return true;
 }
 
-/* Runs the CA ahead from now (its ready_at) up to below horizon; returns what ca_step would (ready_at). A fault on
+/* Runs the CA ahead from now (its ready_at) up to below horizon, AHEAD_CLOCKS at most; returns what ca_step would
+ * (ready_at). A fault on
  * the way must stop the array at its clock, with every other cell there: the CA runs again up to the faulting
  * bundle, which then issues at its clock as any other. Without memory for the notes it steps as always. */
 __attribute__((noinline)) static uint64_t run_ahead(emu_cell_t *c, uint64_t now, uint64_t horizon)
@@ -316,6 +321,8 @@ __attribute__((noinline)) static uint64_t run_ahead(emu_cell_t *c, uint64_t now,
     /* The deadlock window closes at no clock of the run: its bundles are reported as progress only when the
      * array catches up (ahead_caught_up), and the first, now, as it issues. */
     uint64_t room = c->array->machine.deadlock_clocks - ca->prog->max_clocks; /* above 0: may_start_ahead */
+    if (room > AHEAD_CLOCKS)
+        room = AHEAD_CLOCKS;
     if (horizon - now > room)
         horizon = now + room;
     h->s = ca->s;

@@ -150,7 +150,7 @@ void emu_block_step(emu_array_t *a, emu_block_t *b, uint64_t now, emu_step_summa
      * clock, which a stuck agent's sleep leaves to be added up. */
     unsigned may = (b->nawake > 1 ? EMU_MAY_NAP : 0u) | (a->has_hooks ? 0u : EMU_MAY_STICK);
     /* Hooks look at every cell at every clock: no CA runs ahead of it then. */
-    uint64_t ahead_until = a->has_hooks ? 0 : now + EMU_AHEAD_CLOCKS < a->run_limit ? now + EMU_AHEAD_CLOCKS : a->run_limit;
+    uint64_t ahead_until = a->has_hooks ? 0 : a->run_limit;
     for (unsigned k = 0; k < b->nawake; k++) {
         emu_cell_t *c = b->awake[k];
         /* The next cell's first misses, asked for while this one runs: its incoming counts and its core. */

@@ -39,6 +39,20 @@ static void build(const char *run_file, emu_array_t **a, run_desc_t *d)
     emu_array_set_output(*a, NULL, NULL);
 }
 
+/* How the run ended, then the array and its description freed. */
+static outcome_t finish(emu_array_t *a, run_desc_t *d, emu_run_status_t status)
+{
+    outcome_t o = {.status = status,
+                   .cycles = emu_array_cycles(a),
+                   .clock = emu_array_clock(a),
+                   .hash = emu_array_hash(a, true, true),
+                   .stuck = emu_array_stuck_clocks(a),
+                   .ahead = emu_array_ahead_bundles(a)};
+    emu_array_free(a);
+    run_desc_free(d);
+    return o;
+}
+
 /* slice 0: in one piece; else slices of pseudo-random lengths up to `slice` clocks. threads 0: a different
  * count for each slice, 1 to 3 (as a bench run takes the cores other runs leave, run_sliced_shared). hooked:
  * with hooks that never stop it. */
@@ -50,9 +64,9 @@ static outcome_t run_hooked(const char *run_file, uint64_t slice, unsigned threa
     emu_array_set_threads(a, threads > 0 ? threads : 1);
     if (hooked)
         emu_array_set_hooks(a, &(emu_hooks_t){NULL, no_stop, no_stop});
-    outcome_t o;
+    emu_run_status_t st;
     if (slice == 0) {
-        o.status = emu_array_run(a, d.max_cycles);
+        st = emu_array_run(a, d.max_cycles);
     } else {
         uint64_t seed = slice;
         for (;;) {
@@ -62,19 +76,12 @@ static outcome_t run_hooked(const char *run_file, uint64_t slice, unsigned threa
                 to = d.max_cycles;
             if (threads == 0)
                 emu_array_set_threads(a, 1 + (unsigned)(seed >> 40) % 3);
-            o.status = emu_array_run(a, to);
-            if (o.status != EMU_RUN_LIMIT || to == d.max_cycles)
+            st = emu_array_run(a, to);
+            if (st != EMU_RUN_LIMIT || to == d.max_cycles)
                 break;
         }
     }
-    o.cycles = emu_array_cycles(a);
-    o.clock = emu_array_clock(a);
-    o.hash = emu_array_hash(a, true, true);
-    o.stuck = emu_array_stuck_clocks(a);
-    o.ahead = emu_array_ahead_bundles(a);
-    emu_array_free(a);
-    run_desc_free(&d);
-    return o;
+    return finish(a, &d, st);
 }
 
 static outcome_t run(const char *run_file, uint64_t slice, unsigned threads)
@@ -190,22 +197,16 @@ static outcome_t run_to_stop(const char *run_file, unsigned threads, uint64_t st
     run_desc_t d;
     build(run_file, &a, &d);
     emu_array_set_threads(a, threads);
-    outcome_t o;
+    emu_run_status_t st;
     if (stop_at != 0) {
         emu_array_set_hooks(a, &(emu_hooks_t){NULL, no_stop, no_stop});
-        o.status = emu_array_run(a, stop_at);
+        st = emu_array_run(a, stop_at);
     } else {
         emu_array_set_output(a, stop_on_a_line, a);
-        o.status = emu_array_run(a, d.max_cycles);
+        st = emu_array_run(a, d.max_cycles);
         emu_array_run(a, emu_array_clock(a));
     }
-    o.cycles = emu_array_cycles(a);
-    o.clock = emu_array_clock(a);
-    o.hash = emu_array_hash(a, true, true);
-    o.ahead = emu_array_ahead_bundles(a);
-    emu_array_free(a);
-    run_desc_free(&d);
-    return o;
+    return finish(a, &d, st);
 }
 
 /* A stop (Ctrl-C) while the others have run ahead past its clock: every cell stands at that clock, as clock by

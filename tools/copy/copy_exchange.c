@@ -8,7 +8,6 @@
 #include "celldata.h"
 #include "conset/route.h"
 #include "conset/route_memo.h"
-#include "conset/route_tables.h"
 #include "copy_words.h"
 #include "emu.h"
 #include "program_load.h"
@@ -174,10 +173,10 @@ static uint64_t check(const emu_array_t *a, const copy_exchange_spec_t *s, bool 
     return wrong;
 }
 
-/* The connection set of the exchange (every pair with words, but a cell's own), compiled into tables: into
- * *own, or (with a memo) the memo's tables for the set. *tables is the one to load. */
-static int tables_for(const copy_exchange_spec_t *s, route_memo_t *memo, celldata_t *own, const celldata_t **tables,
-                      unsigned *phases, char *err, size_t cap)
+/* The connection set of the exchange (every pair with words, but a cell's own), compiled into tables: the memo's
+ * for that set. */
+static int tables_for(const copy_exchange_spec_t *s, route_memo_t *memo, const celldata_t **tables, unsigned *phases,
+                      char *err, size_t cap)
 {
     unsigned p = s->width * s->height;
     cset_t set;
@@ -199,18 +198,8 @@ static int tables_for(const copy_exchange_spec_t *s, route_memo_t *memo, celldat
         }
     route_options_t o;
     route_options_init(&o);
-    if (rc == 0 && memo != NULL) {
+    if (rc == 0)
         rc = route_memo_tables(memo, &set, &o, tables, phases, err, cap);
-    } else if (rc == 0) {
-        route_plan_t plan;
-        rc = route_compile(&set, &o, &plan, err, cap);
-        if (rc == 0) {
-            *phases = plan.nphases;
-            rc = route_tables(&plan, own, err, cap);
-            route_plan_free(&plan);
-        }
-        *tables = own;
-    }
     cset_free(&set);
     return rc;
 }
@@ -228,10 +217,17 @@ int copy_exchange_run(const copy_exchange_spec_t *s, copy_style_t style, unsigne
                  DESC_MAX_CELLS, COPY_EXCHANGE_DATA, COPY_EXCHANGE_END);
         return -1;
     }
-    celldata_t own = {0};
-    const celldata_t *tables = NULL;
-    if (tables_for(s, memo, &own, &tables, &out->phases, err, cap) != 0)
+    /* Without the caller's memo, one of its own for this run. */
+    route_memo_t *own = NULL;
+    if (memo == NULL && (memo = own = route_memo_new()) == NULL) {
+        snprintf(err, cap, "out of memory");
         return -1;
+    }
+    const celldata_t *tables = NULL;
+    if (tables_for(s, memo, &tables, &out->phases, err, cap) != 0) {
+        route_memo_free(own);
+        return -1;
+    }
     emu_machine_t m;
     emu_machine_defaults(&m);
     m.width = s->width;
@@ -239,7 +235,7 @@ int copy_exchange_run(const copy_exchange_spec_t *s, copy_style_t style, unsigne
     m.mem_bytes = MEM_BYTES;
     emu_array_t *a;
     if (emu_array_create(&a, &m, err, cap) != 0) {
-        celldata_free(&own);
+        route_memo_free(own);
         return -1;
     }
     emu_array_set_threads(a, threads ? threads : 1);
@@ -268,7 +264,7 @@ int copy_exchange_run(const copy_exchange_spec_t *s, copy_style_t style, unsigne
         out->wrong = check(a, s, style != COPY_BASIC);
     }
     emu_array_free(a);
-    celldata_free(&own);
+    route_memo_free(own);
     return rc;
 }
 
