@@ -184,6 +184,13 @@ typedef struct coa_line {
      * atomic. NULL until coa_wire joins the line to its ends. */
     _Atomic uint64_t *posted;
     uint64_t *taken;
+    /* The sender's own books, so that posting never reads the receiver's lines (a read there waits for them,
+     * a store does not): its count of *posted, the clock of its last post (UINT64_MAX: none since the line's
+     * slots were last set from outside, coa_line_reset_books), and that post's slot's control messages. A slot
+     * the sender first posts to in a clock is empty: the receiver emptied it when its clock came. */
+    uint64_t nposted;
+    uint64_t post_clock;
+    unsigned post_nctrl;
     /* The receiver may sleep while nothing comes (emu/schedule.c): a post finds it dormant and wakes it. */
     _Atomic bool *receiver_dormant; /* NULL: never sleeps */
     void (*wake)(void *receiver);
@@ -294,6 +301,9 @@ int coa_line_init(coa_line_t *l, unsigned latency, unsigned channels);
 /* Joins `line` from agent `from`, leaving in direction d, to `to`, the neighbour there. */
 void coa_wire(coa_t *from, coa_dir_t d, coa_line_t *line, coa_t *to);
 void coa_line_free(coa_line_t *l);
+/* After the line's slots were set from outside (a snapshot's restore): its count of posts is `full`, the slots
+ * holding something, and the sender's last post is forgotten. */
+void coa_line_reset_books(coa_line_t *l, uint64_t full);
 
 /* The three parts of a clock (see the top of this file). mem_used: the CA took the memory port. */
 void coa_deliver(coa_t *c, uint64_t now);

@@ -28,14 +28,14 @@ void coa_raise(coa_t *c, uint32_t addr, const char *fmt, ...) __attribute__((for
 /* --- outgoing lines --- */
 /* The slot of the outgoing line a message sent now arrives in. The line has one writer, this agent, so its
  * count of posted slots is a plain add (an atomic store, for the receiver's thread), not a locked one. */
-static inline coa_slot_t *coa_out_slot(coa_t *c, coa_dir_t dir, uint64_t now)
+static inline coa_slot_t *coa_out_slot(coa_t *c, coa_line_t *line, uint64_t now)
 {
-    coa_line_t *line = c->w.out[dir];
     c->out_pending_until = now + c->cfg.hop_latency;
     coa_slot_t *s = &line->slots[(now + c->cfg.hop_latency) & (line->nslots - 1u)];
-    if (!s->has_flit && s->nctrl == 0) {
-        atomic_store_explicit(line->posted, atomic_load_explicit(line->posted, memory_order_relaxed) + 1,
-                              memory_order_relaxed);
+    if (line->post_clock != now) { /* the slot is empty (see coa_line_t) */
+        line->post_clock = now;
+        line->post_nctrl = 0;
+        atomic_store_explicit(line->posted, ++line->nposted, memory_order_relaxed);
         if (line->receiver_dormant != NULL && atomic_load_explicit(line->receiver_dormant, memory_order_relaxed))
             line->wake(line->receiver);
     }
@@ -43,11 +43,14 @@ static inline coa_slot_t *coa_out_slot(coa_t *c, coa_dir_t dir, uint64_t now)
 }
 static inline void coa_send_ctrl(coa_t *c, coa_dir_t dir, coa_ctrl_kind_t kind, unsigned lc, uint64_t now)
 {
-    if (c->w.out[dir] == NULL)
+    coa_line_t *line = c->w.out[dir];
+    if (line == NULL)
         return;
-    coa_slot_t *s = coa_out_slot(c, dir, now);
+    coa_slot_t *s = coa_out_slot(c, line, now);
     /* Capacity is two messages per channel: a channel pops at most one word and frees at most once a clock. */
-    *coa_slot_ctrl(s, s->nctrl++) = (coa_ctrl_t){(uint8_t)kind, (uint8_t)lc};
+    unsigned i = line->post_nctrl++;
+    *coa_slot_ctrl(s, i) = (coa_ctrl_t){(uint8_t)kind, (uint8_t)lc};
+    s->nctrl = (uint16_t)(i + 1u);
 }
 
 /* Channel lc's wait may change from now on: the clocks it waited frozen (coa_account_waits) are counted. Called

@@ -22,6 +22,7 @@ int coa_line_init(coa_line_t *l, unsigned latency, unsigned channels)
     l->nslots = 2;
     while (l->nslots <= latency)
         l->nslots *= 2;
+    l->post_clock = UINT64_MAX;
     l->slots = alloc_lines(l->nslots * sizeof *l->slots);
     if (l->slots == NULL)
         return -1;
@@ -44,6 +45,15 @@ void coa_wire(coa_t *from, coa_dir_t d, coa_line_t *line, coa_t *to)
     to->w.in_mask = line->nslots - 1u;
     line->posted = &to->w.in_posted[back];
     line->taken = &to->w.in_taken[back];
+}
+
+void coa_line_reset_books(coa_line_t *l, uint64_t full)
+{
+    l->nposted = full;
+    atomic_store(l->posted, full);
+    *l->taken = 0;
+    l->post_clock = UINT64_MAX;
+    l->post_nctrl = 0;
 }
 
 void coa_line_free(coa_line_t *l)
@@ -168,7 +178,7 @@ void coa_links_schedule(coa_t *c, uint64_t now)
         coa_lc_t *l = &c->lc[lc];
         bool tag;
         uint32_t w = coa_lc_pop(c, (unsigned)lc, &tag, now);
-        coa_slot_t *s = coa_out_slot(c, (coa_dir_t)d, now);
+        coa_slot_t *s = coa_out_slot(c, c->w.out[d], now);
         s->has_flit = true;
         s->flit = (coa_flit_t){
             .word = w,

@@ -203,8 +203,7 @@ int emu_snapshot_restore(emu_array_t *a, const emu_snapshot_t *s, char *err, siz
                 full += slot->has_flit || slot->nctrl;
             }
             /* The line's counts only need to say how many slots are full. */
-            atomic_store(c->out[d].posted, full);
-            *c->out[d].taken = 0;
+            coa_line_reset_books(&c->out[d], full);
         }
     }
     return 0;
