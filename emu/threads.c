@@ -1,9 +1,9 @@
 /*
  * Running the array on several host threads. Each thread steps the awake cells of a fixed block
- * (schedule.c); one barrier per clock. Cells interact only through link lines written at least one clock ahead, so the blocks can run
- * in parallel and the result is the same as with one thread. Every thread keeps its own copy of the clock
- * state and takes the same decision from the same merged summary (summaries are double-buffered by clock
- * parity, so a thread may start the next clock while another still reads this one).
+ * (schedule.c); after each clock it waits for the others' summaries of it (thread_post_t). Cells interact
+ * only through link lines written at least one clock ahead, so the blocks can run in parallel and the result
+ * is the same as with one thread. Every thread keeps its own copy of the clock state and takes the same
+ * decision from the same merged summary.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -14,36 +14,22 @@
 
 enum { SPINS_BEFORE_YIELD = 2000 };
 
-typedef struct barrier {
-    atomic_uint count;
-    atomic_uint generation;
-    unsigned n;
-} barrier_t;
-
-static void barrier_wait(barrier_t *b)
-{
-    unsigned gen = atomic_load(&b->generation);
-    if (atomic_fetch_add(&b->count, 1) + 1 == b->n) {
-        atomic_store(&b->count, 0);
-        atomic_fetch_add(&b->generation, 1);
-        return;
-    }
-    for (unsigned spins = 0; atomic_load(&b->generation) == gen; spins++)
-        if (spins >= SPINS_BEFORE_YIELD)
-            sched_yield();
-}
-
-/* Each thread writes its own summary every clock: one cache line each, or the threads would fight over it. */
-typedef struct padded_summary {
-    _Alignas(64) emu_step_summary_t s;
-} padded_summary_t;
+/* What a thread tells the others after each clock, on a cache line of its own that only it writes: the clock's
+ * summary, then the count of steps done (published last, with release). The others wait for that count and read
+ * the summary from the same line: one cache line crosses per thread and clock, where a shared barrier counter
+ * and its generation made the threads fight over one line. Summaries alternate by step parity: a thread writes
+ * the next step's only after every other has done this step, hence read this one's. */
+typedef struct thread_post {
+    _Alignas(64) _Atomic uint64_t steps;
+    emu_step_summary_t s[2];
+} thread_post_t;
+_Static_assert(sizeof(thread_post_t) == 64, "a thread's post is one cache line");
 
 typedef struct shared_run {
     emu_array_t *a;
     uint64_t limit;
     unsigned nthreads;
-    barrier_t barrier;
-    padded_summary_t *summaries; /* [2][nthreads] */
+    thread_post_t *posts; /* [nthreads] */
     emu_run_clock_t start;
     emu_run_clock_t end;     /* written by thread 0 */
     emu_run_status_t status; /* written by thread 0 */
@@ -56,6 +42,14 @@ typedef struct worker {
     pthread_t thread;
 } worker_t;
 
+/* Waits until thread t has done `steps` steps. */
+static void wait_for(const thread_post_t *p, uint64_t steps)
+{
+    for (unsigned spins = 0; atomic_load_explicit(&p->steps, memory_order_acquire) < steps; spins++)
+        if (spins >= SPINS_BEFORE_YIELD)
+            sched_yield();
+}
+
 static void *worker_main(void *arg)
 {
     worker_t *w = arg;
@@ -66,23 +60,26 @@ static void *worker_main(void *arg)
         return NULL;
     emu_array_t *a = r->a;
     emu_block_t *block = &a->blocks[w->id];
+    thread_post_t *post = &r->posts[w->id];
     emu_run_clock_t rc = r->start;
     emu_run_status_t st = EMU_RUN_LIMIT;
     /* Summaries alternate by step, not by clock: skipping idle clocks can keep a clock's parity. */
-    for (unsigned step = 0;; step++) {
-        emu_step_summary_t *mine = &r->summaries[(step & 1u) * r->nthreads + w->id].s;
-        *mine = (emu_step_summary_t){.next = UINT64_MAX};
+    for (uint64_t step = 0;; step++) {
+        /* Summed here, not on the post's line, which the other threads are reading while they wait. */
+        emu_step_summary_t sum = {.next = UINT64_MAX};
         /* Only thread 0 looks at the stop request; the others learn it from its summary. Every thread steps this
          * clock all the same, and the run stops after it: had thread 0 left its block out, the others' cells
          * would have run one clock more than its own. */
-        bool stop = w->id == 0 && a->stop_requested;
-        emu_block_step(a, block, rc.clock, mine);
-        mine->stop = stop;
-        barrier_wait(&r->barrier);
-        emu_step_summary_t sum = {.next = UINT64_MAX};
+        sum.stop = w->id == 0 && a->stop_requested;
+        emu_block_step(a, block, rc.clock, &sum);
+        post->s[step & 1u] = sum;
+        atomic_store_explicit(&post->steps, step + 1, memory_order_release);
         for (unsigned t = 0; t < r->nthreads; t++)
-            emu_summary_merge(&sum, &r->summaries[(step & 1u) * r->nthreads + t].s);
-        stop = sum.stop;
+            if (t != w->id) {
+                wait_for(&r->posts[t], step + 1);
+                emu_summary_merge(&sum, &r->posts[t].s[step & 1u]);
+            }
+        bool stop = sum.stop;
         sum.stop = false;
         if (emu_clock_decide(&rc, &a->machine, &sum, r->limit, &st))
             break;
@@ -106,13 +103,13 @@ emu_run_status_t emu_array_run_threads(emu_array_t *a, uint64_t limit)
     if (emu_blocks_prepare(a, n) != 0)
         return emu_array_run_serial(a, limit);
     shared_run_t r = {.a = a, .limit = limit, .nthreads = n, .start = {a->clock, a->last_progress}};
-    r.barrier.n = n;
-    atomic_init(&r.barrier.count, 0);
-    atomic_init(&r.barrier.generation, 0);
-    r.summaries = aligned_alloc(64, 2u * n * sizeof *r.summaries);
+    r.posts = aligned_alloc(64, n * sizeof *r.posts);
     worker_t *workers = calloc(n, sizeof *workers);
-    if (r.summaries == NULL || workers == NULL) {
-        free(r.summaries);
+    if (r.posts != NULL)
+        for (unsigned t = 0; t < n; t++)
+            atomic_init(&r.posts[t].steps, 0);
+    if (r.posts == NULL || workers == NULL) {
+        free(r.posts);
         free(workers);
         return emu_array_run_serial(a, limit);
     }
@@ -126,20 +123,20 @@ emu_run_status_t emu_array_run_threads(emu_array_t *a, uint64_t limit)
             break;
         started++;
     }
-    /* The barrier needs every thread: if one could not start, release the others and run on one. */
+    /* The run needs every thread: if one could not start, release the others and run on one. */
     atomic_store(&go, started == n ? 1 : -1);
     if (started == n)
         worker_main(&workers[0]);
     for (unsigned t = 1; t < started; t++)
         pthread_join(workers[t].thread, NULL);
     if (started != n) {
-        free(r.summaries);
+        free(r.posts);
         free(workers);
         return emu_array_run_serial(a, limit);
     }
     a->clock = r.end.clock;
     a->last_progress = r.end.last_progress;
-    free(r.summaries);
+    free(r.posts);
     free(workers);
     return r.status;
 }

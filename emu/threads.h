@@ -1,4 +1,4 @@
-/* Runs of the array (threads.c): serial, or blocks on host threads with one barrier a clock. */
+/* Runs of the array (threads.c): serial, or blocks on host threads that wait for each other after each clock. */
 #ifndef EMU_THREADS_H
 #define EMU_THREADS_H
 
