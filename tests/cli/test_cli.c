@@ -74,6 +74,53 @@ static void test_counts_are_checked(void **state)
     expect("run programs/bench/compute.s --args -2147483648,0x10 --max-cycles 5", 1, "cycles   5 ");
 }
 
+/* Everything after the report's host line: what the run's clocks, statistics and network were, never how fast. */
+static char *cut_host_lines(char *out)
+{
+    char *host = strstr(out, "\nhost ");
+    if (host != NULL)
+        host[1] = '\0';
+    return out;
+}
+
+/* --threads auto picks a count between slices: the report is the same as on one thread, with a line saying
+ * what it ended on; the run description's `threads auto` too; anything else is refused by name. */
+static void test_threads_auto_changes_only_the_host_time(void **state)
+{
+    (void)state;
+    static const char *const runs[] = {
+        "programs/bench/stream.s --array 8x8 --args 30000",
+        "programs/net/neighbours.run",
+        "programs/patterns/msgpass.s --array 4x4 --args 512,2,0",
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char args[512], *one, *autos;
+        snprintf(args, sizeof args, "run %s --threads 1", runs[i]);
+        assert_int_equal(tool(&one, args), 0);
+        snprintf(args, sizeof args, "run %s --threads auto", runs[i]);
+        assert_int_equal(tool(&autos, args), 0);
+        if (strstr(autos, "\nthreads  auto: ended on ") == NULL)
+            fail_msg("iwarp %s: no line for the thread count:\n%s", args, autos);
+        assert_string_equal(cut_host_lines(one), cut_host_lines(autos));
+        free(one);
+        free(autos);
+    }
+    expect("run programs/bench/compute.s --args 10 --threads auto --json", 0, "\"threads_auto\": {");
+    expect("run programs/bench/compute.s --threads 0", 2, "--threads wants 1..256 or auto, not '0'");
+    expect("run programs/bench/compute.s --threads automatic", 2, "--threads wants 1..256 or auto, not 'automatic'");
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/iwarp-cli-%d-threads.run", (int)getpid());
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("array 2x2\nprogram p /dev/null\nthreads fast\n", f);
+    fclose(f);
+    char args[256], where[300];
+    snprintf(args, sizeof args, "run %s", path);
+    snprintf(where, sizeof where, "%s:3:9: 'threads' wants a positive number (up to 256) or auto", path);
+    expect(args, 2, where);
+    unlink(path);
+}
+
 /* A run stopped at the limit says where each cell still running is. */
 static void test_the_cycle_limit_says_where_the_cells_are(void **state)
 {
@@ -358,6 +405,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_the_machine_gives_a_single_program_its_array),
         cmocka_unit_test(test_counts_are_checked),
+        cmocka_unit_test(test_threads_auto_changes_only_the_host_time),
         cmocka_unit_test(test_the_cycle_limit_says_where_the_cells_are),
         cmocka_unit_test(test_empty_programs_and_false_recordings_are_refused),
         cmocka_unit_test(test_asm_assembles_the_shipped_programs),

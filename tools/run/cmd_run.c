@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "state_hash.h"
@@ -31,7 +32,7 @@ static void usage(FILE *out)
             "Runs a program on every cell of the array, or what a run description (docs/run.md) says, until\n"
             "all cells halt, one faults, the network deadlocks, or the cycle limit.\n"
             "  --array WxH         array size (default 1x1 for a single program)\n"
-            "  --threads N         host threads (results do not depend on it)\n"
+            "  --threads N|auto    host threads (results do not depend on it); auto: tried as the run goes\n"
             "  --args A,B,...      values for a0..a7 (decimal or 0x hex)\n"
             "  --machine FILE      machine description (docs/machine.md)\n"
             "  --set KEY=VALUE     override one machine key (repeatable)\n"
@@ -142,8 +143,13 @@ int cmd_run(int argc, char **argv)
             return 2;
         }
     }
-    if (o.p.threads)
+    if (o.p.threads) {
         desc.threads = o.p.threads;
+        desc.threads_auto = false;
+    } else if (o.p.threads_auto) {
+        desc.threads = 1;
+        desc.threads_auto = true;
+    }
     if (o.p.max_given)
         desc.max_cycles = o.p.max_cycles;
 
@@ -171,14 +177,22 @@ int cmd_run(int argc, char **argv)
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     bool interrupted;
-    emu_run_status_t st = run_loop(a, desc.max_cycles, o.p.file, o.quiet || o.json, &interrupted);
+    thread_tuner_t tune;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    thread_tuner_init(&tune, cores < 1 ? 1u : cores > 256 ? 256u : (unsigned)cores);
+    emu_run_status_t st = run_loop_tuned(a, desc.max_cycles, o.p.file, o.quiet || o.json, &interrupted,
+                                         desc.threads_auto ? &tune : NULL);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     bool rec_failed = rec != NULL && view_record_finish(rec, st, rec_err, sizeof rec_err) != 0;
     if (rec_failed)
         fprintf(stderr, "iwarp run: --record %s: %s\n", o.record, rec_err);
     double host_seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
 
-    run_report_t rep = {.program = o.p.file, .array = a, .status = st, .host_seconds = host_seconds};
+    run_report_t rep = {.program = o.p.file,
+                        .array = a,
+                        .status = st,
+                        .host_seconds = host_seconds,
+                        .tuner = desc.threads_auto ? &tune : NULL};
     if (o.json)
         run_report_json(&rep, stdout);
     else if (!o.quiet)

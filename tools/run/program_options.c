@@ -52,10 +52,16 @@ int program_options_take(program_options_t *o, int c, const char *arg, const cha
         o->max_given = true;
         return 1;
     case PROGRAM_OPT_THREADS: {
+        if (strcmp(arg, "auto") == 0) {
+            o->threads = 0;
+            o->threads_auto = true;
+            return 1;
+        }
+        o->threads_auto = false;
         char *end;
         unsigned long n = strtoul(arg, &end, 10);
         if (*arg < '0' || *arg > '9' || *end != '\0' || n < 1 || n > 256) {
-            fprintf(stderr, "iwarp %s: --threads wants 1..256, not '%s'\n", who, arg);
+            fprintf(stderr, "iwarp %s: --threads wants 1..256 or auto, not '%s'\n", who, arg);
             return -1;
         }
         o->threads = (unsigned)n;

@@ -26,6 +26,7 @@ typedef struct program_options {
     unsigned width, height; /* 1x1 unless --array */
     bool array_given;
     unsigned threads; /* 0 unless --threads */
+    bool threads_auto; /* --threads auto (threads 0) */
     uint64_t max_cycles; /* 1e9 unless --max-cycles */
     bool max_given;
 } program_options_t;

@@ -328,13 +328,21 @@ static void st_max_cycles(parser_t *p, token_t *tk, unsigned n)
     run_desc_t *d = p->d;
     const token_t *kw = &tk[0];
     uint64_t v;
-    if (n != 2 || !parse_u64(&tk[1], &v) || v == 0 || (line_token_is(kw, "threads") && v > 256)) {
-        error_at(p, n > 1 ? tk[1].col : kw->col, "'%.*s' wants a positive number", (int)kw->len, kw->text);
+    bool threads = line_token_is(kw, "threads");
+    if (threads && n == 2 && line_token_is(&tk[1], "auto")) {
+        d->threads = 1;
+        d->threads_auto = true;
         return;
     }
-    if (line_token_is(kw, "threads"))
+    if (n != 2 || !parse_u64(&tk[1], &v) || v == 0 || (threads && v > 256)) {
+        error_at(p, n > 1 ? tk[1].col : kw->col, "'%.*s' wants a positive number%s", (int)kw->len, kw->text,
+                 threads ? " (up to 256) or auto" : "");
+        return;
+    }
+    if (threads) {
         d->threads = (unsigned)v;
-    else
+        d->threads_auto = false;
+    } else
         d->max_cycles = v;
 }
 

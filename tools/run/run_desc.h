@@ -54,6 +54,7 @@ typedef struct run_desc {
     unsigned nrules;
     uint64_t max_cycles;
     unsigned threads;
+    bool threads_auto; /* `threads auto`: chosen as the run goes (thread_tuner.h); threads is then 1 */
     char *celldata[RUN_DESC_MAX_LIST];         /* cell data files (resolved paths) ... */
     uint32_t celldata_addr[RUN_DESC_MAX_LIST]; /* ... and where each goes in every cell's memory */
     bool celldata_routed[RUN_DESC_MAX_LIST];   /* a connection set, compiled into cell tables when built */

@@ -22,26 +22,34 @@ static unsigned shared_threads(const run_threads_t *share)
 
 /* The run in slices that grow until one takes about a twentieth of a second (progress and Ctrl-C stay prompt on
  * a 32x32 array, and a small one does not pay a call per few clocks), with the line between them when one is
- * given. */
+ * given. The thread count of each slice comes from the bench's share of cores, or from the tuner, when given. */
 static emu_run_status_t sliced(emu_array_t *a, uint64_t limit, progress_t *p, bool *interrupted,
-                               const run_threads_t *share)
+                               const run_threads_t *share, thread_tuner_t *tune)
 {
     *interrupted = false;
     uint64_t slice = 1024;
     for (;;) {
         if (share != NULL)
             emu_array_set_threads(a, shared_threads(share));
+        if (tune != NULL)
+            emu_array_set_threads(a, thread_tuner_next(tune));
         uint64_t clock = emu_array_clock(a);
         uint64_t to = limit - clock <= slice ? limit : clock + slice;
         double t0 = now_s();
         emu_run_status_t st = emu_array_run(a, to);
-        if (st != EMU_RUN_LIMIT || to == limit)
+        double seconds = now_s() - t0;
+        if (st != EMU_RUN_LIMIT || to == limit) {
+            if (tune != NULL)
+                thread_tuner_skip(tune);
             return st;
+        }
+        if (tune != NULL)
+            thread_tuner_note(tune, emu_array_clock(a) - clock, seconds);
         if (interrupt_requested()) {
             *interrupted = true;
             return EMU_RUN_STOPPED;
         }
-        if (now_s() - t0 < 0.05 && slice < (1ull << 40))
+        if (seconds < 0.05 && slice < (1ull << 40))
             slice *= 2;
         if (p != NULL)
             progress_update(p, emu_array_clock(a), limit);
@@ -50,10 +58,16 @@ static emu_run_status_t sliced(emu_array_t *a, uint64_t limit, progress_t *p, bo
 
 emu_run_status_t run_loop(emu_array_t *a, uint64_t limit, const char *what, bool quiet, bool *interrupted)
 {
+    return run_loop_tuned(a, limit, what, quiet, interrupted, NULL);
+}
+
+emu_run_status_t run_loop_tuned(emu_array_t *a, uint64_t limit, const char *what, bool quiet, bool *interrupted,
+                                thread_tuner_t *tune)
+{
     progress_t p;
     progress_init(&p, what, quiet);
     interrupt_arm();
-    emu_run_status_t st = sliced(a, limit, &p, interrupted, NULL);
+    emu_run_status_t st = sliced(a, limit, &p, interrupted, NULL, tune);
     progress_done(&p);
     interrupt_disarm();
     return st;
@@ -61,13 +75,13 @@ emu_run_status_t run_loop(emu_array_t *a, uint64_t limit, const char *what, bool
 
 emu_run_status_t run_sliced(emu_array_t *a, uint64_t limit, bool *interrupted)
 {
-    return sliced(a, limit, NULL, interrupted, NULL);
+    return sliced(a, limit, NULL, interrupted, NULL, NULL);
 }
 
 emu_run_status_t run_sliced_shared(emu_array_t *a, uint64_t limit, bool *interrupted, run_threads_t *share)
 {
     atomic_fetch_add(&share->running, 1);
-    emu_run_status_t st = sliced(a, limit, NULL, interrupted, share);
+    emu_run_status_t st = sliced(a, limit, NULL, interrupted, share, NULL);
     atomic_fetch_sub(&share->running, 1);
     return st;
 }

@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 
 #include "emu.h"
+#include "thread_tuner.h"
 
 /* Host threads for runs that share the host's cores with other runs (bench jobs): each has `base`, and the
  * workers left idle (no run left to start) are shared among the runs still going. A run's thread count only
@@ -24,6 +25,9 @@ typedef struct run_threads {
 /* Runs until the run ends or the clock reaches `limit`; with *interrupted set when Ctrl-C stopped it (the status
  * is then EMU_RUN_STOPPED). `what` names the work on the progress line; `quiet` keeps it off. */
 emu_run_status_t run_loop(emu_array_t *a, uint64_t limit, const char *what, bool quiet, bool *interrupted);
+/* The same with each slice's thread count from `tune` (--threads auto); NULL: the array's count throughout. */
+emu_run_status_t run_loop_tuned(emu_array_t *a, uint64_t limit, const char *what, bool quiet, bool *interrupted,
+                                thread_tuner_t *tune);
 
 /* The same without a progress line and without arming Ctrl-C (the caller has armed it): for runs on worker
  * threads, several at once. */

@@ -168,6 +168,9 @@ void run_report_text(const run_report_t *r, FILE *out)
     if (r->host_seconds > 0)
         fprintf(out, "\nhost     %.3f s, %.3g emulated instructions/s, %.3g cell-clocks/s\n", r->host_seconds,
                 (double)sum.bundles / r->host_seconds, (double)cycles * w * h / r->host_seconds);
+    if (r->tuner != NULL)
+        fprintf(out, "threads  auto: ended on %u of up to %u (%u tries, %u kept)\n", r->tuner->cur, r->tuner->max,
+                r->tuner->probes, r->tuner->switches);
 }
 
 void run_report_json(const run_report_t *r, FILE *out)
@@ -182,6 +185,14 @@ void run_report_json(const run_report_t *r, FILE *out)
     json_string(&j, "status", emu_run_status_name(r->status));
     json_u64(&j, "cycles", emu_array_cycles(a));
     json_double(&j, "host_seconds", r->host_seconds);
+    if (r->tuner != NULL) {
+        json_begin_object(&j, "threads_auto");
+        json_u64(&j, "threads", r->tuner->cur);
+        json_u64(&j, "max", r->tuner->max);
+        json_u64(&j, "tries", r->tuner->probes);
+        json_u64(&j, "kept", r->tuner->switches);
+        json_end_object(&j);
+    }
     unsigned fx, fy;
     if (emu_array_first_fault(a, &fx, &fy)) {
         char line[400];

@@ -5,12 +5,14 @@
 #include <stdio.h>
 
 #include "emu.h"
+#include "thread_tuner.h"
 
 typedef struct run_report {
     const char *program;
     const emu_array_t *array;
     emu_run_status_t status;
     double host_seconds;
+    const thread_tuner_t *tuner; /* --threads auto: the count it ended on; NULL otherwise */
 } run_report_t;
 
 enum { RUN_REPORT_MAX_CELL_ROWS = 16 }; /* larger arrays print totals only */

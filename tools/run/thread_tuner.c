@@ -1,0 +1,57 @@
+#include "thread_tuner.h"
+
+void thread_tuner_init(thread_tuner_t *t, unsigned max)
+{
+    *t = (thread_tuner_t){.max = max < 1 ? 1 : max, .cur = 1, .probe_up = true, .every = THREAD_TUNER_EVERY};
+    /* The first try comes after the first measured slice: a short run should not spend its time at a bad count. */
+    t->since_probe = THREAD_TUNER_EVERY - 1;
+}
+
+/* The neighbouring count the next try takes, or 0 when there is none (max 1). */
+static unsigned neighbour(const thread_tuner_t *t)
+{
+    unsigned up = t->cur * 2 <= t->max ? t->cur * 2 : t->max;
+    unsigned down = t->cur / 2;
+    if (up == t->cur)
+        return down;
+    if (down == 0)
+        return up;
+    return t->probe_up ? up : down;
+}
+
+unsigned thread_tuner_next(thread_tuner_t *t)
+{
+    t->probe = 0;
+    if (t->last_rate > 0 && t->since_probe >= t->every)
+        t->probe = neighbour(t);
+    return t->probe != 0 ? t->probe : t->cur;
+}
+
+void thread_tuner_note(thread_tuner_t *t, uint64_t clocks, double seconds)
+{
+    if (seconds < THREAD_TUNER_MIN_SECONDS) {
+        thread_tuner_skip(t);
+        return;
+    }
+    double rate = (double)clocks / seconds;
+    if (t->probe == 0) {
+        t->last_rate = rate;
+        t->since_probe++;
+        return;
+    }
+    t->probes++;
+    t->since_probe = 0;
+    if (rate > t->last_rate * THREAD_TUNER_GAIN) {
+        t->cur = t->probe;
+        t->last_rate = rate;
+        t->switches++;
+        t->every = THREAD_TUNER_EVERY;
+    } else {
+        t->probe_up = !t->probe_up; /* the other way next time, where there is one */
+        if (t->every < THREAD_TUNER_EVERY_MAX)
+            t->every *= 2;
+    }
+    t->probe = 0;
+}
+
+void thread_tuner_skip(thread_tuner_t *t) { t->probe = 0; }
