@@ -152,7 +152,7 @@ emu_run_status_t emu_array_run(emu_array_t *a, uint64_t limit)
         emu_array_finish(a, EMU_RUN_LIMIT);
         return EMU_RUN_LIMIT;
     }
-    bool threads = a->nthreads > 1 && a->ncells > 1 && !a->has_hooks;
+    bool threads = a->nthreads > 1 && emu_array_max_threads(a) > 1;
     a->run_limit = limit;
     emu_run_status_t st = threads ? emu_array_run_threads(a, limit) : emu_array_run_serial(a, limit);
     for (unsigned i = 0; i < a->ncells; i++)
@@ -264,6 +264,12 @@ unsigned emu_array_marks(const emu_array_t *a, unsigned x, unsigned y, const uin
 unsigned emu_array_threads(const emu_array_t *a)
 {
     return a->nthreads;
+}
+unsigned emu_array_max_threads(const emu_array_t *a)
+{
+    if (a->has_hooks || a->ncells <= 1)
+        return 1;
+    return a->ncells < EMU_MAX_BLOCKS ? a->ncells : EMU_MAX_BLOCKS;
 }
 const char *emu_array_deadlock(const emu_array_t *a)
 {

@@ -116,6 +116,9 @@ int emu_array_poke(emu_array_t *a, unsigned x, unsigned y, uint32_t addr, const 
 /* Host threads used by emu_array_run (1 by default). Results do not depend on it. */
 void emu_array_set_threads(emu_array_t *a, unsigned n);
 unsigned emu_array_threads(const emu_array_t *a);
+/* The most threads a run of the array would use now: one with hooks or a single cell, else one per cell up to
+ * the blocks the scheduler makes. */
+unsigned emu_array_max_threads(const emu_array_t *a);
 void emu_array_set_hooks(emu_array_t *a, const emu_hooks_t *hooks); /* NULL removes them */
 /* How the host got there, not state: the cell-clocks the array did not step because the cell slept with a
  * stuck agent (its waits added up instead), since the array was made. */

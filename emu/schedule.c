@@ -8,9 +8,9 @@
  * naps are short, and a rebuild for each would cost more than it saves.
  *
  * With threads: a cell marks itself dormant at the end of its clock, and its block confirms it at the next
- * (after the barrier, every post of the last clock is visible); a neighbour that posts from then on sees
- * the mark and wakes it. A word posted at clock t arrives at t + hop latency >= t + 1, so a cell woken at
- * t is stepped again in time for it.
+ * (once every thread has said it is done with the last clock, every post of that clock is visible); a
+ * neighbour that posts from then on sees the mark and wakes it. A word posted at clock t arrives at t + hop
+ * latency >= t + 1, so a cell woken at t is stepped again in time for it.
  */
 #include <stdlib.h>
 

@@ -293,9 +293,19 @@ int emu_snapshot_save(const emu_snapshot_t *s, const char *path, char *err, size
 static bool plausible(const emu_snapshot_t *s)
 {
     const emu_machine_t *m = &s->machine;
-    for (size_t i = 0; i < s->ncells * s->slots_per_cell; i++)
-        if (s->slots[i].nctrl > s->ctrl_per_slot || (s->slots[i].has_flit && s->slots[i].flit.dst_lc >= m->channels))
+    /* What is in flight arrives at one of the next hop_latency clocks: the slots of the other clocks are empty
+     * (a sender posts into a slot without looking, coa_line_t). */
+    size_t nslots = s->slots_per_cell / COA_NUM_DIRS;
+    if (nslots == 0 || s->slots_per_cell % COA_NUM_DIRS != 0)
+        return false;
+    for (size_t i = 0; i < s->ncells * s->slots_per_cell; i++) {
+        const coa_slot_t *slot = &s->slots[i];
+        if (slot->nctrl > s->ctrl_per_slot || (slot->has_flit && slot->flit.dst_lc >= m->channels))
             return false;
+        uint64_t ahead = ((i % nslots) - s->clock % nslots + nslots) % nslots; /* clocks from now to its clock */
+        if ((slot->has_flit || slot->nctrl != 0) && ahead >= m->hop_latency)
+            return false;
+    }
     for (unsigned i = 0; i < s->ncells; i++) {
         const cell_snap_t *c = &s->cells[i];
         if (c->saved.console_len >= EMU_CONSOLE_LINE || c->saved.nmarks > EMU_MAX_MARKS_PER_CLOCK || c->coa.narrivals > m->channels)

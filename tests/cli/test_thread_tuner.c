@@ -8,74 +8,121 @@
 
 #include "thread_tuner.h"
 
-/* Runs slices of a million clocks in 0.05 s at the chosen count until the tuner asks for another; returns how many
- * ran first (at most `limit`). */
-static unsigned slices_until_try(thread_tuner_t *t, unsigned limit)
+enum { SLICES = 600 };
+
+/* Emulated clocks a slice of 0.05 s does at `threads`, at the i-th slice of the run. */
+typedef double (*rate_fn)(unsigned threads, unsigned i);
+
+/* Runs n slices; counts[i] is the thread count slice i ran at. */
+static void run(thread_tuner_t *t, rate_fn rate, unsigned n, unsigned *counts)
 {
-    unsigned n = 0;
-    while (n < limit) {
-        unsigned k = thread_tuner_next(t);
-        if (k != t->cur)
-            return n;
-        thread_tuner_note(t, 1000000, 0.05);
-        n++;
+    for (unsigned i = 0; i < n; i++) {
+        counts[i] = thread_tuner_next(t);
+        thread_tuner_note(t, (uint64_t)(rate(counts[i], i) * 0.05), 0.05);
     }
-    return n;
+}
+
+/* The slices between the starts of two tries of `count` found from `from` on (SLICES when none). */
+static unsigned next_at(const unsigned *counts, unsigned from, unsigned count)
+{
+    for (unsigned i = from; i < SLICES; i++)
+        if (counts[i] == count)
+            return i;
+    return SLICES;
+}
+
+static double two_wins(unsigned k, unsigned i) { return (void)i, k == 2 ? 1.5e6 : 1.0e6; }
+static double two_noise(unsigned k, unsigned i) { return (void)i, k == 2 ? 1.04e6 : 1.0e6; }
+static double two_loses(unsigned k, unsigned i) { return (void)i, k == 2 ? 0.5e6 : 1.0e6; }
+/* From slice 1 on, the run does more clocks a second at any count (a phase of idle clocks skipped). */
+static double phase_change(unsigned k, unsigned i) { return (void)k, i < 1 ? 1.0e6 : 1.5e6; }
+/* Two threads 4% faster, and the slice after the first try slower at one (the host busy with something else). */
+static double noise_then_dip(unsigned k, unsigned i) { return k == 2 ? 1.04e6 : i == 2 ? 0.9e6 : 1.0e6; }
+/* Two threads lose until slice 100, then win. */
+static double two_wins_later(unsigned k, unsigned i) { return k == 2 && i >= 100 ? 1.5e6 : k == 2 ? 0.5e6 : 1e6; }
+/* Of 1, 2, 4 and 8 threads, 4 is the best. */
+static double best_at_four(unsigned k, unsigned i)
+{
+    (void)i;
+    return k == 1 ? 1.0e6 : k == 2 ? 1.8e6 : k == 4 ? 2.5e6 : 2.0e6;
 }
 
 static void test_one_core_never_tries(void **state)
 {
     (void)state;
     thread_tuner_t t;
+    unsigned counts[SLICES];
     thread_tuner_init(&t, 1);
-    for (unsigned i = 0; i < 100; i++) {
-        assert_int_equal(thread_tuner_next(&t), 1);
-        thread_tuner_note(&t, 1000000, 0.05);
-    }
+    run(&t, two_wins, SLICES, counts);
+    for (unsigned i = 0; i < SLICES; i++)
+        assert_int_equal(counts[i], 1);
     assert_int_equal(t.probes, 0);
 }
 
-/* The first try comes after one measured slice; it is kept only when clearly faster. */
-static void test_a_try_is_kept_when_it_wins(void **state)
+/* The first try comes after one measured slice; it is kept only when clearly faster than the slices before and
+ * after it, and the first try from the new count comes THREAD_TUNER_EVERY slices after. */
+static void test_a_try_is_kept_when_it_wins_on_both_sides(void **state)
 {
     (void)state;
     thread_tuner_t t;
+    unsigned counts[SLICES];
     thread_tuner_init(&t, 2);
-    assert_int_equal(slices_until_try(&t, 100), 1);
-    assert_int_equal(thread_tuner_next(&t), 2);
-    thread_tuner_note(&t, 1040000, 0.05); /* 4% faster: noise, not kept */
+    run(&t, two_wins, SLICES, counts);
+    assert_int_equal(counts[0], 1);
+    assert_int_equal(counts[1], 2); /* the try */
+    assert_int_equal(counts[2], 1); /* the check */
+    assert_int_equal(counts[3], 2);
+    assert_int_equal(t.cur, 2);
+    assert_int_equal(next_at(counts, 3, 1), 3 + THREAD_TUNER_EVERY);
+
+    thread_tuner_init(&t, 2);
+    run(&t, two_noise, SLICES, counts); /* 4% faster: noise */
     assert_int_equal(t.cur, 1);
-    assert_int_equal(t.probes, 1);
+    assert_int_equal(t.switches, 0);
+    assert_true(t.probes > 0);
+
+    thread_tuner_init(&t, 2);
+    run(&t, noise_then_dip, 4, counts); /* faster than the slice after, not clearly than the one before */
+    assert_int_equal(counts[1], 2);
+    assert_int_equal(t.cur, 1);
     assert_int_equal(t.switches, 0);
 
     thread_tuner_init(&t, 2);
-    assert_int_equal(slices_until_try(&t, 100), 1);
-    assert_int_equal(thread_tuner_next(&t), 2);
-    thread_tuner_note(&t, 1500000, 0.05);
-    assert_int_equal(t.cur, 2);
-    assert_int_equal(t.switches, 1);
-    /* From 2 of 2, the next try is 1, THREAD_TUNER_EVERY slices on. */
-    assert_int_equal(slices_until_try(&t, 100), THREAD_TUNER_EVERY);
-    assert_int_equal(thread_tuner_next(&t), 1);
+    run(&t, phase_change, 4, counts); /* faster than the slice before, not than the one after */
+    assert_int_equal(counts[1], 2);
+    assert_int_equal(counts[2], 1);
+    assert_int_equal(t.cur, 1);
+    assert_int_equal(t.probes, 1);
+    assert_int_equal(t.switches, 0);
 }
 
-/* Tries that lose come half as often each time, down to one in THREAD_TUNER_EVERY_MAX slices. */
+/* Tries that lose come half as often each time, up to one in THREAD_TUNER_EVERY_MAX slices; one kept brings the
+ * gap back to THREAD_TUNER_EVERY. */
 static void test_losing_tries_come_more_rarely(void **state)
 {
     (void)state;
     thread_tuner_t t;
+    unsigned counts[SLICES];
     thread_tuner_init(&t, 2);
-    assert_int_equal(slices_until_try(&t, 1000), 1);
-    unsigned expect = THREAD_TUNER_EVERY * 2;
-    for (unsigned i = 0; i < 6; i++) {
-        assert_int_equal(thread_tuner_next(&t), 2);
-        thread_tuner_note(&t, 500000, 0.05);
-        assert_int_equal(t.cur, 1);
-        assert_int_equal(slices_until_try(&t, 1000), expect);
-        if (expect < THREAD_TUNER_EVERY_MAX)
-            expect *= 2;
+    run(&t, two_loses, SLICES, counts);
+    unsigned at = next_at(counts, 0, 2), gap = THREAD_TUNER_EVERY * 2;
+    assert_int_equal(at, 1);
+    for (unsigned n = 0; n < 6; n++) {
+        unsigned next = next_at(counts, at + 1, 2);
+        assert_int_equal(next - at - 1, gap);
+        at = next;
+        if (gap < THREAD_TUNER_EVERY_MAX)
+            gap *= 2;
     }
-    assert_int_equal(t.probes, 6);
+    assert_int_equal(t.cur, 1);
+
+    thread_tuner_init(&t, 2);
+    run(&t, two_wins_later, SLICES, counts);
+    assert_int_equal(t.cur, 2);
+    assert_int_equal(t.switches, 1);
+    unsigned kept = next_at(counts, 100, 2); /* the try that won, its check after it */
+    assert_int_equal(counts[kept + 1], 1);
+    assert_int_equal(next_at(counts, kept + 2, 1), kept + 2 + THREAD_TUNER_EVERY);
 }
 
 /* Slices too short to time say nothing: no try is made on them, and a try cut short is made again. */
@@ -97,28 +144,28 @@ static void test_short_slices_are_not_compared(void **state)
     assert_int_equal(thread_tuner_next(&t), 2);
 }
 
-/* With more cores it climbs while doubling wins, then tries the other way after a loss. */
+/* With more cores it climbs while doubling wins, then tries both ways from the best: down after up lost. */
 static void test_it_climbs_and_turns(void **state)
 {
     (void)state;
     thread_tuner_t t;
+    unsigned counts[SLICES];
     thread_tuner_init(&t, 8);
-    double rate_at[9] = {0, 1.0e6, 1.8e6, 2.5e6, 2.5e6, 0, 0, 0, 2.0e6}; /* 4 is the best */
-    for (unsigned step = 0; step < 200; step++) {
-        unsigned k = thread_tuner_next(&t);
-        assert_true(k == 1 || k == 2 || k == 4 || k == 8);
-        thread_tuner_note(&t, (uint64_t)(rate_at[k] * 0.05), 0.05);
-    }
+    run(&t, best_at_four, SLICES, counts);
     assert_int_equal(t.cur, 4);
-    assert_true(t.switches == 2); /* 1 -> 2 -> 4, and neither 8 nor 2 beat 4 */
-    assert_true(t.probes > 3);
+    assert_int_equal(t.switches, 2); /* 1 -> 2 -> 4 */
+    unsigned eight = next_at(counts, 0, 8);
+    assert_true(eight < SLICES);
+    assert_true(next_at(counts, eight + 1, 2) < SLICES); /* then the other way */
+    for (unsigned i = 0; i < SLICES; i++)
+        assert_true(counts[i] == 1 || counts[i] == 2 || counts[i] == 4 || counts[i] == 8);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_core_never_tries),
-        cmocka_unit_test(test_a_try_is_kept_when_it_wins),
+        cmocka_unit_test(test_a_try_is_kept_when_it_wins_on_both_sides),
         cmocka_unit_test(test_losing_tries_come_more_rarely),
         cmocka_unit_test(test_short_slices_are_not_compared),
         cmocka_unit_test(test_it_climbs_and_turns),

@@ -101,6 +101,83 @@ static void test_stopping_at_every_hundredth_clock_changes_nothing(void **state)
     e2e_free(&r);
 }
 
+/* The FNV-1a sum that ends a snapshot file, of everything before it (emu/snapshot.c). */
+static uint64_t file_sum(const uint8_t *b, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* Saves the snapshot, sets has_flit in the slot of line 0 of cell 0 for `ahead` clocks after the snapshot's
+ * (words in flight arrive 1 .. hop latency - 1 clocks on, or now), sums the file again, and loads it. */
+static emu_snapshot_t *load_with_slot_filled(const emu_snapshot_t *snap, unsigned channels, unsigned ahead, char *err,
+                                             size_t cap)
+{
+    char path[] = "/tmp/iwarp-snap-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(emu_snapshot_save(snap, path, err, cap), 0);
+    FILE *f = fopen(path, "r+b");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    size_t n = (size_t)ftell(f);
+    uint8_t *b = malloc(n);
+    assert_non_null(b);
+    rewind(f);
+    assert_int_equal(fread(b, 1, n, f), n);
+    /* The slots, then their control messages, then the sum end the file; 8x8 cells, 4 lines of 4 slots each. */
+    const size_t nslots = 4, all = 64 * 4 * nslots;
+    size_t slots_at = n - 8 - all * (2u * channels + 4u) * sizeof(coa_ctrl_t) - all * sizeof(coa_slot_t);
+    coa_slot_t slot;
+    size_t k = (size_t)((emu_snapshot_clock(snap) + ahead) % nslots);
+    memcpy(&slot, b + slots_at + k * sizeof slot, sizeof slot);
+    if (ahead > 0) {
+        slot.has_flit = true;
+        slot.flit.dst_lc = 0;
+        memcpy(b + slots_at + k * sizeof slot, &slot, sizeof slot);
+    }
+    uint64_t sum = file_sum(b, n - 8);
+    memcpy(b + n - 8, &sum, 8);
+    rewind(f);
+    assert_int_equal(fwrite(b, 1, n, f), n);
+    fclose(f);
+    free(b);
+    emu_snapshot_t *loaded = emu_snapshot_load(path, err, cap);
+    unlink(path);
+    return loaded;
+}
+
+/* A file that sums right but holds a word in a slot no word in flight can be in (one hop latency or more ahead
+ * of its clock) is refused: a sender posts into the slot of that clock without looking at it. */
+static void test_a_snapshot_with_a_word_out_of_flight_is_refused(void **state)
+{
+    (void)state;
+    static const char *const none[1] = {NULL};
+    e2e_run_t r;
+    e2e_run_file(&r, "programs/net/neighbours.run");
+    emu_array_t *a;
+    assert_int_equal(run_desc_build(&r.desc, none, 0, none, 0, &a), 0);
+    assert_int_equal(emu_array_run(a, 300), EMU_RUN_LIMIT);
+    emu_snapshot_t *snap = emu_snapshot_take(a);
+    assert_non_null(snap);
+    char err[300];
+    unsigned latency = r.desc.machine.hop_latency, channels = r.desc.machine.channels;
+    emu_snapshot_t *same = load_with_slot_filled(snap, channels, 0, err, sizeof err); /* summed again only */
+    if (same == NULL)
+        fail_msg("the file summed again was refused: %s", err);
+    emu_snapshot_free(same);
+    for (unsigned ahead = latency; ahead < 4; ahead++) {
+        assert_null(load_with_slot_filled(snap, channels, ahead, err, sizeof err));
+        assert_non_null(strstr(err, "corrupt snapshot"));
+    }
+    emu_snapshot_free(snap);
+    emu_array_free(a);
+    e2e_free(&r);
+}
+
 /* A snapshot of one run restores onto the same programs only: under others its registers and memory would
  * be a made-up state (the machines are the same here, 8x8 with the defaults). */
 static void test_a_snapshot_refuses_other_programs(void **state)
@@ -155,6 +232,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_restoring_a_snapshot_replays_the_same_run),
         cmocka_unit_test(test_a_snapshot_refuses_other_programs),
+        cmocka_unit_test(test_a_snapshot_with_a_word_out_of_flight_is_refused),
         cmocka_unit_test(test_a_snapshot_refuses_other_timing),
         cmocka_unit_test(test_stopping_at_every_hundredth_clock_changes_nothing),
     };

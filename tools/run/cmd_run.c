@@ -178,8 +178,10 @@ int cmd_run(int argc, char **argv)
     clock_gettime(CLOCK_MONOTONIC, &t0);
     bool interrupted;
     thread_tuner_t tune;
+    /* Up to the host's cores, and no more than the array would use (one with a recorder's hooks). */
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    thread_tuner_init(&tune, cores < 1 ? 1u : cores > 256 ? 256u : (unsigned)cores);
+    unsigned most = emu_array_max_threads(a);
+    thread_tuner_init(&tune, cores < 1 ? 1u : (unsigned long)cores < most ? (unsigned)cores : most);
     emu_run_status_t st = run_loop_tuned(a, desc.max_cycles, o.p.file, o.quiet || o.json, &interrupted,
                                          desc.threads_auto ? &tune : NULL);
     clock_gettime(CLOCK_MONOTONIC, &t1);

@@ -22,9 +22,27 @@ static unsigned neighbour(const thread_tuner_t *t)
 unsigned thread_tuner_next(thread_tuner_t *t)
 {
     t->probe = 0;
-    if (t->last_rate > 0 && t->since_probe >= t->every)
+    if (t->pending == 0 && t->last_rate > 0 && t->since_probe >= t->every)
         t->probe = neighbour(t);
-    return t->probe != 0 ? t->probe : t->cur;
+    return t->probe != 0 ? t->probe : t->cur; /* a check slice (pending) runs at cur */
+}
+
+/* A try is over: kept, or lost (tries the other way next time, where there is one, and less often). */
+static void tried(thread_tuner_t *t, bool kept, double rate)
+{
+    t->probes++;
+    t->since_probe = 0;
+    if (kept) {
+        t->cur = t->pending;
+        t->last_rate = rate;
+        t->switches++;
+        t->every = THREAD_TUNER_EVERY;
+    } else {
+        t->probe_up = !t->probe_up;
+        if (t->every < THREAD_TUNER_EVERY_MAX)
+            t->every *= 2;
+    }
+    t->pending = 0;
 }
 
 void thread_tuner_note(thread_tuner_t *t, uint64_t clocks, double seconds)
@@ -34,24 +52,24 @@ void thread_tuner_note(thread_tuner_t *t, uint64_t clocks, double seconds)
         return;
     }
     double rate = (double)clocks / seconds;
-    if (t->probe == 0) {
-        t->last_rate = rate;
-        t->since_probe++;
+    if (t->probe != 0) {
+        /* It must beat the slice before; then the slice after, back at cur, must confirm it. */
+        t->pending = t->probe;
+        t->pending_rate = rate;
+        t->probe = 0;
+        if (!(rate > t->last_rate * THREAD_TUNER_GAIN))
+            tried(t, false, rate);
         return;
     }
-    t->probes++;
-    t->since_probe = 0;
-    if (rate > t->last_rate * THREAD_TUNER_GAIN) {
-        t->cur = t->probe;
-        t->last_rate = rate;
-        t->switches++;
-        t->every = THREAD_TUNER_EVERY;
-    } else {
-        t->probe_up = !t->probe_up; /* the other way next time, where there is one */
-        if (t->every < THREAD_TUNER_EVERY_MAX)
-            t->every *= 2;
+    if (t->pending != 0) {
+        bool kept = t->pending_rate > rate * THREAD_TUNER_GAIN;
+        if (!kept)
+            t->last_rate = rate;
+        tried(t, kept, t->pending_rate);
+        return;
     }
-    t->probe = 0;
+    t->last_rate = rate;
+    t->since_probe++;
 }
 
 void thread_tuner_skip(thread_tuner_t *t) { t->probe = 0; }

@@ -3,7 +3,9 @@
  * threads pay depends on how many cells are busy, how much each costs and what else the host runs (docs/run.md,
  * "When threads help"), and all three change while a run goes on. So the run goes on at one count and now and
  * then tries a neighbouring one (twice or half as many) for one slice, keeping it when that slice ran clearly
- * faster than the one before; tries that lose come more and more rarely. Results never depend on the count (tests/e2e/test_slices.c), only the host time.
+ * faster than both the slice before it and the slice after it (back at the old count: one slice alone may be
+ * faster for what it emulates, or what else the host does); tries that lose come more and more rarely.
+ * Results never depend on the count (tests/e2e/test_slices.c), only the host time.
  *
  * The tuner only decides; it never looks at a clock of its own. The run loop times the slices and tells it
  * (thread_tuner_note), so the choice can be tested with rates that are given, not measured.
@@ -18,6 +20,8 @@ typedef struct thread_tuner {
     unsigned max;         /* the most threads worth trying: the host's cores */
     unsigned cur;         /* the count the run goes on with */
     unsigned probe;       /* the count of the slice being run when it is a try; 0 when it runs at cur */
+    unsigned pending;     /* a try that beat the slice before it, waiting for the slice after (at cur) to confirm */
+    double pending_rate;  /* that try's rate */
     unsigned since_probe; /* slices measured at cur since the last try */
     unsigned every;       /* slices at cur between two tries: doubles after each try lost, back to the least after
                              one kept, so a run where the first choice stays right pays less and less for trying */
@@ -30,8 +34,8 @@ enum {
     THREAD_TUNER_EVERY = 8,       /* slices at the chosen count between two tries, at least... */
     THREAD_TUNER_EVERY_MAX = 128, /* ... and at most */
 };
-/* A try wins when its slice ran this much faster than the slice before it (the noise of a host's timings, and
- * a slice's work differs a little from the next one's). */
+/* A try wins when its slice ran more than this much faster than the slices around it (the noise of a host's
+ * timings, and a slice's work differs a little from the next one's). */
 #define THREAD_TUNER_GAIN 1.05
 /* Slices shorter than this are not compared: timer noise and the threads' start would decide. */
 #define THREAD_TUNER_MIN_SECONDS 0.02
