@@ -22,12 +22,15 @@ static unsigned shared_threads(const run_threads_t *share)
 
 /* The run in slices that grow until one takes about a twentieth of a second (progress and Ctrl-C stay prompt on
  * a 32x32 array, and a small one does not pay a call per few clocks), with the line between them when one is
- * given. The thread count of each slice comes from the bench's share of cores, or from the tuner, when given. */
+ * given. The first slice is 64 k cell-clocks (1024 clocks of 8x8, 64 of 32x32: a busy 32x32 array's 1024 clocks
+ * took a quarter of a second, which --threads auto then spent on one thread). The thread count of each slice
+ * comes from the bench's share of cores, or from the tuner, when given. */
 static emu_run_status_t sliced(emu_array_t *a, uint64_t limit, progress_t *p, bool *interrupted,
                                const run_threads_t *share, thread_tuner_t *tune)
 {
     *interrupted = false;
-    uint64_t slice = 1024;
+    uint64_t cells = (uint64_t)emu_array_width(a) * emu_array_height(a);
+    uint64_t slice = cells >= 64 ? 65536 / cells : 1024;
     for (;;) {
         if (share != NULL)
             emu_array_set_threads(a, shared_threads(share));
