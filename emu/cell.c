@@ -309,9 +309,9 @@ static bool ahead_make(emu_cell_t *c)
 }
 
 /* Runs the CA ahead from now (its ready_at) up to below horizon, AHEAD_CLOCKS at most; returns what ca_step would
- * (ready_at). A fault on
- * the way must stop the array at its clock, with every other cell there: the CA runs again up to the faulting
- * bundle, which then issues at its clock as any other. Without memory for the notes it steps as always. */
+ * (ready_at). A fault on the way must stop the array at its clock, with every other cell there: the CA runs again
+ * up to the faulting bundle, which then issues at its clock as any other. Without memory for the notes it steps
+ * as always. */
 __attribute__((noinline)) static uint64_t run_ahead(emu_cell_t *c, uint64_t now, uint64_t horizon)
 {
     ca_t *ca = &c->ca;

@@ -97,9 +97,7 @@ static void *worker_main(void *arg)
 
 emu_run_status_t emu_array_run_threads(emu_array_t *a, uint64_t limit)
 {
-    unsigned n = a->nthreads < a->ncells ? a->nthreads : a->ncells;
-    if (n > EMU_MAX_BLOCKS)
-        n = EMU_MAX_BLOCKS;
+    unsigned most = emu_array_max_threads(a), n = a->nthreads < most ? a->nthreads : most;
     if (emu_blocks_prepare(a, n) != 0)
         return emu_array_run_serial(a, limit);
     shared_run_t r = {.a = a, .limit = limit, .nthreads = n, .start = {a->clock, a->last_progress}};

@@ -177,13 +177,17 @@ int cmd_run(int argc, char **argv)
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     bool interrupted;
-    thread_tuner_t tune;
-    /* Up to the host's cores, and no more than the array would use (one with a recorder's hooks). */
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    unsigned most = emu_array_max_threads(a);
-    thread_tuner_init(&tune, cores < 1 ? 1u : (unsigned long)cores < most ? (unsigned)cores : most);
-    emu_run_status_t st = run_loop_tuned(a, desc.max_cycles, o.p.file, o.quiet || o.json, &interrupted,
-                                         desc.threads_auto ? &tune : NULL);
+    thread_tuner_t tuner, *tune = NULL;
+    if (desc.threads_auto) {
+        /* Up to the host's cores, and no more than the array would use (one with a recorder's hooks). */
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        unsigned most = emu_array_max_threads(a);
+        if (cores < (long)most)
+            most = cores < 1 ? 1u : (unsigned)cores;
+        thread_tuner_init(&tuner, most);
+        tune = &tuner;
+    }
+    emu_run_status_t st = run_loop_tuned(a, desc.max_cycles, o.p.file, o.quiet || o.json, &interrupted, tune);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     bool rec_failed = rec != NULL && view_record_finish(rec, st, rec_err, sizeof rec_err) != 0;
     if (rec_failed)
@@ -194,7 +198,7 @@ int cmd_run(int argc, char **argv)
                         .array = a,
                         .status = st,
                         .host_seconds = host_seconds,
-                        .tuner = desc.threads_auto ? &tune : NULL};
+                        .tuner = tune};
     if (o.json)
         run_report_json(&rep, stdout);
     else if (!o.quiet)

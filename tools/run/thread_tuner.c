@@ -28,13 +28,13 @@ unsigned thread_tuner_next(thread_tuner_t *t)
 }
 
 /* A try is over: kept, or lost (tries the other way next time, where there is one, and less often). */
-static void tried(thread_tuner_t *t, bool kept, double rate)
+static void tried(thread_tuner_t *t, bool kept)
 {
     t->probes++;
     t->since_probe = 0;
     if (kept) {
         t->cur = t->pending;
-        t->last_rate = rate;
+        t->last_rate = t->pending_rate;
         t->switches++;
         t->every = THREAD_TUNER_EVERY;
     } else {
@@ -58,14 +58,14 @@ void thread_tuner_note(thread_tuner_t *t, uint64_t clocks, double seconds)
         t->pending_rate = rate;
         t->probe = 0;
         if (!(rate > t->last_rate * THREAD_TUNER_GAIN))
-            tried(t, false, rate);
+            tried(t, false);
         return;
     }
     if (t->pending != 0) {
         bool kept = t->pending_rate > rate * THREAD_TUNER_GAIN;
         if (!kept)
             t->last_rate = rate;
-        tried(t, kept, t->pending_rate);
+        tried(t, kept);
         return;
     }
     t->last_rate = rate;

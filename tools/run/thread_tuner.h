@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 typedef struct thread_tuner {
-    unsigned max;         /* the most threads worth trying: the host's cores */
+    unsigned max;         /* the most threads worth trying: the host's cores, or what the array would use */
     unsigned cur;         /* the count the run goes on with */
     unsigned probe;       /* the count of the slice being run when it is a try; 0 when it runs at cur */
     unsigned pending;     /* a try that beat the slice before it, waiting for the slice after (at cur) to confirm */
