@@ -78,7 +78,8 @@ int coa_init(coa_t *c, const coa_config_t *cfg, uint8_t *mem, uint32_t mem_bytes
 {
     memset(c, 0, sizeof *c);
     if (cfg->channels == 0 || cfg->channels > COA_MAX_CHANNELS || cfg->spools > COA_MAX_SPOOLS ||
-        cfg->queue_depth == 0 || cfg->queue_depth > 0xffff || cfg->hop_latency == 0)
+        cfg->queue_depth == 0 || cfg->queue_depth > 0xffff || cfg->hop_latency == 0 ||
+        cfg->hop_latency > COA_MAX_HOP_LATENCY)
         return -1;
     c->cfg = *cfg;
     c->w.qdata = calloc((size_t)cfg->channels * cfg->queue_depth, sizeof *c->w.qdata);

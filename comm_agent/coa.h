@@ -29,6 +29,10 @@ enum {
     COA_NONE = 0xff,
     COA_EXPECT = 0xfe, /* gate_in_lc: waiting for a pathway to end at this gate */
     COA_CACHE_LINE = 64,
+    /* A line's books hold a bit per slot in one word (coa_line_t): its slots are a power of two above the hop
+     * latency, hence the latency is at most 63. */
+    COA_MAX_SLOTS = 64,
+    COA_MAX_HOP_LATENCY = COA_MAX_SLOTS - 1,
 };
 
 /* Where a channel's words go (its route) or come from (its source). Encoded in control registers as
@@ -178,14 +182,16 @@ static inline coa_ctrl_t coa_slot_ctrl_at(const coa_slot_t *s, unsigned i)
 typedef struct coa_line {
     unsigned nslots;
     coa_slot_t *slots;
-    /* Slots the sender has filled (*posted) and the receiver has emptied (*taken): counts the receiver keeps
-     * for all four of its lines together (coa_wiring_t), so that a clock with nothing coming in costs it one
-     * cache line of its own, not one of each neighbour's. *posted is written by the sender's thread, hence
-     * atomic. NULL until coa_wire joins the line to its ends. */
+    /* Which slots hold what the receiver has not yet taken, a bit per slot, kept as two sets of toggles: the
+     * sender flips a slot's bit in *posted when it first posts to it, the receiver in *taken when it empties it,
+     * so a slot is full when the two differ and each word has one writer. The receiver keeps both for all four
+     * of its lines together (coa_wiring_t), so that a clock with nothing coming in costs it one cache line of its
+     * own, not one of each neighbour's, and it never reads a slot whose word is for a later clock. *posted is
+     * written by the sender's thread, hence atomic. NULL until coa_wire joins the line to its ends. */
     _Atomic uint64_t *posted;
     uint64_t *taken;
     /* The sender's own books, so that posting never reads the receiver's lines (a read there waits for them,
-     * a store does not): its count of *posted, the clock of its last post (UINT64_MAX: none since the line's
+     * a store does not): its copy of *posted, the clock of its last post (UINT64_MAX: none since the line's
      * slots were last set from outside, coa_line_reset_books), and that post's slot's control messages. A slot
      * the sender first posts to in a clock is empty: the receiver emptied it when its clock came. */
     uint64_t nposted;
@@ -227,8 +233,8 @@ typedef struct coa_wiring {
      * Copied here so that reading them never touches the sender's cache lines. */
     coa_slot_t *in_slots[COA_NUM_DIRS];
     unsigned in_mask;
-    /* The counts of the lines coming in (coa_line_t): on a cache line of their own, which only the senders
-     * write, so that a sender on another thread does not steal the line of what this agent writes. */
+    /* The books of the lines coming in (coa_line_t): the posted toggles on a cache line of their own, which only
+     * the senders write, so that a sender on another thread does not steal the line of what this agent writes. */
     _Atomic uint64_t *in_posted; /* [COA_NUM_DIRS], 64-byte aligned */
     uint64_t in_taken[COA_NUM_DIRS];
     uint8_t *mem;                  /* memory shared with the computation agent */
@@ -301,12 +307,26 @@ int coa_line_init(coa_line_t *l, unsigned latency, unsigned channels);
 /* Joins `line` from agent `from`, leaving in direction d, to `to`, the neighbour there. */
 void coa_wire(coa_t *from, coa_dir_t d, coa_line_t *line, coa_t *to);
 void coa_line_free(coa_line_t *l);
-/* After the line's slots were set from outside (a snapshot's restore): its count of posts is `full`, the slots
- * holding something, and the sender's last post is forgotten. */
+/* After the line's slots were set from outside (a snapshot's restore): `full` has the bits of the slots holding
+ * something, and the sender's last post is forgotten. */
 void coa_line_reset_books(coa_line_t *l, uint64_t full);
 
-/* The three parts of a clock (see the top of this file). mem_used: the CA took the memory port. */
-void coa_deliver(coa_t *c, uint64_t now);
+/* The three parts of a clock (see the top of this file). mem_used: the CA took the memory port. Arrivals are
+ * inline up to the test that something is due on one of the four lines: most clocks of most cells nothing is, and
+ * then the test is all a clock of arrivals costs, without a call. */
+void coa_deliver_lines(coa_t *c, uint64_t now);
+static inline void coa_deliver(coa_t *c, uint64_t now)
+{
+    _Static_assert(COA_NUM_DIRS == 4, "the test below looks at four lines");
+    const _Atomic uint64_t *posted = c->w.in_posted;
+    const uint64_t *taken = c->w.in_taken;
+    uint64_t full = (atomic_load_explicit(&posted[0], memory_order_relaxed) ^ taken[0]) |
+                    (atomic_load_explicit(&posted[1], memory_order_relaxed) ^ taken[1]) |
+                    (atomic_load_explicit(&posted[2], memory_order_relaxed) ^ taken[2]) |
+                    (atomic_load_explicit(&posted[3], memory_order_relaxed) ^ taken[3]);
+    if ((full >> (now & c->w.in_mask) & 1u) != 0)
+        coa_deliver_lines(c, now);
+}
 void coa_after_ca(coa_t *c, uint64_t now, bool mem_used);
 /* Whether anything can happen without a new arrival or a CA action (lets the array skip idle clocks). */
 static inline bool coa_active(const coa_t *c) { return c->busy_lc != 0 || c->loading || c->spools_active != 0; }

@@ -26,16 +26,18 @@ static inline int coa_next_bit(uint64_t mask, unsigned from)
 void coa_raise(coa_t *c, uint32_t addr, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* --- outgoing lines --- */
-/* The slot of the outgoing line a message sent now arrives in. The line has one writer, this agent, so its
- * count of posted slots is a plain add (an atomic store, for the receiver's thread), not a locked one. */
+/* The slot of the outgoing line a message sent now arrives in. The line has one writer, this agent, so flipping
+ * the slot's bit in its books is a plain store (an atomic one, for the receiver's thread), not a locked one. */
 static inline coa_slot_t *coa_out_slot(coa_t *c, coa_line_t *line, uint64_t now)
 {
     c->out_pending_until = now + c->cfg.hop_latency;
-    coa_slot_t *s = &line->slots[(now + c->cfg.hop_latency) & (line->nslots - 1u)];
+    unsigned k = (unsigned)(now + c->cfg.hop_latency) & (line->nslots - 1u);
+    coa_slot_t *s = &line->slots[k];
     if (line->post_clock != now) { /* the slot is empty (see coa_line_t) */
         line->post_clock = now;
         line->post_nctrl = 0;
-        atomic_store_explicit(line->posted, ++line->nposted, memory_order_relaxed);
+        line->nposted ^= coa_bit(k);
+        atomic_store_explicit(line->posted, line->nposted, memory_order_relaxed);
         if (line->receiver_dormant != NULL && atomic_load_explicit(line->receiver_dormant, memory_order_relaxed))
             line->wake(line->receiver);
     }

@@ -22,6 +22,8 @@ int coa_line_init(coa_line_t *l, unsigned latency, unsigned channels)
     l->nslots = 2;
     while (l->nslots <= latency)
         l->nslots *= 2;
+    if (l->nslots > COA_MAX_SLOTS)
+        return -1;
     l->post_clock = UINT64_MAX;
     l->slots = alloc_lines(l->nslots * sizeof *l->slots);
     if (l->slots == NULL)
@@ -121,24 +123,17 @@ static void deliver_ctrl(coa_t *c, coa_dir_t from, const coa_ctrl_t *m, uint64_t
     }
 }
 
-void coa_deliver(coa_t *c, uint64_t now)
+void coa_deliver_lines(coa_t *c, uint64_t now)
 {
-    _Static_assert(COA_NUM_DIRS == 4, "the test below looks at four lines");
+    unsigned k = (unsigned)now & c->w.in_mask;
     const _Atomic uint64_t *posted = c->w.in_posted;
-    const uint64_t *taken = c->w.in_taken;
-    /* Most clocks of most cells nothing comes in: one test for the four lines. */
-    if (((atomic_load_explicit(&posted[0], memory_order_relaxed) ^ taken[0]) |
-         (atomic_load_explicit(&posted[1], memory_order_relaxed) ^ taken[1]) |
-         (atomic_load_explicit(&posted[2], memory_order_relaxed) ^ taken[2]) |
-         (atomic_load_explicit(&posted[3], memory_order_relaxed) ^ taken[3])) == 0)
-        return;
+    uint64_t *taken = c->w.in_taken;
+    uint64_t bit = coa_bit(k);
     for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
-        if (atomic_load_explicit(&c->w.in_posted[d], memory_order_relaxed) == c->w.in_taken[d])
-            continue;
-        coa_slot_t *s = &c->w.in_slots[d][now & c->w.in_mask];
-        if (!s->has_flit && s->nctrl == 0)
-            continue; /* what was posted is for a later clock */
-        c->w.in_taken[d]++;
+        if (((atomic_load_explicit(&posted[d], memory_order_relaxed) ^ taken[d]) & bit) == 0)
+            continue; /* nothing, or only what is for a later clock: its slot is not read */
+        taken[d] ^= bit;
+        coa_slot_t *s = &c->w.in_slots[d][k];
         if (s->has_flit) {
             deliver_flit(c, (coa_dir_t)d, &s->flit, now);
             s->has_flit = false;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "coa.h"
 #include "err.h"
 #include "file.h"
 
@@ -34,7 +35,7 @@ static const machine_key_t keys[] = {
     KEY("channels", KEY_UINT, channels, 4, 64),
     KEY("queue_depth", KEY_UINT, queue_depth, 1, 1024),
     KEY("link_clocks", KEY_UINT, link_clocks, 1, 64),
-    KEY("hop_latency", KEY_UINT, hop_latency, 1, 64),
+    KEY("hop_latency", KEY_UINT, hop_latency, 1, COA_MAX_HOP_LATENCY),
     KEY("setup_clocks", KEY_UINT, setup_clocks, 0, 64),
     KEY("spools", KEY_UINT, spools, 1, 32),
     KEY("deadlock_clocks", KEY_U64, deadlock_clocks, 1, UINT64_MAX),

@@ -200,9 +200,9 @@ int emu_snapshot_restore(emu_array_t *a, const emu_snapshot_t *s, char *err, siz
                 slot->more = more;
                 for (unsigned j = 0; j < slot->nctrl; j++)
                     *coa_slot_ctrl(slot, j) = s->ctrl[at * s->ctrl_per_slot + j];
-                full += slot->has_flit || slot->nctrl;
+                if (slot->has_flit || slot->nctrl)
+                    full |= 1ull << k;
             }
-            /* The line's counts only need to say how many slots are full. */
             coa_line_reset_books(&c->out[d], full);
         }
     }

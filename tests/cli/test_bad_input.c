@@ -190,6 +190,14 @@ static void test_an_array_larger_than_the_host_is_refused_up_front(void **state)
            "array 32x32 needs 1024.1 GiB (1024 cells of 1024.0 MiB of memory, plus channels), but this host has");
 }
 
+/* A line's books have a bit for each of its slots, 64 at most: a latency that needs more is refused by name. */
+static void test_a_hop_latency_beyond_the_links_books_is_refused(void **state)
+{
+    (void)state;
+    expect("run programs/bench/compute.s --array 1x1 --set hop_latency=64", 2,
+           "iwarp run: --set hop_latency=64: hop_latency wants a number from 1 to 63, not '64'");
+}
+
 /* The soak passes on the cases a seed draws, repeats them for the same seed, and reports what it checked. */
 static void test_the_soak_checks_words_and_threads(void **state)
 {
@@ -241,6 +249,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_damaged_snapshots_are_refused),
         cmocka_unit_test(test_damaged_recordings_play_to_their_last_record_with_a_warning),
         cmocka_unit_test(test_an_array_larger_than_the_host_is_refused_up_front),
+        cmocka_unit_test(test_a_hop_latency_beyond_the_links_books_is_refused),
         cmocka_unit_test(test_the_soak_checks_words_and_threads),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

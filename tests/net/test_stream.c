@@ -148,6 +148,14 @@ static void test_stream_formula_holds_with_long_hop_latency(void **state)
     check_routes(&fast_links);
 }
 
+/* The longest latency there is: a line's 64 slots, each a bit of its books, all in use. */
+static void test_stream_formula_holds_with_the_longest_hop_latency(void **state)
+{
+    (void)state;
+    stream_case_t sc = {2, COA_MAX_HOP_LATENCY, 64};
+    check_routes(&sc);
+}
+
 static void test_stream_formula_holds_with_slow_links(void **state)
 {
     (void)state;
@@ -183,6 +191,7 @@ int main(void)
         cmocka_unit_test(test_stream_reads_word_k_at_t0_plus_link_clocks_k_plus_hops_latency),
         cmocka_unit_test(test_stream_formula_holds_with_one_clock_links_and_latency),
         cmocka_unit_test(test_stream_formula_holds_with_long_hop_latency),
+        cmocka_unit_test(test_stream_formula_holds_with_the_longest_hop_latency),
         cmocka_unit_test(test_stream_formula_holds_with_slow_links),
         cmocka_unit_test(test_stream_formula_holds_with_deep_queues_and_long_latency),
         cmocka_unit_test(test_stream_is_slower_when_credits_come_back_late),
