@@ -342,6 +342,44 @@ static void test_one_format_at_a_time(void **state)
     free(out);
 }
 
+/* bench speed: every case ran (emulated clocks and bundles), and the one built from a run description emulated
+ * what `iwarp run` of that description does, to the clock. */
+static void test_speed_cases_emulate_what_iwarp_run_does(void **state)
+{
+    (void)state;
+    char *out;
+    assert_int_equal(bench(&out, "--quick --json speed"), 0);
+    json_error_t err;
+    json_t *doc = json_loads(out, 0, &err);
+    free(out);
+    if (doc == NULL)
+        fail_msg("not JSON: %s", err.text);
+    size_t i, seen = 0;
+    json_int_t alltoall = -1;
+    json_t *r;
+    json_array_foreach(json_object_get(doc, "records"), i, r) {
+        if (strcmp(json_string_value(json_object_get(r, "bench")), "speed") != 0)
+            continue;
+        seen++;
+        const char *name = json_string_value(json_object_get(r, "case"));
+        if (json_integer_value(json_object_get(r, "emulated_cycles")) <= 0 ||
+            json_integer_value(json_object_get(r, "emulated_bundles")) <= 0)
+            fail_msg("%s: no clocks or bundles", name);
+        if (strcmp(name, "conset all-to-all 8x8") == 0)
+            alltoall = json_integer_value(json_object_get(r, "emulated_cycles"));
+    }
+    json_decref(doc);
+    assert_int_equal(seen, 9);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'%s' run '%s/programs/patterns/conset_alltoall.run' --json", iwarp, IWARP_SOURCE_ROOT);
+    assert_int_equal(command_run(cmd, &out), 0);
+    doc = json_loads(out, 0, &err);
+    free(out);
+    assert_non_null(doc);
+    assert_int_equal(json_integer_value(json_object_get(doc, "cycles")), alltoall);
+    json_decref(doc);
+}
+
 /* The records of `bench --quick --json caching`, parsed. */
 static json_t *quick_caching_json(void)
 {
@@ -432,6 +470,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_each_report_keeps_its_own_folder),
         cmocka_unit_test(test_ctrl_c_keeps_what_ended),
         cmocka_unit_test(test_one_format_at_a_time),
+        cmocka_unit_test(test_speed_cases_emulate_what_iwarp_run_does),
         cmocka_unit_test(test_caching_agrees_with_its_dynamic_model),
         cmocka_unit_test(test_caching_hpf_records_per_case_and_iteration),
     };

@@ -1,9 +1,11 @@
 /* Emulation speed: how many emulated bundles (instructions) and cell-clocks the host runs per second. A figure to
  * watch, never a test (hosts are noisy): the best of several runs is reported. */
 #include <stdio.h>
+#include <string.h>
 
 #include "bench.h"
 #include "program_load.h"
+#include "run_desc.h"
 #include "run_loop.h"
 
 enum { SPEED_RUNS = 3 };
@@ -16,15 +18,16 @@ typedef struct speed_result {
 
 typedef struct speed_case {
     const char *name;
-    const char *program;
+    const char *program; /* a program on every cell, or a run description (.run: its array, cells, tables) */
     unsigned width, height;
     unsigned threads;
     uint32_t args[2], quick_args[2]; /* a0, a1 of every cell */
 } speed_case_t;
 
 /* The cases issue 11 sets targets for: the core alone, idle cells, every link busy, message passing, and a
- * large array on one and two threads; and every cell of 8x8 computing, which costs what one does when the CAs
- * run ahead of the array's clock. */
+ * large array on one and two threads; every cell of 8x8 computing, which costs what one does when the CAs
+ * run ahead of the array's clock; and a congested network, where most of the suite's time goes (the
+ * all-to-all runs of `bench patterns` and the like). */
 static const speed_case_t cases[] = {
     {"compute 1x1", "programs/bench/compute.s", 1, 1, 1, {4000, 0}, {200, 0}},
     {"compute 8x8", "programs/bench/compute.s", 8, 8, 1, {100, 0}, {5, 0}},
@@ -34,7 +37,54 @@ static const speed_case_t cases[] = {
     {"msg random 8x8", "programs/net/msg_random.s", 8, 8, 1, {8, 512}, {2, 64}},
     {"stream 32x32", "programs/bench/stream.s", 32, 32, 1, {2000, 0}, {100, 0}},
     {"stream 32x32", "programs/bench/stream.s", 32, 32, 2, {2000, 0}, {100, 0}},
+    {"conset all-to-all 8x8", "programs/patterns/conset_alltoall.run", 8, 8, 1, {0, 0}, {0, 0}},
 };
+
+static bool is_description(const speed_case_t *sc)
+{
+    size_t n = strlen(sc->program);
+    return n > 4 && strcmp(sc->program + n - 4, ".run") == 0;
+}
+
+/* The array of a case, its cells loaded: a description builds its own (compiling its connection set), outside the
+ * timed part like every load. */
+static int make_array(const speed_case_t *sc, const emu_machine_t *m, emu_array_t **out)
+{
+    if (is_description(sc)) {
+        char path[1024];
+        iwarp_path(path, sizeof path, sc->program);
+        run_desc_t d;
+        if (run_desc_parse_file(path, m, &d, stderr) != 0)
+            return -1;
+        int rc = run_desc_build(&d, NULL, 0, NULL, 0, out);
+        run_desc_free(&d);
+        return rc;
+    }
+    char err[256];
+    if (emu_array_create(out, m, err, sizeof err) != 0) {
+        fprintf(stderr, "bench speed: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+/* A program on every cell, with the case's arguments (a description has loaded its own). */
+static int load_case(emu_array_t *a, const speed_case_t *sc, const uint32_t *args)
+{
+    if (is_description(sc))
+        return 0;
+    const emu_program_t *p = program_add(a, sc->program, NULL, 0);
+    if (p == NULL)
+        return -1;
+    char err[256];
+    for (unsigned y = 0; y < sc->height; y++)
+        for (unsigned x = 0; x < sc->width; x++)
+            if (emu_array_load(a, x, y, p, args, 2, err, sizeof err) != 0) {
+                fprintf(stderr, "bench speed: %s\n", err);
+                return -1;
+            }
+    return 0;
+}
 
 static int run_case(const bench_context_t *ctx, const speed_case_t *sc, speed_result_t *res)
 {
@@ -45,22 +95,11 @@ static int run_case(const bench_context_t *ctx, const speed_case_t *sc, speed_re
     const uint32_t *args = ctx->quick ? sc->quick_args : sc->args;
     res->seconds = 1e30;
     for (unsigned run = 0; run < SPEED_RUNS; run++) {
-        char err[256];
         emu_array_t *a;
-        if (emu_array_create(&a, &m, err, sizeof err) != 0) {
-            fprintf(stderr, "bench speed: %s\n", err);
+        if (make_array(sc, &m, &a) != 0)
             return -1;
-        }
         emu_array_set_threads(a, sc->threads);
-        const emu_program_t *p = program_add(a, sc->program, NULL, 0);
-        int rc = p != NULL ? 0 : -1;
-        for (unsigned y = 0; rc == 0 && y < m.height; y++)
-            for (unsigned x = 0; rc == 0 && x < m.width; x++)
-                if (emu_array_load(a, x, y, p, args, 2, err, sizeof err) != 0) {
-                    fprintf(stderr, "bench speed: %s\n", err);
-                    rc = -1;
-                }
-        if (rc != 0) {
+        if (load_case(a, sc, args) != 0) {
             emu_array_free(a);
             return -1;
         }
@@ -95,7 +134,7 @@ static int run_case(const bench_context_t *ctx, const speed_case_t *sc, speed_re
 int bench_speed(bench_context_t *ctx)
 {
     if (bench_report(ctx))
-        printf("%-18s %6s %8s %12s %14s %9s %12s %14s\n", "case", "cells", "threads", "cycles", "bundles", "host s",
+        printf("%-22s %6s %8s %12s %14s %9s %12s %14s\n", "case", "cells", "threads", "cycles", "bundles", "host s",
                "bundles/s", "cell-clocks/s");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const speed_case_t *sc = &cases[i];
@@ -118,7 +157,7 @@ int bench_speed(bench_context_t *ctx)
         bench_double(ctx, "cell_clocks_per_second", cps);
         bench_record_end(ctx);
         if (bench_report(ctx)) {
-            printf("%-18s %6u %8u %12llu %14llu %9.3f %12.4g %14.4g\n", sc->name, cells, sc->threads,
+            printf("%-22s %6u %8u %12llu %14llu %9.3f %12.4g %14.4g\n", sc->name, cells, sc->threads,
                    (unsigned long long)r.cycles, (unsigned long long)r.bundles, r.seconds, bps, cps);
         }
     }
