@@ -342,18 +342,26 @@ static void test_one_format_at_a_time(void **state)
     free(out);
 }
 
-/* bench speed: every case ran (emulated clocks and bundles), and the one built from a run description emulated
- * what `iwarp run` of that description does, to the clock. */
-static void test_speed_cases_emulate_what_iwarp_run_does(void **state)
+/* The report of `bench --quick --json NAME`, parsed. */
+static json_t *quick_json(const char *name)
 {
-    (void)state;
-    char *out;
-    assert_int_equal(bench(&out, "--quick --json speed"), 0);
+    char *out, args[128];
+    snprintf(args, sizeof args, "--quick --json %s", name);
+    assert_int_equal(bench(&out, args), 0);
     json_error_t err;
     json_t *doc = json_loads(out, 0, &err);
     free(out);
     if (doc == NULL)
         fail_msg("not JSON: %s", err.text);
+    return doc;
+}
+
+/* bench speed: every case ran (emulated clocks and bundles), and the one built from a run description emulated
+ * what `iwarp run` of that description does, to the clock. */
+static void test_speed_cases_emulate_what_iwarp_run_does(void **state)
+{
+    (void)state;
+    json_t *doc = quick_json("speed");
     size_t i, seen = 0;
     json_int_t alltoall = -1;
     json_t *r;
@@ -370,10 +378,10 @@ static void test_speed_cases_emulate_what_iwarp_run_does(void **state)
     }
     json_decref(doc);
     assert_int_equal(seen, 9);
-    char cmd[1024];
+    char cmd[1024], *out;
     snprintf(cmd, sizeof cmd, "'%s' run '%s/programs/patterns/conset_alltoall.run' --json", iwarp, IWARP_SOURCE_ROOT);
     assert_int_equal(command_run(cmd, &out), 0);
-    doc = json_loads(out, 0, &err);
+    doc = json_loads(out, 0, NULL);
     free(out);
     assert_non_null(doc);
     assert_int_equal(json_integer_value(json_object_get(doc, "cycles")), alltoall);
@@ -381,17 +389,7 @@ static void test_speed_cases_emulate_what_iwarp_run_does(void **state)
 }
 
 /* The records of `bench --quick --json caching`, parsed. */
-static json_t *quick_caching_json(void)
-{
-    char *out;
-    assert_int_equal(bench(&out, "--quick --json caching"), 0);
-    json_error_t err;
-    json_t *doc = json_loads(out, 0, &err);
-    free(out);
-    if (doc == NULL)
-        fail_msg("not JSON: %s", err.text);
-    return doc;
-}
+static json_t *quick_caching_json(void) { return quick_json("caching"); }
 
 /* bench caching: the emulated break-even and speedup beside the model fed with the clocks per tuple the
  * emulation measured (Pred-Dyn): they agree, and caching never pays below the model's threshold. */
