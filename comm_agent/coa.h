@@ -311,20 +311,28 @@ void coa_line_free(coa_line_t *l);
  * something, and the sender's last post is forgotten. */
 void coa_line_reset_books(coa_line_t *l, uint64_t full);
 
+/* The slots of the four incoming lines that hold what has not been taken, or'ed together: bit k for slot k of
+ * any of them (coa_line_t). */
+static inline uint64_t coa_in_full(const coa_t *c)
+{
+    _Static_assert(COA_NUM_DIRS == 4, "the four lines are or'ed together here");
+    const _Atomic uint64_t *posted = c->w.in_posted;
+    const uint64_t *taken = c->w.in_taken;
+    return (atomic_load_explicit(&posted[0], memory_order_relaxed) ^ taken[0]) |
+           (atomic_load_explicit(&posted[1], memory_order_relaxed) ^ taken[1]) |
+           (atomic_load_explicit(&posted[2], memory_order_relaxed) ^ taken[2]) |
+           (atomic_load_explicit(&posted[3], memory_order_relaxed) ^ taken[3]);
+}
+/* Whether something a neighbour sent is on its way in: posted on a link and not yet delivered. */
+static inline bool coa_receiving(const coa_t *c) { return coa_in_full(c) != 0; }
+
 /* The three parts of a clock (see the top of this file). mem_used: the CA took the memory port. Arrivals are
  * inline up to the test that something is due on one of the four lines: most clocks of most cells nothing is, and
  * then the test is all a clock of arrivals costs, without a call. */
 void coa_deliver_lines(coa_t *c, uint64_t now);
 static inline void coa_deliver(coa_t *c, uint64_t now)
 {
-    _Static_assert(COA_NUM_DIRS == 4, "the test below looks at four lines");
-    const _Atomic uint64_t *posted = c->w.in_posted;
-    const uint64_t *taken = c->w.in_taken;
-    uint64_t full = (atomic_load_explicit(&posted[0], memory_order_relaxed) ^ taken[0]) |
-                    (atomic_load_explicit(&posted[1], memory_order_relaxed) ^ taken[1]) |
-                    (atomic_load_explicit(&posted[2], memory_order_relaxed) ^ taken[2]) |
-                    (atomic_load_explicit(&posted[3], memory_order_relaxed) ^ taken[3]);
-    if ((full >> (now & c->w.in_mask) & 1u) != 0)
+    if ((coa_in_full(c) >> (now & c->w.in_mask) & 1u) != 0)
         coa_deliver_lines(c, now);
 }
 void coa_after_ca(coa_t *c, uint64_t now, bool mem_used);
@@ -338,14 +346,6 @@ bool coa_stuck(const coa_t *c, uint64_t now);
 void coa_account_stuck_waits(coa_t *c, uint64_t from, uint64_t n);
 /* Whether something this agent sent is still on its way to a neighbour. */
 static inline bool coa_sending(const coa_t *c, uint64_t now) { return c->out_pending_until > now; }
-/* Whether something a neighbour sent is on its way in: posted on a link and not yet delivered. */
-static inline bool coa_receiving(const coa_t *c)
-{
-    for (unsigned d = 0; d < COA_NUM_DIRS; d++)
-        if (atomic_load_explicit(&c->w.in_posted[d], memory_order_relaxed) != c->w.in_taken[d])
-            return true;
-    return false;
-}
 
 /* The computation agent's side (see emu/port.h). Status: 0 ready, 1 wait, 2 unbound. The status checks are
  * inline: the core asks them for every bundle that uses a gate. */

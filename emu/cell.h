@@ -40,7 +40,8 @@ enum {
  * events off, out of a handler, past its wait loop's bundles (progress, EMU_RECHECK_BUNDLES) and with no spool or
  * loader of its agent at work, runs ahead up to below ahead_until, a few hundred clocks at most: the bundles each
  * clock would issue, at once. Nothing outside the core reads or changes what they do until the next bundle, which
- * the cell issues at its clock as before; meanwhile the cell naps, or steps its agent alone. Should the run end first, emu_cell_settle_ahead puts the CA back as it was at the run's end. */
+ * the cell issues at its clock as before; meanwhile the cell naps, or steps its agent alone. Should the run end
+ * first, emu_cell_settle_ahead puts the CA back as it was at the run's end. */
 emu_cell_next_t emu_cell_step_next(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum, unsigned may,
                                    uint64_t ahead_until);
 /* At the end of a run, at `clock` (the clocks below it ran): a CA that ran ahead beyond it is put back and run

@@ -388,15 +388,12 @@ static void test_speed_cases_emulate_what_iwarp_run_does(void **state)
     json_decref(doc);
 }
 
-/* The records of `bench --quick --json caching`, parsed. */
-static json_t *quick_caching_json(void) { return quick_json("caching"); }
-
 /* bench caching: the emulated break-even and speedup beside the model fed with the clocks per tuple the
  * emulation measured (Pred-Dyn): they agree, and caching never pays below the model's threshold. */
 static void test_caching_agrees_with_its_dynamic_model(void **state)
 {
     (void)state;
-    json_t *doc = quick_caching_json();
+    json_t *doc = quick_json("caching");
     json_t *records = json_object_get(doc, "records");
     size_t i, seen = 0;
     json_t *r;
@@ -426,7 +423,7 @@ static void test_caching_agrees_with_its_dynamic_model(void **state)
 static void test_caching_hpf_records_per_case_and_iteration(void **state)
 {
     (void)state;
-    json_t *doc = quick_caching_json();
+    json_t *doc = quick_json("caching");
     size_t i, seen = 0;
     json_t *r;
     json_array_foreach(json_object_get(doc, "records"), i, r) {

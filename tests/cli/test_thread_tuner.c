@@ -13,9 +13,10 @@ enum { SLICES = 600 };
 /* Emulated clocks a slice of 0.05 s does at `threads`, at the i-th slice of the run. */
 typedef double (*rate_fn)(unsigned threads, unsigned i);
 
-/* Runs n slices; counts[i] is the thread count slice i ran at. */
-static void run(thread_tuner_t *t, rate_fn rate, unsigned n, unsigned *counts)
+/* A tuner of up to `max` threads runs n slices from its start; counts[i] is the thread count slice i ran at. */
+static void run(thread_tuner_t *t, unsigned max, rate_fn rate, unsigned n, unsigned *counts)
 {
+    thread_tuner_init(t, max);
     for (unsigned i = 0; i < n; i++) {
         counts[i] = thread_tuner_next(t);
         thread_tuner_note(t, (uint64_t)(rate(counts[i], i) * 0.05), 0.05);
@@ -52,8 +53,7 @@ static void test_one_core_never_tries(void **state)
     (void)state;
     thread_tuner_t t;
     unsigned counts[SLICES];
-    thread_tuner_init(&t, 1);
-    run(&t, two_wins, SLICES, counts);
+    run(&t, 1, two_wins, SLICES, counts);
     for (unsigned i = 0; i < SLICES; i++)
         assert_int_equal(counts[i], 1);
     assert_int_equal(t.probes, 0);
@@ -66,8 +66,7 @@ static void test_a_try_is_kept_when_it_wins_on_both_sides(void **state)
     (void)state;
     thread_tuner_t t;
     unsigned counts[SLICES];
-    thread_tuner_init(&t, 2);
-    run(&t, two_wins, SLICES, counts);
+    run(&t, 2, two_wins, SLICES, counts);
     assert_int_equal(counts[0], 1);
     assert_int_equal(counts[1], 2); /* the try */
     assert_int_equal(counts[2], 1); /* the check */
@@ -75,20 +74,17 @@ static void test_a_try_is_kept_when_it_wins_on_both_sides(void **state)
     assert_int_equal(t.cur, 2);
     assert_int_equal(next_at(counts, 3, 1), 3 + THREAD_TUNER_EVERY);
 
-    thread_tuner_init(&t, 2);
-    run(&t, two_noise, SLICES, counts); /* 4% faster: noise */
+    run(&t, 2, two_noise, SLICES, counts); /* 4% faster: noise */
     assert_int_equal(t.cur, 1);
     assert_int_equal(t.switches, 0);
     assert_true(t.probes > 0);
 
-    thread_tuner_init(&t, 2);
-    run(&t, noise_then_dip, 4, counts); /* faster than the slice after, not clearly than the one before */
+    run(&t, 2, noise_then_dip, 4, counts); /* faster than the slice after, not clearly than the one before */
     assert_int_equal(counts[1], 2);
     assert_int_equal(t.cur, 1);
     assert_int_equal(t.switches, 0);
 
-    thread_tuner_init(&t, 2);
-    run(&t, phase_change, 4, counts); /* faster than the slice before, not than the one after */
+    run(&t, 2, phase_change, 4, counts); /* faster than the slice before, not than the one after */
     assert_int_equal(counts[1], 2);
     assert_int_equal(counts[2], 1);
     assert_int_equal(t.cur, 1);
@@ -103,8 +99,7 @@ static void test_losing_tries_come_more_rarely(void **state)
     (void)state;
     thread_tuner_t t;
     unsigned counts[SLICES];
-    thread_tuner_init(&t, 2);
-    run(&t, two_loses, SLICES, counts);
+    run(&t, 2, two_loses, SLICES, counts);
     unsigned at = next_at(counts, 0, 2), gap = THREAD_TUNER_EVERY * 2;
     assert_int_equal(at, 1);
     for (unsigned n = 0; n < 6; n++) {
@@ -116,8 +111,7 @@ static void test_losing_tries_come_more_rarely(void **state)
     }
     assert_int_equal(t.cur, 1);
 
-    thread_tuner_init(&t, 2);
-    run(&t, two_wins_later, SLICES, counts);
+    run(&t, 2, two_wins_later, SLICES, counts);
     assert_int_equal(t.cur, 2);
     assert_int_equal(t.switches, 1);
     unsigned kept = next_at(counts, 100, 2); /* the try that won, its check after it */
@@ -150,8 +144,7 @@ static void test_it_climbs_and_turns(void **state)
     (void)state;
     thread_tuner_t t;
     unsigned counts[SLICES];
-    thread_tuner_init(&t, 8);
-    run(&t, best_at_four, SLICES, counts);
+    run(&t, 8, best_at_four, SLICES, counts);
     assert_int_equal(t.cur, 4);
     assert_int_equal(t.switches, 2); /* 1 -> 2 -> 4 */
     unsigned eight = next_at(counts, 0, 8);

@@ -110,10 +110,19 @@ static uint64_t file_sum(const uint8_t *b, size_t n)
     return h;
 }
 
-/* Saves the snapshot, sets has_flit in the slot of line 0 of cell 0 for `ahead` clocks after the snapshot's
- * (words in flight arrive 1 .. hop latency - 1 clocks on, or now), sums the file again, and loads it. */
-static emu_snapshot_t *load_with_slot_filled(const emu_snapshot_t *snap, unsigned channels, unsigned ahead, char *err,
-                                             size_t cap)
+/* A line's slots: the least power of two above the hop latency (comm_agent/coa_link.c). */
+static size_t slots_of_a_line(unsigned latency)
+{
+    size_t n = 2;
+    while (n <= latency)
+        n *= 2;
+    return n;
+}
+
+/* Saves the snapshot of `m`'s array, sets has_flit in the slot of line 0 of cell 0 for `ahead` clocks after the
+ * snapshot's (words in flight arrive 1 .. hop latency - 1 clocks on, or now), sums the file again, and loads it. */
+static emu_snapshot_t *load_with_slot_filled(const emu_snapshot_t *snap, const emu_machine_t *m, unsigned ahead,
+                                             char *err, size_t cap)
 {
     char path[] = "/tmp/iwarp-snap-XXXXXX";
     int fd = mkstemp(path);
@@ -128,9 +137,9 @@ static emu_snapshot_t *load_with_slot_filled(const emu_snapshot_t *snap, unsigne
     assert_non_null(b);
     rewind(f);
     assert_int_equal(fread(b, 1, n, f), n);
-    /* The slots, then their control messages, then the sum end the file; 8x8 cells, 4 lines of 4 slots each. */
-    const size_t nslots = 4, all = 64 * 4 * nslots;
-    size_t slots_at = n - 8 - all * (2u * channels + 4u) * sizeof(coa_ctrl_t) - all * sizeof(coa_slot_t);
+    /* The slots, then their control messages, then the sum end the file: every cell's 4 lines of nslots slots. */
+    const size_t nslots = slots_of_a_line(m->hop_latency), all = (size_t)m->width * m->height * 4 * nslots;
+    size_t slots_at = n - 8 - all * (2u * m->channels + 4u) * sizeof(coa_ctrl_t) - all * sizeof(coa_slot_t);
     coa_slot_t slot;
     size_t k = (size_t)((emu_snapshot_clock(snap) + ahead) % nslots);
     memcpy(&slot, b + slots_at + k * sizeof slot, sizeof slot);
@@ -164,13 +173,13 @@ static void test_a_snapshot_with_a_word_out_of_flight_is_refused(void **state)
     emu_snapshot_t *snap = emu_snapshot_take(a);
     assert_non_null(snap);
     char err[300];
-    unsigned latency = r.desc.machine.hop_latency, channels = r.desc.machine.channels;
-    emu_snapshot_t *same = load_with_slot_filled(snap, channels, 0, err, sizeof err); /* summed again only */
+    const emu_machine_t *m = &r.desc.machine;
+    emu_snapshot_t *same = load_with_slot_filled(snap, m, 0, err, sizeof err); /* summed again only */
     if (same == NULL)
         fail_msg("the file summed again was refused: %s", err);
     emu_snapshot_free(same);
-    for (unsigned ahead = latency; ahead < 4; ahead++) {
-        assert_null(load_with_slot_filled(snap, channels, ahead, err, sizeof err));
+    for (unsigned ahead = m->hop_latency; ahead < slots_of_a_line(m->hop_latency); ahead++) {
+        assert_null(load_with_slot_filled(snap, m, ahead, err, sizeof err));
         assert_non_null(strstr(err, "corrupt snapshot"));
     }
     emu_snapshot_free(snap);

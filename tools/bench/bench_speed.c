@@ -1,7 +1,6 @@
 /* Emulation speed: how many emulated bundles (instructions) and cell-clocks the host runs per second. A figure to
  * watch, never a test (hosts are noisy): the best of several runs is reported. */
 #include <stdio.h>
-#include <string.h>
 
 #include "bench.h"
 #include "program_load.h"
@@ -11,6 +10,7 @@
 enum { SPEED_RUNS = 3 };
 
 typedef struct speed_result {
+    unsigned cells; /* the array's, which a run description gives */
     uint64_t cycles;
     uint64_t bundles;
     double seconds; /* best of the runs */
@@ -19,7 +19,7 @@ typedef struct speed_result {
 typedef struct speed_case {
     const char *name;
     const char *program; /* a program on every cell, or a run description (.run: its array, cells, tables) */
-    unsigned width, height;
+    unsigned width, height; /* for a program; 0 for a description */
     unsigned threads;
     uint32_t args[2], quick_args[2]; /* a0, a1 of every cell */
 } speed_case_t;
@@ -37,20 +37,14 @@ static const speed_case_t cases[] = {
     {"msg random 8x8", "programs/net/msg_random.s", 8, 8, 1, {8, 512}, {2, 64}},
     {"stream 32x32", "programs/bench/stream.s", 32, 32, 1, {2000, 0}, {100, 0}},
     {"stream 32x32", "programs/bench/stream.s", 32, 32, 2, {2000, 0}, {100, 0}},
-    {"conset all-to-all 8x8", "programs/patterns/conset_alltoall.run", 8, 8, 1, {0, 0}, {0, 0}},
+    {"conset all-to-all 8x8", "programs/patterns/conset_alltoall.run", 0, 0, 1, {0, 0}, {0, 0}},
 };
 
-static bool is_description(const speed_case_t *sc)
+/* The array of a case with its cells loaded, outside the timed part: a run description builds its own (array,
+ * programs, compiled connection set); a program goes on every cell with the case's arguments. */
+static int build_case(const speed_case_t *sc, const emu_machine_t *m, const uint32_t *args, emu_array_t **out)
 {
-    size_t n = strlen(sc->program);
-    return n > 4 && strcmp(sc->program + n - 4, ".run") == 0;
-}
-
-/* The array of a case, its cells loaded: a description builds its own (compiling its connection set), outside the
- * timed part like every load. */
-static int make_array(const speed_case_t *sc, const emu_machine_t *m, emu_array_t **out)
-{
-    if (is_description(sc)) {
+    if (run_desc_is_path(sc->program)) {
         char path[1024];
         iwarp_path(path, sizeof path, sc->program);
         run_desc_t d;
@@ -65,24 +59,17 @@ static int make_array(const speed_case_t *sc, const emu_machine_t *m, emu_array_
         fprintf(stderr, "bench speed: %s\n", err);
         return -1;
     }
-    return 0;
-}
-
-/* A program on every cell, with the case's arguments (a description has loaded its own). */
-static int load_case(emu_array_t *a, const speed_case_t *sc, const uint32_t *args)
-{
-    if (is_description(sc))
-        return 0;
-    const emu_program_t *p = program_add(a, sc->program, NULL, 0);
-    if (p == NULL)
-        return -1;
-    char err[256];
-    for (unsigned y = 0; y < sc->height; y++)
-        for (unsigned x = 0; x < sc->width; x++)
-            if (emu_array_load(a, x, y, p, args, 2, err, sizeof err) != 0) {
+    const emu_program_t *p = program_add(*out, sc->program, NULL, 0);
+    for (unsigned y = 0; p != NULL && y < m->height; y++)
+        for (unsigned x = 0; p != NULL && x < m->width; x++)
+            if (emu_array_load(*out, x, y, p, args, 2, err, sizeof err) != 0) {
                 fprintf(stderr, "bench speed: %s\n", err);
-                return -1;
+                p = NULL;
             }
+    if (p == NULL) {
+        emu_array_free(*out);
+        return -1;
+    }
     return 0;
 }
 
@@ -90,24 +77,22 @@ static int run_case(const bench_context_t *ctx, const speed_case_t *sc, speed_re
 {
     emu_machine_t m;
     emu_machine_defaults(&m);
-    m.width = sc->width;
-    m.height = sc->height;
+    if (sc->width != 0) { /* a run description gives its own */
+        m.width = sc->width;
+        m.height = sc->height;
+    }
     const uint32_t *args = ctx->quick ? sc->quick_args : sc->args;
     res->seconds = 1e30;
     for (unsigned run = 0; run < SPEED_RUNS; run++) {
         emu_array_t *a;
-        if (make_array(sc, &m, &a) != 0)
+        if (build_case(sc, &m, args, &a) != 0)
             return -1;
         emu_array_set_threads(a, sc->threads);
-        if (load_case(a, sc, args) != 0) {
-            emu_array_free(a);
-            return -1;
-        }
         char what[128];
         snprintf(what, sizeof what, "bench speed: %s, run %u of %u", sc->name, run + 1, SPEED_RUNS);
         bool interrupted;
         double t0 = bench_now();
-        /* In slices that grow to a tenth of a second each: the progress line and Ctrl-C cost nothing measurable. */
+        /* In slices that grow to a twentieth of a second each: the progress line and Ctrl-C cost nothing measurable. */
         emu_run_status_t st = run_loop(a, UINT64_MAX, what, ctx->quiet, &interrupted);
         double dt = bench_now() - t0;
         if (interrupted) {
@@ -120,9 +105,10 @@ static int run_case(const bench_context_t *ctx, const speed_case_t *sc, speed_re
             return -1;
         }
         res->cycles = emu_array_cycles(a);
+        res->cells = emu_array_width(a) * emu_array_height(a);
         res->bundles = 0;
-        for (unsigned y = 0; y < m.height; y++)
-            for (unsigned x = 0; x < m.width; x++)
+        for (unsigned y = 0; y < emu_array_height(a); y++)
+            for (unsigned x = 0; x < emu_array_width(a); x++)
                 res->bundles += emu_array_ca(a, x, y)->s.stats.bundles;
         if (dt < res->seconds)
             res->seconds = dt;
@@ -144,7 +130,7 @@ int bench_speed(bench_context_t *ctx)
             return 0; /* Ctrl-C: the cases that ended are reported; the bench says it was interrupted */
         if (rc != 0)
             return -1;
-        unsigned cells = sc->width * sc->height;
+        unsigned cells = r.cells;
         double bps = (double)r.bundles / r.seconds;
         double cps = (double)r.cycles * cells / r.seconds;
         bench_record_begin(ctx, "speed", sc->name);

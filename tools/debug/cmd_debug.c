@@ -91,8 +91,7 @@ static int parse_options(int argc, char **argv, debug_options_t *o)
 /* The run description: a .run file, or one program on every cell of --array. */
 static int describe(const debug_options_t *o, const emu_machine_t *m, run_desc_t *desc)
 {
-    size_t n = strlen(o->p.file);
-    if (n > 4 && strcmp(o->p.file + n - 4, ".run") == 0) {
+    if (run_desc_is_path(o->p.file)) {
         if (o->p.nargs > 0 || o->p.array_given) {
             fprintf(stderr, "iwarp debug: --args and --array do not go with a run description (it gives them)\n");
             return -1;
@@ -132,8 +131,7 @@ int cmd_debug(int argc, char **argv)
     if (parse_options(argc, argv, &o) != 0)
         return 2;
     emu_machine_t m;
-    size_t n = strlen(o.p.file);
-    bool described = n > 4 && strcmp(o.p.file + n - 4, ".run") == 0;
+    bool described = run_desc_is_path(o.p.file);
     if (run_machine_of_options(&m, !described, o.p.machine_file, o.p.sets, o.p.nsets, "debug") != 0)
         return 2;
     run_desc_t desc;

@@ -102,23 +102,17 @@ static void print_output(void *user, unsigned x, unsigned y, const char *text)
     fprintf(out, "[%u,%u] %s\n", x, y, text);
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
 int cmd_run(int argc, char **argv)
 {
     run_options_t o;
     if (parse_options(argc, argv, &o) != 0)
         return 2;
     emu_machine_t m;
-    if (run_machine_of_options(&m, !ends_with(o.p.file, ".run"), o.p.machine_file, o.p.sets, o.p.nsets, "run") != 0)
+    if (run_machine_of_options(&m, !run_desc_is_path(o.p.file), o.p.machine_file, o.p.sets, o.p.nsets, "run") != 0)
         return 2;
 
     run_desc_t desc;
-    if (ends_with(o.p.file, ".run")) {
+    if (run_desc_is_path(o.p.file)) {
         if (o.p.nargs > 0) {
             fprintf(stderr, "iwarp run: --args does not go with a run description (its 'cells' lines give them)\n");
             return 2;

@@ -450,6 +450,12 @@ int run_desc_parse_file(const char *path, const emu_machine_t *base, run_desc_t 
     return rc;
 }
 
+bool run_desc_is_path(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 4 && strcmp(path + n - 4, ".run") == 0;
+}
+
 void run_desc_free(run_desc_t *d)
 {
     free(d->path);

@@ -69,6 +69,8 @@ int run_desc_parse_file(const char *path, const emu_machine_t *base, run_desc_t 
 int run_desc_parse_string(const char *name, const char *text, size_t len, const emu_machine_t *base, run_desc_t *out,
                           FILE *errors);
 void run_desc_free(run_desc_t *d);
+/* Whether a path names a run description rather than a program: it ends in .run. */
+bool run_desc_is_path(const char *path);
 
 /* A description for one program on every cell of the machine's array (what `iwarp run prog.s` means). */
 int run_desc_single(run_desc_t *d, const char *program_path, const emu_machine_t *m, const uint32_t *args,

@@ -274,8 +274,7 @@ static void print_output(void *user, unsigned x, unsigned y, const char *text)
 /* The array of a live view: the machine from --machine and --set, then the description or the program. */
 static int build_array(view_cli_t *c, const char *who, run_desc_t *desc, emu_array_t **out)
 {
-    size_t len = strlen(c->p.file);
-    bool described = len > 4 && strcmp(c->p.file + len - 4, ".run") == 0;
+    bool described = run_desc_is_path(c->p.file);
     emu_machine_t m;
     if (run_machine_of_options(&m, !described, c->p.machine_file, c->p.sets, c->p.nsets, who) != 0)
         return -1;
