@@ -248,6 +248,14 @@ uint64_t emu_array_ahead_bundles(const emu_array_t *a)
     return n;
 }
 
+uint64_t emu_array_ahead_diverted(const emu_array_t *a)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < a->ncells; i++)
+        n += a->cells[i].ahead_diverted;
+    return n;
+}
+
 void emu_array_set_hooks(emu_array_t *a, const emu_hooks_t *hooks)
 {
     a->has_hooks = hooks != NULL;

@@ -56,6 +56,10 @@ typedef struct emu_cell {
     emu_ahead_t *ahead;    /* made at the CA's first run ahead */
     bool ahead_active;     /* its CA ran ahead and the array has not caught up */
     uint64_t ahead_bundles; /* host statistic: bundles it ran ahead (emu_array_ahead_bundles) */
+    uint64_t ahead_diverted; /* host statistic: runs ahead an arrival cut short (emu_array_ahead_diverted) */
+    /* A run ahead from this pc issued too few bundles to pay for itself: the next tries there step instead. */
+    uint32_t ahead_short_pc;
+    unsigned ahead_short_skips;
 } emu_cell_t;
 
 /* The cells one thread steps, [first, last), and which of them are awake. Its own cache lines: the blocks of

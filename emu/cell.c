@@ -273,18 +273,39 @@ static inline void ahead_caught_up(emu_cell_t *c, uint64_t now)
     }
 }
 
+/* With events on, whether the CA may start a run ahead now: no event would divert it before its next bundle, and
+ * none of what a step would latch at each clock (a spool's end, the timer's clock) is pending. An arrival may come
+ * meanwhile: step puts the CA back then. The timer ends the run ahead (run_ahead). */
+static inline bool events_allow_ahead(const emu_cell_t *c, uint64_t now)
+{
+    const ca_state_block_t *s = &c->ca.s;
+    return c->coa.spool_events == 0 && (s->timer_at == 0 || s->timer_at > now) && !event_possible(c, now);
+}
+
+/* A run ahead that issues fewer bundles than this costs more than stepping them (its start keeps the CA's state):
+ * the next AHEAD_SHORT_SKIPS tries at the same pc step instead. */
+enum { AHEAD_SHORT_BUNDLES = 4, AHEAD_SHORT_SKIPS = 16 };
+static inline bool short_ahead_here(emu_cell_t *c)
+{
+    if (c->ahead_short_skips == 0 || c->ca.s.pc != c->ahead_short_pc)
+        return false;
+    c->ahead_short_skips--;
+    return true;
+}
+
 /* Whether the CA's next bundle, due now, may start a run ahead (emu_cell_step_next). */
-static inline bool may_start_ahead(const emu_cell_t *c, uint64_t now)
+static inline bool may_start_ahead(emu_cell_t *c, uint64_t now)
 {
     const ca_t *ca = &c->ca;
-    if (ca->s.state != CA_RUNNING || ca->s.ready_at != now || ca->s.events_on || ca->s.in_handler ||
+    if (ca->s.state != CA_RUNNING || ca->s.ready_at != now || ca->s.in_handler ||
         c->saved.awake_bundles < EMU_RECHECK_BUNDLES || c->coa.spools_active != 0 || c->coa.loading ||
         c->coa.fault.raised || ca->prog->max_clocks >= c->array->machine.deadlock_clocks)
         return false;
     /* This bundle and the next in the text (the sentinel after the last has no flags): a lone bundle between two
      * that touch the agent is not worth keeping the CA's state for. */
     const emu_bundle_t *b = emu_program_bundle(ca->prog, ca->s.pc);
-    return b != NULL && (b->flags & b[1].flags & EMU_BUNDLE_RUN_AHEAD);
+    return b != NULL && (b->flags & b[1].flags & EMU_BUNDLE_RUN_AHEAD) &&
+           (!ca->s.events_on || events_allow_ahead(c, now)) && !short_ahead_here(c);
 }
 
 /* The CA as it was before it ran ahead: memory, then its state. */
@@ -325,6 +346,9 @@ __attribute__((noinline)) static uint64_t run_ahead(emu_cell_t *c, uint64_t now,
         room = AHEAD_CLOCKS;
     if (horizon - now > room)
         horizon = now + room;
+    /* With events on, a bundle at or after the timer's clock would find the timer's event first. */
+    if (ca->s.events_on && ca->s.timer_at != 0 && horizon > ca->s.timer_at)
+        horizon = ca->s.timer_at;
     h->s = ca->s;
     h->undo.n = 0;
     uint64_t last = now;
@@ -339,7 +363,12 @@ __attribute__((noinline)) static uint64_t run_ahead(emu_cell_t *c, uint64_t now,
     h->last_issue = last;
     h->until = ca->s.ready_at;
     c->ahead_active = true;
-    c->ahead_bundles += ca->s.stats.bundles - h->s.stats.bundles;
+    uint64_t issued = ca->s.stats.bundles - h->s.stats.bundles;
+    c->ahead_bundles += issued;
+    if (issued < AHEAD_SHORT_BUNDLES) {
+        c->ahead_short_pc = h->s.pc;
+        c->ahead_short_skips = AHEAD_SHORT_SKIPS;
+    }
     return ca->s.ready_at;
 }
 
@@ -486,6 +515,15 @@ static inline __attribute__((always_inline)) void step(emu_cell_t *c, uint64_t n
     bool coa_busy = coa_active(&c->coa);
     if (coa_busy)
         coa_after_ca(&c->coa, now, now < ca->s.mem_busy_until);
+    /* A CA that ran ahead with events on, to which an event came in this clock (an arrival), is put back to the end
+     * of it: it takes the event at the next clock it is ready, as a step at each clock would have found. */
+    if (c->ahead_active && event_possible(c, now + 1)) {
+        uint64_t progress = 0; /* counted when the cell reports: it does below */
+        if (c->ahead->last_issue > now) /* not only the timer, which the run ahead stopped short of */
+            c->ahead_diverted++;
+        emu_cell_settle_ahead(c, now + 1, &progress);
+        next_ca = ca->s.ready_at;
+    }
     if (c->coa.moved != moved_before)
         c->saved.progress_at = now;
     if (c->coa.fault.raised && ca->s.state != CA_FAULTED) {

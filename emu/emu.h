@@ -126,6 +126,9 @@ uint64_t emu_array_stuck_clocks(const emu_array_t *a);
 /* The same for the bundles CAs issued ahead of the array's clock, several in one go while their cells were
  * stepped clock by clock (emu_cell_step_next); those run again after a run ended first count once. */
 uint64_t emu_array_ahead_bundles(const emu_array_t *a);
+/* Of those runs ahead, the ones an event cut short (an arrival for a CA with events on): the CA was put back, its
+ * bundles from the clock after the arrival's on undone, to take the event there as it would clock by clock. */
+uint64_t emu_array_ahead_diverted(const emu_array_t *a);
 /* Marks the cell raised in the last clock that ran; returns their number and points *marks at them. */
 unsigned emu_array_marks(const emu_array_t *a, unsigned x, unsigned y, const uint32_t **marks);
 

@@ -16,7 +16,7 @@
 
 typedef struct outcome {
     emu_run_status_t status;
-    uint64_t cycles, clock, hash, stuck, ahead;
+    uint64_t cycles, clock, hash, stuck, ahead, diverted;
 } outcome_t;
 
 static bool no_stop(void *user, emu_array_t *a, uint64_t clock)
@@ -47,7 +47,8 @@ static outcome_t finish(emu_array_t *a, run_desc_t *d, emu_run_status_t status)
                    .clock = emu_array_clock(a),
                    .hash = emu_array_hash(a, true, true),
                    .stuck = emu_array_stuck_clocks(a),
-                   .ahead = emu_array_ahead_bundles(a)};
+                   .ahead = emu_array_ahead_bundles(a),
+                   .diverted = emu_array_ahead_diverted(a)};
     emu_array_free(a);
     run_desc_free(d);
     return o;
@@ -167,6 +168,17 @@ static void test_cas_run_ahead_to_the_same_run(void **state)
     same_run("tests/programs/ahead/ahead.run", false, true);
     same_run("tests/programs/ahead/ahead_endless_window.run", false, true);
     assert_int_equal(run("tests/programs/ahead/ahead_endless_window.run", 0, 1).status, EMU_RUN_DONE);
+}
+
+/* CAs that compute with events on, their runs ahead cut short by arrivals they could not foresee and ended by their
+ * timer: each takes its event at the clock it would clock by clock. */
+static void test_events_divert_cas_that_run_ahead_at_their_clock(void **state)
+{
+    (void)state;
+    same_run("tests/programs/ahead/ahead_events.run", false, true);
+    if (run("tests/programs/ahead/ahead_events.run", 0, 1).diverted == 0)
+        fail_msg("no arrival came while a CA ran ahead: the test proves nothing");
+    assert_int_equal(run_hooked("tests/programs/ahead/ahead_events.run", 0, 1, true).diverted, 0);
 }
 
 /* A cell faults while the others have run ahead past the clock of the fault, and inside a run ahead of its own:
@@ -326,6 +338,7 @@ int main(void)
         cmocka_unit_test(test_stuck_agents_sleep_to_the_same_run),
         cmocka_unit_test(test_every_clock_of_every_wait_is_counted),
         cmocka_unit_test(test_cas_run_ahead_to_the_same_run),
+        cmocka_unit_test(test_events_divert_cas_that_run_ahead_at_their_clock),
         cmocka_unit_test(test_a_fault_while_cas_run_ahead_stops_every_cell_at_its_clock),
         cmocka_unit_test(test_message_passing_with_computation_runs_ahead_to_the_same_run),
         cmocka_unit_test(test_a_deadlock_after_cas_ran_ahead_is_the_same_deadlock),
