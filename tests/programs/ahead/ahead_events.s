@@ -59,8 +59,9 @@ round:  add  r30, r30, 1
         # a stretch the CA may run ahead in, longer on some cells than on others
         add  r13, a1, r26
         li   r14, buf
-2:      { stw r15, [r14] ; add r15, r15, r30 }
-        { ldw r16, [r14] ; xor r15, r15, 0x55 }
+2:      stw  r15, [r14]                   # alone: a store and a write of its register in one bundle are staged,
+        { ldw r16, [r14] ; add r15, r15, r30 } # which a run ahead does not do
+        xor  r15, r15, 0x55
         { add r31, r31, r16 ; add r14, r14, 4 ; loop r13, 2b }
 3:      bltu r20, r30, 3b                 # the handler counts the messages taken in r20
         bne  r30, a0, round
