@@ -42,7 +42,7 @@ static void find_edges(emu_array_t *a, unsigned n)
 }
 
 /* Asks for the cache lines this clock's crossing words live in: the slots the block's edge cells read now and
- * write for hop_latency clocks ahead, with their counts. */
+ * write for hop_latency clocks ahead, with their books. */
 static void prefetch_edges(const emu_array_t *a, const emu_block_t *b, uint64_t now)
 {
     uint64_t ahead = now + a->machine.hop_latency;

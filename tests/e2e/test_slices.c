@@ -100,8 +100,8 @@ static void same_as(const char *run_file, const char *how, outcome_t cut, outcom
 }
 
 /* stuck, ahead: whether agents must sleep stuck, CAs run ahead, in the run (else the comparison with hooks would
- * prove nothing). */
-static void same_run(const char *run_file, bool stuck, bool ahead)
+ * prove nothing). Returns how the run in one piece ended. */
+static outcome_t same_run(const char *run_file, bool stuck, bool ahead)
 {
     outcome_t whole = run(run_file, 0, 1);
     outcome_t hooked = run_hooked(run_file, 0, 1, true);
@@ -124,9 +124,10 @@ static void same_run(const char *run_file, bool stuck, bool ahead)
                  (unsigned long long)cuts[i].slice, cuts[i].threads);
         same_as(run_file, how, run(run_file, cuts[i].slice, cuts[i].threads), whole);
     }
+    return whole;
 }
 
-static void same(const char *run_file, bool stuck) { same_run(run_file, stuck, false); }
+static void same(const char *run_file, bool stuck) { (void)same_run(run_file, stuck, false); }
 
 static void test_a_pathway_run_in_slices_is_the_same_run(void **state)
 {
@@ -175,10 +176,9 @@ static void test_cas_run_ahead_to_the_same_run(void **state)
 static void test_events_divert_cas_that_run_ahead_at_their_clock(void **state)
 {
     (void)state;
-    same_run("tests/programs/ahead/ahead_events.run", false, true);
-    if (run("tests/programs/ahead/ahead_events.run", 0, 1).diverted == 0)
+    /* The hooked run, which it must equal, runs nothing ahead (same_run), so nothing there is cut short. */
+    if (same_run("tests/programs/ahead/ahead_events.run", false, true).diverted == 0)
         fail_msg("no arrival came while a CA ran ahead: the test proves nothing");
-    assert_int_equal(run_hooked("tests/programs/ahead/ahead_events.run", 0, 1, true).diverted, 0);
 }
 
 /* A cell faults while the others have run ahead past the clock of the fault, and inside a run ahead of its own:

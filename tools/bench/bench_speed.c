@@ -27,7 +27,8 @@ typedef struct speed_case {
 /* The cases issue 11 sets targets for: the core alone, idle cells, every link busy, message passing, and a
  * large array on one and two threads; every cell of 8x8 computing, which costs what one does when the CAs
  * run ahead of the array's clock; and a congested network, where most of the suite's time goes (the
- * all-to-all runs of `bench patterns` and the like). */
+ * all-to-all runs of `bench patterns` and the like). scripts/count-instructions.sh runs the one-thread cases at
+ * their quick sizes through `iwarp run`: a case changed here is changed there too. */
 static const speed_case_t cases[] = {
     {"compute 1x1", "programs/bench/compute.s", 1, 1, 1, {4000, 0}, {200, 0}},
     {"compute 8x8", "programs/bench/compute.s", 8, 8, 1, {100, 0}, {5, 0}},
