@@ -282,7 +282,7 @@ static void run_clocks(cell_t *cells, uint64_t clocks, unsigned threads)
                 step(&cells[i], now);
         return;
     }
-    static half_t halves[2];
+    half_t halves[2]; /* the other thread is joined before they go */
     halves[0] = (half_t){.cells = cells, .first = 0, .last = CELLS / 2, .clocks = clocks, .other = &halves[1]};
     halves[1] = (half_t){.cells = cells, .first = CELLS / 2, .last = CELLS, .clocks = clocks, .other = &halves[0]};
     pthread_t t;
