@@ -5,7 +5,7 @@
  * link's channels, four spools sharing the memory's one word a clock, the computation agent forwarding the two
  * rings through its gates) and with the same books per channel (words in and out, time-weighted occupancy, a
  * wait reason counted each clock), but written for this one program: the core's bundle is hard-coded, and there
- * are no tags, headers, faults, events, dormant cells, threads or snapshots. It moves exactly the words over links
+ * are no tags, headers, faults, events, dormant cells or snapshots. It moves exactly the words over links
  * that `iwarp run programs/bench/stream.s --args N` reports, in the same clocks, and so bounds what a per-clock
  * emulator of this design can reach on the host: scripts/stream-bound.sh runs both (CONTRIBUTING.md, speed work).
  *
