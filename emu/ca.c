@@ -375,6 +375,17 @@ static inline void store_commit(uint8_t *mem, const pending_store_t *st) { store
 static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now);
 static uint64_t run_one(ca_t *ca, const emu_bundle_t *b, uint64_t now);
 
+/* Clocks from b's issue to the next bundle's: b's clocks and the bypass stall (docs/isa.md, "Bypass stalls") of the
+ * bundle it goes on to, predecoded but for a jump to where a register says. */
+static inline unsigned clocks_to_next(const emu_program_t *prog, const emu_bundle_t *b, bool taken, uint32_t next_pc)
+{
+    if (!taken)
+        return b->clocks_fall;
+    if (__builtin_expect((b->flags & EMU_BUNDLE_DYN_TARGET) != 0, 0))
+        return b->clocks + emu_program_stall_to(prog, b, next_pc);
+    return b->clocks_taken;
+}
+
 uint64_t ca_step(ca_t *ca, uint64_t now)
 {
     ca_state_block_t *s = &ca->s;
@@ -582,7 +593,9 @@ static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now)
     s->stats.busy_clocks += b->clocks;
     if (taken)
         s->stats.branches_taken++;
-    s->ready_at = now + b->clocks;
+    unsigned clocks = clocks_to_next(ca->prog, b, taken, next_pc);
+    s->stats.stall_clocks[CA_STALL_BYPASS] += clocks - b->clocks;
+    s->ready_at = now + clocks;
     if (rare) {
         s->stats.cr_reads += cr_reads;
         if (rare & RARE_RFE) {

@@ -2,8 +2,9 @@
  * The computation agent: one cell's instruction-level core with exact cycle accounting.
  *
  * Timing model (docs/isa.md): a bundle issues when every gate it reads holds a word and every gate it
- * writes has room; it then occupies the core for isa_bundle_clocks() clocks (its slowest operation).
- * Waiting for a gate counts as a stall of that cause. There is no cache and no pipeline overlap.
+ * writes has room; it then occupies the core for isa_bundle_clocks() clocks (its slowest operation). The next
+ * bundle issues after those clocks, or a bypass stall later when it reads a result that is not yet where it reads
+ * it (emu_program_stall). Waiting for a gate counts as a stall of that cause. There is no cache.
  */
 #ifndef EMU_CA_H
 #define EMU_CA_H
@@ -41,7 +42,8 @@ enum {
 #define CA_STALL_CAUSES(X)                                                                                             \
     X(GATE_IN_EMPTY, "gate_in_empty")                                                                                  \
     X(GATE_OUT_FULL, "gate_out_full")                                                                                  \
-    X(WFE, "wfe") /* wfe: waiting for the network or an event */
+    X(WFE, "wfe") /* wfe: waiting for the network or an event */                                                      \
+    X(BYPASS, "bypass") /* a result of the instruction before is not yet where this one reads it (docs/isa.md) */
 
 typedef enum ca_stall_cause {
 #define X(id, name) CA_STALL_##id,

@@ -39,6 +39,8 @@ static const machine_key_t keys[] = {
     KEY("setup_clocks", KEY_UINT, setup_clocks, 0, 64),
     KEY("spools", KEY_UINT, spools, 1, 32),
     KEY("deadlock_clocks", KEY_U64, deadlock_clocks, 1, UINT64_MAX),
+    KEY("bypass.load", KEY_UINT, timing.bypass_load, 0, ISA_BYPASS_MAX),
+    KEY("bypass.mem_operand", KEY_UINT, timing.bypass_mem_operand, 0, ISA_BYPASS_MAX),
 };
 #undef KEY
 

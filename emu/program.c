@@ -104,6 +104,96 @@ static bool writes_direct(const emu_bundle_t *b, const isa_op_t *ops)
     return true;
 }
 
+/* Bypass stalls (docs/isa.md, "Bypass stalls"): a result is written to the register file when its operation's
+ * clocks end; the bypass hands it to the next instruction's computing units and branches at once, but not to the
+ * memory unit, which reads its address and store operands from the register file bypass_mem_operand clocks later;
+ * and a loaded word reaches no unit until bypass_load clocks after its access. Both at most ISA_BYPASS_MAX (one
+ * clock), so only the instruction just before can make one wait: its clocks cover every earlier one's results. */
+unsigned emu_program_stall(const emu_program_t *p, const emu_bundle_t *from, const emu_bundle_t *to)
+{
+    if ((from->flags | to->flags) & EMU_BUNDLE_ILLEGAL)
+        return 0;
+    /* The registers from writes, and the clock (counted from from's issue) at which each kind of reader may have
+     * each: a short list, since jumps through a register ask as they run. */
+    struct late {
+        uint8_t reg;
+        uint16_t any, memory;
+    } late[ISA_BUNDLE_MAX_OPS * 3];
+    unsigned nlate = 0;
+    const isa_timing_t *t = &p->timing;
+    for (unsigned i = 0; i < from->count; i++) {
+        const isa_op_t *op = &p->ops[from->first_op + i];
+        const isa_op_info_t *info = isa_op_info(op->opcode);
+        uint8_t regs[3];
+        unsigned n = isa_op_writes(op, regs);
+        bool load = info->unit == ISA_UNIT_MEM && info->format == ISA_FMT_LD; /* not rdcr: a port, not memory */
+        unsigned done = t->clocks[info->timing];
+        unsigned any = done + (load ? t->bypass_load : 0);
+        unsigned to_memory = load && t->bypass_load > t->bypass_mem_operand ? t->bypass_load : t->bypass_mem_operand;
+        for (unsigned k = 0; k < n; k++)
+            if (regs[k] != ISA_REG_ZERO && !isa_reg_is_gate(regs[k]) && done + to_memory > from->clocks)
+                late[nlate++] = (struct late){regs[k], (uint16_t)any, (uint16_t)(done + to_memory)};
+    }
+    unsigned ready = 0;
+    for (unsigned i = 0; nlate != 0 && i < to->count; i++) {
+        const isa_op_t *op = &p->ops[to->first_op + i];
+        bool memory = isa_op_info(op->opcode)->unit == ISA_UNIT_MEM;
+        uint8_t regs[4];
+        unsigned n = isa_op_reads(op, regs);
+        for (unsigned k = 0; k < n; k++)
+            for (unsigned j = 0; j < nlate; j++)
+                if (late[j].reg == regs[k]) {
+                    unsigned when = memory ? late[j].memory : late[j].any;
+                    ready = when > ready ? when : ready;
+                }
+    }
+    return ready > from->clocks ? ready - from->clocks : 0;
+}
+
+unsigned emu_program_stall_to(const emu_program_t *p, const emu_bundle_t *from, uint32_t pc)
+{
+    const emu_bundle_t *to = emu_program_bundle(p, pc);
+    return to != NULL ? emu_program_stall(p, from, to) : 0;
+}
+
+uint64_t emu_program_loop_clocks(const emu_program_t *p, uint32_t from, uint32_t to)
+{
+    uint64_t sum = 0;
+    for (uint32_t pc = from; pc < to;) {
+        const emu_bundle_t *b = emu_program_bundle(p, pc);
+        if (b == NULL)
+            return 0;
+        sum += b->next_pc < to ? b->clocks_fall : b->clocks_taken;
+        pc = b->next_pc;
+    }
+    return sum;
+}
+
+/* Each bundle's clocks to the bundle after it and to its target, and the longest a bundle keeps the core. */
+static void find_stalls(emu_program_t *p)
+{
+    bool bypass = p->timing.bypass_load != 0 || p->timing.bypass_mem_operand != 0; /* else no jump can stall */
+    for (uint32_t k = 0; k < p->nbundles; k++) {
+        emu_bundle_t *b = &p->bundles[k];
+        const isa_op_t *ops = &p->ops[b->first_op];
+        unsigned fall = emu_program_stall_to(p, b, b->next_pc), taken = 0;
+        for (unsigned i = 0; i < b->count; i++) {
+            const isa_op_info_t *info = isa_op_info(ops[i].opcode);
+            if (has_target(info))
+                taken = emu_program_stall_to(p, b, ops[i].ext);
+            else if ((info->format == ISA_FMT_JR || ops[i].opcode == ISA_OP_RFE) && bypass)
+                b->flags |= EMU_BUNDLE_DYN_TARGET;
+        }
+        b->clocks_fall = (uint16_t)(b->clocks + fall);
+        b->clocks_taken = (uint16_t)(b->clocks + taken);
+        unsigned most = fall > taken ? fall : taken;
+        if (b->flags & EMU_BUNDLE_DYN_TARGET)
+            most = ISA_BYPASS_MAX;
+        if (b->clocks + most > p->max_clocks)
+            p->max_clocks = (uint16_t)(b->clocks + most);
+    }
+}
+
 /* Once every bundle is known: branch targets, and which bundles need no staging. */
 static void check_bundles(emu_program_t *p)
 {
@@ -174,13 +264,12 @@ int emu_program_init(emu_program_t *p, isa_image_t *image, const isa_timing_t *t
             p->nops += ib.count;
             describe_gates(b, &p->ops[b->first_op]);
         }
-        if (b->clocks > p->max_clocks)
-            p->max_clocks = b->clocks;
         b->next_pc = b->pc + 4u * (uint32_t)used;
         p->bundle_at[at] = (int32_t)p->nbundles++;
         at += (uint32_t)used;
     }
     check_bundles(p);
+    find_stalls(p);
     return 0;
 }
 

@@ -20,6 +20,8 @@ enum {
     EMU_BUNDLE_TARGETS_OK = 1u << 6, /* every target in its operations starts a bundle: checked once, here */
     EMU_BUNDLE_DIRECT = 1u << 7,  /* its operations may write registers and memory as they go (program.c says when) */
     EMU_BUNDLE_RUN_AHEAD = 1u << 8, /* ALONE and DIRECT: the core's fast loop (run_ahead in ca.c) takes it */
+    EMU_BUNDLE_DYN_TARGET = 1u << 9, /* jumps where a register says (jr, callr, rfe): the stall before its target is
+                                      * found as it runs (emu_program_stall_to) */
 };
 
 typedef struct emu_bundle {
@@ -34,6 +36,9 @@ typedef struct emu_bundle {
     uint8_t error;        /* isa_error_t when EMU_BUNDLE_ILLEGAL */
     uint8_t mem_accesses; /* memory word accesses: the memory is the CA's for this many clocks from issue */
     uint8_t mem_reads, mem_writes; /* of those, words loaded and stored: the statistics the bundle adds */
+    /* Clocks from this bundle's issue to the next one's: its clocks and the bypass stall (docs/isa.md) of the bundle
+     * after it in the text, and of its branch target (for EMU_BUNDLE_DYN_TARGET, its clocks alone). */
+    uint16_t clocks_fall, clocks_taken;
 } emu_bundle_t;
 
 typedef struct emu_program {
@@ -46,7 +51,7 @@ typedef struct emu_program {
     uint32_t nbundles;
     isa_op_t *ops;
     uint32_t nops;
-    uint16_t max_clocks;    /* the longest bundle's clocks */
+    uint16_t max_clocks;    /* the longest bundle's clocks, with the bypass stall after it */
 } emu_program_t;
 
 /* Takes ownership of *image (it is zeroed). Returns 0, or -1 with a message. */
@@ -62,5 +67,15 @@ static inline const emu_bundle_t *emu_program_bundle(const emu_program_t *p, uin
     int32_t i = p->bundle_at[off >> 2];
     return i < 0 ? 0 : &p->bundles[i];
 }
+
+/* The bypass stall (docs/isa.md) of bundle `to` issued right after `from`: the clocks it waits, after from's clocks,
+ * for a result of from that is not yet where it reads it. */
+unsigned emu_program_stall(const emu_program_t *p, const emu_bundle_t *from, const emu_bundle_t *to);
+/* The same for the bundle at pc (none there: 0), for jumps whose target a register holds. */
+unsigned emu_program_stall_to(const emu_program_t *p, const emu_bundle_t *from, uint32_t pc);
+/* Clocks of one trip round the loop whose bundles run from pc `from` up to `to` (its last bundle branches back):
+ * each bundle's clocks and the bypass stall before the next, the last one's before its branch target. 0 when
+ * from..to is not a run of bundles. */
+uint64_t emu_program_loop_clocks(const emu_program_t *p, uint32_t from, uint32_t to);
 
 #endif

@@ -69,6 +69,10 @@ void isa_timing_defaults(isa_timing_t *timing)
 {
     for (unsigned i = 0; i < ISA_T_COUNT; i++)
         timing->clocks[i] = timing_table[i].clocks;
+    /* The address relation caching paper (Dinda and O'Hallaron, section 4.1) counts its iWarp loops "dynamically
+     * by accounting for bypass stalls"; docs/isa.md gives the rule these two delays make. */
+    timing->bypass_load = 1;
+    timing->bypass_mem_operand = 1;
 }
 
 int isa_timing_lookup(const char *key)

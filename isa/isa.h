@@ -127,10 +127,20 @@ typedef struct isa_bundle {
     isa_op_t ops[ISA_BUNDLE_MAX_OPS];
 } isa_bundle_t;
 
-/* Clocks per timing class; a machine description may change them. */
+/* Clocks per timing class, and the bypass delays of the core's pipeline (docs/isa.md, "Bypass stalls"); a machine
+ * description may change them. */
 typedef struct isa_timing {
     uint16_t clocks[ISA_T_COUNT];
+    /* Clocks after a load's access ends before any unit can read the loaded word: a loaded word is not bypassed. */
+    unsigned bypass_load;
+    /* Clocks after any other result is computed before the memory unit can read it as an address or a word to
+     * store: the bypass serves the computing units and branches, the memory unit reads the register file. */
+    unsigned bypass_mem_operand;
 } isa_timing_t;
+
+/* The largest bypass delay: a delay of at most one clock ends within the next instruction (every instruction takes
+ * a clock at least), so a stall depends on the instruction just before alone. */
+enum { ISA_BYPASS_MAX = 1 };
 
 typedef enum isa_error {
     ISA_OK = 0,

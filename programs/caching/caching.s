@@ -1,9 +1,9 @@
 # Address relation caching on two cells, as Dinda and O'Hallaron measured it on iWarp ("The Performance Impact
 # of Address Relation Caching", section 4): cell 0 sends N data words to cell 1, I times, as deposit-model
 # messages in the address-data pair format over message passing (runtime/msg.s); cell 1 deposits each word
-# at its address. The address relation is the identity, computed in NG instructions per tuple: one LIW
+# at its address. The address relation is the identity, computed in NG instructions per tuple: one
 # instruction makes the next tuple, NG - 1 nops stand for a costlier relation (-D NG=k; the paper inserted
-# nops too). Each loop is one operation per instruction except where noted, so its count is the model's.
+# nops too). Each loop is one operation per instruction, so its count is the model's.
 #
 #   a0 = mode: 0 uncached (the relation computed while assembling, every time), 1 cached (computed and stored
 #        once, then every message assembled from the cache)
@@ -58,57 +58,73 @@ sender: rdcr r50, [CR_CLOCK_LO]
         beqz r60, uncached
         bnez r64, cached               # the relation is in the cache from the first message on
 
-# Store the relation in the cache: per tuple NG instructions of relation, then n_o loop instructions.
-        li   r40, SRC - 4
-        li   r41, DST - 4
-        li   r44, CACHE
+# The three loops are the paper's: each has its static count of instructions besides the memory accesses
+# (n_o 6, n_ac 2, n_au 5; section 4.1) and does the accesses in the order its section 3 gives them. The paper
+# does not print its code, so the rest is ours, laid out in statement order as a compiler that schedules
+# nothing would: the relation's NG instructions end with the one that makes s (the nops before it), and each
+# array element's address is computed where it is used. The bypass stalls (docs/isa.md) then add the clocks
+# noted: 2, 1 and 2, which make the paper's dynamic counts (n_o 8, n_ac 3, n_au 7).
+
+# Store the relation in the cache: per tuple NG instructions of relation, then the tuple's two writes.
+        li   r40, SRC - 4              # s; r = s (the identity relation, DST = SRC)
+        li   r46, 0                    # j: the tuple's first word in the cache
         mov  r43, r61
-store:  { add r40, r40, 4 ; add r41, r41, 4 }   # the relation: the next (s, r)
+store:
         .rept NG - 1
         nop
         .endr
+        add  r40, r40, 4               # the relation: the next (s, r)
 store_body:
-        stw  r40, [r44]
-        stw  r41, [r44 + 4]
-        add  r44, r44, 8
-        loop r43, store
+        sll  r44, r46, 2               # &cache[j]
+        add  r44, r44, CACHE
+        stw  r40, [r44]                # cache[j] = s (a stall: its address is one instruction old)
+        add  r47, r44, 4               # &cache[j + 1]
+        stw  r40, [r47]                # cache[j + 1] = r (a stall, likewise)
+        add  r46, r46, 2
+        sub  r43, r43, 1
+        bnez r43, store
 store_end:
         rdcr r51, [CR_CLOCK_LO]
         sub  r52, r51, r50
         mov  r50, r51
 
-# Assembly from the cache: read the tuple, read the data word, write the address and the word.
-cached: li   r44, CACHE
-        li   r42, MSGBUF
-        mov  r43, r61
+# Assembly from the cache: read the tuple, read the data word, write the word and the address.
+cached: li   r46, 0                    # i: the tuple's byte offset, in the cache and the message alike
+        sll  r53, r61, 3               # its end
+        li   r54, CACHE
+        li   r55, CACHE + 4
+        li   r56, MSGBUF
+        li   r57, MSGBUF + 4
 cached_loop:
-        ldw  r40, [r44]
-        ldw  r41, [r44 + 4]
-        ldw  r45, [r40]
-        stw  r41, [r42]
-        stw  r45, [r42 + 4]
-        { add r44, r44, 8 ; add r42, r42, 8 }
-        loop r43, cached_loop
+        ldw  r40, [r54 + r46]          # s
+        ldw  r41, [r55 + r46]          # r
+        ldw  r45, [r40]                # the word
+        stw  r45, [r57 + r46]          # (a stall: the word is one instruction old)
+        stw  r41, [r56 + r46]
+        add  r46, r46, 8
+        bne  r46, r53, cached_loop
 cached_end:
         jmp  send
 
-# Uncached assembly: per tuple NG instructions of relation, then read, write, write and n_au loop instructions.
+# Uncached assembly: per tuple NG instructions of relation, then read the word at s, write r, write the word.
 uncached:
-        li   r40, SRC - 4
-        li   r41, DST - 4
-        li   r42, MSGBUF
+        li   r40, SRC - 4              # s; r = s
+        li   r46, 0                    # j: the tuple's first word in the message
         mov  r43, r61
 uncached_loop:
-        { add r40, r40, 4 ; add r41, r41, 4 }   # the relation: the next (s, r)
         .rept NG - 1
         nop
         .endr
+        add  r40, r40, 4               # the relation: the next (s, r)
 uncached_body:
-        ldw  r45, [r40]
-        stw  r41, [r42]
-        stw  r45, [r42 + 4]
-        add  r42, r42, 8
-        loop r43, uncached_loop
+        ldw  r45, [r40]                # (a stall: s is one instruction old)
+        sll  r44, r46, 2               # &msg[j]
+        add  r44, r44, MSGBUF
+        stw  r40, [r44]                # msg[j] = r (a stall: its address is one instruction old)
+        stw  r45, [r44 + 4]            # msg[j + 1] = the word
+        add  r46, r46, 2
+        sub  r43, r43, 1
+        bnez r43, uncached_loop
 uncached_end:
 
 send:   rdcr r51, [CR_CLOCK_LO]

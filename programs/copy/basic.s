@@ -134,19 +134,25 @@ chained_send:
 2:      { ldw go0, [r43] ; add r43, r43, 4 }
         { ldw go0, [r40] ; add r40, r40, r62 ; loop r30, 2b }
         jmp  sent
-1:      { ldw go0, [r43] ; ldw r10, [r42] ; add r43, r43, 4 ; add r42, r42, 4 }
-        { ldw go0, [r10] ; loop r30, 1b }
+1:      { ldw r10, [r42] ; add r42, r42, 4 }   # each word's index loads a bundle ahead of its use (docs/isa.md,
+2:      { ldw go0, [r43] ; add r43, r43, 4 }   # "Bypass stalls")
+        { ldw go0, [r10] ; ldw r10, [r42] ; add r42, r42, 4 ; loop r30, 2b }
         jmp  sent
 
-# xS0: a word to go0 per bundle; indexed: the next index loads beside the word.
+# xS0: a word to go0 per bundle; indexed: the indices two words on load beside the word.
 load_send:
         mov  r30, r61
         beqz r62, 1f
 2:      { ldw go0, [r40] ; add r40, r40, r62 ; loop r30, 2b }
         jmp  sent
-1:      ldw  r10, [r42]
-        add  r42, r42, 4
-2:      { ldw go0, [r10] ; ldw r10, [r42] ; add r42, r42, 4 ; loop r30, 2b }
+1:      { ldw r10, [r42] ; ldw r11, [r42 + 4] ; add r42, r42, 8 }   # two indices in flight, each used two
+        srl  r30, r61, 1                                             # bundles after its load (docs/isa.md)
+        beqz r30, 3f
+2:      { ldw go0, [r10] ; ldw r10, [r42] ; add r42, r42, 4 }
+        { ldw go0, [r11] ; ldw r11, [r42] ; add r42, r42, 4 ; loop r30, 2b }
+3:      and  r30, r61, 1
+        beqz r30, sent
+        ldw  go0, [r10]
         jmp  sent
 plain_send:
         mov  r30, r61
@@ -264,15 +270,20 @@ chained_receive:
         bnez r63, receive_store
         jmp  pairs_deposit
 
-# 0Ry: a word from gi0 per bundle; indexed: the next address loads beside the store.
+# 0Ry: a word from gi0 per bundle; indexed: the addresses two words on load beside the store.
 receive_store:
         mov  r30, r61
         beqz r63, 1f
 2:      { stw gi0, [r41] ; add r41, r41, r63 ; loop r30, 2b }
         jmp  finish
-1:      ldw  r10, [r43]
-        add  r43, r43, 4
-2:      { stw gi0, [r10] ; ldw r10, [r43] ; add r43, r43, 4 ; loop r30, 2b }
+1:      { ldw r10, [r43] ; ldw r11, [r43 + 4] ; add r43, r43, 8 }   # two addresses in flight, each used two
+        srl  r30, r61, 1                                             # bundles after its load (docs/isa.md)
+        beqz r30, 3f
+2:      { stw gi0, [r10] ; ldw r10, [r43] ; add r43, r43, 4 }
+        { stw gi0, [r11] ; ldw r11, [r43] ; add r43, r43, 4 ; loop r30, 2b }
+3:      and  r30, r61, 1
+        beqz r30, finish
+        stw  gi0, [r10]
         jmp  finish
 
 # 0Dy: spool 0 stores N words r63 bytes apart.

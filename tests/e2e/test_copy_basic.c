@@ -70,7 +70,9 @@ static void test_steady_rates_are_the_machines_arithmetic(void **state)
      * (load and store, or load and gate) in one bundle, 3 in 1.5 bundles, 4 in 2. */
     assert_true(rate("1C1", false) == 2.0);
     assert_true(rate("64C64", false) == 2.0);
-    assert_true(rate("1C!", false) == 3.0);
+    /* An indexed store needs its word and its address loaded in the two bundles before: a bypass stall a pair
+     * (docs/isa.md, "Bypass stalls"). */
+    assert_true(rate("1C!", false) == 3.5);
     assert_true(rate("!C1", false) == 3.0);
     assert_true(rate("!C!", false) == 4.0);
     /* Stores alone, loads alone: two a bundle, a word a clock (the bound of a resource constraint). */
@@ -78,9 +80,10 @@ static void test_steady_rates_are_the_machines_arithmetic(void **state)
     assert_true(rate("1C0", false) == 1.0);
     assert_true(rate("!S0", false) == 2.0);
     assert_true(rate("0R!", false) == 2.0);
-    /* Plain code: ldw (2) + add (1) + loop (1); indexed, the index load (2) more. */
+    /* Plain code: ldw (2) + add (1) + loop (1); indexed, the index load (2) more, and a bypass stall: the word's
+     * load reads the index loaded by the instruction before. */
     assert_true(rate("1S0", true) == 4.0);
-    assert_true(rate("!S0", true) == 6.0);
+    assert_true(rate("!S0", true) == 7.0);
     /* A spool moves a word a clock; the link takes one every 2 clocks and k pathways share it; pairs carry
      * two words for each data word. */
     assert_true(rate("1F0", false) == 2.0);

@@ -245,9 +245,10 @@ int dbg_cmd_print(dbg_t *d, char *args)
 static void ca_stats_lines(dbg_t *d, const ca_stats_t *s)
 {
     dbg_printf(d,
-               "instructions %llu (%llu operations), busy %llu clocks; stalled %llu on empty input gates, %llu on "
-               "full output gates, %llu in wfe; %llu events taken\n",
+               "instructions %llu (%llu operations), busy %llu clocks; stalled %llu on bypasses, %llu on empty input "
+               "gates, %llu on full output gates, %llu in wfe; %llu events taken\n",
                (unsigned long long)s->bundles, (unsigned long long)s->ops, (unsigned long long)s->busy_clocks,
+               (unsigned long long)s->stall_clocks[CA_STALL_BYPASS],
                (unsigned long long)s->stall_clocks[CA_STALL_GATE_IN_EMPTY],
                (unsigned long long)s->stall_clocks[CA_STALL_GATE_OUT_FULL],
                (unsigned long long)s->stall_clocks[CA_STALL_WFE], (unsigned long long)s->events);

@@ -359,7 +359,8 @@ int fem_kernel_run(const fem_analysis_t *a, unsigned width, unsigned height, fem
     return rc;
 }
 
-/* Clocks of the bundles from label `from` up to label `to` of a program, as the machine would predecode it. */
+/* Clocks of one trip round the loop from label `from` up to label `to` of a program, as the default machine runs
+ * it (emu_program_loop_clocks: its bypass stalls included). */
 static int loop_clocks(const char *program, const char *from, const char *to, double *clocks, char *err, size_t cap)
 {
     emu_machine_t m;
@@ -370,22 +371,13 @@ static int loop_clocks(const char *program, const char *from, const char *to, do
         return -1;
     const emu_program_t *p = program_add(a, program, NULL, 0);
     const isa_symbol_t *f = p ? isa_image_symbol(&p->image, from) : NULL, *t = p ? isa_image_symbol(&p->image, to) : NULL;
+    uint64_t sum = f != NULL && t != NULL && t->value > f->value ? emu_program_loop_clocks(p, f->value, t->value) : 0;
     int rc = 0;
-    if (f == NULL || t == NULL || t->value <= f->value) {
+    if (sum == 0) {
         snprintf(err, cap, "%s: no loop from %s to %s", program, from, to);
         rc = -1;
     }
-    unsigned sum = 0;
-    for (uint32_t pc = f ? f->value : 0; rc == 0 && pc < t->value;) {
-        const emu_bundle_t *b = emu_program_bundle(p, pc);
-        if (b == NULL) {
-            rc = -1;
-            break;
-        }
-        sum += b->clocks;
-        pc = b->next_pc;
-    }
-    *clocks = sum;
+    *clocks = (double)sum;
     emu_array_free(a);
     return rc;
 }

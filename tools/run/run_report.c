@@ -39,8 +39,9 @@ static const char *status_text(emu_run_status_t st)
 
 static void stats_row(FILE *out, const char *label, const char *state, const char *a0, const ca_stats_t *s)
 {
-    fprintf(out, "%-8s %-8s %-10s %10llu %10llu %10llu %10llu %10llu %9llu %9llu\n", label, state, a0,
+    fprintf(out, "%-8s %-8s %-10s %10llu %10llu %10llu %10llu %10llu %10llu %9llu %9llu\n", label, state, a0,
             (unsigned long long)s->bundles, (unsigned long long)s->ops, (unsigned long long)s->busy_clocks,
+            (unsigned long long)s->stall_clocks[CA_STALL_BYPASS],
             (unsigned long long)s->stall_clocks[CA_STALL_GATE_IN_EMPTY],
             (unsigned long long)s->stall_clocks[CA_STALL_GATE_OUT_FULL], (unsigned long long)s->mem_reads,
             (unsigned long long)s->mem_writes);
@@ -149,8 +150,8 @@ void run_report_text(const run_report_t *r, FILE *out)
     fprintf(out, "status   %s\n", status_text(r->status));
     fprintf(out, "cycles   %llu (%.2f us at 20 MHz)\n", (unsigned long long)cycles, (double)cycles / 20.0);
     run_report_problem(r, out);
-    fprintf(out, "\n%-8s %-8s %-10s %10s %10s %10s %10s %10s %9s %9s\n", "cell", "state", "a0", "instr", "ops", "busy",
-            "stall:gi", "stall:go", "mem:rd", "mem:wr");
+    fprintf(out, "\n%-8s %-8s %-10s %10s %10s %10s %10s %10s %10s %9s %9s\n", "cell", "state", "a0", "instr", "ops",
+            "busy", "stall:byp", "stall:gi", "stall:go", "mem:rd", "mem:wr");
     if (w * h <= RUN_REPORT_MAX_CELL_ROWS) {
         for (unsigned y = 0; y < h; y++)
             for (unsigned x = 0; x < w; x++) {
