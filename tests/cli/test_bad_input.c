@@ -220,6 +220,95 @@ static void test_the_soak_checks_words_and_threads(void **state)
     free(a);
 }
 
+/* A unit square in gmsh's .geo language, meshed by gmsh into about 240 triangles; `extra` follows it. */
+static const char *write_geo(const char *name, const char *extra)
+{
+    const char *path = at(name);
+    char text[2048];
+    snprintf(text, sizeof text,
+             "Point(1) = {0, 0, 0, 0.1}; Point(2) = {1, 0, 0, 0.1}; Point(3) = {1, 1, 0, 0.1};\n"
+             "Point(4) = {0, 1, 0, 0.1};\n"
+             "Line(1) = {1, 2}; Line(2) = {2, 3}; Line(3) = {3, 4}; Line(4) = {4, 1};\n"
+             "Curve Loop(1) = {1, 2, 3, 4}; Plane Surface(1) = {1};\n%s",
+             extra);
+    write_bytes(path, text, strlen(text));
+    return path;
+}
+
+/* A .geo file is a program: a command that runs a program, exits, writes or reads another file is refused by
+ * line and column before gmsh sees the file, wherever it stands (a comment too: gmsh's skipping of a block that
+ * does not run reads comments differently from its parser). The file itself still meshes. */
+static void test_a_geo_file_that_runs_commands_or_exits_is_refused_by_line(void **state)
+{
+    (void)state;
+    char args[2048], extra[600];
+    const char *made = at("made-by-geo");
+    snprintf(extra, sizeof extra, "SystemCall \"touch %s\";\n", made);
+    snprintf(args, sizeof args, "fem %s --array 2x2", write_geo("sys.geo", extra));
+    expect(args, 1, "sys.geo:5:1: 'SystemCall' runs a shell command: iwarp refuses it in a .geo file");
+    struct stat st;
+    assert_int_not_equal(stat(made, &st), 0);
+    snprintf(args, sizeof args, "fem %s --array 2x2", write_geo("exit.geo", "x = 1;\n  Exit;\n"));
+    expect(args, 1, "exit.geo:6:3: 'Exit' exits the process");
+    snprintf(args, sizeof args, "fem %s --array 2x2", write_geo("number.geo", "x = 1e5Exit;\n"));
+    expect(args, 1, "number.geo:5:8: 'Exit' exits the process");
+    snprintf(args, sizeof args, "fem %s --array 2x2",
+             write_geo("hidden.geo", "/* If (0) */ // \nInclude \"o.geo\";\n"));
+    expect(args, 1, "hidden.geo:6:1: 'Include' reads another file, which is not checked");
+    snprintf(args, sizeof args, "fem %s --array 2x2", write_geo("abort.geo", "General.AbortOnError = 4;\n"));
+    expect(args, 1, "abort.geo:5:1: 'General' sets gmsh's general options");
+    snprintf(args, sizeof args, "fem %s --array 2x2", write_geo("ok.geo", "// a plain square\n"));
+    expect(args, 0, "mesh read from the file, partition into 4");
+    write_bytes(at("mesh.txt"), "SystemCall \"true\";\n", 20);
+    snprintf(args, sizeof args, "fem %s --array 2x2", at("mesh.txt"));
+    expect(args, 1, "mesh.txt: not a .msh or .geo file");
+}
+
+/* A .geo file that does not end stops at the CPU limit (set small here), with the file and the limit named. */
+static void test_a_geo_file_that_does_not_end_stops_at_the_cpu_limit(void **state)
+{
+    (void)state;
+    char args[2048];
+    snprintf(args, sizeof args, "fem %s --array 2x2", write_geo("loop.geo", "For i In {1:1e15}\nEndFor\n"));
+    setenv("IWARP_GMSH_CPU_SECONDS", "2", 1);
+    expect(args, 1, "loop.geo: gmsh took more than 2 s of CPU (the limit, IWARP_GMSH_CPU_SECONDS)");
+    setenv("IWARP_GMSH_CPU_SECONDS", "0", 1);
+    expect(args, 1, "IWARP_GMSH_CPU_SECONDS=0: wants a whole number from 1 to 86400");
+    unsetenv("IWARP_GMSH_CPU_SECONDS");
+    setenv("IWARP_GMSH_WALL_SECONDS", "1", 1);
+    snprintf(args, sizeof args, "fem %s --array 2x2", write_geo("sleep.geo", "Sleep 30;\n"));
+    expect(args, 1, "sleep.geo: gmsh took more than 1 s (wall clock; the limit, IWARP_GMSH_WALL_SECONDS)");
+    unsetenv("IWARP_GMSH_WALL_SECONDS");
+}
+
+/* A .msh node tag past what a long holds is refused by line (2^64 - 1 wrapped the reader's array size to 0 and
+ * it read past the heap); a large tag that is one (1e9) costs what the mesh costs, not a 4 GB array by tag: under
+ * a 3 GB address space it reads. */
+static void test_a_msh_file_with_a_huge_node_tag_is_refused_or_read_cheaply(void **state)
+{
+    (void)state;
+    static const char head[] = "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n4\n1 0 0 0\n2 1 0 0\n3 1 1 0\n";
+    char text[1024], args[2048];
+    snprintf(text, sizeof text,
+             "%s18446744073709551615 0 1 0\n$EndNodes\n$Elements\n2\n1 2 0 1 2 3\n"
+             "2 2 0 1 3 18446744073709551615\n$EndElements\n",
+             head);
+    write_bytes(at("huge.msh"), text, strlen(text));
+    snprintf(args, sizeof args, "fem %s --array 1x2", at("huge.msh"));
+    expect(args, 1, "huge.msh:9: a node tag must be a whole number from 1 to 9223372036854775807");
+    snprintf(text, sizeof text,
+             "%s1000000000 0 1 0\n$EndNodes\n$Elements\n2\n1 2 0 1 2 3\n"
+             "2 2 0 1 3 1000000000\n$EndElements\n",
+             head);
+    write_bytes(at("big.msh"), text, strlen(text));
+    char cmd[2048], *out;
+    snprintf(cmd, sizeof cmd, "ulimit -v 3000000; '%s' fem %s --array 1x2 2>&1", iwarp, at("big.msh"));
+    int st = command_run(cmd, &out);
+    if (st != 0 || strstr(out, "2 elements, 4 nodes") == NULL)
+        fail_msg("%s: status %d, output:\n%s", cmd, st, out);
+    free(out);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -251,6 +340,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_an_array_larger_than_the_host_is_refused_up_front),
         cmocka_unit_test(test_a_hop_latency_beyond_the_links_books_is_refused),
         cmocka_unit_test(test_the_soak_checks_words_and_threads),
+        cmocka_unit_test(test_a_geo_file_that_runs_commands_or_exits_is_refused_by_line),
+        cmocka_unit_test(test_a_geo_file_that_does_not_end_stops_at_the_cpu_limit),
+        cmocka_unit_test(test_a_msh_file_with_a_huge_node_tag_is_refused_or_read_cheaply),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -66,3 +66,25 @@ void fem_gmsh_close(fem_gmsh_t *g)
         dlclose(g->lib);
     memset(g, 0, sizeof *g);
 }
+
+int fem_gmsh_failed(const fem_gmsh_t *gmsh, int ierr, const char *what, char *err, size_t cap)
+{
+    if (ierr == 0)
+        return 0;
+    char *msg = NULL;
+    int e2 = 0;
+    gmsh->LoggerGetLastError(&msg, &e2);
+    snprintf(err, cap, "%s: %s", what, e2 == 0 && msg != NULL && msg[0] ? msg : "gmsh failed");
+    gmsh->Free(msg);
+    return -1;
+}
+
+void fem_gmsh_start(const fem_gmsh_t *gmsh)
+{
+    int ierr = 0;
+    gmsh->Initialize(0, NULL, 0, &ierr);
+    gmsh->OptionSetNumber("General.Terminal", 0, &ierr);
+    gmsh->OptionSetNumber("General.Verbosity", 1, &ierr);
+    gmsh->OptionSetNumber("General.NumThreads", 1, &ierr); /* the same mesh every time */
+    gmsh->OptionSetNumber("Mesh.RandomSeed", 1, &ierr);
+}

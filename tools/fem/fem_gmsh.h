@@ -57,4 +57,10 @@ int fem_gmsh_open(fem_gmsh_t *g, char *err, size_t cap);
  * in the middle of the process, and the next open their constructors again. */
 void fem_gmsh_close(fem_gmsh_t *g);
 
+/* gmsh initialized for iwarp's meshes: quiet, one thread and a fixed seed, so the same mesh comes out every time. */
+void fem_gmsh_start(const fem_gmsh_t *g);
+
+/* 0 when ierr is 0; else -1 with `what: ` and gmsh's last error in err. */
+int fem_gmsh_failed(const fem_gmsh_t *g, int ierr, const char *what, char *err, size_t cap);
+
 #endif

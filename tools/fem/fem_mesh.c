@@ -9,9 +9,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "file.h"
+#include "fem_geo_check.h"
 #include "fem_gmsh.h"
 #include "fem_msh_check.h"
+#include "fem_sandbox.h"
+#include "file.h"
 #include "plot.h"
 
 const char *const fem_mesh_names[FEM_MESHES] = {"m11k", "c10k", "c100k", "g20k"};
@@ -29,28 +31,6 @@ const char *__lsan_default_options(void);
 const char *__lsan_default_options(void)
 {
     return "print_suppressions=0";
-}
-
-static int gmsh_failed(const fem_gmsh_t *gmsh, int ierr, const char *what, char *err, size_t cap)
-{
-    if (ierr == 0)
-        return 0;
-    char *msg = NULL;
-    int e2 = 0;
-    gmsh->LoggerGetLastError(&msg, &e2);
-    snprintf(err, cap, "%s: %s", what, e2 == 0 && msg != NULL && msg[0] ? msg : "gmsh failed");
-    gmsh->Free(msg);
-    return -1;
-}
-
-static void gmsh_start(const fem_gmsh_t *gmsh)
-{
-    int ierr = 0;
-    gmsh->Initialize(0, NULL, 0, &ierr);
-    gmsh->OptionSetNumber("General.Terminal", 0, &ierr);
-    gmsh->OptionSetNumber("General.Verbosity", 1, &ierr);
-    gmsh->OptionSetNumber("General.NumThreads", 1, &ierr); /* the same mesh every time */
-    gmsh->OptionSetNumber("Mesh.RandomSeed", 1, &ierr);
 }
 
 /* m11k: a unit plate of 11,000 random nodes (xorshift, fixed seed) embedded in it, so that the triangulation
@@ -186,7 +166,7 @@ static int make_valley(const fem_gmsh_t *gmsh, int *ierr)
 static int generate(const fem_gmsh_t *gmsh, const char *name, const char *path, char *err, size_t cap)
 {
     int ierr = 0, dim = 2;
-    gmsh_start(gmsh);
+    fem_gmsh_start(gmsh);
     gmsh->ModelAdd(name, &ierr);
     int rc;
     if (strcmp(name, "m11k") == 0) {
@@ -201,7 +181,7 @@ static int generate(const fem_gmsh_t *gmsh, const char *name, const char *path, 
     }
     if (rc != 0 && ierr == 0)
         ierr = 1;
-    if (gmsh_failed(gmsh, ierr, name, err, cap) == 0) {
+    if (fem_gmsh_failed(gmsh, ierr, name, err, cap) == 0) {
         gmsh->ModelGeoSynchronize(&ierr);
         gmsh->ModelMeshGenerate(dim, &ierr);
     }
@@ -210,159 +190,30 @@ static int generate(const fem_gmsh_t *gmsh, const char *name, const char *path, 
         gmsh->OptionSetNumber("Mesh.SaveAll", 1, &ierr);
         gmsh->Write(path, &ierr);
     }
-    rc = gmsh_failed(gmsh, ierr, name, err, cap);
+    rc = fem_gmsh_failed(gmsh, ierr, name, err, cap);
     gmsh->Finalize(&ierr);
     return rc;
 }
 
-/* Nodes per element for gmsh's first-order element types, 0 for those that are not volume or area elements. */
-static unsigned type_nodes(int type, unsigned *dim, unsigned *face)
-{
-    switch (type) {
-    case 2: *dim = 2, *face = 2; return 3;  /* triangle */
-    case 3: *dim = 2, *face = 2; return 4;  /* quadrangle */
-    case 4: *dim = 3, *face = 3; return 4;  /* tetrahedron */
-    case 5: *dim = 3, *face = 4; return 8;  /* hexahedron */
-    case 6: *dim = 3, *face = 3; return 6;  /* prism */
-    case 7: *dim = 3, *face = 3; return 5;  /* pyramid */
-    default: return 0;
-    }
-}
-
-/* The elements of the highest dimension the model has, renumbered onto the nodes they use. */
-static int extract(const fem_gmsh_t *gmsh, fem_mesh_t *m, const char *path, char *err, size_t cap)
-{
-    int ierr = 0;
-    int *types = NULL;
-    size_t ntypes = 0, **etags = NULL, *etags_n = NULL, netags = 0, **ntags = NULL, *ntags_n = NULL, nntags = 0;
-    gmsh->ModelMeshGetElements(&types, &ntypes, &etags, &etags_n, &netags, &ntags, &ntags_n, &nntags, -1, -1, &ierr);
-    if (gmsh_failed(gmsh, ierr, path, err, cap) != 0)
-        return -1;
-    unsigned top = 0, face = 0;
-    for (size_t t = 0; t < ntypes; t++) {
-        unsigned d = 0, f = 0;
-        if (type_nodes(types[t], &d, &f) && d > top)
-            top = d;
-    }
-    size_t nel = 0, nidx = 0, maxtag = 0;
-    for (size_t t = 0; t < ntypes; t++) {
-        unsigned d = 0, f = 0, k = type_nodes(types[t], &d, &f);
-        if (k == 0 || d != top)
-            continue;
-        face = face == 0 || f < face ? f : face;
-        nel += etags_n[t];
-        nidx += ntags_n[t];
-        for (size_t i = 0; i < ntags_n[t]; i++)
-            maxtag = ntags[t][i] > maxtag ? ntags[t][i] : maxtag;
-    }
-    int rc = 0;
-    if (nel == 0) {
-        snprintf(err, cap, "%s: no triangles, quadrangles, tetrahedra, hexahedra, prisms or pyramids "
-                           "(first order) in the mesh",
-                 path);
-        rc = -1;
-    }
-    uint32_t *renum = rc == 0 ? malloc((maxtag + 1) * sizeof *renum) : NULL;
-    m->elem_ptr = rc == 0 ? malloc((nel + 1) * sizeof *m->elem_ptr) : NULL;
-    m->elem_nodes = rc == 0 ? malloc(nidx * sizeof *m->elem_nodes) : NULL;
-    if (rc == 0 && (renum == NULL || m->elem_ptr == NULL || m->elem_nodes == NULL)) {
-        snprintf(err, cap, "%s: out of memory", path);
-        rc = -1;
-    }
-    if (rc == 0) {
-        memset(renum, 0xff, (maxtag + 1) * sizeof *renum);
-        size_t e = 0, at = 0;
-        uint32_t next = 0;
-        for (size_t t = 0; t < ntypes; t++) {
-            unsigned d = 0, f = 0, k = type_nodes(types[t], &d, &f);
-            if (k == 0 || d != top)
-                continue;
-            for (size_t i = 0; i < etags_n[t]; i++) {
-                m->elem_ptr[e++] = (uint32_t)at;
-                for (unsigned j = 0; j < k; j++) {
-                    size_t tag = ntags[t][i * k + j];
-                    if (renum[tag] == UINT32_MAX)
-                        renum[tag] = next++;
-                    m->elem_nodes[at++] = renum[tag];
-                }
-            }
-        }
-        m->elem_ptr[e] = (uint32_t)at;
-        m->nelems = nel;
-        m->nnodes = next;
-        m->dim = top;
-        m->face_nodes = face;
-    }
-    /* coordinates of the nodes kept */
-    size_t *tags = NULL, ntag = 0, ncoord = 0, npar = 0;
-    double *coord = NULL, *par = NULL;
-    if (rc == 0) {
-        gmsh->ModelMeshGetNodes(&tags, &ntag, &coord, &ncoord, &par, &npar, -1, -1, 0, 0, &ierr);
-        rc = gmsh_failed(gmsh, ierr, path, err, cap);
-    }
-    if (rc == 0) {
-        m->coords = calloc(3 * m->nnodes, sizeof *m->coords);
-        if (m->coords == NULL)
-            rc = -1;
-        for (size_t i = 0; rc == 0 && i < ntag; i++)
-            if (tags[i] <= maxtag && renum[tags[i]] != UINT32_MAX)
-                memcpy(&m->coords[3 * renum[tags[i]]], &coord[3 * i], 3 * sizeof *coord);
-    }
-    gmsh->Free(tags);
-    gmsh->Free(coord);
-    gmsh->Free(par);
-    free(renum);
-    for (size_t t = 0; t < ntypes; t++) {
-        gmsh->Free(etags[t]);
-        gmsh->Free(ntags[t]);
-    }
-    gmsh->Free(types);
-    gmsh->Free(etags);
-    gmsh->Free(etags_n);
-    gmsh->Free(ntags);
-    gmsh->Free(ntags_n);
-    return rc;
-}
-
-/* A .msh file's structure, checked before gmsh reads it: gmsh says where few of its errors are. */
-static int check_msh(const char *path, char *err, size_t cap)
+/* The file checked by its kind before gmsh sees it: a .msh file's structure (gmsh says where few of its errors
+ * are), a .geo file's words (it is a program: fem_geo_check.h). Other names are refused, since gmsh reads a file
+ * it does not know by its name or first line as a .geo program, and runs system commands for some (.gz). */
+static int check_file(const char *path, char *err, size_t cap)
 {
     size_t n = strlen(path);
-    if (n < 4 || strcmp(path + n - 4, ".msh") != 0)
-        return 0;
+    bool msh = n >= 4 && strcmp(path + n - 4, ".msh") == 0, geo = n >= 4 && strcmp(path + n - 4, ".geo") == 0;
+    if (!msh && !geo) {
+        snprintf(err, cap, "%s: not a .msh or .geo file: iwarp fem reads gmsh's meshes (.msh) and geometries (.geo)",
+                 path);
+        return -1;
+    }
     uint8_t *data;
     size_t len;
     if (file_read_max(path, (size_t)1 << 30, &data, &len, err, cap) != 0)
         return -1;
-    int rc = fem_msh_check((const char *)data, len, path, err, cap);
+    int rc = msh ? fem_msh_check((const char *)data, len, path, err, cap)
+                 : fem_geo_check((const char *)data, len, path, err, cap);
     free(data);
-    return rc;
-}
-
-/* The file gmsh reads at path, into m (check_msh has passed it). */
-static int read_model(const fem_gmsh_t *gmsh, const char *path, fem_mesh_t *m, char *err, size_t cap)
-{
-    int ierr = 0;
-    gmsh_start(gmsh);
-    gmsh->Open(path, &ierr);
-    int rc = gmsh_failed(gmsh, ierr, path, err, cap);
-    if (rc == 0) {
-        /* a geometry without a mesh (.geo): mesh it */
-        int *types = NULL;
-        size_t ntypes = 0;
-        gmsh->ModelMeshGetElementTypes(&types, &ntypes, -1, -1, &ierr);
-        if (ierr == 0 && ntypes == 0) {
-            int dim = gmsh->ModelGetDimension(&ierr);
-            gmsh->ModelMeshGenerate(dim, &ierr);
-            rc = gmsh_failed(gmsh, ierr, path, err, cap);
-        }
-        gmsh->Free(types);
-    }
-    if (rc == 0)
-        rc = extract(gmsh, m, path, err, cap);
-    gmsh->Finalize(&ierr);
-    if (rc != 0)
-        fem_mesh_free(m);
     return rc;
 }
 
@@ -374,14 +225,10 @@ int fem_mesh_read(const char *path, fem_mesh_t *m, char *err, size_t cap)
         snprintf(err, cap, "%s: no such mesh file (and not a built-in mesh: m11k, c10k, c100k, g20k)", path);
         return -1;
     }
-    if (check_msh(path, err, cap) != 0)
+    fem_limits_t limits;
+    if (check_file(path, err, cap) != 0 || fem_limits_get(&limits, err, cap) != 0)
         return -1;
-    fem_gmsh_t gmsh;
-    if (fem_gmsh_open(&gmsh, err, cap) != 0)
-        return -1;
-    int rc = read_model(&gmsh, path, m, err, cap);
-    fem_gmsh_close(&gmsh);
-    return rc;
+    return fem_sandbox_read(path, &limits, m, err, cap);
 }
 
 int fem_mesh_load(const char *name, const char *cache_dir, fem_mesh_t *m, int *made, char *err, size_t cap)

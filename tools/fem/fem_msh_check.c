@@ -2,12 +2,13 @@
 #include "fem_msh_check.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <stdint.h>
 #include <string.h>
 
 enum { MAX_FIELDS = 64 };
@@ -69,9 +70,21 @@ static bool tag_defined(const scan_t *sc, double tag)
     return sc->tags[t / 8] >> (t % 8) & 1;
 }
 
+/* A node tag is a whole number from 1 to LONG_MAX: gmsh keeps tags in a size_t, and one past what a long holds
+ * (2^64 - 1 wrapped a reader's array size to 0) is refused here with its line rather than trusted further on. */
+static int whole_tag(scan_t *sc, unsigned i)
+{
+    if (!sc->integer[i] || sc->v[i] < 1)
+        return fail(sc, "a node tag must be a whole number from 1 to %ld", LONG_MAX);
+    return 0;
+}
+
 /* The node tags of the last line from field `from` on must be defined. */
 static int nodes_defined(scan_t *sc, unsigned from)
 {
+    for (unsigned i = from; i < sc->n && i < MAX_FIELDS; i++)
+        if (whole_tag(sc, i) != 0)
+            return -1;
     for (unsigned i = from; i < sc->n && i < MAX_FIELDS; i++)
         if (!tag_defined(sc, sc->v[i]))
             return fail(sc, "an element names node %.0f, which $Nodes does not define", sc->v[i]);
@@ -180,6 +193,8 @@ static int nodes_v2(scan_t *sc)
     for (double i = 0; i < count; i++) {
         if (expect_numbers(sc, 4, false, false, "Nodes", "a node: tag x y z") != 0)
             return -1;
+        if (whole_tag(sc, 0) != 0)
+            return -1;
         tag_define(sc, sc->v[0]);
     }
     return end_of(sc, "Nodes");
@@ -217,6 +232,8 @@ static int nodes_v4(scan_t *sc)
         double n = sc->v[3], extra = sc->v[2] != 0 ? sc->v[0] : 0;
         for (double i = 0; i < n; i++) {
             if (expect_numbers(sc, 1, false, true, "Nodes", "a node tag") != 0)
+                return -1;
+            if (whole_tag(sc, 0) != 0)
                 return -1;
             tag_define(sc, sc->v[0]);
         }
@@ -260,12 +277,12 @@ static int elements_v4(scan_t *sc)
 
 static int check(scan_t *sc)
 {
-    do {
-        if (!take(sc))
-            return fail(sc, "empty: a gmsh mesh starts with $MeshFormat");
-    } while (sc->n == 0);
-    if (strcmp(sc->first, "$MeshFormat") != 0 || sc->n != 1)
-        return fail(sc, "not a gmsh mesh: it must start with $MeshFormat");
+    if (!take(sc))
+        return fail(sc, "empty: a gmsh mesh starts with $MeshFormat");
+    /* gmsh compares the first bytes with "$MeshFormat" and reads a .msh file that does not start so as a .geo
+     * program: neither a blank line nor a space may come first. */
+    if (sc->len < 11 || memcmp(sc->s, "$MeshFormat", 11) != 0 || strcmp(sc->first, "$MeshFormat") != 0 || sc->n != 1)
+        return fail(sc, "not a gmsh mesh: it must start with $MeshFormat on its first line");
     if (!take(sc))
         return fail(sc, "the file ends inside $MeshFormat");
     if (!sc->numbers || sc->n != 3)
