@@ -12,10 +12,10 @@
 
 #include <cmocka.h>
 
+#include "e2e.h"
 #include "fem_analysis.h"
 #include "fem_kernel.h"
 #include "fem_pattern.h"
-#include "e2e.h"
 
 static char cache[64];
 
@@ -159,11 +159,10 @@ static void test_bad_files_are_refused_with_their_path(void **state)
     expect_refused("short.msh", text, "10: an element of type 2 has 3 nodes: expected 6 fields, found 5");
     snprintf(text, sizeof text, "%s$Nodes\n0\n$EndElements\n", head);
     expect_refused("pairing.msh", text, "6: expected $EndNodes");
-    expect_refused("garbage.msh", "garbage\n", "1: not a gmsh mesh: it must start with $MeshFormat");
+    expect_refused("garbage.msh", "garbage\n", "1: not a gmsh mesh: it must start with $MeshFormat on its first line");
     expect_refused("version.msh", "$MeshFormat\n9.9 0 8\n$EndMeshFormat\n",
                    "2: MSH version 9.9: gmsh files of version 2 or 4 are read");
-    expect_refused("v4.msh",
-                   "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$Nodes\n1 2 1 2\n2 1 0 2\n1\n2\n0 0 0\n$EndNodes\n",
+    expect_refused("v4.msh", "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$Nodes\n1 2 1 2\n2 1 0 2\n1\n2\n0 0 0\n$EndNodes\n",
                    "10: expected a node's coordinates: x y z, found $EndNodes: fewer lines than $Nodes's counts say");
     snprintf(text, sizeof text, "%s$Nodes\n1\n1 0 0 0\n$EndNodes\n$Elements\n1\n1 15 0 9\n$EndElements\n", head);
     expect_refused("undefined.msh", text, "10: an element names node 9, which $Nodes does not define");
@@ -191,8 +190,8 @@ static void test_a_corrupt_cached_partition_is_made_again(void **state)
     fem_analysis_free(&b);
 }
 
-/* One product on the emulated array in both styles, every cell's y right bit for bit, on arrays whose sides are and are not
- * powers of two, with 1 and 2 host threads alike; and clock goldens. */
+/* One product on the emulated array in both styles, every cell's y right bit for bit, on arrays whose sides are and are
+ * not powers of two, with 1 and 2 host threads alike; and clock goldens. */
 static void test_the_product_on_the_cells_is_right(void **state)
 {
     (void)state;
@@ -208,7 +207,8 @@ static void test_the_product_on_the_cells_is_right(void **state)
             fem_run_t r1, r2;
             if (fem_kernel_run(&a, cases[i].w, cases[i].h, (fem_style_t)style, 1, &r1, err, sizeof err) != 0)
                 fail_msg("%s: %s", cases[i].mesh, err);
-            assert_int_equal(fem_kernel_run(&a, cases[i].w, cases[i].h, (fem_style_t)style, 2, &r2, err, sizeof err), 0);
+            assert_int_equal(fem_kernel_run(&a, cases[i].w, cases[i].h, (fem_style_t)style, 2, &r2, err, sizeof err),
+                             0);
             if (r1.wrong != 0)
                 fail_msg("%s on %ux%u, style %u: %llu entries of y wrong", cases[i].mesh, cases[i].w, cases[i].h, style,
                          (unsigned long long)r1.wrong);
