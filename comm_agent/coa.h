@@ -303,6 +303,15 @@ void coa_free(coa_t *c);
 /* Back to the state after reset: every channel free and empty, spools idle, gates unbound. */
 void coa_reset(coa_t *c);
 
+/* Whether a state from outside (a snapshot file) is one the agent can run on (coa_check.c): its configuration is
+ * cfg, that of its machine and place, and every index, count, state and mask is in range and in step with its
+ * channels; qtag: its queues' tags (channels * queue_depth). 0, or -1 with "FIELD is VALUE, ..." in err. */
+int coa_state_check(const coa_t *c, const coa_config_t *cfg, const uint8_t *qtag, char *err, size_t errlen);
+/* The same for a slot of a line into a cell of `channels` channels, its control messages in ctrl (a slot holds
+ * ctrl_cap of them). */
+int coa_slot_check(const coa_slot_t *s, const coa_ctrl_t *ctrl, unsigned ctrl_cap, unsigned channels, char *err,
+                   size_t errlen);
+
 int coa_line_init(coa_line_t *l, unsigned latency, unsigned channels);
 /* Joins `line` from agent `from`, leaving in direction d, to `to`, the neighbour there. */
 void coa_wire(coa_t *from, coa_dir_t d, coa_line_t *line, coa_t *to);

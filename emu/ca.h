@@ -155,6 +155,11 @@ void ca_undo_apply(ca_t *ca, const ca_undo_t *undo);
 static inline uint32_t ca_reg(const ca_t *ca, unsigned r) { return ca->s.regs[r & 127u]; }
 static inline bool ca_done(const ca_t *ca) { return ca->s.state == CA_HALTED || ca->s.state == CA_FAULTED; }
 
+/* Whether a state block from outside (a snapshot file) is one the core can run on: every enum, index and string
+ * in range, and a running core's pc in memory. 0, or -1 with "FIELD is VALUE, ..." in err. Other addresses and
+ * the clocks need no check: the core checks every address it uses. */
+int ca_state_check(const ca_state_block_t *s, uint32_t mem_bytes, char *err, size_t errlen);
+
 const char *ca_state_name(ca_state_t st);
 const char *ca_stall_cause_name(ca_stall_cause_t c);
 

@@ -189,18 +189,9 @@ static const ca_port_ops_t cell_port_ops = {
     .activity = cell_activity,
 };
 
-int emu_cell_init(emu_cell_t *c, emu_array_t *a, unsigned x, unsigned y)
+coa_config_t emu_cell_coa_config(const emu_machine_t *m, unsigned x, unsigned y)
 {
-    const emu_machine_t *m = &a->machine;
-    memset(c, 0, sizeof *c);
-    c->x = x;
-    c->y = y;
-    c->array = a;
-    c->mem = memory_new(m->mem_bytes);
-    if (c->mem == NULL)
-        return -1;
-    ca_init(&c->ca, c->mem, m->mem_bytes, m->mem_guard, (ca_port_t){&cell_port_ops, c});
-    coa_config_t cfg = {
+    return (coa_config_t){
         .channels = m->channels,
         .queue_depth = m->queue_depth,
         .link_clocks = m->link_clocks,
@@ -212,6 +203,20 @@ int emu_cell_init(emu_cell_t *c, emu_array_t *a, unsigned x, unsigned y)
         .width = m->width,
         .height = m->height,
     };
+}
+
+int emu_cell_init(emu_cell_t *c, emu_array_t *a, unsigned x, unsigned y)
+{
+    const emu_machine_t *m = &a->machine;
+    memset(c, 0, sizeof *c);
+    c->x = x;
+    c->y = y;
+    c->array = a;
+    c->mem = memory_new(m->mem_bytes);
+    if (c->mem == NULL)
+        return -1;
+    ca_init(&c->ca, c->mem, m->mem_bytes, m->mem_guard, (ca_port_t){&cell_port_ops, c});
+    coa_config_t cfg = emu_cell_coa_config(m, x, y);
     if (coa_init(&c->coa, &cfg, c->mem, m->mem_bytes, m->mem_guard) != 0)
         return -1;
     for (unsigned d = 0; d < COA_NUM_DIRS; d++)
