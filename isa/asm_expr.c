@@ -52,7 +52,9 @@ static const asm_expr_t *symbol_ref(asm_cursor_t *c, const asm_tok_t *t)
     return e;
 }
 
-static const asm_expr_t *parse_primary(asm_cursor_t *c)
+static const asm_expr_t *parse_primary(asm_cursor_t *c);
+
+static const asm_expr_t *parse_primary_here(asm_cursor_t *c)
 {
     asm_t *as = c->as;
     const asm_tok_t *t = asm_cur(c);
@@ -111,6 +113,19 @@ static const asm_expr_t *parse_primary(asm_cursor_t *c)
     }
     asm_error(as, asm_tok_loc(c, t), "expected an expression, found %s", asm_tok_describe(as, t));
     return NULL;
+}
+
+/* Every level of nesting, '(' or a unary operator, passes here: the depth is bounded before the stack is. */
+static const asm_expr_t *parse_primary(asm_cursor_t *c)
+{
+    if (c->depth >= ASM_EXPR_MAX_DEPTH) {
+        asm_error(c->as, asm_cur_loc(c), "expression nested too deeply (limit %d)", ASM_EXPR_MAX_DEPTH);
+        return NULL;
+    }
+    c->depth++;
+    const asm_expr_t *e = parse_primary_here(c);
+    c->depth--;
+    return e;
 }
 
 static int precedence(const asm_tok_t *t)

@@ -119,13 +119,20 @@ bool asm_tok_punct(const asm_tok_t *t, int p);
 /* Short description of a token for messages ("'foo'", "end of line"). */
 const char *asm_tok_describe(asm_t *as, const asm_tok_t *t);
 
-/* A range of the current line's tokens being parsed; i never passes end. */
+/* A range of the current line's tokens being parsed; i never passes end. depth: the levels of the expression
+ * being parsed that enclose the cursor (asm_expr.c), 0 outside an expression. */
 typedef struct asm_cursor {
     asm_t *as;
     const asm_line_t *line;
     const asm_tok_t *t;
     size_t i, end;
+    unsigned depth;
 } asm_cursor_t;
+
+/* Parentheses and unary operators an expression may nest: the parser recurses once per level, and so do the
+ * evaluator and the passes over the tree, on a stack of a few megabytes (30,000 '(' overflowed it). No
+ * expression a person writes comes near. */
+enum { ASM_EXPR_MAX_DEPTH = 256 };
 
 const asm_tok_t *asm_cur(const asm_cursor_t *c); /* the token at i; at the end, the token after the range */
 bool asm_at_end(const asm_cursor_t *c);

@@ -112,7 +112,7 @@ void asm_start_macro(asm_t *as, const asm_line_t *line)
     start_collect(as, COLLECT_MACRO, line);
     if (!asm_lex_line(as, line))
         return;
-    asm_cursor_t c = {as, line, as->toks, 1, as->ntoks - 1};
+    asm_cursor_t c = {as, line, as->toks, 1, as->ntoks - 1, 0};
     const asm_tok_t *t = asm_cur(&c);
     if (asm_at_end(&c) || t->kind != TK_IDENT) {
         asm_error(as, asm_cur_loc(&c), ".macro needs a name");
@@ -143,7 +143,7 @@ void asm_start_rept(asm_t *as, const asm_line_t *line)
     start_collect(as, COLLECT_REPT, line);
     if (!asm_lex_line(as, line))
         return;
-    asm_cursor_t c = {as, line, as->toks, 1, as->ntoks - 1};
+    asm_cursor_t c = {as, line, as->toks, 1, as->ntoks - 1, 0};
     const asm_expr_t *e = asm_parse_expr_all(&c);
     int64_t n;
     if (e == NULL || !asm_eval_now(as, e, &n))

@@ -187,7 +187,7 @@ static int eval_condition(asm_t *as, const asm_line_t *line, const char *word)
 {
     if (!asm_lex_line(as, line))
         return -1;
-    asm_cursor_t c = {as, line, as->toks, 1, as->ntoks - 1};
+    asm_cursor_t c = {as, line, as->toks, 1, as->ntoks - 1, 0};
     if (strcmp(word, ".if") == 0 || strcmp(word, ".elseif") == 0) {
         const asm_expr_t *e = asm_parse_expr_all(&c);
         int64_t v;

@@ -233,7 +233,7 @@ void asm_process_line(asm_t *as, const asm_line_t *line)
         return;
     }
     const asm_tok_t *t = as->toks;
-    asm_cursor_t c = {as, line, t, 0, as->ntoks - 1};
+    asm_cursor_t c = {as, line, t, 0, as->ntoks - 1, 0};
     size_t i = 0;
     while (t[i].kind != TK_EOL && !as->stop) {
         asm_loc_t loc = asm_tok_loc(&c, &t[i]);
@@ -269,7 +269,7 @@ void asm_process_line(asm_t *as, const asm_line_t *line)
         while (t[j].kind != TK_EOL && !asm_tok_punct(&t[j], ';') && !asm_tok_punct(&t[j], '{') &&
                !asm_tok_punct(&t[j], '}'))
             j++;
-        asm_cursor_t sc = {as, line, t, i, j};
+        asm_cursor_t sc = {as, line, t, i, j, 0};
         if (!statement(as, &sc))
             return;
         i = j;

@@ -186,6 +186,45 @@ static void all_errors_of_a_file_are_reported(void **state)
     asm_result_free(&r);
 }
 
+/* A line of `before`, n copies of `c`, then `after`: an expression nested deeper than anyone writes. */
+static char *nested_line(const char *before, char c, size_t n, const char *after)
+{
+    size_t b = strlen(before), a = strlen(after);
+    char *src = malloc(b + n + a + 1);
+    assert_non_null(src);
+    memcpy(src, before, b);
+    memset(src + b, c, n);
+    memcpy(src + b + n, after, a + 1);
+    return src;
+}
+
+/* 30,000 '(' overflowed the assembler's stack (it recurses once per level): now one error at the level past the
+ * limit, which a parenthesis or a unary operator reaches alike. */
+static void deeply_nested_expressions_are_an_error_not_a_crash(void **state)
+{
+    (void)state;
+    static const struct {
+        char c;
+        const char *after;
+    } kinds[] = {{'(', "1\n"}, {'-', "1\n"}, {'~', "1\n"}};
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        char *src = nested_line("    .word ", kinds[k].c, 30000, kinds[k].after);
+        asm_result_t r;
+        assert_int_equal(t_assemble(src, NULL, &r), -1);
+        assert_int_equal(r.nerrors, 1);
+        /* The operand starts at column 11: the level past the limit is the 257th. */
+        t_expect_diag(&r, "t.s:1:267: error: expression nested too deeply (limit 256)", src);
+        asm_result_free(&r);
+        free(src);
+    }
+    /* At the limit it assembles. */
+    char *src = nested_line("    .word ", '-', 255, "1\n");
+    asm_result_t r;
+    t_assemble_ok(src, &r);
+    asm_result_free(&r);
+    free(src);
+}
+
 static void assembly_stops_after_too_many_errors(void **state)
 {
     (void)state;
@@ -270,6 +309,7 @@ int main(void)
         cmocka_unit_test(errors_in_included_files_name_that_file),
         cmocka_unit_test(warnings_do_not_fail_the_assembly),
         cmocka_unit_test(command_line_defines_report_their_errors),
+        cmocka_unit_test(deeply_nested_expressions_are_an_error_not_a_crash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -67,7 +67,12 @@ typedef struct parser {
     char *err;
     size_t errlen;
     bool failed;
+    unsigned depth; /* the levels (parentheses, brackets, unary operators) that enclose p */
 } parser_t;
+
+/* The levels an expression may nest: the parser recurses once per level, and so do the evaluator and expr_free,
+ * on the console's stack (60,000 '(' or 100,000 '-' overflowed it). No expression a person types comes near. */
+enum { EXPR_MAX_DEPTH = 256 };
 
 static void perr(parser_t *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void perr(parser_t *ps, const char *fmt, ...)
@@ -278,7 +283,23 @@ static expr_t *parse_primary(parser_t *ps)
     return NULL;
 }
 
+static expr_t *parse_unary_here(parser_t *ps);
+
+/* Every level of nesting passes here ('(' and '[' through parse_primary): the depth is bounded before the stack. */
 static expr_t *parse_unary(parser_t *ps)
+{
+    if (ps->depth >= EXPR_MAX_DEPTH) {
+        skip_space(ps);
+        perr(ps, "column %zu: expression nested too deeply (limit %d)", (size_t)(ps->p - ps->s) + 1, EXPR_MAX_DEPTH);
+        return NULL;
+    }
+    ps->depth++;
+    expr_t *e = parse_unary_here(ps);
+    ps->depth--;
+    return e;
+}
+
+static expr_t *parse_unary_here(parser_t *ps)
 {
     skip_space(ps);
     char c = *ps->p;
@@ -341,7 +362,7 @@ static expr_t *parse_expr(parser_t *ps, int level)
 
 expr_t *expr_parse(const char *text, char *err, size_t errlen)
 {
-    parser_t ps = {text, text, err, errlen, false};
+    parser_t ps = {text, text, err, errlen, false, 0};
     expr_t *e = parse_expr(&ps, 0);
     skip_space(&ps);
     if (!ps.failed && *ps.p != '\0')
