@@ -52,7 +52,10 @@ static bool extend(coa_t *c, unsigned lc, uint64_t now)
                   coa_dir_name((coa_dir_t)d));
         return false;
     }
-    uint64_t avail = c->link_pool[d][l->pool] & c->remote_free[d];
+    /* A program writes the pools and remote_free whole: a bit above the neighbour's channels names no channel
+     * (its queue would be written past the end of its queues). */
+    uint64_t channels = c->cfg.channels >= 64 ? ~0ull : coa_bit(c->cfg.channels) - 1u;
+    uint64_t avail = c->link_pool[d][l->pool] & c->remote_free[d] & channels;
     if (avail == 0)
         return false; /* waits until a FREE comes back from the neighbour */
     unsigned next = (unsigned)__builtin_ctzll(avail);
