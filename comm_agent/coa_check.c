@@ -121,7 +121,8 @@ static int check_channel(const coa_t *c, unsigned lc, const uint8_t *qtag, char 
 static int check_channel_masks(const coa_t *c, char *err, size_t errlen)
 {
     uint64_t busy = 0, tagged = 0, header = 0, routed = 0, credit = 0, link[COA_NUM_DIRS] = {0};
-    for (unsigned lc = 0; lc < c->cfg.channels; lc++) {
+    /* The configuration is the machine's (at most COA_MAX_CHANNELS): the second bound tells the compiler so. */
+    for (unsigned lc = 0; lc < c->cfg.channels && lc < COA_MAX_CHANNELS; lc++) {
         const coa_lc_t *l = &c->lc[lc];
         busy |= l->count > 0 ? coa_bit(lc) : 0;
         tagged |= l->ntagged > 0 ? coa_bit(lc) : 0;
@@ -187,7 +188,7 @@ static int check_spools(const coa_t *c, char *err, size_t errlen)
         return fail(err, errlen, "spools_stuck is 0x%x, the machine has %u spools", c->spools_stuck, c->cfg.spools);
     if (c->spool_events & ~machine)
         return fail(err, errlen, "spool_events is 0x%x, the machine has %u spools", c->spool_events, c->cfg.spools);
-    for (unsigned lc = 0; lc < c->cfg.channels; lc++)
+    for (unsigned lc = 0; lc < c->cfg.channels && lc < COA_MAX_CHANNELS; lc++)
         if (c->stuck_on[lc] & ~machine)
             return fail(err, errlen, "stuck_on[%u] is 0x%x, the machine has %u spools", lc, c->stuck_on[lc],
                         c->cfg.spools);
@@ -232,7 +233,7 @@ int coa_state_check(const coa_t *c, const coa_config_t *cfg, const uint8_t *qtag
     /* The configuration first: the checks below measure against it. */
     if (check_config(&c->cfg, cfg, err, errlen) != 0)
         return -1;
-    for (unsigned lc = 0; lc < cfg->channels; lc++)
+    for (unsigned lc = 0; lc < cfg->channels && lc < COA_MAX_CHANNELS; lc++)
         if (check_channel(c, lc, qtag, err, errlen) != 0)
             return -1;
     if (check_channel_masks(c, err, errlen) != 0 || check_spools(c, err, errlen) != 0 ||
