@@ -158,12 +158,28 @@ void file_out_abort(file_out_t *o)
     memset(o, 0, sizeof *o);
 }
 
+int file_out_not_input(const char *out, const char *const *inputs, size_t n, char *err, size_t errlen)
+{
+    struct stat so, si;
+    if (out == NULL || stat(out, &so) != 0)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (inputs[i] != NULL && stat(inputs[i], &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino &&
+            S_ISREG(so.st_mode))
+            return err_set(err, errlen, "%s: is also the input %s: it would be overwritten (name another output)",
+                           out, inputs[i]);
+    return 0;
+}
+
 int file_out_commit(file_out_t *o, char *err, size_t errlen)
 {
     const char *why = NULL;
     int e = 0;
     if (fflush(o->f) != 0 || ferror(o->f))
         e = errno ? errno : EIO;
+    /* On the disk before the rename: a crash then leaves the old file or the new one, never an empty one. */
+    if (e == 0 && o->tmp != NULL && fsync(fileno(o->f)) != 0)
+        e = errno;
     if (fclose(o->f) != 0 && e == 0)
         e = errno ? errno : EIO;
     o->f = NULL;

@@ -37,4 +37,9 @@ int file_out_commit(file_out_t *o, char *err, size_t errlen);
 /* Drops the output (the real file is left as it was). */
 void file_out_abort(file_out_t *o);
 
+/* Refuses an output that is one of a command's inputs: the same file (device and inode) under any name, a link or
+ * a path through another folder included. Returns 0 when `out` is none of them (or does not exist yet), or -1 with
+ * "out: is also the input IN: it would be overwritten" in err. Commands call it before they run anything. */
+int file_out_not_input(const char *out, const char *const *inputs, size_t n, char *err, size_t errlen);
+
 #endif

@@ -63,6 +63,69 @@ static void damaged_copy(const char *src, const char *dst, size_t n, size_t flip
     free(buf);
 }
 
+/* Copies a whole file (a test's input). */
+static void copy_file(const char *src, const char *dst) { damaged_copy(src, dst, SIZE_MAX, SIZE_MAX); }
+
+/* The command is refused (status 2, naming the input it would overwrite) and the input keeps its bytes. */
+static void expect_input_kept(const char *args, const char *input)
+{
+    char before[600], after[1300];
+    snprintf(before, sizeof before, "%s.before", input);
+    copy_file(input, before);
+    expect(args, 2, "it would be overwritten");
+    snprintf(after, sizeof after, "cmp -s '%s' '%s'", input, before);
+    char *out;
+    if (command_run(after, &out) != 0)
+        fail_msg("iwarp %s changed %s", args, input);
+    free(out);
+    unlink(before);
+}
+
+/* An output named like one of the command's inputs (the same file under any name) is refused before anything runs:
+ * the issue's list, each once. */
+static void test_no_output_is_written_over_an_input(void **state)
+{
+    (void)state;
+    char args[2048];
+    const char *src = at("compute.s"), *inc = at("compute.inc"), *desc = at("pathway.run"), *prog = at("pathway.s");
+    const char *set = at("set.cset"), *rec = at("rec.iwt"), *mesh = at("square.msh"), *sweep = at("demo.sweep");
+    const char *link = at("link.img");
+    copy_file("programs/bench/compute.s", src);
+    copy_file("programs/bench/compute.inc", inc);
+    copy_file("programs/net/pathway.run", desc);
+    copy_file("programs/net/pathway.s", prog);
+    copy_file("fuzz/corpus/cset/ring.cset", set);
+    copy_file("fuzz/corpus/gmsh_read/square_ascii41", mesh);
+    copy_file("fuzz/corpus/sweep/demo.sweep", sweep);
+    assert_int_equal(symlink(src, link), 0);
+
+    snprintf(args, sizeof args, "asm %s -o %s", src, src);
+    expect_input_kept(args, src);
+    snprintf(args, sizeof args, "asm %s -o %s", src, inc); /* an included file */
+    expect_input_kept(args, inc);
+    snprintf(args, sizeof args, "asm %s -o %s", src, link); /* another name of it */
+    expect_input_kept(args, src);
+    snprintf(args, sizeof args, "route %s -o %s", set, set);
+    expect_input_kept(args, set);
+    snprintf(args, sizeof args, "run %s --record %s", desc, desc);
+    expect_input_kept(args, desc);
+    snprintf(args, sizeof args, "run %s --record %s", desc, prog); /* the description's program */
+    expect_input_kept(args, prog);
+    snprintf(args, sizeof args, "fem %s --cset %s", mesh, mesh);
+    expect_input_kept(args, mesh);
+    snprintf(args, sizeof args, "sweep %s --results %s", sweep, sweep);
+    expect_input_kept(args, sweep);
+    snprintf(args, sizeof args, "sweep %s --gather --csv %s", sweep, sweep);
+    expect_input_kept(args, sweep);
+
+    snprintf(args, sizeof args, "run programs/bench/compute.s --args 1 --record %s > /dev/null", rec);
+    expect(args, 0, "");
+    snprintf(args, sizeof args, "view %s --screenshot %s", rec, rec);
+    expect_input_kept(args, rec);
+    snprintf(args, sizeof args, "view %s --animation %s", rec, rec);
+    expect_input_kept(args, rec);
+}
+
 static void test_a_folder_fifo_device_or_empty_file_is_named(void **state)
 {
     (void)state;
@@ -343,6 +406,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_a_geo_file_that_runs_commands_or_exits_is_refused_by_line),
         cmocka_unit_test(test_a_geo_file_that_does_not_end_stops_at_the_cpu_limit),
         cmocka_unit_test(test_a_msh_file_with_a_huge_node_tag_is_refused_or_read_cheaply),
+        cmocka_unit_test(test_no_output_is_written_over_an_input),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

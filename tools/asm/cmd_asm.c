@@ -160,7 +160,15 @@ int cmd_asm(int argc, char **argv)
     if (!failed) {
         char *def = a.output ? NULL : default_output(a.files[0]);
         const char *path = a.output ? a.output : def;
-        rc = path != NULL ? write_image(&res, path) : 1;
+        char err[1024];
+        if (path != NULL && (file_out_not_input(path, a.files, a.nfiles, err, sizeof err) != 0 ||
+                             file_out_not_input(path, (const char *const *)res.image.files, res.image.nfiles, err,
+                                                sizeof err) != 0)) {
+            fprintf(stderr, "iwarp asm: %s\n", err);
+            rc = 2;
+        } else {
+            rc = path != NULL ? write_image(&res, path) : 1;
+        }
         free(def);
     }
     asm_result_free(&res);

@@ -159,6 +159,10 @@ int cmd_fem(int argc, char **argv)
     const char *mesh = argv[optind];
     fem_analysis_t a;
     char err[1024];
+    if (file_out_not_input(cset_path, &mesh, 1, err, sizeof err) != 0) {
+        fprintf(stderr, "iwarp fem: --cset %s\n", err);
+        return 2;
+    }
     if (fem_analyse(mesh, w, h, cache, &a, err, sizeof err) != 0) {
         fprintf(stderr, "iwarp fem: %s\n", err);
         return 1;

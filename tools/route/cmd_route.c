@@ -184,6 +184,11 @@ static int parse_options(int argc, char **argv, route_cli_t *o)
         return -1;
     }
     o->file = argv[optind];
+    char err[1024];
+    if (file_out_not_input(o->output, &o->file, 1, err, sizeof err) != 0) {
+        fprintf(stderr, "iwarp route: -o %s\n", err);
+        return -1;
+    }
     return 0;
 }
 

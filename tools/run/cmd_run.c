@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "file.h"
 #include "state_hash.h"
 #include "emu.h"
 #include "json.h"
@@ -147,6 +148,18 @@ int cmd_run(int argc, char **argv)
     if (o.p.max_given)
         desc.max_cycles = o.p.max_cycles;
 
+    if (o.record != NULL) {
+        const char *inputs[2 + RUN_DESC_MAX_LIST * 2 + 2];
+        size_t n = run_desc_inputs(&desc, inputs, sizeof inputs / sizeof inputs[0] - 2);
+        inputs[n++] = o.p.file;
+        inputs[n++] = o.p.machine_file;
+        char err[1024];
+        if (file_out_not_input(o.record, inputs, n, err, sizeof err) != 0) {
+            fprintf(stderr, "iwarp run: --record %s\n", err);
+            run_desc_free(&desc);
+            return 2;
+        }
+    }
     emu_array_t *a;
     if (run_desc_build(&desc, o.p.defines, o.p.ndefines, o.p.includes, o.p.nincludes, &a) != 0) {
         run_desc_free(&desc);

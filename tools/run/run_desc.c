@@ -456,6 +456,18 @@ bool run_desc_is_path(const char *path)
     return n > 4 && strcmp(path + n - 4, ".run") == 0;
 }
 
+size_t run_desc_inputs(const run_desc_t *d, const char **out, size_t cap)
+{
+    size_t n = 0;
+    if (d->path != NULL && n < cap)
+        out[n++] = d->path;
+    for (unsigned i = 0; i < d->nprograms && n < cap; i++)
+        out[n++] = d->programs[i].path;
+    for (size_t i = 0; i < d->ncelldata && n < cap; i++)
+        out[n++] = d->celldata[i];
+    return n;
+}
+
 void run_desc_free(run_desc_t *d)
 {
     free(d->path);

@@ -72,6 +72,10 @@ void run_desc_free(run_desc_t *d);
 /* Whether a path names a run description rather than a program: it ends in .run. */
 bool run_desc_is_path(const char *path);
 
+/* The files a run reads: the description, each program and each cell data file (at most cap, in out). An output
+ * of the run must be none of them (file_out_not_input). Returns the count. */
+size_t run_desc_inputs(const run_desc_t *d, const char **out, size_t cap);
+
 /* A description for one program on every cell of the machine's array (what `iwarp run prog.s` means). */
 int run_desc_single(run_desc_t *d, const char *program_path, const emu_machine_t *m, const uint32_t *args,
                     unsigned nargs);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "file.h"
 #include "machine.h"
 #include "plot.h"
 #include "sweep_results.h"
@@ -213,19 +214,25 @@ static int submit(const char *script, bool wait)
 /* The table, and the plots next to it: NAME-Y-vs-X.svg. */
 static int gather(const sweep_t *s, const sweep_options_t *o)
 {
-    char err[512];
+    char err[PATH_MAX + 512];
     csv_table_t t;
     if (sweep_gather(s, o->results, &t, err, sizeof err) != 0) {
         fprintf(stderr, "iwarp sweep: %s: %s\n", o->results, err);
         csv_free(&t);
         return -1;
     }
-    FILE *f = fopen(o->csv, "w");
-    int rc = f != NULL && csv_write(&t, f) == 0 ? 0 : -1;
-    if (f != NULL && fclose(f) != 0)
+    file_out_t out;
+    int rc = file_out_open(&out, o->csv, "w", err, sizeof err);
+    if (rc == 0 && csv_write(&t, out.f) != 0) {
+        int e = errno;
+        file_out_abort(&out);
+        snprintf(err, sizeof err, "%s: %s", o->csv, e != 0 ? strerror(e) : "a write failed");
         rc = -1;
+    } else if (rc == 0) {
+        rc = file_out_commit(&out, err, sizeof err);
+    }
     if (rc != 0)
-        fprintf(stderr, "iwarp sweep: cannot write %s\n", o->csv);
+        fprintf(stderr, "iwarp sweep: cannot write %s\n", err);
     else if (!o->quiet)
         printf("results: %s\ntable:   %s\n", o->results, o->csv);
     for (unsigned i = 0; rc == 0 && i < o->nplots; i++) {
@@ -272,6 +279,14 @@ int cmd_sweep(int argc, char **argv)
         rc = absolute(o.csv_arg ? o.csv_arg : dflt, o.csv);
     if (rc != 0) {
         fprintf(stderr, "iwarp sweep: cannot make the folder of the results or the table\n");
+        sweep_free(&s);
+        return 2;
+    }
+    /* The results are read back (resume, --gather) and the sweep file read first: neither may be written over. */
+    const char *sweep_inputs[] = {o.file}, *gather_inputs[] = {o.file, o.results};
+    if (file_out_not_input(o.results, sweep_inputs, 1, err, sizeof err) != 0 ||
+        file_out_not_input(o.csv, gather_inputs, 2, err, sizeof err) != 0) {
+        fprintf(stderr, "iwarp sweep: %s\n", err);
         sweep_free(&s);
         return 2;
     }

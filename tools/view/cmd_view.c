@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "demo.h"
+#include "file.h"
 #include "run_desc.h"
 #include "view_cli.h"
 
@@ -307,8 +308,27 @@ static int build_array(view_cli_t *c, const char *who, run_desc_t *desc, emu_arr
     return 0;
 }
 
+/* Refuses a picture, animation or recording written over what is shown (the recording, description or program,
+ * its machine file) or over one another. */
+static int outputs_not_inputs(const view_cli_t *c, const char *who)
+{
+    const char *outputs[] = {c->screenshot, c->animation, c->v.record};
+    const char *inputs[] = {c->p.file, c->p.machine_file, c->screenshot, c->animation, c->v.record};
+    char err[1024];
+    for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++) {
+        /* the inputs, and the outputs before this one */
+        if (outputs[i] != NULL && file_out_not_input(outputs[i], inputs, 2 + i, err, sizeof err) != 0) {
+            fprintf(stderr, "iwarp %s: %s\n", who, err);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int view_cli_run(view_cli_t *c, const char *who)
 {
+    if (outputs_not_inputs(c, who) != 0)
+        return 2;
     view_source_t *src = calloc(1, sizeof *src);
     if (src == NULL)
         return 2;
