@@ -104,7 +104,7 @@ int celldata_read(celldata_t *d, const char *path, char *err, size_t errlen)
     memset(d, 0, sizeof *d);
     uint8_t *buf;
     size_t len;
-    if (file_read_all(path, &buf, &len, err, errlen) != 0)
+    if (file_read_max(path, FILE_MAX_CELLDATA, &buf, &len, err, errlen) != 0)
         return -1;
     int rc = 0;
     if (len < 16 || memcmp(buf, magic, 8) != 0 || celldata_init(d, get(buf + 8), get(buf + 12)) != 0) {
@@ -113,19 +113,28 @@ int celldata_read(celldata_t *d, const char *path, char *err, size_t errlen)
         unsigned n = d->width * d->height;
         if (len < 16 + 8 * (size_t)n)
             rc = err_set(err, errlen, "%s: truncated", path);
+        /* Every blob in the file, and what they come to together, before anything is allocated: cells may share a
+         * blob, so a small file could otherwise ask for much memory. */
+        uint64_t total = 0;
         for (unsigned i = 0; rc == 0 && i < n; i++) {
             uint32_t off = get(buf + 16 + 8 * i), bytes = get(buf + 20 + 8 * i);
-            if (off > len || bytes > len - off || bytes % 4 != 0 || off % 4 != 0) {
+            if (off > len || bytes > len - off || bytes % 4 != 0 || off % 4 != 0)
                 rc = err_set(err, errlen, "%s: blob of cell %u lies outside the file", path, i);
-                break;
-            }
-            uint32_t words[1];
-            for (uint32_t k = 0; rc == 0 && k < bytes / 4; k++) {
-                words[0] = get(buf + off + 4 * k);
-                if (celldata_append(d, i % d->width, i / d->width, words, 1) != 0)
-                    rc = err_set(err, errlen, "%s: out of memory", path);
-            }
+            else if ((total += bytes) > FILE_MAX_CELLDATA)
+                rc = err_set(err, errlen, "%s: its cells' data come to more than %u bytes", path,
+                             (unsigned)FILE_MAX_CELLDATA);
         }
+        uint32_t *words = rc == 0 ? malloc(len) : NULL; /* one blob's words at most */
+        if (rc == 0 && words == NULL)
+            rc = err_set(err, errlen, "%s: out of memory", path);
+        for (unsigned i = 0; rc == 0 && i < n; i++) {
+            uint32_t off = get(buf + 16 + 8 * i), bytes = get(buf + 20 + 8 * i);
+            for (uint32_t k = 0; k < bytes / 4; k++)
+                words[k] = get(buf + off + 4 * k);
+            if (celldata_append(d, i % d->width, i / d->width, words, bytes / 4) != 0)
+                rc = err_set(err, errlen, "%s: out of memory", path);
+        }
+        free(words);
     }
     free(buf);
     if (rc != 0)

@@ -606,7 +606,7 @@ size_t cset_parse_file(cset_t *s, const char *path, cset_diags_t *d)
     uint8_t *text;
     size_t len;
     char err[300];
-    if (file_read_all(path, &text, &len, err, sizeof err) != 0) {
+    if (file_read_max(path, FILE_MAX_TEXT, &text, &len, err, sizeof err) != 0) {
         memset(d, 0, sizeof *d);
         cset_init(s, CSET_DEFAULT_SIDE, CSET_DEFAULT_SIDE, CSET_DEFAULT_CAPACITY);
         /* err is "path: why"; the printed diagnostic names the path itself */

@@ -174,7 +174,7 @@ int emu_machine_load(emu_machine_t *m, const char *path, char *err, size_t errle
 {
     uint8_t *data;
     size_t len;
-    if (file_read_all(path, &data, &len, err, errlen) != 0)
+    if (file_read_max(path, FILE_MAX_MACHINE, &data, &len, err, errlen) != 0)
         return -1;
     if (len == 0) /* data is NULL */
         return err_set(err, errlen, "%s: an empty file (a machine file has 'key = value' lines)", path);

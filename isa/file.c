@@ -85,6 +85,11 @@ int file_read_max(const char *path, size_t max, uint8_t **data, size_t *len, cha
     FILE *f = file_open_read(path, &why);
     if (f == NULL)
         return err_set(err, errlen, "%s: %s", path, why);
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && (uint64_t)st.st_size > max) {
+        fclose(f);
+        return err_set(err, errlen, "%s: larger than %zu bytes", path, max);
+    }
     int rc = file_read_stream(f, path, max, data, len, err, errlen);
     fclose(f);
     return rc;

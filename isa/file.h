@@ -16,7 +16,16 @@ FILE *file_open_read(const char *path, const char **why);
  * size, does not count (so text can be searched as a string).
  * Returns 0, or -1 with "path: why" in err. */
 int file_read_all(const char *path, uint8_t **data, size_t *len, char *err, size_t errlen);
-/* The same, refusing a file of more than max bytes ("path: larger than max bytes") without reading it all. */
+/* Largest inputs of each kind, refused from their size before anything is read (docs say which is which). */
+enum {
+    FILE_MAX_IMAGE = 256u << 20,     /* an assembled image (.img) */
+    FILE_MAX_CELLDATA = 256u << 20,  /* a cell data file (.cdat), and what it inflates to */
+    FILE_MAX_TEXT = 64u << 20,       /* a connection set, sweep file or other text a person writes */
+    FILE_MAX_MACHINE = 1u << 20,     /* a machine description */
+};
+
+/* The same, refusing a file of more than max bytes ("path: larger than max bytes") from its size, before reading
+ * any of it (a file that grows while read is cut off at max and refused too). */
 int file_read_max(const char *path, size_t max, uint8_t **data, size_t *len, char *err, size_t errlen);
 /* The same from a stream already open (its name for messages); the one loop every whole-file read goes
  * through. */

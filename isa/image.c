@@ -174,7 +174,7 @@ int isa_image_load_file(const char *path, isa_image_t *out, char *err, size_t er
 {
     uint8_t *buf;
     size_t len;
-    if (file_read_all(path, &buf, &len, err, errlen) != 0)
+    if (file_read_max(path, FILE_MAX_IMAGE, &buf, &len, err, errlen) != 0)
         return -1;
     char inner[200];
     int rc = isa_image_parse(buf, len, out, inner, sizeof inner);

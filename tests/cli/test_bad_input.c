@@ -126,6 +126,53 @@ static void test_no_output_is_written_over_an_input(void **state)
     expect_input_kept(args, rec);
 }
 
+/* A file far larger than any of its kind can be is refused from its size, before it is read: a sparse gigabyte
+ * reads no byte. A cell data file whose cells all point at one blob is refused from the total before any cell's
+ * copy is made. */
+static void test_oversized_inputs_are_refused_before_reading(void **state)
+{
+    (void)state;
+    char args[1024];
+    static const struct {
+        const char *name, *before, *after; /* the command: before PATH after */
+    } kinds[] = {{"big.img", "run", ""},
+                 {"big.cset", "route", ""},
+                 {"big.machine", "run programs/bench/compute.s --machine", ""},
+                 {"big.sweep", "sweep", "--list"}};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        const char *path = at(kinds[i].name);
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        assert_int_equal(fclose(f), 0);
+        assert_int_equal(truncate(path, 1l << 30), 0);
+        snprintf(args, sizeof args, "%s %s %s", kinds[i].before, path, kinds[i].after);
+        expect(args, 2, "larger than");
+        unlink(path);
+    }
+    /* 32x32 cells, each pointing at the same 260 KB blob: 260 MB once inflated, from a file of 268 KB */
+    const char *cdat = at("shared.cdat");
+    size_t blob = 260u << 10, n = 32 * 32, len = 16 + 8 * n + blob;
+    uint8_t *buf = calloc(1, len);
+    assert_non_null(buf);
+    memcpy(buf, "IWCDAT01", 8);
+    buf[8] = 32;
+    buf[12] = 32;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t off = (uint32_t)(16 + 8 * n), bytes = (uint32_t)blob;
+        memcpy(buf + 16 + 8 * i, &off, 4); /* little-endian host, as the test machines are */
+        memcpy(buf + 20 + 8 * i, &bytes, 4);
+    }
+    write_bytes(cdat, buf, len);
+    free(buf);
+    const char *desc = at("shared.run");
+    char text[512];
+    snprintf(text, sizeof text, "array 32x32\nprogram p %s/programs/bench/compute.s\ncells all p 1\ncelldata %s at 0x40000\n",
+             getenv("PWD") ? getenv("PWD") : ".", cdat);
+    write_bytes(desc, text, strlen(text));
+    snprintf(args, sizeof args, "run %s", desc);
+    expect(args, 2, "come to more than");
+}
+
 static void test_a_folder_fifo_device_or_empty_file_is_named(void **state)
 {
     (void)state;
@@ -407,6 +454,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_a_geo_file_that_does_not_end_stops_at_the_cpu_limit),
         cmocka_unit_test(test_a_msh_file_with_a_huge_node_tag_is_refused_or_read_cheaply),
         cmocka_unit_test(test_no_output_is_written_over_an_input),
+        cmocka_unit_test(test_oversized_inputs_are_refused_before_reading),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -295,7 +295,7 @@ int sweep_load(sweep_t *s, const char *path, char *err, size_t errlen)
 {
     uint8_t *data;
     size_t len;
-    if (file_read_all(path, &data, &len, err, errlen) != 0)
+    if (file_read_max(path, FILE_MAX_TEXT, &data, &len, err, errlen) != 0)
         return -1;
     int rc = sweep_parse(s, path, (const char *)data, len, err, errlen);
     uint8_t *text = data;
