@@ -16,7 +16,7 @@ int emu_array_create(emu_array_t **out, const emu_machine_t *m, char *err, size_
     *out = NULL;
     if (m->width < 1 || m->width > EMU_MAX_DIM || m->height < 1 || m->height > EMU_MAX_DIM)
         return err_set(err, errlen, "array %ux%u: each side must be 1..%u", m->width, m->height, EMU_MAX_DIM);
-    if (emu_machine_check_host(m, err, errlen) != 0)
+    if (emu_machine_check(m, err, errlen) != 0 || emu_machine_check_host(m, err, errlen) != 0)
         return -1;
     emu_array_t *a = calloc(1, sizeof *a);
     if (a == NULL)

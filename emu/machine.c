@@ -67,6 +67,18 @@ bool emu_machine_same(const emu_machine_t *x, const emu_machine_t *y)
     return memcmp(&x->timing, &y->timing, sizeof x->timing) == 0;
 }
 
+int emu_machine_check(const emu_machine_t *m, char *err, size_t errlen)
+{
+    if (m->mem_guard >= m->mem_bytes)
+        return err_set(err, errlen, "mem_guard 0x%x leaves nothing of mem_bytes 0x%x", m->mem_guard, m->mem_bytes);
+    /* Below the null page it is the program that does not fit, which loading it says (a raised mem_guard with the
+     * default text_base must not stop programs assembled for another base). */
+    if (m->text_base >= m->mem_bytes || m->text_base % 4 != 0)
+        return err_set(err, errlen, "text_base 0x%x must be a multiple of 4 inside mem_bytes 0x%x", m->text_base,
+                       m->mem_bytes);
+    return 0;
+}
+
 void emu_machine_defaults(emu_machine_t *m)
 {
     memset(m, 0, sizeof *m);

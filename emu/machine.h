@@ -35,6 +35,10 @@ void emu_machine_defaults(emu_machine_t *m);
 /* Whether two machines are the same in every key and timing class (a snapshot restores only onto its own). */
 bool emu_machine_same(const emu_machine_t *x, const emu_machine_t *y);
 
+/* The rules between keys, once every key is set: the null page below the memory's end, the text base in memory.
+ * Returns 0, or -1 with a message naming the keys. */
+int emu_machine_check(const emu_machine_t *m, char *err, size_t errlen);
+
 /* Sets one key from its text value; returns 0, or -1 with a message in err. */
 int emu_machine_set(emu_machine_t *m, const char *key, const char *value, char *err, size_t errlen);
 

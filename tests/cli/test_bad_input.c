@@ -173,6 +173,19 @@ static void test_oversized_inputs_are_refused_before_reading(void **state)
     expect(args, 2, "come to more than");
 }
 
+/* Keys that are each in range but not together are refused wherever a machine is read; text_base moves the text. */
+static void test_machine_keys_are_checked_together(void **state)
+{
+    (void)state;
+    expect("run programs/bench/compute.s --args 1 --set mem_guard=0x100000", 2,
+           "mem_guard 0x100000 leaves nothing of mem_bytes 0x80000");
+    expect("traffic --set mem_guard=0x80000", 2, "mem_guard 0x80000 leaves nothing");
+    expect("run programs/bench/compute.s --args 1 --set text_base=0x80002", 2, "text_base 0x80002 must be");
+    expect("run programs/bench/compute.s --args 1 --set text_base=0x100", 2, "(text 0x100+");
+    expect("run programs/bench/compute.s --args 1 --set text_base=0x8000 --json", 0, "\"status\": \"done\"");
+    expect("debug programs/bench/compute.s --set text_base=0x8000 -e 'print pc' --batch", 0, "32768 (0x8000) <_start>");
+}
+
 static void test_a_folder_fifo_device_or_empty_file_is_named(void **state)
 {
     (void)state;
@@ -455,6 +468,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_a_msh_file_with_a_huge_node_tag_is_refused_or_read_cheaply),
         cmocka_unit_test(test_no_output_is_written_over_an_input),
         cmocka_unit_test(test_oversized_inputs_are_refused_before_reading),
+        cmocka_unit_test(test_machine_keys_are_checked_together),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

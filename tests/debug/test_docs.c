@@ -1,7 +1,7 @@
 /* docs/console.md is made of real sessions: every `<!-- session: ARGS -->` starts one, run with
- * `iwarp debug --echo -x SCRIPT ARGS` where SCRIPT holds the `(iwarp) ` lines of the session's console blocks;
- * the output must be the blocks, line by line (a `...` line stands for any number of lines). Every command of
- * the table has an example there. */
+ * `iwarp debug --echo ARGS < SCRIPT` where SCRIPT holds the `(iwarp) ` lines of the session's console blocks (on
+ * standard input, as typed: a -x script's errors would name its temporary file); the output must be the blocks,
+ * line by line (a `...` line stands for any number of lines). Every command of the table has an example there. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -91,7 +91,7 @@ static char *run_script(const char *args, const char *script)
     assert_int_equal(write(fd, script, strlen(script)), (ssize_t)strlen(script));
     close(fd);
     char cmd[2048];
-    snprintf(cmd, sizeof cmd, "IWARP_HISTORY= '%s' debug --echo -x %s %s 2>&1", iwarp_exe, path, args);
+    snprintf(cmd, sizeof cmd, "IWARP_HISTORY= '%s' debug --echo %s < %s 2>&1", iwarp_exe, args, path);
     FILE *p = popen(cmd, "r");
     assert_non_null(p);
     char *out = command_read_all(p);

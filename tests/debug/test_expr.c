@@ -114,6 +114,12 @@ static void test_bad_expressions_say_why(void **state)
     eval_fails(d, "(5,5).r1", "outside the 2x2 array");
     eval_fails(d, "count(99)", "channels are");
     eval_fails(d, "'ab'", "character constant");
+    /* 64-bit arithmetic refuses what it cannot hold rather than print a number nobody wrote */
+    eval_fails(d, "0x1ffffffffffffffffff", "number too large");
+    eval_fails(d, "99999999999999999999", "number too large");
+    eval_fails(d, "1 << 99", "shift by 99");
+    eval_fails(d, "1 >> -1", "shift by -1");
+    assert_int_equal(eval_ok(d, "1 << 62"), 1ll << 62);
 }
 
 /* n copies of `c` between `before` and `after`. */

@@ -169,7 +169,7 @@ int cmd_debug(int argc, char **argv)
             dbg_free(d);
             return 2;
         }
-        dbg_read_stream(d, f); /* at the top level, as if typed: `source` inside it nests */
+        dbg_read_stream(d, f, o.scripts[i]); /* at the top level, as if typed: `source` inside it nests */
         fclose(f);
     }
     if (!d->quit && o.nscripts == 0 && !o.batch) {
@@ -178,7 +178,7 @@ int cmd_debug(int argc, char **argv)
             dbg_console(d, history);
             free(history);
         } else {
-            dbg_read_stream(d, stdin);
+            dbg_read_stream(d, stdin, NULL);
         }
     }
     if (d->error_pending)

@@ -224,6 +224,8 @@ struct dbg {
     int failures;       /* failed assert/expect and unchecked errors */
     bool error_pending; /* the last command failed; an expect right after may check its message */
     int depth;          /* nested source */
+    const char *script; /* the script being read (NULL: typed or standard input) and its line, for errors */
+    unsigned script_line;
     bool quit;
 };
 
@@ -475,7 +477,8 @@ int dbg_source_file(dbg_t *d, const char *path);
 /* The interactive readline console (console.c). history: the history file (NULL: none). Returns when the user
  * quits. */
 int dbg_console(dbg_t *d, const char *history);
-/* Reads commands from a stream without readline (a pipe). */
-int dbg_read_stream(dbg_t *d, FILE *in);
+/* Reads commands from a stream without readline (a pipe, a script). name: the script's, put before its errors as
+ * name:line (NULL: none, as typed). */
+int dbg_read_stream(dbg_t *d, FILE *in, const char *name);
 
 #endif

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,9 +159,15 @@ static expr_t *parse_number(parser_t *ps)
     char *end;
     bool hex = ps->p[0] == '0' && (ps->p[1] == 'x' || ps->p[1] == 'X');
     bool bin = ps->p[0] == '0' && (ps->p[1] == 'b' || ps->p[1] == 'B');
+    errno = 0;
     unsigned long long v = strtoull(bin ? ps->p + 2 : ps->p, &end, bin ? 2 : hex ? 16 : 10);
     if (end == ps->p || ident_char(*end)) {
         perr(ps, "bad number at '%.20s'", start);
+        expr_free(e);
+        return NULL;
+    }
+    if (errno == ERANGE) { /* strtoull gave its largest value: printing it would show a number nobody wrote */
+        perr(ps, "number too large (expressions are 64-bit): '%.*s'", (int)(end - start), start);
         expr_free(e);
         return NULL;
     }
@@ -488,8 +495,13 @@ static int eval_bin(expr_t *e, const expr_env_t *env, int64_t *v, char *err, siz
     case OP_LE: *v = a <= b; return 0;
     case OP_GT: *v = a > b; return 0;
     case OP_GE: *v = a >= b; return 0;
-    case OP_SHL: *v = (int64_t)(ua << (ub & 63u)); return 0;
-    case OP_SHR: *v = a >> (ub & 63u); return 0;
+    case OP_SHL:
+    case OP_SHR:
+        /* A count the 64-bit arithmetic cannot do is an error, not a count taken modulo 64. */
+        if (b < 0 || b > 63)
+            return eerr(err, errlen, "shift by %lld: the count must be 0..63", (long long)b);
+        *v = e->op == OP_SHL ? (int64_t)(ua << ub) : a >> ub;
+        return 0;
     case OP_ADD: *v = (int64_t)(ua + ub); return 0;
     case OP_SUB: *v = (int64_t)(ua - ub); return 0;
     case OP_MUL: *v = (int64_t)(ua * ub); return 0;

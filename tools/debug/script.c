@@ -7,17 +7,25 @@
 #include "dbg.h"
 #include "file.h"
 
-int dbg_read_stream(dbg_t *d, FILE *in)
+int dbg_read_stream(dbg_t *d, FILE *in, const char *name)
 {
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
+    /* A sourced script's errors name it; the one that sourced it takes over again after. */
+    const char *outer = d->script;
+    unsigned outer_line = d->script_line;
+    d->script = name;
+    d->script_line = 0;
     while (!d->quit && (len = getline(&line, &cap, in)) >= 0) {
+        d->script_line++;
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
             line[--len] = '\0';
         dbg_execute(d, line);
     }
     free(line);
+    d->script = outer;
+    d->script_line = outer_line;
     return 0;
 }
 
@@ -30,7 +38,7 @@ int dbg_source_file(dbg_t *d, const char *path)
     if (f == NULL)
         return dbg_error(d, "cannot read script '%s': %s", path, why);
     d->depth++;
-    dbg_read_stream(d, f);
+    dbg_read_stream(d, f, path);
     d->depth--;
     fclose(f);
     return 0;

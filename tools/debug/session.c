@@ -108,7 +108,10 @@ int dbg_error(dbg_t *d, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    dbg_printf(d, "error: %s\n", msg);
+    if (d->script != NULL)
+        dbg_printf(d, "%s:%u: error: %s\n", d->script, d->script_line, msg);
+    else
+        dbg_printf(d, "error: %s\n", msg);
     return -1;
 }
 

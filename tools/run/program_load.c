@@ -57,6 +57,8 @@ int program_load(const char *path, const program_source_t *src, isa_image_t *out
     if (src != NULL) {
         o.defines = src->defines;
         o.ndefines = src->ndefines;
+        if (src->text_base != 0)
+            o.text_base = src->text_base;
     }
     asm_result_t r;
     const char *paths[1] = {path};
@@ -80,7 +82,7 @@ const emu_program_t *program_add(emu_array_t *a, const char *rel, const char *co
 {
     char path[1024], err[512];
     iwarp_path(path, sizeof path, rel);
-    program_source_t src = {defines, ndefines, NULL, 0};
+    program_source_t src = {defines, ndefines, NULL, 0, emu_array_machine(a)->text_base};
     isa_image_t image;
     if (program_load(path, &src, &image) != 0)
         return NULL;

@@ -13,6 +13,7 @@ typedef struct program_source {
     size_t ndefines;
     const char *const *include_dirs; /* searched before the built-in runtime/ and programs/ folders */
     size_t ninclude_dirs;
+    uint32_t text_base; /* where .text starts: the machine's text_base (0: the assembler's default) */
 } program_source_t;
 
 /* The folder holding runtime/ and programs/: $IWARP_ROOT, else the source tree the binary was built from. */

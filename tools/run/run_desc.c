@@ -564,6 +564,10 @@ int run_machine_of_options(emu_machine_t *m, bool single_program, const char *ma
             return -1;
         }
     }
+    if (emu_machine_check(m, err, sizeof err) != 0) {
+        fprintf(stderr, "iwarp %s: %s\n", who, err);
+        return -1;
+    }
     return 0;
 }
 
@@ -588,7 +592,7 @@ int run_desc_build(const run_desc_t *d, const char *const *extra_defines, size_t
         includes[ni++] = extra_includes[i];
     for (size_t i = 0; i < d->nincludes; i++)
         includes[ni++] = d->includes[i];
-    program_source_t src = {defines, nd, includes, ni};
+    program_source_t src = {defines, nd, includes, ni, d->machine.text_base};
 
     const emu_program_t **progs = calloc(d->nprograms ? d->nprograms : 1, sizeof *progs);
     int rc = progs != NULL ? 0 : -1;

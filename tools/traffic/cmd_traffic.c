@@ -340,6 +340,10 @@ static int parse_options(int argc, char **argv, traffic_options_t *o)
         fprintf(stderr, "iwarp traffic: --links goes with --json\n");
         return -1;
     }
+    if (emu_machine_check(&cfg->machine, err, sizeof err) != 0) {
+        fprintf(stderr, "iwarp traffic: %s\n", err);
+        return -1;
+    }
     if (hx >= cfg->machine.width || hy >= cfg->machine.height) {
         fprintf(stderr, "iwarp traffic: --hotspot %u,%u is outside the %ux%u array\n", hx, hy, cfg->machine.width,
                 cfg->machine.height);
