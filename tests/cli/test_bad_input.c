@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,6 +185,36 @@ static void test_machine_keys_are_checked_together(void **state)
     expect("run programs/bench/compute.s --args 1 --set text_base=0x100", 2, "(text 0x100+");
     expect("run programs/bench/compute.s --args 1 --set text_base=0x8000 --json", 0, "\"status\": \"done\"");
     expect("debug programs/bench/compute.s --set text_base=0x8000 -e 'print pc' --batch", 0, "32768 (0x8000) <_start>");
+}
+
+/* A sweep whose values repeat would give two cases one key (a row lost, the case rerun at every resume); two sweeps
+ * on one results file would both run every missing case. */
+static void test_sweeps_refuse_repeated_cases_and_a_second_runner(void **state)
+{
+    (void)state;
+    char args[1024];
+    const char *cross = at("cross.sweep"), *zip = at("zip.sweep"), *ok = at("ok.sweep"), *results = at("r.jsonl");
+    const char *text1 = "name = d\ncommand = run programs/bench/compute.s --args {n} --json\ncross n = 1, 2, 1\n";
+    const char *text2 = "name = d\ncommand = run programs/bench/compute.s --args {a},{b} --json\n"
+                        "zip a = 1, 2, 1\nzip b = 3, 4, 3\n";
+    const char *text3 = "name = d\ncommand = run programs/bench/compute.s --args {n} --json\ncross n = 1, 2\n";
+    write_bytes(cross, text1, strlen(text1));
+    write_bytes(zip, text2, strlen(text2));
+    write_bytes(ok, text3, strlen(text3));
+    snprintf(args, sizeof args, "sweep %s --list", cross);
+    expect(args, 2, "cross.sweep:3:17: '1' is already a value of 'n'");
+    snprintf(args, sizeof args, "sweep %s --list", zip);
+    expect(args, 2, "values 1 and 3 make the same case");
+    char lock_path[600];
+    snprintf(lock_path, sizeof lock_path, "%s.lock", results);
+    int fd = open(lock_path, O_RDWR | O_CREAT, 0644);
+    assert_true(fd >= 0);
+    struct flock lock = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+    assert_int_equal(fcntl(fd, F_SETLK, &lock), 0); /* as a running sweep holds it */
+    snprintf(args, sizeof args, "sweep %s --results %s --quiet", ok, results);
+    expect(args, 1, "another sweep is running its cases");
+    close(fd);
+    expect(args, 0, "");
 }
 
 static void test_a_folder_fifo_device_or_empty_file_is_named(void **state)
@@ -469,6 +500,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_no_output_is_written_over_an_input),
         cmocka_unit_test(test_oversized_inputs_are_refused_before_reading),
         cmocka_unit_test(test_machine_keys_are_checked_together),
+        cmocka_unit_test(test_sweeps_refuse_repeated_cases_and_a_second_runner),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -63,6 +63,11 @@ static int add_value(sweep_reader_t *r, sweep_param_t *pp, const char *at, const
             return failf(r, at, "out of memory");
         pp->values = grown;
     }
+    /* Two equal values would make two cases with one key: one row of the table lost, the case run again at
+     * every resume. */
+    for (unsigned i = 0; !pp->zip && i < pp->nvalues; i++)
+        if (strlen(pp->values[i]) == n && memcmp(pp->values[i], v, n) == 0)
+            return failf(r, at, "'%.*s' is already a value of '%s'", (int)n, v, pp->name);
     if ((pp->values[pp->nvalues] = strndup(v, n)) == NULL)
         return failf(r, at, "out of memory");
     pp->nvalues++;
@@ -246,6 +251,15 @@ static int finish(sweep_reader_t *r, sweep_t *s, const char *text)
     }
     if (cases > SWEEP_MAX_CASES)
         return failf(r, cmd_line, "%.0f cases: a sweep has at most %d", cases, SWEEP_MAX_CASES);
+    /* Zip parameters make one case of the k-th values together: two equal k-tuples would be one key twice. */
+    for (unsigned a = 0; a < zip_len; a++)
+        for (unsigned b = a + 1; b < zip_len; b++) {
+            bool same = true;
+            for (unsigned i = 0; same && i < s->nparams; i++)
+                same = !s->params[i].zip || strcmp(s->params[i].values[a], s->params[i].values[b]) == 0;
+            if (same)
+                return failf(r, cmd_line, "the zip parameters' values %u and %u make the same case", a + 1, b + 1);
+        }
     s->ncases = (unsigned)cases;
     return 0;
 }

@@ -355,10 +355,44 @@ static void *worker(void *arg)
     }
 }
 
+static int run_cases(const sweep_t *s, const sweep_run_options_t *o, char *err, size_t errlen);
+
+/* One local sweep at a time on a results file: two would each find the same cases missing and run them both. The
+ * lock is on RESULTS.lock (the results file itself is replaced by no one, but a lock file is plain to see), held
+ * until the process ends. Slurm's tasks, one case each, take it shared. Returns the descriptor, or -1 with why. */
+static int lock_results(const char *results, bool one_case, char *err, size_t errlen)
+{
+    char path[4096];
+    if ((size_t)snprintf(path, sizeof path, "%s.lock", results) >= sizeof path)
+        return err_set(err, errlen, "%s: the name is too long for its lock", results);
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return err_set(err, errlen, "%s: %s", path, strerror(errno));
+    struct flock lock = {.l_type = (short)(one_case ? F_RDLCK : F_WRLCK), .l_whence = SEEK_SET};
+    if (fcntl(fd, F_SETLK, &lock) != 0) {
+        int e = errno;
+        close(fd);
+        if (e == EACCES || e == EAGAIN)
+            return err_set(err, errlen, "%s: another sweep is running its cases (%s is locked)", results, path);
+        return err_set(err, errlen, "%s: %s", path, strerror(e));
+    }
+    return fd;
+}
+
 int sweep_run(const sweep_t *s, const sweep_run_options_t *o, char *err, size_t errlen)
 {
     if (o->only_case >= 0 && (unsigned)o->only_case >= s->ncases)
         return err_set(err, errlen, "case %d: the sweep has cases 0..%u", o->only_case, s->ncases - 1);
+    int lock = lock_results(o->results, o->only_case >= 0, err, errlen);
+    if (lock < 0)
+        return -1;
+    int rc = run_cases(s, o, err, errlen);
+    close(lock);
+    return rc;
+}
+
+static int run_cases(const sweep_t *s, const sweep_run_options_t *o, char *err, size_t errlen)
+{
     jv_t *rec;
     if (sweep_records(s, o->results, &rec, err, errlen) != 0)
         return -1;
