@@ -1,4 +1,4 @@
-/* Ctrl-C for long work: while armed, SIGINT only raises a flag that the work checks at its clean points (between
+/* Ctrl-C (or SIGTERM) for long work: while armed, SIGINT and SIGTERM only raise a flag that the work checks at its clean points (between
  * slices of clocks, between cases), so it can stop there and still report what it did (status 130). */
 #ifndef TOOLS_INTERRUPT_H
 #define TOOLS_INTERRUPT_H

@@ -59,6 +59,36 @@ static void test_ctrl_c_stops_a_run_with_its_report(void **state)
     free(out);
 }
 
+/* A kill (SIGTERM) stops a recorded run as Ctrl-C does: the recording is written whole and no temporary file is
+ * left beside it. A bench interrupted in its first bench (patterns takes a minute on any host) marks its table
+ * partial and does not point latest at it. */
+static void test_interrupted_work_is_marked_and_cleaned(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/iwarp-int-XXXXXX", cmd[2048], *out;
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd,
+             "timeout --preserve-status -s TERM 1 '%s' run programs/bench/compute.s --args 100000000 --record "
+             "%s/rec.iwt > /dev/null 2>&1; ls %s",
+             iwarp, dir, dir);
+    command_run(cmd, &out);
+    if (strcmp(out, "rec.iwt\n") != 0)
+        fail_msg("after the kill the folder holds:\n%s", out);
+    free(out);
+    snprintf(cmd, sizeof cmd, "timeout --preserve-status -s INT 2 '%s' bench patterns --out %s/b > /dev/null 2>&1",
+             iwarp, dir);
+    assert_int_equal(command_run(cmd, &out), 130);
+    free(out);
+    snprintf(cmd, sizeof cmd, "head -1 %s/b/*/results.csv; ls %s/b", dir, dir);
+    command_run(cmd, &out);
+    if (strstr(out, "# partial: interrupted") == NULL || strstr(out, "latest") != NULL)
+        fail_msg("the interrupted bench left:\n%s", out);
+    free(out);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    command_run(cmd, &out);
+    free(out);
+}
+
 /* iwarp traffic (points no host finishes in the time given, so the test does not depend on the emulator's speed):
  * the progress line names the point being measured; Ctrl-C in a sweep of rates keeps the points
  * measured to the end, says it was interrupted, writes their plots and exits 130. */
@@ -105,6 +135,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_progress_shows_on_a_terminal_only),
         cmocka_unit_test(test_ctrl_c_stops_a_run_with_its_report),
         cmocka_unit_test(test_traffic_shows_progress_and_stops_on_ctrl_c),
+        cmocka_unit_test(test_interrupted_work_is_marked_and_cleaned),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

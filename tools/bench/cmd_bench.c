@@ -40,24 +40,31 @@ static void wall_csv(const wall_times_t *w, FILE *out)
     fprintf(out, "# jobs: %u\n", w->jobs);
 }
 
-static int write_table(const csv_table_t *csv, const run_meta_t *meta, const wall_times_t *walls, const char *dir)
+static int write_table(const csv_table_t *csv, const run_meta_t *meta, const wall_times_t *walls, const char *dir,
+                       bool partial)
 {
-    char path[4096], err[4200];
+    char path[4096], err[4200] = "";
     snprintf(path, sizeof path, "%s/results.csv", dir);
     file_out_t out; /* whole or not at all (file.h) */
     int rc = plot_make_dirs(dir) == 0 ? file_out_open(&out, path, "w", err, sizeof err) : -1;
     if (rc == 0) {
+        if (partial) /* a table of some cases must not pass for the suite's */
+            fprintf(out.f, "# partial: interrupted; only the cases that ended\n");
         run_meta_csv(meta, out.f);
         wall_csv(walls, out.f);
     }
     if (rc == 0 && csv_write(csv, out.f) != 0) {
+        int e = errno;
         file_out_abort(&out);
+        snprintf(err, sizeof err, "%s: %s", path, e != 0 ? strerror(e) : "a write failed");
         rc = -1;
     } else if (rc == 0) {
         rc = file_out_commit(&out, err, sizeof err);
+    } else if (err[0] == '\0') {
+        snprintf(err, sizeof err, "%s: cannot make its folder: %s", path, strerror(errno));
     }
     if (rc != 0) {
-        fprintf(stderr, "iwarp bench: cannot write %s\n", path);
+        fprintf(stderr, "iwarp bench: cannot write %s\n", err);
         return -1;
     }
     printf("every measured case as a row: %s\n", path);
@@ -229,7 +236,8 @@ int cmd_bench(int argc, char **argv)
         json_end_object(&j);
         json_finish(&j);
     }
-    if (ctx.format != BENCH_TEXT && bench_link_latest(parent, base) != 0)
+    /* latest is the newest whole run: an interrupted one keeps its folder, marked partial, and leaves latest be. */
+    if (ctx.format != BENCH_TEXT && !interrupted && bench_link_latest(parent, base) != 0)
         fprintf(stderr, "iwarp bench: could not point %s/latest at %s\n", parent, base);
     if (ctx.format == BENCH_CSV) {
         run_meta_csv(&meta, stdout);
@@ -239,8 +247,10 @@ int cmd_bench(int argc, char **argv)
             rc = 1;
         }
     } else if (ctx.format == BENCH_TEXT) {
-        if (write_table(&csv, &meta, &walls, ctx.out_dir) != 0)
+        if (write_table(&csv, &meta, &walls, ctx.out_dir, interrupted) != 0)
             rc = 1;
+        else if (interrupted)
+            printf("this run's folder: %s (partial; %s/latest is left at the last whole run)\n", ctx.out_dir, parent);
         else if (bench_link_latest(parent, base) != 0)
             fprintf(stderr, "iwarp bench: could not point %s/latest at %s\n", parent, base);
         else
