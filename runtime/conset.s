@@ -121,7 +121,12 @@ conset_instantiate:
         wrcr zero, [CR_EVENT_ENABLE]
         # 2. synchronize all cells: every one has finished with the previous phase's connections. All
         #    leave in the same clock, so the phase's clock can start a fixed time later on every cell.
+        #    The labels conset_sync, conset_synced, conset_switched, conset_transfer and
+        #    conset_transfer_done are the milestones `iwarp run` times a phase by (docs/conset.md, "Where a
+        #    phase's clocks go"): it sees the clock a cell's pc reaches each, so they cost no clock.
+conset_sync:
         call sync_barrier_aligned
+conset_synced:
         add  a0, a0, CONSET_SWITCH_CLOCKS
         stw  a0, [conset_phase_clock]
         # 3. put the communication agent to sleep
@@ -166,6 +171,7 @@ conset_instantiate:
         or   r11, r11, r29
         wrcr r11, [CR_MARK]
         # 7. resume in the new context
+conset_switched:
         jr   r30
 
 # conset_lists(a0 = phase) -> a0 = first send entry, a1 = first receive entry, a2 = sends, a3 = receives,
@@ -208,7 +214,7 @@ conset_transfer:
         ldw  r27, [CONSET_TABLES + 8]
         and  r27, r27, CONSET_TIMED
         ldw  r28, [conset_phase_clock]
-.seg:   beqz r24, .done
+.seg:   beqz r24, conset_transfer_done
         { ldw r29, [r23 + SEG_CHANNELS] ; ldw r18, [r23 + SEG_WORDS] ; sub r24, r24, 1 }
         { ldw r25, [r23 + SEG_MODE] ; ldw r19, [r23 + SEG_START] ; add r23, r23, SEG_SIZE }
         { and r11, r29, 0xff ; srl r12, r29, 8 }
@@ -253,7 +259,8 @@ conset_transfer:
 5:      { ldw go0, [r16] ; add r16, r16, 4 }
         { stw gi0, [r17] ; add r17, r17, 4 ; loop r18, 5b }
         jmp  .seg
-.done:  li   r11, COA_NONE
+conset_transfer_done:
+        li   r11, COA_NONE
         wrcr r11, [COA_GATE_OUT0]
         wrcr r11, [COA_GATE_IN0]
         ldw  ra, [sp]
