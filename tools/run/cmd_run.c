@@ -7,15 +7,18 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "file.h"
-#include "state_hash.h"
 #include "emu.h"
+#include "file.h"
 #include "json.h"
+#include "phase_account.h"
+#include "phase_predict.h"
+#include "phase_report.h"
 #include "program_load.h"
 #include "program_options.h"
 #include "run_desc.h"
 #include "run_loop.h"
 #include "run_report.h"
+#include "state_hash.h"
 #include "trace.h"
 
 typedef struct run_options {
@@ -24,6 +27,8 @@ typedef struct run_options {
     bool quiet;
     const char *record;
     uint64_t hash_at;
+    bool phases_only; /* --phases */
+    bool no_phases;   /* --no-phases */
 } run_options_t;
 
 static void usage(FILE *out)
@@ -44,6 +49,8 @@ static void usage(FILE *out)
             "  --quiet             no report, only the exit status\n"
             "  --record FILE       record the run for `iwarp view FILE` (docs/trace.md; runs on one thread)\n"
             "  --state-hash-at N   run until clock N (or the end) and print the state hash, as `hash` in iwarp debug\n"
+            "  --phases            a ConSet run: print only its per-phase account (docs/conset.md)\n"
+            "  --no-phases         no per-phase account (it watches every clock, so the run takes one thread)\n"
             "On a terminal a progress line shows the clock and its rate; Ctrl-C stops the run and prints the report\n"
             "so far.\n"
             "Exit status: 0 when every cell halted, 1 on a fault, deadlock or limit, 2 on bad usage or input,\n"
@@ -52,7 +59,7 @@ static void usage(FILE *out)
 
 static int parse_options(int argc, char **argv, run_options_t *o)
 {
-    enum { OPT_JSON = 256, OPT_QUIET, OPT_HELP, OPT_RECORD, OPT_HASH_AT };
+    enum { OPT_JSON = 256, OPT_QUIET, OPT_HELP, OPT_RECORD, OPT_HASH_AT, OPT_PHASES, OPT_NO_PHASES };
     static const struct option longopts[] = {
         PROGRAM_LONG_OPTIONS,
         {"json", no_argument, NULL, OPT_JSON},
@@ -60,6 +67,8 @@ static int parse_options(int argc, char **argv, run_options_t *o)
         {"help", no_argument, NULL, OPT_HELP},
         {"record", required_argument, NULL, OPT_RECORD},
         {"state-hash-at", required_argument, NULL, OPT_HASH_AT},
+        {"phases", no_argument, NULL, OPT_PHASES},
+        {"no-phases", no_argument, NULL, OPT_NO_PHASES},
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
@@ -77,6 +86,8 @@ static int parse_options(int argc, char **argv, run_options_t *o)
         case OPT_JSON: o->json = true; break;
         case OPT_QUIET: o->quiet = true; break;
         case OPT_RECORD: o->record = optarg; break;
+        case OPT_PHASES: o->phases_only = true; break;
+        case OPT_NO_PHASES: o->no_phases = true; break;
         case OPT_HASH_AT: {
             if (emu_parse_count(optarg, &o->hash_at) != 0 || o->hash_at == 0) {
                 fprintf(stderr, "iwarp run: --state-hash-at wants a positive clock, not '%s'\n", optarg);
@@ -91,6 +102,10 @@ static int parse_options(int argc, char **argv, run_options_t *o)
     }
     if (optind != argc - 1) {
         usage(stderr);
+        return -1;
+    }
+    if (o->phases_only && (o->no_phases || o->json || o->quiet)) {
+        fprintf(stderr, "iwarp run: --phases goes with none of --no-phases, --json, --quiet\n");
         return -1;
     }
     o->p.file = argv[optind];
@@ -181,6 +196,21 @@ int cmd_run(int argc, char **argv)
         return 2;
     }
 
+    /* A ConSet run's account watches every clock (a hook, so one thread), unless recording does. */
+    phase_account_t *phases = NULL;
+    if (!o.no_phases && rec == NULL && (phases = phase_account_create(a)) != NULL) {
+        if (phase_predict_attach(phases, &desc) != 0)
+            fprintf(stderr, "iwarp run: out of memory for the phases' link-weighted lengths\n");
+        emu_hooks_t hooks = {phases, NULL, phase_account_hook};
+        emu_array_set_hooks(a, &hooks);
+    } else if (o.phases_only) {
+        fprintf(stderr, "iwarp run: --phases: %s\n",
+                rec != NULL ? "not with --record" : "no cell runs runtime/conset.s's phases");
+        emu_array_free(a);
+        run_desc_free(&desc);
+        return 2;
+    }
+
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     bool interrupted;
@@ -194,28 +224,31 @@ int cmd_run(int argc, char **argv)
         thread_tuner_init(&tuner, most);
         tune = &tuner;
     }
-    emu_run_status_t st = run_loop_tuned(a, desc.max_cycles, o.p.file, o.quiet || o.json, &interrupted, tune);
+    emu_run_status_t st =
+        run_loop_tuned(a, desc.max_cycles, o.p.file, o.quiet || o.json || o.phases_only, &interrupted, tune);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     bool rec_failed = rec != NULL && view_record_finish(rec, st, rec_err, sizeof rec_err) != 0;
     if (rec_failed)
         fprintf(stderr, "iwarp run: --record %s: %s\n", o.record, rec_err);
     double host_seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
 
-    run_report_t rep = {.program = o.p.file,
-                        .array = a,
-                        .status = st,
-                        .host_seconds = host_seconds,
-                        .tuner = tune};
+    run_report_t rep = {
+        .program = o.p.file, .array = a, .status = st, .host_seconds = host_seconds, .tuner = tune, .phases = phases};
     if (o.json)
         run_report_json(&rep, stdout);
+    else if (o.phases_only)
+        phase_report_text(phases, stdout);
     else if (!o.quiet)
         run_report_text(&rep, stdout);
+    if (o.phases_only && st != EMU_RUN_DONE)
+        run_report_problem(&rep, stderr);
     if (o.quiet && st != EMU_RUN_DONE)
         run_report_problem(&rep, stderr);
     if (interrupted)
         fprintf(stderr, "iwarp run: interrupted at clock %llu: the report is of the run so far\n",
                 (unsigned long long)emu_array_clock(a));
     emu_array_free(a);
+    phase_account_free(phases);
     run_desc_free(&desc);
     return interrupted ? 130 : st == EMU_RUN_DONE && !rec_failed ? 0 : 1;
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "phase_report.h"
 
 void run_report_totals(const emu_array_t *a, ca_stats_t *sum)
 {
@@ -172,6 +173,10 @@ void run_report_text(const run_report_t *r, FILE *out)
     if (r->tuner != NULL)
         fprintf(out, "threads  auto: ended on %u of up to %u (%u tries, %u kept)\n", r->tuner->cur, r->tuner->max,
                 r->tuner->probes, r->tuner->switches);
+    if (r->phases != NULL) {
+        fprintf(out, "\n");
+        phase_report_text(r->phases, out);
+    }
 }
 
 void run_report_json(const run_report_t *r, FILE *out)
@@ -274,6 +279,8 @@ void run_report_json(const run_report_t *r, FILE *out)
             json_end_object(&j);
         }
     json_end_array(&j);
+    if (r->phases != NULL)
+        phase_report_json(r->phases, &j);
     json_end_object(&j);
     json_finish(&j);
 }

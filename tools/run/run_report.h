@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "emu.h"
+#include "phase_account.h"
 #include "thread_tuner.h"
 
 typedef struct run_report {
@@ -13,6 +14,7 @@ typedef struct run_report {
     emu_run_status_t status;
     double host_seconds;
     const thread_tuner_t *tuner; /* --threads auto: the count it ended on; NULL otherwise */
+    phase_account_t *phases;     /* a ConSet run's per-phase account; NULL otherwise */
 } run_report_t;
 
 enum { RUN_REPORT_MAX_CELL_ROWS = 16 }; /* larger arrays print totals only */

@@ -1,0 +1,321 @@
+#include "phase_account.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ca.h"
+#include "program.h"
+
+/* Where runtime/conset.s looks for its tables unless the program says otherwise, and the layout it reads
+ * (conset/route_tables.h): the phase offsets after a 4-word header, and in a phase record the counts after
+ * the forwarding entries. */
+enum {
+    DEFAULT_TABLES = 0x70000,
+    TABLE_MAGIC = 0x54455343,
+    TABLE_PHASES = 4,
+    TABLE_OFFSETS = 16,
+    FWD_BYTES = 16,
+    RECORD_PREDICTED = 8, /* after n_fwd and its entries: n_send, n_recv, then the predicted clocks */
+    MARK_KIND_SHIFT = 24,
+    MARK_DATA = 0xffffff,
+};
+
+const char *const phase_milestone_names[PM_COUNT] = {
+    "conset_sync", "conset_synced",  "conset_switched", "conset_transfer", "conset_transfer_done",
+    "first_sent",  "first_received", "last_sent",       "last_received",
+};
+
+typedef struct cell_watch {
+    const ca_t *ca;
+    unsigned x, y;
+    uint32_t label[PM_LABELS];
+    uint32_t last_pc;
+    int row; /* the switch it is in, -1 before its first */
+    bool streaming;
+    uint64_t reads, writes; /* its gate words, as last seen */
+} cell_watch_t;
+
+typedef struct raw_row {
+    int phase;
+    uint64_t *at; /* [cell][PM_COUNT], UINT64_MAX until seen */
+} raw_row_t;
+
+struct phase_account {
+    const emu_array_t *a;
+    cell_watch_t *cells; /* the watched ones: those whose program has the labels */
+    unsigned ncells, width, height;
+    raw_row_t *raw;
+    unsigned nraw, rawcap;
+    phase_row_t *rows; /* computed from raw by phase_account_rows */
+    uint64_t *link_weighted;
+    unsigned nlink_weighted;
+    uint32_t tables; /* where the first watched cell's tables are */
+};
+
+phase_account_t *phase_account_create(const emu_array_t *a)
+{
+    unsigned w = emu_array_width(a), h = emu_array_height(a);
+    phase_account_t *pa = calloc(1, sizeof *pa);
+    if (pa == NULL || (pa->cells = calloc((size_t)w * h, sizeof *pa->cells)) == NULL) {
+        free(pa);
+        return NULL;
+    }
+    pa->a = a;
+    pa->width = w;
+    pa->height = h;
+    pa->tables = DEFAULT_TABLES;
+    for (unsigned y = 0; y < h; y++)
+        for (unsigned x = 0; x < w; x++) {
+            const ca_t *ca = emu_array_ca(a, x, y);
+            if (ca->prog == NULL)
+                continue;
+            cell_watch_t *c = &pa->cells[pa->ncells];
+            bool all = true;
+            for (unsigned m = 0; m < PM_LABELS && all; m++) {
+                const isa_symbol_t *s = isa_image_symbol(&ca->prog->image, phase_milestone_names[m]);
+                all = s != NULL && s->kind == ISA_SYM_TEXT;
+                c->label[m] = all ? s->value : 0;
+            }
+            if (!all)
+                continue;
+            if (pa->ncells == 0) {
+                const isa_symbol_t *t = isa_image_symbol(&ca->prog->image, "CONSET_TABLES");
+                if (t != NULL)
+                    pa->tables = t->value;
+            }
+            c->ca = ca;
+            c->x = x;
+            c->y = y;
+            c->last_pc = ca->s.pc;
+            c->row = -1;
+            c->reads = ca->s.stats.gate_reads;
+            c->writes = ca->s.stats.gate_writes;
+            pa->ncells++;
+        }
+    if (pa->ncells == 0) {
+        phase_account_free(pa);
+        return NULL;
+    }
+    return pa;
+}
+
+void phase_account_free(phase_account_t *pa)
+{
+    if (pa == NULL)
+        return;
+    for (unsigned r = 0; r < pa->nraw; r++)
+        free(pa->raw[r].at);
+    free(pa->raw);
+    free(pa->rows);
+    free(pa->cells);
+    free(pa->link_weighted);
+    free(pa);
+}
+
+uint32_t phase_account_tables(const phase_account_t *pa)
+{
+    return pa->tables;
+}
+
+void phase_account_set_link_weighted(phase_account_t *pa, const uint64_t *clocks, unsigned nphases)
+{
+    uint64_t *copy = malloc(nphases * sizeof *copy + 1);
+    if (copy == NULL)
+        return;
+    memcpy(copy, clocks, nphases * sizeof *copy);
+    free(pa->link_weighted);
+    pa->link_weighted = copy;
+    pa->nlink_weighted = nphases;
+}
+
+/* The row of the k-th switch, made when its first cell gets there; NULL when out of memory. */
+static raw_row_t *row_at(phase_account_t *pa, unsigned k)
+{
+    while (pa->nraw <= k) {
+        if (pa->nraw == pa->rawcap) {
+            unsigned cap = pa->rawcap ? 2 * pa->rawcap : 32;
+            raw_row_t *grown = realloc(pa->raw, cap * sizeof *grown);
+            if (grown == NULL)
+                return NULL;
+            pa->raw = grown;
+            pa->rawcap = cap;
+        }
+        raw_row_t *r = &pa->raw[pa->nraw];
+        size_t n = (size_t)pa->ncells * PM_COUNT;
+        if ((r->at = malloc(n * sizeof *r->at)) == NULL)
+            return NULL;
+        for (size_t i = 0; i < n; i++)
+            r->at[i] = UINT64_MAX;
+        r->phase = -1;
+        pa->nraw++;
+    }
+    return &pa->raw[k];
+}
+
+static uint64_t *milestones(phase_account_t *pa, unsigned cell)
+{
+    const cell_watch_t *c = &pa->cells[cell];
+    return c->row < 0 ? NULL : &pa->raw[c->row].at[(size_t)cell * PM_COUNT];
+}
+
+static void reached(phase_account_t *pa, unsigned cell, phase_milestone_t m, uint64_t by)
+{
+    cell_watch_t *c = &pa->cells[cell];
+    if (m == PM_SYNC) {
+        /* Its switches so far tell which row: the k-th switch of every cell is the same barrier. */
+        unsigned k = (unsigned)(c->row + 1);
+        if (row_at(pa, k) == NULL)
+            return;
+        c->row = (int)k;
+        c->streaming = false;
+    }
+    uint64_t *at = milestones(pa, cell);
+    if (at == NULL)
+        return;
+    if (m == PM_STREAM) {
+        c->streaming = true;
+        if (at[m] != UINT64_MAX)
+            return; /* a second transfer in the same phase goes on streaming */
+    }
+    if (m == PM_DONE)
+        c->streaming = false;
+    at[m] = by;
+}
+
+void phase_account_observe(phase_account_t *pa, uint64_t clock)
+{
+    uint64_t by = clock + 1;
+    for (unsigned i = 0; i < pa->ncells; i++) {
+        cell_watch_t *c = &pa->cells[i];
+        const ca_t *ca = c->ca;
+        if (ca->s.stats.gate_writes != c->writes || ca->s.stats.gate_reads != c->reads) {
+            uint64_t *at = c->streaming ? milestones(pa, i) : NULL;
+            if (at != NULL && ca->s.stats.gate_writes != c->writes) {
+                if (at[PM_FIRST_SENT] == UINT64_MAX)
+                    at[PM_FIRST_SENT] = by;
+                at[PM_LAST_SENT] = by;
+            }
+            if (at != NULL && ca->s.stats.gate_reads != c->reads) {
+                if (at[PM_FIRST_RECEIVED] == UINT64_MAX)
+                    at[PM_FIRST_RECEIVED] = by;
+                at[PM_LAST_RECEIVED] = by;
+            }
+            c->writes = ca->s.stats.gate_writes;
+            c->reads = ca->s.stats.gate_reads;
+        }
+        if (ca->s.pc != c->last_pc) {
+            c->last_pc = ca->s.pc;
+            for (unsigned m = 0; m < PM_LABELS; m++)
+                if (ca->s.pc == c->label[m])
+                    reached(pa, i, (phase_milestone_t)m, by);
+        }
+        const uint32_t *marks;
+        unsigned n = emu_array_marks(pa->a, c->x, c->y, &marks);
+        for (unsigned k = 0; k < n && c->row >= 0; k++)
+            if (marks[k] >> MARK_KIND_SHIFT == EMU_MARK_PHASE)
+                pa->raw[c->row].phase = (int)(marks[k] & MARK_DATA);
+    }
+}
+
+bool phase_account_hook(void *user, emu_array_t *a, uint64_t clock)
+{
+    (void)a;
+    phase_account_observe(user, clock);
+    return false;
+}
+
+/* The AS length the tables give phase p (every cell's record holds it), 0 when they do not. */
+static uint64_t predicted(const phase_account_t *pa, int p)
+{
+    const ca_t *ca = pa->cells[0].ca;
+    uint32_t magic, phases, offset, nfwd, clocks;
+    if (p < 0 || ca_mem_read(ca, pa->tables, &magic, 4) != 0 || magic != TABLE_MAGIC ||
+        ca_mem_read(ca, pa->tables + TABLE_PHASES, &phases, 4) != 0 || (uint32_t)p >= phases ||
+        ca_mem_read(ca, pa->tables + TABLE_OFFSETS + 4 * (uint32_t)p, &offset, 4) != 0 ||
+        ca_mem_read(ca, pa->tables + offset, &nfwd, 4) != 0 ||
+        ca_mem_read(ca, pa->tables + offset + 4 + nfwd * FWD_BYTES + RECORD_PREDICTED, &clocks, 4) != 0)
+        return 0;
+    return clocks;
+}
+
+static uint64_t later(uint64_t a, uint64_t b)
+{
+    return a == UINT64_MAX ? b : b == UINT64_MAX ? a : a > b ? a : b;
+}
+
+/* The latest (or earliest) of milestone m over the cells; UINT64_MAX when a cell has not got there (latest)
+ * or none has (earliest). */
+static uint64_t over_cells(const phase_account_t *pa, const raw_row_t *r, phase_milestone_t m, bool latest)
+{
+    uint64_t v = UINT64_MAX;
+    for (unsigned i = 0; i < pa->ncells; i++) {
+        uint64_t t = r->at[(size_t)i * PM_COUNT + m];
+        if (latest && t == UINT64_MAX && m <= PM_DONE && m != PM_STREAM)
+            return UINT64_MAX; /* every cell passes these: not all have yet */
+        if (t != UINT64_MAX && (v == UINT64_MAX || (latest ? t > v : t < v)))
+            v = t;
+    }
+    return v;
+}
+
+static void fill_row(const phase_account_t *pa, unsigned k, uint64_t start, phase_row_t *row)
+{
+    const raw_row_t *r = &pa->raw[k];
+    memset(row, 0, sizeof *row);
+    row->switch_index = k;
+    row->phase = r->phase;
+    row->barrier_in = over_cells(pa, r, PM_SYNC, true);
+    row->barrier_out = over_cells(pa, r, PM_SYNCED, true);
+    row->loaded = over_cells(pa, r, PM_SWITCHED, true);
+    row->stream_start = over_cells(pa, r, PM_STREAM, false);
+    row->first_sent = over_cells(pa, r, PM_FIRST_SENT, false);
+    row->first_received = over_cells(pa, r, PM_FIRST_RECEIVED, false);
+    row->last_sent = over_cells(pa, r, PM_LAST_SENT, true);
+    row->last_received = over_cells(pa, r, PM_LAST_RECEIVED, true);
+    row->end = over_cells(pa, r, PM_DONE, true);
+    row->complete = row->end != UINT64_MAX;
+    row->start = start == UINT64_MAX ? row->barrier_in : start;
+    row->predicted = predicted(pa, r->phase);
+    if (r->phase >= 0 && (unsigned)r->phase < pa->nlink_weighted)
+        row->link_weighted = pa->link_weighted[r->phase];
+    if (!row->complete)
+        return;
+    /* Each part from where the one before ended, so that they add up to the total. */
+    uint64_t in = later(row->barrier_in, row->start), out = later(row->barrier_out, in);
+    uint64_t loaded = later(row->loaded, out), first = later(row->first_received, loaded);
+    uint64_t sent = later(row->last_sent, first), end = later(row->end, sent);
+    row->other = in - row->start;
+    row->sync = out - in;
+    row->load = loaded - out;
+    row->first = first - loaded;
+    row->transfer = sent - first;
+    row->drain = end - sent;
+    row->total = end - row->start;
+    if (row->stream_start != UINT64_MAX && row->first_received != UINT64_MAX)
+        row->latency = row->first_received - row->stream_start;
+    unsigned slowest = 0;
+    for (unsigned i = 1; i < pa->ncells; i++)
+        if (r->at[(size_t)i * PM_COUNT + PM_DONE] > r->at[(size_t)slowest * PM_COUNT + PM_DONE])
+            slowest = i;
+    const uint64_t *at = &r->at[(size_t)slowest * PM_COUNT];
+    row->slowest_x = pa->cells[slowest].x;
+    row->slowest_y = pa->cells[slowest].y;
+    row->slowest_clocks = at[PM_DONE] - at[PM_SYNCED];
+}
+
+unsigned phase_account_rows(phase_account_t *pa, const phase_row_t **rows)
+{
+    phase_row_t *grown = realloc(pa->rows, (pa->nraw + 1) * sizeof *grown);
+    if (grown == NULL) {
+        *rows = pa->rows;
+        return 0;
+    }
+    pa->rows = grown;
+    uint64_t start = UINT64_MAX;
+    for (unsigned k = 0; k < pa->nraw; k++) {
+        fill_row(pa, k, start, &pa->rows[k]);
+        start = pa->rows[k].end;
+    }
+    *rows = pa->rows;
+    return pa->nraw;
+}
