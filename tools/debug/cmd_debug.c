@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "dbg.h"
 #include "file.h"
+#include "phase_predict.h"
 #include "program_options.h"
 #include "run_desc.h"
 
@@ -146,6 +147,8 @@ int cmd_debug(int argc, char **argv)
         return 2;
     }
     dbg_t *d = dbg_create(a, o.p.file, o.p.max_given ? o.p.max_cycles : desc.max_cycles, stdout);
+    if (d != NULL && d->phases != NULL && phase_predict_attach(d->phases, &desc) != 0)
+        fprintf(stderr, "iwarp debug: out of memory for the phases' link-weighted lengths\n");
     run_desc_free(&desc);
     if (d == NULL) {
         emu_array_free(a);

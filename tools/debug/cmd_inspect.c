@@ -5,6 +5,7 @@
 
 #include "dbg.h"
 #include "file.h"
+#include "phase_report.h"
 
 int dbg_cmd_cell(dbg_t *d, char *args)
 {
@@ -388,10 +389,31 @@ static void info_program(dbg_t *d)
     }
 }
 
+/* The per-phase account of the clocks run so far (the first time each ran: after going back in time it still
+ * holds what came later). */
+static void info_phases(dbg_t *d)
+{
+    if (d->phases == NULL) {
+        dbg_printf(d, "no ConSet phases: no cell's program has runtime/conset.s's labels\n");
+        return;
+    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (f == NULL) {
+        dbg_error(d, "out of memory");
+        return;
+    }
+    phase_report_text(d->phases, f);
+    fclose(f);
+    dbg_printf(d, "%s", text);
+    free(text);
+}
+
 int dbg_cmd_info(dbg_t *d, char *args)
 {
     char *w = dbg_word(&args);
-    static const char *const topics = "breakpoints, snapshots, marks [N], program, settings, registers [X,Y]";
+    static const char *const topics = "breakpoints, snapshots, marks [N], phases, program, settings, registers [X,Y]";
     if (w == NULL)
         return dbg_error(d, "usage: info TOPIC, one of %s", topics);
     size_t n = strlen(w);
@@ -407,6 +429,8 @@ int dbg_cmd_info(dbg_t *d, char *args)
         dbg_info_marks(d, count);
     } else if (strncmp(w, "program", n) == 0) {
         info_program(d);
+    } else if (strncmp(w, "phases", n) == 0 && n >= 2) {
+        info_phases(d);
     } else if (strncmp(w, "registers", n) == 0) {
         return dbg_cmd_regs(d, args);
     } else if (strncmp(w, "settings", n) == 0 && n >= 2) {

@@ -16,7 +16,7 @@ static void complete_info(dbg_t *d, const char *line, const char *text, dbg_str_
 {
     (void)d;
     (void)line;
-    static const char *const topics[] = {"breakpoints", "watchpoints", "snapshots", "marks",
+    static const char *const topics[] = {"breakpoints", "watchpoints", "snapshots", "marks", "phases",
                                          "registers",   "program",     "settings",  NULL};
     complete_words(topics, text, words);
 }
@@ -215,8 +215,10 @@ static const dbg_command_t commands[] = {
      dbg_complete_expr},
     {"undisplay", 3, NULL, dbg_cmd_undisplay, "[N]", "forget display N (alone: all of them)\nExample: undisplay 1",
      NULL},
-    {"info", 1, NULL, dbg_cmd_info, "breakpoints|snapshots|marks [N]|program|settings|registers",
-     "list stop points, snapshots, marks, programs or settings\nExample: info breakpoints", complete_info},
+    {"info", 1, NULL, dbg_cmd_info, "breakpoints|snapshots|marks [N]|phases|program|settings|registers",
+     "list stop points, snapshots, marks, a ConSet run's phases so far, programs or settings\nExample: info "
+     "breakpoints",
+     complete_info},
     /* time travel */
     {"snapshot", 2, NULL, dbg_cmd_snapshot, "save FILE | load FILE | list",
      "save the whole array to a file, load it back, or list the snapshot ring\n"

@@ -16,6 +16,7 @@
 
 #include "emu.h"
 #include "expr.h"
+#include "phase_account.h"
 
 typedef struct dbg dbg_t;
 
@@ -208,7 +209,9 @@ struct dbg {
     bool edit_settled;
     dbg_mark_t *marks;
     size_t nmarks, marks_cap;
-    uint64_t marks_high; /* clocks below this are in the log */
+    uint64_t marks_high;     /* clocks below this are in the log */
+    phase_account_t *phases; /* a ConSet run's per-phase account (`info phases`); NULL otherwise */
+    uint64_t phases_high;    /* clocks below this are in it */
 
     /* display: expressions printed at every stop (on the selected cell) */
     char *displays[16];

@@ -131,6 +131,10 @@ static bool after_clock(void *user, emu_array_t *a, uint64_t clock)
     if (clock + 1 > d->output_high)
         d->output_high = clock + 1;
     dbg_log_marks(d, clock);
+    if (d->phases != NULL && clock >= d->phases_high) { /* a replayed clock is in the account already */
+        d->phases_high = clock + 1;
+        phase_account_observe(d->phases, clock);
+    }
     bool stop = false;
     if (g->ret && returned(d, g)) {
         d->reason = DBG_STOP_RETURN;

@@ -136,6 +136,7 @@ dbg_t *dbg_create(emu_array_t *a, const char *program_name, uint64_t max_cycles,
     d->show_words = 8;
     d->lc_prev = calloc((size_t)d->ncells * d->nchan, 1);
     d->pending = calloc(d->ncells, sizeof *d->pending);
+    d->phases = phase_account_create(a); /* NULL when no cell runs ConSet's phases */
     if (d->program_name == NULL || d->lc_prev == NULL || d->pending == NULL) {
         dbg_free(d);
         return NULL;
@@ -169,6 +170,7 @@ void dbg_free(dbg_t *d)
     free(d->pending);
     free(d->lc_prev);
     free(d->marks);
+    phase_account_free(d->phases);
     free(d->program_name);
     dbg_str_free(&d->capture);
     dbg_str_free(&d->stop_msg);
