@@ -319,6 +319,13 @@ static void test_hpf_doc_example_prints_what_the_doc_shows(void **state)
     doc_example("docs/deposit.md", "### `iwarp hpf`");
 }
 
+/* docs/conset.md: the per-phase account of all-to-all at 32 words, every phase's clocks as measured. */
+static void test_phase_account_doc_example_prints_what_the_doc_shows(void **state)
+{
+    (void)state;
+    doc_example("docs/conset.md", "#### All-to-all at 32 words");
+}
+
 /* docs/copy.md: the paper's estimates and an expression with a constraint. */
 static void test_copy_model_doc_examples_print_what_the_doc_shows(void **state)
 {
@@ -420,6 +427,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_array_sizes_follow_one_rule),
         cmocka_unit_test(test_hpf_doc_example_prints_what_the_doc_shows),
         cmocka_unit_test(test_copy_model_doc_examples_print_what_the_doc_shows),
+        cmocka_unit_test(test_phase_account_doc_example_prints_what_the_doc_shows),
         cmocka_unit_test(test_copy_model_refuses_bad_expressions_and_tables),
         cmocka_unit_test(test_fem_doc_example_prints_what_the_doc_shows),
         cmocka_unit_test(test_gmsh_is_loaded_only_for_a_mesh),
