@@ -1,5 +1,5 @@
-/* APR's set-up and driver: the routing order, the sequential pass, phase removal, balancing, tightening
- * (apr.h). */
+/* APR's set-up and driver: the routing order, the sequential pass, phase removal, balancing, tightening; or the
+ * ConSet paper's steps alone (apr.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -229,6 +229,8 @@ static apr_t *create(const apr_input_t *in)
     for (uint64_t u = 0; u < APR_BALANCE_TABLE; u++)
         a->balance[u] = apr_balance_term(u, a->cap);
     a->iterations = in->iterations;
+    a->paper = in->paper;
+    a->link_cost = in->paper ? 0 : APR_LINK;
     a->rng = in->seed;
     a->n = in->nconns;
     size_t cells = a->t.n, edges = in->after_start ? in->after_start[a->n] : 0;
@@ -310,9 +312,25 @@ static unsigned emptiest_phase(const apr_t *a)
     return q;
 }
 
+/* The ConSet paper's APR, section 4.4.1: "1 order connections, 2 initialize node costs to 1, 3 for route (i,a)
+ * find shortest path, update node costs, 4 repeat k times: ripup and reroute", generalized to phases as it says
+ * ("each phase with a copy of the graph, searching for a shortest path in all copies of the graph, and then
+ * selecting the shortest one which obeys the partial ordering constraints"): apr_route_one with the paper's
+ * node costs and no schedule budget, so a new copy opens only when no copy has room. */
+static int run_paper(apr_t *a, unsigned *list)
+{
+    for (unsigned k = 0; k < a->n; k++)
+        if (apr_route_one(a, a->order[k]) != 0)
+            return -1;
+    a->stats.greedy_phases = a->nphases;
+    return apr_paper_rounds(a, list);
+}
+
 static int run(apr_t *a, unsigned *list)
 {
     a->stats.lower_bound = a->n ? lower_bound(a) : 0;
+    if (a->paper)
+        return run_paper(a, list);
     /* The sequential pass (seed 004: order, route each on the cheapest path, costs rise with use); going over
      * capacity is not allowed, and the schedule is priced against the budget of the fewest phases possible. */
     apr_set_budget(a, a->stats.lower_bound);

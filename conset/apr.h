@@ -11,11 +11,13 @@
  * until nothing is over (negotiated congestion), or the rounds run out and the removal is undone. Last, the
  * same negotiation balances the schedule: each phase's send and receive clocks per cell against a budget,
  * then lower budgets for one phase after another (AS, sched.h, can do no better than the busiest timeline).
- * docs/conset.md gives the costs and the order.
+ * docs/conset.md gives the costs and the order. With apr_input_t.paper, only the steps the paper describes:
+ * its node costs, the sequential pass and its rounds of rip-up and reroute (apr_paper.c).
  */
 #ifndef CONSET_APR_H
 #define CONSET_APR_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "torus.h"
@@ -26,7 +28,10 @@ typedef struct apr_input {
     torus_t torus;
     unsigned capacity;   /* channels per cell, 1..16 */
     unsigned iterations; /* rip-up-and-reroute rounds allowed for each phase removal */
-    uint64_t seed;       /* order of the rerouting within a round */
+    uint64_t seed;       /* order of the rerouting within a round; with paper, which routes a round rips up */
+    /* Only what the ConSet paper's section 4.4.1 describes (apr_paper.c): node costs 1 + routes through the node,
+     * its rounds of rip-up and reroute; no phase removal by negotiation, no balancing, no tightening. */
+    bool paper;
     unsigned nconns;
     const unsigned *src, *dst; /* cell ids */
     const uint32_t *words;

@@ -22,6 +22,7 @@ enum {
     APR_STALL = 12,           /* a negotiation gives up after this many rounds with no less over */
     APR_TIGHTEN_FAILURES = 2, /* phases that could not be made shorter before the tightening stops */
     APR_BALANCE_TABLE = 64,   /* uses with their balance term tabulated (above: computed) */
+    APR_PAPER_SAMPLE = 8,     /* a paper round rips up one in this many of the routes that fit (apr_paper.c) */
 };
 #define APR_INF UINT64_MAX
 
@@ -46,7 +47,9 @@ typedef struct apr_cand {
 struct apr {
     torus_t t;
     unsigned cap, iterations;
-    uint64_t rng; /* splitmix64.h */
+    bool paper;         /* the ConSet paper's router only (apr_input_t) */
+    unsigned link_cost; /* per connection already on a link: APR_LINK, or 0 for the paper, which prices nodes */
+    uint64_t rng;       /* splitmix64.h */
     unsigned n;
     apr_conn_t *c;
     unsigned *order; /* routing order: ordering constraints first, then longest, most words, file order */
@@ -100,13 +103,19 @@ void apr_remove_phase(apr_t *a, unsigned q); /* q must be empty; later phases mo
 void apr_clear_history(apr_t *a);
 void apr_rip_up(apr_t *a, unsigned c);
 /* Routes connection c on the cheapest path over the phases its ordering allows; without room anywhere (only
- * when going over capacity is not allowed) it opens a phase. Returns 0, or -1 when out of memory. */
+ * when going over capacity is not allowed) it opens a phase. Returns 0; 1 when there is no room and a later
+ * connection's phase forbids a new one (only when going over capacity is not allowed and c's successors are
+ * routed: the paper's rounds); -1 when out of memory. */
 int apr_route_one(apr_t *a, unsigned c);
 int apr_save(const apr_t *a, apr_saved_t *s);
 void apr_restore(apr_t *a, const apr_saved_t *s);
 void apr_saved_free(apr_saved_t *s);
 /* The schedule budget per timeline when the task has `phases` phases (0 phases: none). */
 void apr_set_budget(apr_t *a, unsigned phases);
+
+/* apr_paper.c: the ConSet paper's rounds of rip-up and reroute (section 4.4.1), a->iterations of them. Returns 0,
+ * or -1 when out of memory. */
+int apr_paper_rounds(apr_t *a, unsigned *list);
 
 /* apr_negotiate.c: rip-up and reroute. */
 /* Tries to do with one phase fewer: 1 when phase q is gone and no cell is over capacity, 0 when that could not
@@ -137,6 +146,12 @@ static inline uint64_t apr_node_cost(const apr_t *a, unsigned p, unsigned v)
     uint64_t u = a->use[k];
     if (u >= a->cap && a->pres == 0)
         return APR_INF;
+    /* The ConSet paper, section 4.4.1: "initialize node costs to 1", then "update node costs" as routes go
+     * through (and decrement them when routes are ripped up). It gives no amount: 1/capacity a route (a full
+     * node costs 2) is the one that finds its phase counts, 30 for all-to-all with 12 channels, 2 for the
+     * butterfly with 12 and 1 with 16; a whole 1 a route finds 31, 2 and 2 (docs/conset.md). */
+    if (a->paper)
+        return APR_SCALE + APR_SCALE * u / a->cap;
     uint64_t balance = u < APR_BALANCE_TABLE ? a->balance[u] : apr_balance_term(u, a->cap);
     uint64_t cost = APR_SCALE + balance + a->hist[k];
     if (u >= a->cap) {

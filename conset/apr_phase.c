@@ -198,8 +198,10 @@ int apr_route_one(apr_t *a, unsigned ci)
         }
     }
     if (best_p == APR_NONE) {
+        /* A later connection bounds it only once the sequential pass is over: rip-up and reroute that lets
+         * cells go over capacity always finds a path; the paper's rounds, which do not, undo the round. */
         if (hi != APR_NONE && hi < a->nphases)
-            return -1; /* not reached: a later connection bounds it only once the sequential pass is over */
+            return 1;
         if (apr_add_phase(a) != 0)
             return -1;
         best_p = a->nphases - 1;

@@ -124,7 +124,7 @@ uint64_t apr_search(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound)
             uint64_t cv = apr_node_cost(a, p, v);
             if (cv == APR_INF)
                 continue;
-            uint64_t gv = a->g[u] + cv + (uint64_t)APR_LINK * links[d];
+            uint64_t gv = a->g[u] + cv + (uint64_t)a->link_cost * links[d];
             if (a->seen[v] != gen || gv < a->g[v]) {
                 a->seen[v] = gen;
                 a->g[v] = gv;

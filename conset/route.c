@@ -17,6 +17,7 @@ void route_options_init(route_options_t *o)
     o->iterations = ROUTE_DEFAULT_ITERATIONS;
     o->seed = ROUTE_DEFAULT_SEED;
     o->link_aware = false;
+    o->paper = false;
 }
 
 void route_plan_free(route_plan_t *plan)
@@ -179,6 +180,7 @@ static int route_tasks(const cset_t *set, const route_options_t *o, route_plan_t
             .capacity = plan->capacity,
             .iterations = o->iterations,
             .seed = o->seed,
+            .paper = o->paper,
             .nconns = n,
             .src = x->src,
             .dst = x->dst,
@@ -283,6 +285,7 @@ static sched_input_t phase_input(const route_plan_t *plan, unsigned p, subset_t 
         .after_start = m ? x->after_start : NULL,
         .after = m ? x->after : NULL,
         .seed = seed,
+        .greedy_only = plan->paper,
     };
     if (plan->link_aware) {
         /* Link id: the cell it leaves times 4, plus the direction. */
@@ -337,10 +340,13 @@ int route_compile(const cset_t *set, const route_options_t *o, route_plan_t *pla
         return err_set(err, errlen, "capacity must be 1..%u channels, not %u", CSET_MAX_CAPACITY, capacity);
     if (check_constraints(set, err, errlen) != 0)
         return -1;
+    if (o->paper && o->link_aware)
+        return err_set(err, errlen, "the ConSet paper's compiler has no congestion-aware scheduler (paper and links)");
     plan->set = set;
     plan->torus = torus_make(set->width, set->height);
     plan->capacity = capacity;
     plan->link_aware = o->link_aware;
+    plan->paper = o->paper;
     plan->conns = calloc(set->nconns + 1u, sizeof *plan->conns);
     subset_t x;
     int rc = subset_alloc(set, &x);

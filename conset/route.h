@@ -3,7 +3,7 @@
  * are partitioned into phases and routed (APR, apr.h); phases are numbered task by task in task order. At
  * every cell of a phase each connection through it gets its own user channel, 4 upwards in connection
  * order; then each phase is scheduled (AS, sched.h). The plan is written as cell tables (route_tables.h)
- * and a report (route_report.h).
+ * and a report (route_report.h). route_options_t.paper does only what the ConSet paper's section 4.4 describes.
  */
 #ifndef CONSET_ROUTE_H
 #define CONSET_ROUTE_H
@@ -26,6 +26,10 @@ typedef struct route_options {
     unsigned iterations; /* rip-up-and-reroute rounds per phase removal */
     uint64_t seed;
     bool link_aware; /* schedule the links too (sched.h); false: the seed's AS, the two ends only */
+    /* The ConSet paper's compiler alone (section 4.4): its node costs and rounds of rip-up and reroute (APR,
+     * apr_paper.c) and its greedy AS once; none of our additions (phase removal by negotiation, balancing,
+     * tightening, the other schedules). Not with link_aware, which the paper left for later. */
+    bool paper;
 } route_options_t;
 
 void route_options_init(route_options_t *o);
@@ -48,6 +52,7 @@ typedef struct route_plan {
     torus_t torus;
     unsigned capacity;
     bool link_aware;     /* scheduled with the links (route_options_t) */
+    bool paper;          /* compiled as the ConSet paper's compiler (route_options_t) */
     route_conn_t *conns; /* one per connection of the set */
     uint16_t *cells;     /* path cells */
     uint8_t *dirs;       /* dirs[k]: from cells[k] to cells[k + 1] of the same path */
@@ -56,11 +61,12 @@ typedef struct route_plan {
     unsigned nphases;
     unsigned lower_bound;   /* sum over the tasks */
     unsigned greedy_phases; /* after the sequential pass, summed over the tasks */
-    unsigned rounds;        /* rip-up-and-reroute rounds run */
+    unsigned rounds;        /* rip-up-and-reroute rounds run (paper: kept or undone) */
     uint64_t searches;
 } route_plan_t;
 
-/* Compiles; returns 0, or -1 with a message (out of memory, or an ordering constraint across tasks). */
+/* Compiles; returns 0, or -1 with a message (out of memory, an ordering constraint across tasks, or paper with
+ * link_aware). */
 int route_compile(const cset_t *set, const route_options_t *o, route_plan_t *plan, char *err, size_t errlen);
 void route_plan_free(route_plan_t *plan);
 

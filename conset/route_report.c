@@ -38,6 +38,21 @@ void route_phase_stats(const route_plan_t *plan, unsigned phase, route_phase_sta
     free(links);
 }
 
+uint64_t route_phase_link_weighted(const route_plan_t *plan, unsigned phase)
+{
+    route_phase_stats_t st;
+    route_phase_stats(plan, phase, &st);
+    return plan->phases[phase].clocks * (st.link_max > 1 ? st.link_max : 1);
+}
+
+uint64_t route_link_weighted(const route_plan_t *plan)
+{
+    uint64_t sum = 0;
+    for (unsigned p = 0; p < plan->nphases; p++)
+        sum += route_phase_link_weighted(plan, p);
+    return sum;
+}
+
 uint64_t route_predicted_clocks(const route_plan_t *plan)
 {
     uint64_t sum = 0;
@@ -96,22 +111,27 @@ void route_report_text(const route_plan_t *plan, const char *name, bool full, do
     summarize(plan, &s);
     fprintf(out, "route %s: %u connections, %u task%s, array %ux%u, capacity %u\n", name, set->nconns, set->ntasks,
             set->ntasks == 1 ? "" : "s", plan->torus.w, plan->torus.h, plan->capacity);
+    if (plan->paper)
+        fprintf(out, "compiler: the ConSet paper's (section 4.4: its router, rip-up rounds and greedy AS only)\n");
     fprintf(out, "phases: %u (lower bound %u; %u after the sequential pass, then %u rip-up-and-reroute rounds)\n",
             plan->nphases, plan->lower_bound, plan->greedy_phases, plan->rounds);
     fprintf(out, "predicted clocks: %llu (AS%s, the phases added up, without the context switches)\n",
             (unsigned long long)route_predicted_clocks(plan), plan->link_aware ? " with the links" : "");
+    fprintf(out, "link-weighted clocks: %llu (each phase's clocks times its most connections on one link, added up)\n",
+            (unsigned long long)route_link_weighted(plan));
     fprintf(out, "channels per cell: max %u, mean %.2f of %u; link congestion: max %u connections per link\n",
             s.channels_max, s.channels_mean, plan->capacity, s.link_max);
     if (host_seconds >= 0)
         fprintf(out, "compiled in %.3f s\n", host_seconds);
     fputc('\n', out);
-    fprintf(out, "phase  task              conns     clocks  ch.max  ch.mean  link.max\n");
+    fprintf(out, "phase  task              conns     clocks  ch.max  ch.mean  link.max  link.weighted\n");
     for (unsigned p = 0; p < plan->nphases; p++) {
         const route_phase_t *ph = &plan->phases[p];
         route_phase_stats_t st;
         route_phase_stats(plan, p, &st);
-        fprintf(out, "%5u  %-16s %6u %10llu  %6u  %7.2f  %8u\n", p, set->tasks[ph->task], ph->nconns,
-                (unsigned long long)ph->clocks, st.channels_max, st.channels_mean, st.link_max);
+        fprintf(out, "%5u  %-16s %6u %10llu  %6u  %7.2f  %8u  %13llu\n", p, set->tasks[ph->task], ph->nconns,
+                (unsigned long long)ph->clocks, st.channels_max, st.channels_mean, st.link_max,
+                (unsigned long long)route_phase_link_weighted(plan, p));
     }
     if (!full)
         return;
@@ -170,6 +190,7 @@ void route_report_json(const route_plan_t *plan, const char *name, bool full, do
     json_u64(&j, "height", plan->torus.h);
     json_u64(&j, "capacity", plan->capacity);
     json_bool(&j, "link_aware", plan->link_aware);
+    json_bool(&j, "paper", plan->paper);
     json_u64(&j, "connections", set->nconns);
     json_begin_array(&j, "tasks");
     for (unsigned t = 0; t < set->ntasks; t++)
@@ -180,6 +201,7 @@ void route_report_json(const route_plan_t *plan, const char *name, bool full, do
     json_u64(&j, "greedy_phases", plan->greedy_phases);
     json_u64(&j, "rounds", plan->rounds);
     json_u64(&j, "predicted_clocks", route_predicted_clocks(plan));
+    json_u64(&j, "link_weighted_clocks", route_link_weighted(plan));
     json_u64(&j, "channels_max", s.channels_max);
     json_double(&j, "channels_mean", s.channels_mean);
     json_u64(&j, "link_max", s.link_max);
@@ -198,6 +220,7 @@ void route_report_json(const route_plan_t *plan, const char *name, bool full, do
         json_u64(&j, "channels_max", st.channels_max);
         json_double(&j, "channels_mean", st.channels_mean);
         json_u64(&j, "link_max", st.link_max);
+        json_u64(&j, "link_weighted_clocks", route_phase_link_weighted(plan, p));
         if (full) {
             json_begin_array(&j, "conns");
             for (unsigned k = 0; k < ph->nconns; k++)

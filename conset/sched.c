@@ -342,7 +342,8 @@ int64_t sched_phase(const sched_input_t *in, uint64_t *start)
     bool alike = m == 0 && in->nlinks == 0;
     for (unsigned c = 1; c < n && alike; c++)
         alike = in->dur[c] == in->dur[0];
-    /* Seed 004's greedy first; then, unless it met the lower bound, the other schedules in turn. */
+    /* Seed 004's greedy first; then, unless it met the lower bound or the paper's AS alone is asked for, the
+     * other schedules in turn. */
     for (unsigned k = 0; k < SCHED_ATTEMPTS + 2; k++) {
         int64_t span;
         if ((k == 1 && !alike) || (k == 2 && in->nlinks)) /* the other two know nothing of links */
@@ -366,7 +367,7 @@ int64_t sched_phase(const sched_input_t *in, uint64_t *start)
             best = span;
             memcpy(start, s.start, sizeof *start * n);
         }
-        if ((uint64_t)best <= floor)
+        if ((uint64_t)best <= floor || in->greedy_only)
             break;
     }
 out:

@@ -11,7 +11,7 @@
  * Ties (equal MIN_TIMEs, equal durations) decide a lot when connections are alike: the greedy pass runs
  * SCHED_ATTEMPTS times, first breaking ties by cell and connection number, then in orders shuffled by the
  * seed, and the shortest schedule is kept (the first of equals). It stops early at the lower bound, the
- * busiest timeline's clocks.
+ * busiest timeline's clocks. greedy_only: the first greedy pass alone, as the paper's AS.
  *
  * With links (sched_input_t.nlinks), every directed physical link is a timeline too: the congestion-aware
  * scheduler that seed 004 left for later. A link shared by two connections at once gives each half its
@@ -21,6 +21,7 @@
 #ifndef CONSET_SCHED_H
 #define CONSET_SCHED_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 enum {
@@ -42,6 +43,9 @@ typedef struct sched_input {
      * connections that share a link never overlap. Only the greedy passes run then. */
     unsigned nlinks;
     const unsigned *link_start, *links;
+    /* The ConSet paper's AS alone (section 4.4.2): the greedy once, ties by cell and connection number; no
+     * edge colouring, no time-slot matching, no shuffled attempts. */
+    bool greedy_only;
 } sched_input_t;
 
 /* Fills start[0..n); returns the phase's predicted clocks (the latest end), or -1 when out of memory. */

@@ -99,6 +99,23 @@ static void test_report_and_json(void **state)
     expect("two.cset --json", 0, "\"predicted_clocks\": 22");
 }
 
+/* --paper: the ConSet paper's compiler, said in the report and the JSON; not with --links. The link-weighted
+ * column: a and b share the link out of 0,0 (2 x 5 words x 2 clocks = 20 clocks, times 2). */
+static void test_paper_mode_and_the_link_weighted_column(void **state)
+{
+    (void)state;
+    write_file("share.cset", "array 4x1\nconn a 0,0 1,0 5\nconn b 0,0 1,0 5\n");
+    expect("share.cset --paper", 0, "compiler: the ConSet paper's (section 4.4");
+    expect("share.cset --paper", 0,
+           "link.weighted\n    0  main                  2         20       2     1.00         2             40\n");
+    expect("share.cset", 0, "link-weighted clocks: 40 (");
+    expect("share.cset --paper --json", 0, "\"paper\": true");
+    expect("share.cset --json", 0, "\"paper\": false");
+    expect("share.cset --json", 0, "\"link_weighted_clocks\": 40");
+    expect("share.cset --paper --links", 2, "--paper and --links do not go together");
+    expect("--pattern alltoall --words 4 --paper", 0, "phases: 30 (lower bound 27; 30 after the sequential pass");
+}
+
 static void test_an_output_that_cannot_be_written_is_status_1(void **state)
 {
     (void)state;
@@ -181,6 +198,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_errors_in_a_file_are_reported_at_file_line_col),
         cmocka_unit_test(test_a_generated_pattern_compiles_to_the_same_tables_as_its_file),
         cmocka_unit_test(test_report_and_json),
+        cmocka_unit_test(test_paper_mode_and_the_link_weighted_column),
         cmocka_unit_test(test_an_output_that_cannot_be_written_is_status_1),
         cmocka_unit_test(test_a_timed_phase_too_long_for_the_cells_is_status_2_and_writes_nothing),
         cmocka_unit_test(test_numbers_are_decimal_whole_and_in_range),

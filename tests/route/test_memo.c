@@ -59,21 +59,26 @@ static void test_other_words_or_options_are_other_entries(void **state)
     cset_t set, longer;
     rt_pattern(&set, PATTERN_TORUS, 4, 4, 64, 12);
     rt_pattern(&longer, PATTERN_TORUS, 4, 4, 128, 12);
-    route_options_t o, links;
+    route_options_t o, links, paper;
     route_options_init(&o);
     route_options_init(&links);
+    route_options_init(&paper);
     links.link_aware = true;
+    paper.paper = true;
     route_memo_t *m = route_memo_new();
-    const celldata_t *t[3];
+    const celldata_t *t[4];
     unsigned phases, compiled, requests;
     char err[256];
     assert_int_equal(route_memo_tables(m, &set, &o, &t[0], &phases, err, sizeof err), 0);
     assert_int_equal(route_memo_tables(m, &longer, &o, &t[1], &phases, err, sizeof err), 0);
     assert_int_equal(route_memo_tables(m, &set, &links, &t[2], &phases, err, sizeof err), 0);
-    assert_true(t[0] != t[1] && t[0] != t[2] && t[1] != t[2]);
+    assert_int_equal(route_memo_tables(m, &set, &paper, &t[3], &phases, err, sizeof err), 0);
+    for (unsigned i = 0; i < 4; i++)
+        for (unsigned j = i + 1; j < 4; j++)
+            assert_true(t[i] != t[j]);
     route_memo_counts(m, &compiled, &requests);
-    assert_int_equal(compiled, 3);
-    assert_int_equal(requests, 3);
+    assert_int_equal(compiled, 4);
+    assert_int_equal(requests, 4);
     route_memo_free(m);
     cset_free(&set);
     cset_free(&longer);

@@ -32,8 +32,14 @@ static void follows(phase_t *p, unsigned e)
 /* Schedules and checks: no overlap on any timeline, followers after what they follow; returns the span. */
 static uint64_t schedule(const phase_t *p, uint64_t *start)
 {
-    sched_input_t in = {p->cells, p->n, p->src, p->dst, p->dur, p->ordered ? p->after_start : NULL,
-                        p->ordered ? p->after : NULL, 1, 0, NULL, NULL};
+    sched_input_t in = {.cells = p->cells,
+                        .n = p->n,
+                        .src = p->src,
+                        .dst = p->dst,
+                        .dur = p->dur,
+                        .after_start = p->ordered ? p->after_start : NULL,
+                        .after = p->ordered ? p->after : NULL,
+                        .seed = 1};
     int64_t span = sched_phase(&in, start);
     assert_true(span >= 0);
     uint64_t latest = 0;
@@ -160,7 +166,7 @@ static void test_connections_sharing_a_link_are_kept_apart_with_links(void **sta
     /* 0 -> 2 and 1 -> 3 both cross link 7; 4 -> 5 crosses link 8 only. */
     unsigned src[3] = {0, 1, 4}, dst[3] = {2, 3, 5}, link_start[4] = {0, 2, 4, 5}, links[5] = {6, 7, 7, 9, 8};
     uint64_t dur[3] = {40, 30, 40}, start[3];
-    sched_input_t in = {6, 3, src, dst, dur, NULL, NULL, 1, 0, NULL, NULL};
+    sched_input_t in = {.cells = 6, .n = 3, .src = src, .dst = dst, .dur = dur, .seed = 1};
     assert_int_equal(sched_phase(&in, start), 40);
     assert_int_equal(start[0], 0);
     assert_int_equal(start[1], 0);
@@ -170,6 +176,25 @@ static void test_connections_sharing_a_link_are_kept_apart_with_links(void **sta
     assert_int_equal(sched_phase(&in, start), 70);
     assert_true(start[0] >= start[1] + dur[1] || start[1] >= start[0] + dur[0]);
     assert_int_equal(start[2], 0);
+}
+
+/* The ConSet paper's AS alone (greedy_only), by hand: every cell's MIN_TIME is 20, so cell 0 goes first, with
+ * its longest connection of the lowest number each time: c0 0 -> 3 at 0, c1 3 -> 0 at 0, c2 0 -> 1 at 10 (cell 0
+ * sends until 10); then c3 3 -> 1 waits for cell 3's send (until 10) and cell 1's receive (until 20): 30 clocks.
+ * Our other schedules meet the busiest timeline, 20 (c0 and c3 first, then c1 and c2). */
+static void test_the_papers_greedy_alone_takes_the_busiest_cell_first(void **state)
+{
+    (void)state;
+    unsigned src[4] = {0, 3, 0, 3}, dst[4] = {3, 0, 1, 1};
+    uint64_t dur[4] = {10, 10, 10, 10}, start[4];
+    sched_input_t in = {.cells = 4, .n = 4, .src = src, .dst = dst, .dur = dur, .seed = 1, .greedy_only = true};
+    assert_int_equal(sched_phase(&in, start), 30);
+    assert_int_equal(start[0], 0);
+    assert_int_equal(start[1], 0);
+    assert_int_equal(start[2], 10);
+    assert_int_equal(start[3], 20);
+    in.greedy_only = false;
+    assert_int_equal(sched_phase(&in, start), 20);
 }
 
 int main(void)
@@ -183,6 +208,7 @@ int main(void)
         cmocka_unit_test(test_no_schedule_is_shorter_than_the_busiest_timeline),
         cmocka_unit_test(test_an_empty_phase_takes_no_time),
         cmocka_unit_test(test_connections_sharing_a_link_are_kept_apart_with_links),
+        cmocka_unit_test(test_the_papers_greedy_alone_takes_the_busiest_cell_first),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

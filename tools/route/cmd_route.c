@@ -8,12 +8,12 @@
 #include <time.h>
 
 #include "commands.h"
-#include "file.h"
 #include "conset/cset.h"
 #include "conset/pattern.h"
 #include "conset/route.h"
 #include "conset/route_report.h"
 #include "conset/route_tables.h"
+#include "file.h"
 
 typedef struct route_cli {
     const char *file;
@@ -43,6 +43,8 @@ static void usage(FILE *out)
         "  --seed S            seed of the rerouting order (default %u); the same seed gives the same output\n"
         "  --links             schedule the links too: connections sharing a physical link never overlap\n"
         "                      (congestion-aware; default: the ConSet paper's AS, which looks at the two ends only)\n"
+        "  --paper             only what the ConSet paper's compiler does (section 4.4): its node costs and\n"
+        "                      rip-up rounds, its greedy AS; no balancing, tightening or other schedules\n"
         "pattern generation (the ConSet paper, section 5.1):\n"
         "  --pattern NAME      torus, butterfly or alltoall instead of FILE\n"
         "  --words K           words per connection\n"
@@ -85,6 +87,7 @@ static int parse_options(int argc, char **argv, route_cli_t *o)
         OPT_ITERATIONS,
         OPT_SEED,
         OPT_LINKS,
+        OPT_PAPER,
         OPT_PATTERN,
         OPT_WORDS,
         OPT_ARRAY,
@@ -99,6 +102,7 @@ static int parse_options(int argc, char **argv, route_cli_t *o)
         {"iterations", required_argument, NULL, OPT_ITERATIONS},
         {"seed", required_argument, NULL, OPT_SEED},
         {"links", no_argument, NULL, OPT_LINKS},
+        {"paper", no_argument, NULL, OPT_PAPER},
         {"pattern", required_argument, NULL, OPT_PATTERN},
         {"words", required_argument, NULL, OPT_WORDS},
         {"array", required_argument, NULL, OPT_ARRAY},
@@ -118,6 +122,7 @@ static int parse_options(int argc, char **argv, route_cli_t *o)
         case OPT_REPORT: o->report = true; break;
         case OPT_JSON: o->json = true; break;
         case OPT_LINKS: o->opt.link_aware = true; break;
+        case OPT_PAPER: o->opt.paper = true; break;
         case OPT_CAPACITY:
             if (parse_uint(optarg, CSET_MAX_CAPACITY, &v) != 0 || v < 1) {
                 fprintf(stderr, "iwarp route: --capacity wants 1..%u, not '%s'\n", CSET_MAX_CAPACITY, optarg);
@@ -167,6 +172,11 @@ static int parse_options(int argc, char **argv, route_cli_t *o)
         case 'h': usage(stdout); return 1;
         default: return -1;
         }
+    }
+    if (o->opt.paper && o->opt.link_aware) {
+        fprintf(stderr, "iwarp route: --paper and --links do not go together (the paper left the congestion-aware "
+                        "scheduler for later)\n");
+        return -1;
     }
     if (o->pattern_given) {
         if (optind != argc || !o->words_given) {
