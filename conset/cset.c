@@ -170,6 +170,8 @@ int cset_write(const cset_t *s, FILE *out)
 {
     fprintf(out, "# connection set (docs/conset.md): conn ID SRC DST WORDS [after ID...]\n");
     fprintf(out, "array %ux%u\ncapacity %u\n", s->width, s->height, s->capacity);
+    if (s->paper)
+        fprintf(out, "compiler paper\n");
     unsigned task = CSET_NONE;
     for (unsigned i = 0; i < s->nconns; i++) {
         const cset_conn_t *c = &s->conns[i];

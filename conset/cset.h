@@ -7,6 +7,7 @@
 #ifndef CONSET_CSET_H
 #define CONSET_CSET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -40,6 +41,7 @@ typedef struct cset_index {
 typedef struct cset {
     unsigned width, height;
     unsigned capacity;
+    bool paper;   /* `compiler paper`: compile as the ConSet paper's compiler (route_options_t.paper) */
     char **tasks; /* numbered in the order of their first connection; names of any length */
     unsigned ntasks, tasks_cap;
     cset_index_t task_index;

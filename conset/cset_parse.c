@@ -23,8 +23,8 @@ typedef struct parser {
     cset_diags_t *d;
     size_t nerrors;
     unsigned line;
-    unsigned array_line, capacity_line, first_conn_line;
-    token_t task; /* the current task's name; len 0 = the default "main" */
+    unsigned array_line, capacity_line, compiler_line, first_conn_line;
+    token_t task;     /* the current task's name; len 0 = the default "main" */
     line_tokens_t tk; /* the current line's words */
     pending_t *pend;
     size_t npend, pend_cap;
@@ -189,6 +189,23 @@ static void directive_capacity(parser_t *p)
     p->s->capacity = (unsigned)v;
 }
 
+/* `compiler paper` or `compiler ours`: which compiler the set is meant for, so that a run description's route
+ * line, which compiles with iwarp route's defaults, can reproduce the paper's phases. */
+static void directive_compiler(parser_t *p)
+{
+    bool paper = p->tk.n == 2 && line_token_is(&p->tk.v[1], "paper");
+    if (p->tk.n != 2 || (!paper && !line_token_is(&p->tk.v[1], "ours"))) {
+        error_at(p, p->line, p->tk.n < 2 ? end_col(p) : p->tk.v[1].col, "compiler wants paper or ours");
+        return;
+    }
+    if (p->compiler_line != 0) {
+        error_at(p, p->line, p->tk.v[0].col, "compiler given twice (first at line %u)", p->compiler_line);
+        return;
+    }
+    p->compiler_line = p->line;
+    p->s->paper = paper;
+}
+
 static void directive_task(parser_t *p)
 {
     if (p->tk.n != 2) {
@@ -312,13 +329,16 @@ static void parse_line(parser_t *p, const char *line, size_t len)
         directive_array(p);
     else if (line_token_is(k, "capacity"))
         directive_capacity(p);
+    else if (line_token_is(k, "compiler"))
+        directive_compiler(p);
     else if (line_token_is(k, "task"))
         directive_task(p);
     else if (line_token_is(k, "conn"))
         directive_conn(p);
     else {
         char buf[64];
-        error_at(p, p->line, k->col, "unknown directive '%s' (array, capacity, task, conn)", show(k, buf, sizeof buf));
+        error_at(p, p->line, k->col, "unknown directive '%s' (array, capacity, compiler, task, conn)",
+                 show(k, buf, sizeof buf));
     }
 }
 

@@ -180,7 +180,7 @@ static int route_tasks(const cset_t *set, const route_options_t *o, route_plan_t
             .capacity = plan->capacity,
             .iterations = o->iterations,
             .seed = o->seed,
-            .paper = o->paper,
+            .paper = plan->paper,
             .nconns = n,
             .src = x->src,
             .dst = x->dst,
@@ -340,13 +340,14 @@ int route_compile(const cset_t *set, const route_options_t *o, route_plan_t *pla
         return err_set(err, errlen, "capacity must be 1..%u channels, not %u", CSET_MAX_CAPACITY, capacity);
     if (check_constraints(set, err, errlen) != 0)
         return -1;
-    if (o->paper && o->link_aware)
+    bool paper = o->paper || set->paper;
+    if (paper && o->link_aware)
         return err_set(err, errlen, "the ConSet paper's compiler has no congestion-aware scheduler (paper and links)");
     plan->set = set;
     plan->torus = torus_make(set->width, set->height);
     plan->capacity = capacity;
     plan->link_aware = o->link_aware;
-    plan->paper = o->paper;
+    plan->paper = paper;
     plan->conns = calloc(set->nconns + 1u, sizeof *plan->conns);
     subset_t x;
     int rc = subset_alloc(set, &x);

@@ -113,6 +113,12 @@ static void test_paper_mode_and_the_link_weighted_column(void **state)
     expect("share.cset --json", 0, "\"paper\": false");
     expect("share.cset --json", 0, "\"link_weighted_clocks\": 40");
     expect("share.cset --paper --links", 2, "--paper and --links do not go together");
+    /* The set may say it itself; a pattern generated with --paper is written so. */
+    write_file("paper.cset", "array 4x1\ncompiler paper\nconn a 0,0 1,0 5\nconn b 0,0 1,0 5\n");
+    expect("paper.cset", 0, "compiler: the ConSet paper's (section 4.4");
+    expect("paper.cset --links", 2, "paper.cset says `compiler paper`, which does not go with --links");
+    expect("--pattern torus --words 4 --array 2x2 --paper --cset torus.cset", 0, "compiler: the ConSet paper's");
+    expect("torus.cset", 0, "compiler: the ConSet paper's");
     expect("--pattern alltoall --words 4 --paper", 0, "phases: 30 (lower bound 27; 30 after the sequential pass");
 }
 

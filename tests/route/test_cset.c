@@ -118,7 +118,7 @@ static void test_directive_errors_name_line_and_column(void **state)
                  "3:10: capacity must be 1..16 channels, not '17'\n"
                  "4:10: capacity must be 1..16 channels, not '0'\n"
                  "5:9: capacity wants one number, 1..16\n"
-                 "6:1: unknown directive 'frobnicate' (array, capacity, task, conn)\n"
+                 "6:1: unknown directive 'frobnicate' (array, capacity, compiler, task, conn)\n"
                  "7:7: task wants one name\n"
                  "8:8: task wants one name\n"
                  "9:6: 'bad/name' is not a valid task name (letters, digits, '_', '.', '-', ':')\n");
@@ -134,6 +134,36 @@ static void test_array_and_capacity_are_given_once_and_the_array_before_connecti
                  "3:1: array must come before the first conn (line 2)\n"
                  "4:1: capacity given twice (first at line 1)\n");
     expect_diags("array 4x4\narray 4x4\n", "2:1: array given twice (first at line 1)\n");
+}
+
+/* `compiler paper` marks the set for the paper's compiler (route_options_t.paper), once, and is written back;
+ * a set without it is written as before, so the files of sets made earlier do not change. */
+static void test_the_compiler_directive_is_given_once_and_written_back(void **state)
+{
+    (void)state;
+    cset_t s;
+    rt_parse(&s, "array 2x1\ncompiler paper\nconn a 0,0 1,0 5\n");
+    assert_true(s.paper);
+    size_t len;
+    char *text = written(&s, &len);
+    assert_non_null(strstr(text, "\ncapacity 12\ncompiler paper\n"));
+    cset_t again;
+    rt_parse(&again, text);
+    assert_true(again.paper);
+    free(text);
+    cset_free(&again);
+    cset_free(&s);
+    rt_parse(&s, "compiler ours\n");
+    assert_false(s.paper);
+    text = written(&s, &len);
+    assert_null(strstr(text, "compiler"));
+    free(text);
+    cset_free(&s);
+    expect_diags("compiler paper\ncompiler ours\ncompiler\ncompiler fast\ncompiler paper ours\n",
+                 "2:1: compiler given twice (first at line 1)\n"
+                 "3:9: compiler wants paper or ours\n"
+                 "4:10: compiler wants paper or ours\n"
+                 "5:10: compiler wants paper or ours\n");
 }
 
 static void test_connection_errors_name_the_field(void **state)
@@ -464,6 +494,7 @@ int main(void)
         cmocka_unit_test(test_after_may_name_later_connections_and_several_at_once),
         cmocka_unit_test(test_directive_errors_name_line_and_column),
         cmocka_unit_test(test_array_and_capacity_are_given_once_and_the_array_before_connections),
+        cmocka_unit_test(test_the_compiler_directive_is_given_once_and_written_back),
         cmocka_unit_test(test_connection_errors_name_the_field),
         cmocka_unit_test(test_duplicate_ids_point_at_the_first_definition),
         cmocka_unit_test(test_after_errors_are_reported_in_file_order_with_the_others),

@@ -213,6 +213,7 @@ static int load_set(const route_cli_t *o, cset_t *set, char *name, size_t cap)
             return 2;
         }
         snprintf(name, cap, "pattern %s %ux%u, %u words", pattern_name(o->pattern), o->width, o->height, o->words);
+        set->paper = o->opt.paper; /* the written set says which compiler made the tables */
         if (o->cset_out != NULL) {
             file_out_t out;
             char werr[512];
@@ -248,6 +249,10 @@ int cmd_route(int argc, char **argv)
     cset_t set;
     char name[512], err[512];
     int rc = load_set(&o, &set, name, sizeof name);
+    if (rc == 0 && set.paper && o.opt.link_aware) {
+        fprintf(stderr, "iwarp route: %s says `compiler paper`, which does not go with --links\n", name);
+        rc = 2;
+    }
     if (rc != 0) {
         cset_free(&set);
         return rc;
