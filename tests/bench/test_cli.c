@@ -81,13 +81,17 @@ static void test_csv_has_a_row_per_case_with_the_pinned_clocks(void **state)
     assert_non_null(line);
     size_t nh = split(line, header, MAX_FIELDS);
     size_t c_case = column(header, nh, "case"), c_emulated = column(header, nh, "emulated_clocks");
+    size_t c_min = column(header, nh, "emulated_min_clocks"), c_max = column(header, nh, "emulated_max_clocks"),
+           c_median = column(header, nh, "emulated_median_clocks"), c_seeds = column(header, nh, "seeds");
     assert_int_equal(column(header, nh, "bench"), 0);
-    unsigned rows = 0, pinned = 0;
+    unsigned rows = 0, pinned = 0, spreads = 0;
+    /* The end-to-end tests compile with our compiler (the default): the bench's conset_ours rows. */
     static const struct {
         const char *name, *golden;
-    } pins[] = {{"torus conset 32", "conset_torus_8x8_32"},
-                {"butterfly conset 32", "conset_butterfly_8x8_32"},
+    } pins[] = {{"torus conset_ours 32", "conset_torus_8x8_32"},
+                {"butterfly conset_ours 32", "conset_butterfly_8x8_32"},
                 {"butterfly conset_links 32", "conset_butterfly_links_8x8_32"}};
+    double paper_butterfly_32 = 0;
     while ((line = strtok_r(NULL, "\r\n", &save)) != NULL) {
         size_t n = split(line, fields, MAX_FIELDS);
         assert_int_equal(n, nh);
@@ -98,9 +102,25 @@ static void test_csv_has_a_row_per_case_with_the_pinned_clocks(void **state)
                 assert_int_equal(strtoul(fields[c_emulated], NULL, 10), golden(pins[i].golden));
                 pinned++;
             }
+        if (strcmp(fields[c_case], "butterfly conset 32") == 0)
+            paper_butterfly_32 = strtod(fields[c_emulated], NULL);
+        /* The paper mode's seeds: five runs, ordered figures; seed 1 is the conset row (checked below). */
+        if (strstr(fields[c_case], "conset_seeds") != NULL) {
+            assert_int_equal(strtoul(fields[c_seeds], NULL, 10), 5);
+            double lo = strtod(fields[c_min], NULL), mid = strtod(fields[c_median], NULL),
+                   hi = strtod(fields[c_max], NULL);
+            assert_true(lo > 0 && lo <= mid && mid <= hi);
+            if (strcmp(fields[c_case], "butterfly conset_seeds 32") == 0) {
+                assert_true(paper_butterfly_32 >= lo && paper_butterfly_32 <= hi);
+            }
+            spreads++;
+        }
     }
-    assert_int_equal(rows, 3 * 2 * 3); /* three patterns, two sizes (quick), three models */
+    /* three patterns, two sizes (quick), four models; the seeds of two patterns at both sizes */
+    assert_int_equal(rows, 3 * 2 * 4 + 2 * 2);
     assert_int_equal(pinned, 3);
+    assert_int_equal(spreads, 2 * 2);
+    assert_true(paper_butterfly_32 > 0);
     free(out);
 }
 
@@ -124,8 +144,8 @@ static void test_collectives_records_are_right_and_agree_with_iwarp_coll(void **
         if (strcmp(header[i], "error") == 0)
             c_error = i;
     size_t c_case = column(header, nh, "case"), c_wrong = column(header, nh, "wrong"),
-           c_clocks = column(header, nh, "clocks"),
-           c_speedup = column(header, nh, "speedup_over_naive"), c_words = column(header, nh, "words");
+           c_clocks = column(header, nh, "clocks"), c_speedup = column(header, nh, "speedup_over_naive"),
+           c_words = column(header, nh, "words");
     unsigned rows = 0, faster = 0;
     unsigned long pinned = 0;
     while ((line = strtok_r(NULL, "\r\n", &save)) != NULL) {
@@ -135,11 +155,9 @@ static void test_collectives_records_are_right_and_agree_with_iwarp_coll(void **
         if (strncmp(fields[c_case], "message/", 8) == 0)
             continue;
         if ((c_error < nh && fields[c_error][0] != '\0') || strcmp(fields[c_wrong], "0") != 0)
-            fail_msg("%s: error '%s', wrong %s", fields[c_case], c_error < nh ? fields[c_error] : "",
-                     fields[c_wrong]);
+            fail_msg("%s: error '%s', wrong %s", fields[c_case], c_error < nh ? fields[c_error] : "", fields[c_wrong]);
         if (strncmp(fields[c_case], "sweep/", 6) == 0 && strstr(fields[c_case], "/chunked/") != NULL &&
-            atof(fields[c_speedup]) > 1.0 &&
-            strcmp(fields[c_words], "1024") == 0 &&
+            atof(fields[c_speedup]) > 1.0 && strcmp(fields[c_words], "1024") == 0 &&
             strstr(fields[c_case], "/1x") != NULL)
             faster++;
         if (strcmp(fields[c_case], "sweep/bcast/chunked/rows/8x1/1x1024/lda1024") == 0)
@@ -365,7 +383,8 @@ static void test_speed_cases_emulate_what_iwarp_run_does(void **state)
     size_t i, seen = 0;
     json_int_t alltoall = -1;
     json_t *r;
-    json_array_foreach(json_object_get(doc, "records"), i, r) {
+    json_array_foreach(json_object_get(doc, "records"), i, r)
+    {
         if (strcmp(json_string_value(json_object_get(r, "bench")), "speed") != 0)
             continue;
         seen++;
@@ -397,7 +416,8 @@ static void test_caching_agrees_with_its_dynamic_model(void **state)
     json_t *records = json_object_get(doc, "records");
     size_t i, seen = 0;
     json_t *r;
-    json_array_foreach(records, i, r) {
+    json_array_foreach(records, i, r)
+    {
         if (strcmp(json_string_value(json_object_get(r, "bench")), "caching") != 0)
             continue;
         seen++;
@@ -427,9 +447,8 @@ static void test_caching_loops_run_at_the_papers_dynamic_counts(void **state)
     json_t *records = json_object_get(doc, "records");
     size_t i;
     json_t *r, *loops = NULL;
-    json_array_foreach(records, i, r)
-        if (strcmp(json_string_value(json_object_get(r, "bench")), "caching_loops") == 0)
-            loops = r;
+    json_array_foreach(records, i, r) if (strcmp(json_string_value(json_object_get(r, "bench")), "caching_loops") == 0)
+        loops = r;
     assert_non_null(loops);
     static const struct {
         const char *field;
@@ -438,8 +457,8 @@ static void test_caching_loops_run_at_the_papers_dynamic_counts(void **state)
                 {"n_au_trip", 7},   {"n_o_trip", 8},   {"n_ac_trip", 3}};
     for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
         if (json_number_value(json_object_get(loops, want[k].field)) != want[k].paper)
-            fail_msg("%s is %g, the paper's %g", want[k].field, json_number_value(json_object_get(loops, want[k].field)),
-                     want[k].paper);
+            fail_msg("%s is %g, the paper's %g", want[k].field,
+                     json_number_value(json_object_get(loops, want[k].field)), want[k].paper);
     json_decref(doc);
 }
 
@@ -451,7 +470,8 @@ static void test_caching_hpf_records_per_case_and_iteration(void **state)
     json_t *doc = quick_json("caching");
     size_t i, seen = 0;
     json_t *r;
-    json_array_foreach(json_object_get(doc, "records"), i, r) {
+    json_array_foreach(json_object_get(doc, "records"), i, r)
+    {
         if (strcmp(json_string_value(json_object_get(r, "bench")), "caching_hpf") != 0)
             continue;
         seen++;
