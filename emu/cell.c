@@ -66,6 +66,8 @@ static int cell_cr_read(void *ctx, uint32_t index, uint32_t *value)
     case EMU_CR_MEM_BYTES: *value = m->mem_bytes; return 0;
     case EMU_CR_CELL_ID: *value = c->y * m->width + c->x; return 0;
     case EMU_CR_QUEUE_DEPTH: *value = m->queue_depth; return 0;
+    case EMU_CR_HOP_LATENCY: *value = m->hop_latency; return 0;
+    case EMU_CR_LINK_CLOCKS: *value = m->link_clocks; return 0;
     case EMU_CR_EVENT_ENABLE: *value = c->ca.s.events_on; return 0;
     case EMU_CR_EVENT_MASK: *value = c->ca.s.event_mask; return 0;
     case EMU_CR_EVENT_PENDING: *value = ca_events_pending(&c->ca, c->saved.now); return 0;

@@ -41,6 +41,8 @@ typedef enum emu_run_status {
     X(MEM_BYTES, 0x06, "memory size in bytes (read-only)")                                                             \
     X(CELL_ID, 0x07, "y * width + x (read-only)")                                                                      \
     X(QUEUE_DEPTH, 0x08, "words a logical channel's queue holds (read-only)")                                          \
+    X(HOP_LATENCY, 0x09, "clocks from a link to the next cell's queue (read-only)")                                    \
+    X(LINK_CLOCKS, 0x0a, "clocks per word on a physical link (read-only)")                                             \
     X(DEBUG_PUTC, 0x10, "write: append a character to the cell's console output")                                      \
     X(DEBUG_PUTI, 0x11, "write: append a signed decimal number to the console output")                                 \
     X(DEBUG_PUTX, 0x12, "write: append 0x-prefixed hex to the console output")                                         \

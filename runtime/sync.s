@@ -151,15 +151,34 @@ sync_barrier:
 
 # sync_barrier_aligned(): a barrier that every cell leaves in the same clock (give or take the 2 clocks of
 # the waiting loop). The release carries a clock, the cell that started it reads the clock and adds an
-# upper bound of the release's way round (SYNC_RELEASE_HOP clocks a cell it passes, SYNC_RELEASE_SLACK
-# more), and each cell, having passed the release on, waits for that clock. A ConSet context switch needs
-# it: a cell that left a plain barrier early could rewrite its agent and send into a neighbour still
-# running the last phase's forwarding pattern (seed 004 put up with the risk; on 16x16 it corrupts words).
+# upper bound of the release's way round (sync_release_clock), and each cell, having passed the release on,
+# waits for that clock. A ConSet context switch needs it: a cell that left a plain barrier early could
+# rewrite its agent and send into a neighbour still running the last phase's forwarding pattern (seed 004
+# put up with the risk; on 16x16 it corrupts words).
 # Traps TRAP_SYNC_LATE if the release reached a cell more than SYNC_LATE_LIMIT clocks after the clock it
-# names (the bound was wrong: something else held the synchronization channels up). Returns a0 = the
-# clock it named. Uses r11..r16, go0 and gi1.
-        .equ SYNC_RELEASE_HOP, 3
+# names (the bound was wrong: something else held the synchronization channels up, such as another
+# pathway's words on the same links). Returns a0 = the clock it named. Uses r11..r16, go0 and gi1.
         .equ SYNC_RELEASE_SLACK, 16
+
+        # r16 <- the clock every cell leaves at, for a release that passes r13 cells on its longest way:
+        #   now + r13 * (hop_latency + 1) + link_clocks + SYNC_RELEASE_SLACK
+        # At each cell the release lands in the queue of gi1's channel, the cell reads it (`mov r16, gi1`,
+        # one clock at the default timing.int = 1; a slower int is not covered) and writes it to go0 in the
+        # next clock; the agent sends it on the link in that clock if the link is free, and it lands in the
+        # next cell's queue hop_latency clocks later (docs/network.md, "Stream timing"). The link is free
+        # unless it sent the token less than link_clocks before (a short ring: the release then waits out
+        # the rest): all tokens went by before this clock was read, and once the release has waited at one
+        # link it is at least link_clocks behind every token, so it waits at most once on its way. The
+        # slack covers what is not a hop: the adds here, and on the rows-and-column barrier the rebinding
+        # of the gates at column 0 before the row release. Uses r13..r16.
+        .macro sync_release_clock
+        rdcr r14, [CR_HOP_LATENCY]
+        { add r14, r14, 1 ; rdcr r15, [CR_LINK_CLOCKS] }
+        { mul r13, r13, r14 ; add r15, r15, SYNC_RELEASE_SLACK }
+        rdcr r16, [CR_CLOCK_LO]
+        add  r16, r16, r13
+        add  r16, r16, r15
+        .endm
         .equ SYNC_LATE_LIMIT, 32
         .equ TRAP_SYNC_LATE, 0x5359
 sync_barrier_aligned:
@@ -175,10 +194,7 @@ sync_barrier_aligned:
         rdcr r13, [CR_ARRAY_W]
         rdcr r14, [CR_ARRAY_H]
         mul  r13, r13, r14               # the release passes every other cell once
-        mul  r13, r13, SYNC_RELEASE_HOP
-        rdcr r16, [CR_CLOCK_LO]
-        add  r16, r16, r13
-        add  r16, r16, SYNC_RELEASE_SLACK
+        sync_release_clock
         mov  go0, r16                    # the release, naming the clock to leave at ...
         mov  r15, gi1                    # ... back: everyone has it
         jmp  .leave_at
@@ -200,10 +216,7 @@ sync_barrier_aligned:
         rdcr r13, [CR_ARRAY_W]
         rdcr r14, [CR_ARRAY_H]
         add  r13, r13, r14               # down column 0, then along a row
-        mul  r13, r13, SYNC_RELEASE_HOP
-        rdcr r16, [CR_CLOCK_LO]
-        add  r16, r16, r13
-        add  r16, r16, SYNC_RELEASE_SLACK
+        sync_release_clock
         mov  go0, r16                    # the release down column 0 ...
         mov  r15, gi1
         jmp  .row_release_aligned

@@ -170,10 +170,10 @@ static void test_jr_jumps_to_a_computed_address(void **state)
     assert_int_equal(h_reg(h, ISA_REG_LINK), 0); /* jr does not link */
 }
 
-/* Emits rdcr r<first + i> of control registers 0x00..0x08. */
+/* Emits rdcr r<first + i> of control registers 0x00..0x0a. */
 static void read_cell_registers(harness_t *h, unsigned first)
 {
-    for (unsigned i = 0; i < 9; i++)
+    for (unsigned i = 0; i <= EMU_CR_LINK_CLOCKS; i++)
         PB(h->p, pb_ri(ISA_OP_RDCR, first + i, 0, i));
 }
 
@@ -185,7 +185,8 @@ static void test_cell_registers_on_a_single_cell(void **state)
     H_EXPECT_REGS(h, {10 + EMU_CR_CELL_X, 0}, {10 + EMU_CR_CELL_Y, 0}, {10 + EMU_CR_ARRAY_W, 1},
                   {10 + EMU_CR_ARRAY_H, 1}, {10 + EMU_CR_CLOCK_LO, 4u * h_op_clocks(h, ISA_OP_RDCR)},
                   {10 + EMU_CR_CLOCK_HI, 0}, {10 + EMU_CR_MEM_BYTES, h->machine.mem_bytes}, {10 + EMU_CR_CELL_ID, 0},
-                  {10 + EMU_CR_QUEUE_DEPTH, h->machine.queue_depth});
+                  {10 + EMU_CR_QUEUE_DEPTH, h->machine.queue_depth}, {10 + EMU_CR_HOP_LATENCY, h->machine.hop_latency},
+                  {10 + EMU_CR_LINK_CLOCKS, h->machine.link_clocks});
 }
 
 static void test_cell_registers_name_the_cell_in_a_larger_array(void **state)
@@ -194,11 +195,13 @@ static void test_cell_registers_name_the_cell_in_a_larger_array(void **state)
     h_place(h, 3, 2, 2, 1);
     h_set(h, "mem_bytes", "128K");
     h_set(h, "queue_depth", "5");
+    h_set(h, "hop_latency", "7");
+    h_set(h, "link_clocks", "3");
     read_cell_registers(h, 10);
     h_run_to_halt(h);
     H_EXPECT_REGS(h, {10 + EMU_CR_CELL_X, 2}, {10 + EMU_CR_CELL_Y, 1}, {10 + EMU_CR_ARRAY_W, 3},
                   {10 + EMU_CR_ARRAY_H, 2}, {10 + EMU_CR_MEM_BYTES, 128 * 1024}, {10 + EMU_CR_CELL_ID, 1 * 3 + 2},
-                  {10 + EMU_CR_QUEUE_DEPTH, 5});
+                  {10 + EMU_CR_QUEUE_DEPTH, 5}, {10 + EMU_CR_HOP_LATENCY, 7}, {10 + EMU_CR_LINK_CLOCKS, 3});
 }
 
 static void test_clock_register_reads_the_clock_at_issue(void **state)

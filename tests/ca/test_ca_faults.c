@@ -319,7 +319,7 @@ static void test_bad_control_registers_fault(void **state)
         unsigned opcode;
         uint32_t number;
     } bad[] = {
-        {ISA_OP_RDCR, 0x09},
+        {ISA_OP_RDCR, 0x0b},
         {ISA_OP_RDCR, 0x0f},
         {ISA_OP_RDCR, 0x14},
         {ISA_OP_RDCR, EMU_CR_MARK}, /* write-only */
@@ -329,7 +329,8 @@ static void test_bad_control_registers_fault(void **state)
         {ISA_OP_WRCR, 0x14},
         {ISA_OP_WRCR, 0x27},
         {ISA_OP_WRCR, 0x08},
-        {ISA_OP_WRCR, EMU_CR_CELL_X}, /* read-only */
+        {ISA_OP_WRCR, EMU_CR_HOP_LATENCY}, /* read-only */
+        {ISA_OP_WRCR, EMU_CR_CELL_X},      /* read-only */
         {ISA_OP_WRCR, EMU_CR_CLOCK_LO},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

@@ -13,11 +13,11 @@
 #include <unistd.h>
 
 #include "celldata.h"
-#include "e2e.h"
-#include "iwarp_config.h"
 #include "conset/pattern.h"
 #include "conset/route.h"
 #include "conset/route_tables.h"
+#include "e2e.h"
+#include "iwarp_config.h"
 #include "run_desc.h"
 
 enum { CONSET_TABLES = 0x70000 };
@@ -25,8 +25,8 @@ enum { CONSET_TABLES = 0x70000 };
 /* The user's way: `iwarp route --pattern ... -o tables.cdat`, then a run description with a celldata line;
  * conset_pattern.s in checking mode traps on the first wrong word. Returns the timed clocks of cell (0,0)
  * and the phases through *phases. */
-static uint32_t run_conset_with(pattern_kind_t kind, unsigned w, unsigned h, uint32_t words, unsigned capacity,
-                                bool check, bool links, unsigned *phases)
+static uint32_t run_conset_on(const char *machine, pattern_kind_t kind, unsigned w, unsigned h, uint32_t words,
+                              unsigned capacity, bool check, bool links, unsigned *phases)
 {
     char err[256];
     cset_t set;
@@ -49,9 +49,9 @@ static uint32_t run_conset_with(pattern_kind_t kind, unsigned w, unsigned h, uin
     FILE *f = fopen(run, "w");
     assert_non_null(f);
     fprintf(f,
-            "array %ux%u\nprogram p %s/programs/patterns/conset_pattern.s\ncells all p %u %u\n"
+            "array %ux%u\n%s\nprogram p %s/programs/patterns/conset_pattern.s\ncells all p %u %u\n"
             "celldata tables.cdat at 0x%x\n",
-            w, h, IWARP_SOURCE_ROOT, words, check ? 1u : 0u, CONSET_TABLES);
+            w, h, machine, IWARP_SOURCE_ROOT, words, check ? 1u : 0u, CONSET_TABLES);
     fclose(f);
     e2e_run_t r;
     e2e_run_path(&r, run);
@@ -68,6 +68,12 @@ static uint32_t run_conset_with(pattern_kind_t kind, unsigned w, unsigned h, uin
     route_plan_free(&plan);
     cset_free(&set);
     return clocks;
+}
+
+static uint32_t run_conset_with(pattern_kind_t kind, unsigned w, unsigned h, uint32_t words, unsigned capacity,
+                                bool check, bool links, unsigned *phases)
+{
+    return run_conset_on("", kind, w, h, words, capacity, check, links, phases);
 }
 
 static uint32_t run_conset(pattern_kind_t kind, unsigned w, unsigned h, uint32_t words, unsigned capacity, bool check,
@@ -128,35 +134,66 @@ static void test_conset_phases_switch_safely_on_16x16(void **state)
     assert_true(phases > 1);
 }
 
-/* Every cell leaves sync_barrier_aligned in the same clock, give or take the 2 of its waiting loop. */
+/* Every cell leaves sync_barrier_aligned in the same clock, give or take the 2 of its waiting loop, on both
+ * kinds of ring (one snake, rows and column 0) and whatever the links' latency and rate: the release's bound
+ * comes from the machine (a bound too short traps TRAP_SYNC_LATE, which fails e2e_assert_done). */
 static void test_aligned_barrier_releases_every_cell_together(void **state)
 {
     (void)state;
     static const char *const arrays[] = {"1x1", "2x1", "3x3", "5x7", "8x8", "4x6", "16x16", "31x31", "32x32"};
-    char options[256];
-    for (unsigned i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
-        snprintf(options, sizeof options, "array %s\ninclude %s/runtime", arrays[i], IWARP_SOURCE_ROOT);
-        e2e_run_t r;
-        e2e_run_source(&r,
-                       "        .include \"sync.s\"\n"
-                       "_start: call sync_init\n"
-                       "        call sync_barrier\n"
-                       "        call sync_barrier_aligned\n"
-                       "        rdcr a0, [CR_CLOCK_LO]\n"
-                       "        halt\n",
-                       options);
-        e2e_assert_done(&r);
-        unsigned w = emu_array_width(r.array), h = emu_array_height(r.array);
-        uint32_t lo = UINT32_MAX, hi = 0;
-        for (unsigned y = 0; y < h; y++)
-            for (unsigned x = 0; x < w; x++) {
-                uint32_t t = e2e_a0(&r, x, y);
-                lo = t < lo ? t : lo;
-                hi = t > hi ? t : hi;
-            }
-        if (hi - lo > 2)
-            fail_msg("%s: cells left between clocks %u and %u", arrays[i], lo, hi);
-        e2e_free(&r);
+    static const char *const machines[] = {
+        "",
+        "set hop_latency = 1",
+        "set hop_latency = 3",
+        "set hop_latency = 4",
+        "set hop_latency = 8",
+        "set hop_latency = 63",
+        "set link_clocks = 1",
+        "set link_clocks = 64",
+        "set hop_latency = 63\nset link_clocks = 64",
+    };
+    char options[512];
+    for (unsigned m = 0; m < sizeof machines / sizeof machines[0]; m++)
+        for (unsigned i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
+            snprintf(options, sizeof options, "array %s\n%s\ninclude %s/runtime", arrays[i], machines[m],
+                     IWARP_SOURCE_ROOT);
+            e2e_run_t r;
+            e2e_run_source(&r,
+                           "        .include \"sync.s\"\n"
+                           "_start: call sync_init\n"
+                           "        call sync_barrier\n"
+                           "        call sync_barrier_aligned\n"
+                           "        rdcr a0, [CR_CLOCK_LO]\n"
+                           "        halt\n",
+                           options);
+            e2e_assert_done(&r);
+            unsigned w = emu_array_width(r.array), h = emu_array_height(r.array);
+            uint32_t lo = UINT32_MAX, hi = 0;
+            for (unsigned y = 0; y < h; y++)
+                for (unsigned x = 0; x < w; x++) {
+                    uint32_t t = e2e_a0(&r, x, y);
+                    lo = t < lo ? t : lo;
+                    hi = t > hi ? t : hi;
+                }
+            if (hi - lo > 2)
+                fail_msg("%s, %s: cells left between clocks %u and %u", arrays[i], machines[m], lo, hi);
+            e2e_free(&r);
+        }
+}
+
+/* Every phase switch is an aligned barrier: with a hop latency above the 3 clocks a hop sync.s once assumed
+ * (and up to the machine's 63), every pattern still switches its phases in step and delivers every word. */
+static void test_conset_switches_phases_on_any_hop_latency(void **state)
+{
+    (void)state;
+    static const char *const machines[] = {"set hop_latency = 4", "set hop_latency = 8", "set hop_latency = 63"};
+    for (unsigned m = 0; m < sizeof machines / sizeof machines[0]; m++) {
+        unsigned phases;
+        run_conset_on(machines[m], PATTERN_TORUS, 8, 8, 24, 12, true, false, &phases);
+        run_conset_on(machines[m], PATTERN_BUTTERFLY, 8, 8, 24, 12, true, false, &phases);
+        assert_int_equal(phases, 2);
+        run_conset_on(machines[m], PATTERN_ALLTOALL, 5, 3, 12, 12, true, false, &phases);
+        assert_true(phases > 2);
     }
 }
 
@@ -368,6 +405,7 @@ int main(void)
         cmocka_unit_test(test_conset_with_links_delivers),
         cmocka_unit_test(test_conset_phases_switch_safely_on_16x16),
         cmocka_unit_test(test_aligned_barrier_releases_every_cell_together),
+        cmocka_unit_test(test_conset_switches_phases_on_any_hop_latency),
         cmocka_unit_test(test_conset_run_descriptions_deliver),
         cmocka_unit_test(test_route_line_reports_the_sets_error),
         cmocka_unit_test(test_conset_mixed_sets_deliver_at_every_queue_depth),
