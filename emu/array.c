@@ -1,5 +1,6 @@
 /* The array of cells and its clock. */
 #include "deadlock.h"
+#include "livelock.h"
 #include "threads.h"
 
 #include <stdarg.h>
@@ -9,7 +10,7 @@
 #include "err.h"
 
 /* The run's end: its status, a deadlock's report, the cells' last console output. */
-static void emu_array_finish(emu_array_t *a, emu_run_status_t st);
+static emu_run_status_t emu_array_finish(emu_array_t *a, emu_run_status_t st);
 
 int emu_array_create(emu_array_t **out, const emu_machine_t *m, char *err, size_t errlen)
 {
@@ -160,19 +161,23 @@ emu_run_status_t emu_array_run(emu_array_t *a, uint64_t limit)
     unstick_all(a, !threads);
     a->stop_requested = false;
     if (st != EMU_RUN_STOPPED)
-        emu_array_finish(a, st);
+        st = emu_array_finish(a, st);
     return st;
 }
 
-static void emu_array_finish(emu_array_t *a, emu_run_status_t st)
+static emu_run_status_t emu_array_finish(emu_array_t *a, emu_run_status_t st)
 {
-    if (st == EMU_RUN_DEADLOCK)
-        emu_deadlock_report(a);
+    /* The window closed on a network where nothing moved: a deadlock when waits close a cycle (no timer or
+     * handler can break it) or nothing runs any more, else a livelock. Told from the state at the stop's clock,
+     * the same on any number of threads. */
+    if (st == EMU_RUN_DEADLOCK && !emu_deadlock_report(a) && emu_livelock_report(a))
+        st = EMU_RUN_LIVELOCK;
     for (unsigned i = 0; i < a->ncells; i++) {
         ca_finish(&a->cells[i].ca, a->clock);
         coa_settle(&a->cells[i].coa, a->clock);
         emu_cell_flush_console(&a->cells[i]);
     }
+    return st;
 }
 
 uint64_t emu_array_clock(const emu_array_t *a)

@@ -304,8 +304,10 @@ static void enter_event(ca_t *ca, uint64_t now)
     s->epc = s->pc;
     /* An event ends a wfe: the handler returns to the bundle after it. */
     const emu_bundle_t *b = emu_program_bundle(ca->prog, s->pc);
-    if (b != NULL && (b->flags & EMU_BUNDLE_WFE))
+    if (b != NULL && (b->flags & EMU_BUNDLE_WFE)) {
         s->epc = b->next_pc;
+        s->wfe_reached = true;
+    }
     s->wfe_armed = false;
     s->pc = s->event_vector;
     s->events_on = false;
@@ -418,6 +420,7 @@ uint64_t ca_step(ca_t *ca, uint64_t now)
          * look and its wfe is not missed (ARM's event register works the same way). */
         uint64_t token = ca->port.ops->activity != NULL ? ca->port.ops->activity(ca->port.ctx) : 0;
         s->wfe_armed = true;
+        s->wfe_reached = true;
         bool event = (ca_events_pending(ca, now) & s->event_mask) != 0;
         if (token == s->wfe_token && !event) {
             if (s->state != CA_WAITING || s->wait_cause != CA_STALL_WFE) {

@@ -77,6 +77,8 @@ typedef struct ca_state_block {
     uint8_t wait_cause;   /* ca_stall_cause_t of the current wait */
     uint8_t wait_gate;    /* gate number it waits for (input 0/1, output 2/3) */
     bool wfe_armed;       /* a wfe is waiting */
+    bool wfe_reached;     /* the program came to a wfe (slept in it, passed it, or took an event at it); the cell
+                           * clears it: its wait loop's bundles are not progress (emu/cell.c) */
     uint64_t wfe_token;   /* the network activity count when the last wfe finished */
     uint64_t mem_busy_until; /* the CA's memory accesses take the memory up to this clock (exclusive) */
     uint64_t halted_at;   /* clock of the halt or fault */

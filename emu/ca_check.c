@@ -36,7 +36,10 @@ int ca_state_check(const ca_state_block_t *s, uint32_t mem_bytes, char *err, siz
     const struct {
         const char *name;
         const bool *b;
-    } bools[] = {{"wfe_armed", &s->wfe_armed}, {"events_on", &s->events_on}, {"in_handler", &s->in_handler}};
+    } bools[] = {{"wfe_armed", &s->wfe_armed},
+                 {"events_on", &s->events_on},
+                 {"in_handler", &s->in_handler},
+                 {"wfe_reached", &s->wfe_reached}};
     for (size_t i = 0; i < sizeof bools / sizeof bools[0]; i++)
         if (bool_byte(bools[i].b) > 1)
             return err_set(err, errlen, "%s is %u, not 0 or 1", bools[i].name, bool_byte(bools[i].b));

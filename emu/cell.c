@@ -265,6 +265,11 @@ static inline uint64_t timer_due(const ca_t *ca, uint64_t now)
     return UINT64_MAX;
 }
 
+bool emu_cell_runs_on(const emu_cell_t *c, uint64_t now)
+{
+    return c->ca.s.state == CA_RUNNING || (c->ca.s.state == CA_WAITING && timer_due(&c->ca, now) != UINT64_MAX);
+}
+
 /* The clocks a CA runs ahead of its cell at most in one go: each may have to be put back, so its stores are
  * noted (ca_undo_t), two a clock at most. */
 enum { AHEAD_CLOCKS = 512, AHEAD_NOTES = 2 * AHEAD_CLOCKS + 2 };
@@ -503,18 +508,24 @@ static inline __attribute__((always_inline)) void step(emu_cell_t *c, uint64_t n
             next_ca = UINT64_MAX;
         } else {
             uint64_t issued_before = ca->s.stats.bundles;
-            bool was_asleep = asleep_in_wfe(ca);
+            bool handling = ca->s.in_handler; /* its rfe, which issues in the handler, is the handler's too */
             next_ca = ahead_until > now + 1 && may_start_ahead(c, now) ? run_ahead(c, now, ahead_until)
                                                                     : ca_step(ca, now);
             /* Event handlers are not progress on their own: a runtime that only retries on a timer while
              * nothing moves is stuck, and the deadlock detector must see it. Nor is a program that wakes
              * from wfe for that timer, looks again and sleeps again: the runtimes' wait loops do, and a
-             * torus without its dateline then livelocked for ever instead of stopping as a deadlock. */
+             * torus without its dateline then livelocked for ever instead of stopping as a deadlock. A wait loop
+             * ends at its wfe whether the CA sleeps there or not: with an event always pending when it comes
+             * back (a retry timer shorter than its handler), it never sleeps. Before both were seen so, the rfe of
+             * each handler and the looks of such loops added up to progress, and a livelock went on to the cycle
+             * limit. */
             uint64_t issued = ca->s.stats.bundles - issued_before;
-            if (issued != 0 && !ca->s.in_handler && (c->saved.awake_bundles += issued) > EMU_RECHECK_BUNDLES)
-                c->saved.progress_at = now;
-            if (asleep_in_wfe(ca) && !was_asleep)
+            if (ca->s.wfe_reached) {
+                ca->s.wfe_reached = false;
                 c->saved.awake_bundles = 0;
+            } else if (issued != 0 && !handling && (c->saved.awake_bundles += issued) > EMU_RECHECK_BUNDLES) {
+                c->saved.progress_at = now;
+            }
             if (ca->s.state == CA_WAITING)
                 c->saved.moved_seen = c->coa.moved;
         }

@@ -64,5 +64,8 @@ void emu_cell_wire(emu_array_t *a, emu_cell_t *c);
 void emu_cell_flush_console(emu_cell_t *c);
 /* " (file:line:col)" of pc in the cell's program, or "" when no line is known. */
 void emu_source_text(const ca_t *ca, uint32_t pc, char *buf, size_t cap);
+/* Whether the cell's CA issues bundles after `now` with no word arriving: it runs, or its timer will wake it from
+ * wfe or divert it into a handler (the livelock report). */
+bool emu_cell_runs_on(const emu_cell_t *c, uint64_t now);
 
 #endif

@@ -172,7 +172,7 @@ static bool follow(emu_array_t *a, const wait_node_t *start, wait_node_t *chain)
     return cycle_at >= 0;
 }
 
-void emu_deadlock_report(emu_array_t *a)
+bool emu_deadlock_report(emu_array_t *a)
 {
     static const wait_node_t empty;
     wait_node_t chain[MAX_CHAIN];
@@ -185,7 +185,7 @@ void emu_deadlock_report(emu_array_t *a)
         start.is_ca = true;
         start.cell = i;
         if (follow(a, &start, chain))
-            return;
+            return true;
     }
     /* Agents asleep in wfe wait on the network as a whole: look for the cycle among the channels. */
     for (unsigned i = 0; i < a->ncells; i++)
@@ -194,6 +194,7 @@ void emu_deadlock_report(emu_array_t *a)
             start.cell = i;
             start.lc = (unsigned)__builtin_ctzll(m);
             if (follow(a, &start, chain))
-                return;
+                return true;
         }
+    return false;
 }

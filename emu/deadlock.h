@@ -4,7 +4,8 @@
 
 #include "cell.h"
 
-/* Finds the cycle of waiting cells and channels, writes it to a->deadlock and faults the cells on it. */
-void emu_deadlock_report(emu_array_t *a);
+/* Finds the cycle of waiting cells and channels and writes it to a->deadlock; returns whether one closed (else
+ * a->deadlock holds the first chain of waits, or nothing). */
+bool emu_deadlock_report(emu_array_t *a);
 
 #endif

@@ -22,7 +22,8 @@ typedef struct emu_array emu_array_t;
     X(FAULT, "fault") /* a cell faulted; emu_array_first_fault says which */                                           \
     X(DEADLOCK, "deadlock") /* nothing moved for deadlock_clocks while some cell waited */                             \
     X(LIMIT, "limit") /* the clock limit was reached */                                                                \
-    X(STOPPED, "stopped") /* emu_array_request_stop was called */
+    X(STOPPED, "stopped") /* emu_array_request_stop was called */                                                      \
+    X(LIVELOCK, "livelock") /* as DEADLOCK, but some cell still ran (handlers, wait loops, timers) */
 
 typedef enum emu_run_status {
 #define X(id, name) EMU_RUN_##id,
@@ -151,7 +152,8 @@ emu_snapshot_t *emu_snapshot_load(const char *path, char *err, size_t errlen);
 /* A hash of every cell's architectural state (registers, channels, spools, optionally memory) and,
  * optionally, of all statistics. Equal runs give equal hashes whatever the thread count. */
 uint64_t emu_array_hash(const emu_array_t *a, bool with_memory, bool with_stats);
-/* After EMU_RUN_DEADLOCK: the cycle of waiting cells and channels, one step per line. */
+/* After EMU_RUN_DEADLOCK: the cycle of waiting cells and channels, one step per line. After EMU_RUN_LIVELOCK: when
+ * the last word moved and where the cells that still run are (docs/run.md). */
 const char *emu_array_deadlock(const emu_array_t *a);
 /* The first cell to fault in this run, or false. */
 bool emu_array_first_fault(const emu_array_t *a, unsigned *x, unsigned *y);

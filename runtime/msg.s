@@ -57,8 +57,12 @@
 
         .equ MSG_MAX_CELLS, 1024
         .equ MSG_EV_SEND,   EV_SOFT0     # software event: queued messages wait for an idle spool
-        .equ MSG_RETRY_CLOCKS, 512       # when no channel is free, the timer tries again this much later
-                                         # (long enough for the program to go on between the tries)
+        # When no channel is free, the timer tries again this much later (long enough for the program to go
+        # on between the tries). -D MSG_RETRY_CLOCKS=N changes it: 64 livelocks the all-to-all at 32 words
+        # (the tries take the arrival channels the receives need; docs/runtime.md).
+        .ifndef MSG_RETRY_CLOCKS
+        .equ MSG_RETRY_CLOCKS, 512
+        .endif
 
         # -D MSG_NO_DATELINE: every transit hop stays in pool 0, so messages can deadlock round a ring (the
         # dateline test shows it). Not for real programs.

@@ -330,7 +330,7 @@ int view_trace_scan(view_trace_t *t)
         case VIEW_REC_END: {
             uint64_t st = rd_varint(&r), cycles = rd_varint(&r);
             char *dl = rd_string(&r, NULL);
-            if (r.bad || st > EMU_RUN_STOPPED) {
+            if (r.bad || st > EMU_RUN_LIVELOCK) {
                 free(dl);
                 return err_set(t->error, sizeof t->error, "the recording is malformed at byte %zu", t->scanned);
             }

@@ -312,7 +312,9 @@ int view_record_finish(view_recorder_t *r, emu_run_status_t st, char *err, size_
     view_bytes_varint(&r->pay, r->m.clock);
     view_bytes_varint(&r->pay, (uint64_t)st);
     view_bytes_varint(&r->pay, emu_array_cycles(r->a));
-    const char *dl = st == EMU_RUN_DEADLOCK && emu_array_deadlock(r->a) != NULL ? emu_array_deadlock(r->a) : "";
+    const char *dl = (st == EMU_RUN_DEADLOCK || st == EMU_RUN_LIVELOCK) && emu_array_deadlock(r->a) != NULL
+                         ? emu_array_deadlock(r->a)
+                         : "";
     view_bytes_string(&r->pay, dl, strlen(dl));
     emit(r, VIEW_REC_END);
     flush_frame(r);

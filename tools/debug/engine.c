@@ -271,6 +271,7 @@ dbg_reason_t dbg_run(dbg_t *d, const dbg_goal_t *g)
     case EMU_RUN_DONE:
     case EMU_RUN_FAULT:
     case EMU_RUN_DEADLOCK:
+    case EMU_RUN_LIVELOCK:
         d->ended = true;
         d->settled = true;
         if (!g->replay)
@@ -398,6 +399,12 @@ void dbg_report_stop(dbg_t *d)
         }
         if (d->status == EMU_RUN_DEADLOCK) {
             dbg_printf(d, "deadlock at clock %llu: nothing moved for %llu clocks while cells waited\n%s", clock,
+                       (unsigned long long)emu_array_machine(d->a)->deadlock_clocks, emu_array_deadlock(d->a));
+            int c = deadlock_cell(d);
+            if (c >= 0)
+                d->sel = (unsigned)c;
+        } else if (d->status == EMU_RUN_LIVELOCK) {
+            dbg_printf(d, "livelock at clock %llu: nothing moved for %llu clocks while cells still ran\n%s", clock,
                        (unsigned long long)emu_array_machine(d->a)->deadlock_clocks, emu_array_deadlock(d->a));
             int c = deadlock_cell(d);
             if (c >= 0)

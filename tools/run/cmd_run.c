@@ -36,7 +36,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: iwarp run [options] PROGRAM.s|PROGRAM.img|DESCRIPTION.run\n"
             "Runs a program on every cell of the array, or what a run description (docs/run.md) says, until\n"
-            "all cells halt, one faults, the network deadlocks, or the cycle limit.\n"
+            "all cells halt, one faults, the network deadlocks or livelocks, or the cycle limit.\n"
             "  --array WxH         array size (default 1x1 for a single program)\n"
             "  --threads N|auto    host threads (results do not depend on it); auto: tried as the run goes\n"
             "  --args A,B,...      values for a0..a7 (decimal or 0x hex)\n"
@@ -53,8 +53,8 @@ static void usage(FILE *out)
             "  --no-phases         no per-phase account (it watches every clock, so the run takes one thread)\n"
             "On a terminal a progress line shows the clock and its rate; Ctrl-C stops the run and prints the report\n"
             "so far.\n"
-            "Exit status: 0 when every cell halted, 1 on a fault, deadlock or limit, 2 on bad usage or input,\n"
-            "130 when interrupted.\n");
+            "Exit status: 0 when every cell halted, 1 on a fault, deadlock, livelock or limit, 2 on bad usage or\n"
+            "input, 130 when interrupted.\n");
 }
 
 static int parse_options(int argc, char **argv, run_options_t *o)

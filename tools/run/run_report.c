@@ -34,6 +34,7 @@ static const char *status_text(emu_run_status_t st)
     case EMU_RUN_DEADLOCK: return "deadlock";
     case EMU_RUN_LIMIT: return "stopped at the cycle limit";
     case EMU_RUN_STOPPED: return "stopped";
+    case EMU_RUN_LIVELOCK: return "livelock";
     }
     return "?";
 }
@@ -58,6 +59,8 @@ void run_report_problem(const run_report_t *r, FILE *out)
     }
     if (r->status == EMU_RUN_DEADLOCK)
         fprintf(out, "deadlock %s", emu_array_deadlock(r->array));
+    if (r->status == EMU_RUN_LIVELOCK)
+        fprintf(out, "livelock %s", emu_array_deadlock(r->array));
     if (r->status == EMU_RUN_LIMIT) {
         /* A program that never ends: say where it goes round (the first few cells that still run). */
         enum { SHOWN = 8 };
@@ -215,6 +218,8 @@ void run_report_json(const run_report_t *r, FILE *out)
     }
     if (r->status == EMU_RUN_DEADLOCK)
         json_string(&j, "deadlock", emu_array_deadlock(a));
+    if (r->status == EMU_RUN_LIVELOCK)
+        json_string(&j, "livelock", emu_array_deadlock(a));
     link_summary_t ls;
     link_summary(a, &ls);
     json_u64(&j, "link_words", ls.words);

@@ -26,6 +26,7 @@ static const char *end_text(const view_trace_t *t, SDL_Color *c)
     switch (t->end_status) {
     case EMU_RUN_DONE: *c = th->run; return "done: every cell halted";
     case EMU_RUN_DEADLOCK: *c = th->fault; return "DEADLOCK";
+    case EMU_RUN_LIVELOCK: *c = th->fault; return "LIVELOCK";
     case EMU_RUN_FAULT: *c = th->fault; return "fault";
     case EMU_RUN_LIMIT: *c = th->wait_out; return "clock limit";
     default: *c = th->halted; return "stopped";
@@ -360,7 +361,8 @@ void panel_draw_side(render_t *r, const render_frame_t *f)
         char buf[160];
         snprintf(buf, sizeof buf, "%s at clock %" PRIu64, e, f->trace->end_clock);
         heading(&p, buf);
-        if (f->trace->end_status == EMU_RUN_DEADLOCK && f->trace->end_deadlock != NULL) {
+        if ((f->trace->end_status == EMU_RUN_DEADLOCK || f->trace->end_status == EMU_RUN_LIVELOCK) &&
+            f->trace->end_deadlock != NULL) {
             const char *s = f->trace->end_deadlock;
             text_font_t *mono = text_font(&r->text, FACE_MONO, px(r, 11));
             while (*s != '\0' && mono != NULL) {
