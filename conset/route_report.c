@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "route_links.h"
 
 void route_phase_stats(const route_plan_t *plan, unsigned phase, route_phase_stats_t *st)
 {
@@ -38,18 +39,11 @@ void route_phase_stats(const route_plan_t *plan, unsigned phase, route_phase_sta
     free(links);
 }
 
-uint64_t route_phase_link_weighted(const route_plan_t *plan, unsigned phase)
-{
-    route_phase_stats_t st;
-    route_phase_stats(plan, phase, &st);
-    return plan->phases[phase].clocks * (st.link_max > 1 ? st.link_max : 1);
-}
-
 uint64_t route_link_weighted(const route_plan_t *plan)
 {
     uint64_t sum = 0;
     for (unsigned p = 0; p < plan->nphases; p++)
-        sum += route_phase_link_weighted(plan, p);
+        sum += route_phase_link_weighted_clocks(plan, p);
     return sum;
 }
 
@@ -117,7 +111,8 @@ void route_report_text(const route_plan_t *plan, const char *name, bool full, do
             plan->nphases, plan->lower_bound, plan->greedy_phases, plan->rounds);
     fprintf(out, "predicted clocks: %llu (AS%s, the phases added up, without the context switches)\n",
             (unsigned long long)route_predicted_clocks(plan), plan->link_aware ? " with the links" : "");
-    fprintf(out, "link-weighted clocks: %llu (each phase's clocks times its most connections on one link, added up)\n",
+    fprintf(out, "link-weighted clocks: %llu (each phase's schedule, a stretch counted as often as the most connections "
+                 "crossing one link then)\n",
             (unsigned long long)route_link_weighted(plan));
     fprintf(out, "channels per cell: max %u, mean %.2f of %u; link congestion: max %u connections per link\n",
             s.channels_max, s.channels_mean, plan->capacity, s.link_max);
@@ -131,7 +126,7 @@ void route_report_text(const route_plan_t *plan, const char *name, bool full, do
         route_phase_stats(plan, p, &st);
         fprintf(out, "%5u  %-16s %6u %10llu  %6u  %7.2f  %8u  %13llu\n", p, set->tasks[ph->task], ph->nconns,
                 (unsigned long long)ph->clocks, st.channels_max, st.channels_mean, st.link_max,
-                (unsigned long long)route_phase_link_weighted(plan, p));
+                (unsigned long long)route_phase_link_weighted_clocks(plan, p));
     }
     if (!full)
         return;
@@ -220,7 +215,7 @@ void route_report_json(const route_plan_t *plan, const char *name, bool full, do
         json_u64(&j, "channels_max", st.channels_max);
         json_double(&j, "channels_mean", st.channels_mean);
         json_u64(&j, "link_max", st.link_max);
-        json_u64(&j, "link_weighted_clocks", route_phase_link_weighted(plan, p));
+        json_u64(&j, "link_weighted_clocks", route_phase_link_weighted_clocks(plan, p));
         if (full) {
             json_begin_array(&j, "conns");
             for (unsigned k = 0; k < ph->nconns; k++)

@@ -20,12 +20,7 @@ typedef struct route_phase_stats {
 } route_phase_stats_t;
 
 void route_phase_stats(const route_plan_t *plan, unsigned phase, route_phase_stats_t *st);
-/* The phase's link-weighted length: its predicted clocks (the slot the schedule gives it) times the most
- * connections on one directed link of the phase (at least 1). AS assumes every connection streams at full rate;
- * a link is shared round robin among the connections waiting on it (the ConSet paper, section 3), so where that
- * many go at once each gets that share: a measure of what the shared links may cost, not a prediction. */
-uint64_t route_phase_link_weighted(const route_plan_t *plan, unsigned phase);
-/* The sum of the phases' link-weighted lengths. */
+/* The sum of the phases' link-weighted lengths (route_phase_link_weighted_clocks, route_links.h). */
 uint64_t route_link_weighted(const route_plan_t *plan);
 /* The sum of the phases' predicted clocks (context switches not included). */
 uint64_t route_predicted_clocks(const route_plan_t *plan);

@@ -100,18 +100,19 @@ static void test_report_and_json(void **state)
 }
 
 /* --paper: the ConSet paper's compiler, said in the report and the JSON; not with --links. The link-weighted
- * column: a and b share the link out of 0,0 (2 x 5 words x 2 clocks = 20 clocks, times 2). */
+ * column: a (0,0 -> 2,0) and b (1,0 -> 3,0) have neither end in common, so AS runs them at once, and both cross
+ * the link +X out of 1,0 (5 words x 2 clocks = 10 clocks, the link shared by 2: 20). */
 static void test_paper_mode_and_the_link_weighted_column(void **state)
 {
     (void)state;
-    write_file("share.cset", "array 4x1\nconn a 0,0 1,0 5\nconn b 0,0 1,0 5\n");
+    write_file("share.cset", "array 8x1\nconn a 0,0 2,0 5\nconn b 1,0 3,0 5\n");
     expect("share.cset --paper", 0, "compiler: the ConSet paper's (section 4.4");
     expect("share.cset --paper", 0,
-           "link.weighted\n    0  main                  2         20       2     1.00         2             40\n");
-    expect("share.cset", 0, "link-weighted clocks: 40 (");
+           "link.weighted\n    0  main                  2         10       2     0.75         2             20\n");
+    expect("share.cset", 0, "link-weighted clocks: 20 (");
     expect("share.cset --paper --json", 0, "\"paper\": true");
     expect("share.cset --json", 0, "\"paper\": false");
-    expect("share.cset --json", 0, "\"link_weighted_clocks\": 40");
+    expect("share.cset --json", 0, "\"link_weighted_clocks\": 20");
     expect("share.cset --paper --links", 2, "--paper and --links do not go together");
     /* The set may say it itself; a pattern generated with --paper is written so. */
     write_file("paper.cset", "array 4x1\ncompiler paper\nconn a 0,0 1,0 5\nconn b 0,0 1,0 5\n");
