@@ -456,7 +456,14 @@ static void test_a_msh_file_with_a_huge_node_tag_is_refused_or_read_cheaply(void
              head);
     write_bytes(at("big.msh"), text, strlen(text));
     char cmd[2048], *out;
-    snprintf(cmd, sizeof cmd, "ulimit -v 3000000; '%s' fem %s --array 1x2 2>&1", iwarp, at("big.msh"));
+    /* 3 GB of address space would not hold the 4 GB array of tags the old reader made. A sanitizer build reserves
+     * terabytes of address space for its shadow memory, so there the read runs without the limit. */
+#if defined(__SANITIZE_ADDRESS__)
+    const char *limit = "";
+#else
+    const char *limit = "ulimit -v 3000000; ";
+#endif
+    snprintf(cmd, sizeof cmd, "%s'%s' fem %s --array 1x2 2>&1", limit, iwarp, at("big.msh"));
     int st = command_run(cmd, &out);
     if (st != 0 || strstr(out, "2 elements, 4 nodes") == NULL)
         fail_msg("%s: status %d, output:\n%s", cmd, st, out);
