@@ -16,6 +16,7 @@
 
 #include "array_internal.h"
 #include "e2e.h"
+#include "snapshot_oracle.h"
 
 /* A cell's block in the file, as emu/snapshot.c writes it (the file's header gives its size: checked below). */
 typedef struct cell_snap {
@@ -36,22 +37,6 @@ typedef struct forge {
     size_t size;
     size_t cell_at; /* where the forged cell's block starts in the file */
 } forge_t;
-
-static uint64_t file_sum(const uint8_t *b, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ b[i]) * 0x100000001b3ull;
-    return h;
-}
-
-static size_t slots_of_a_line(unsigned latency)
-{
-    size_t n = 2;
-    while (n <= latency)
-        n *= 2;
-    return n;
-}
 
 /* A snapshot of pathway.run in the middle of its traffic, saved and read back into memory. */
 static void forge_start(forge_t *f)
@@ -81,7 +66,7 @@ static void forge_start(forge_t *f)
     /* From the end: the sum, the slots' control messages, the slots, the queues' tags and words, the memories,
      * then the cells' blocks. */
     const emu_machine_t *m = &f->run.desc.machine;
-    size_t ncells = (size_t)m->width * m->height, nslots = ncells * 4 * slots_of_a_line(m->hop_latency);
+    size_t ncells = (size_t)m->width * m->height, nslots = ncells * 4 * snapshot_slots_of_a_line(m->hop_latency);
     size_t qwords = ncells * m->channels * m->queue_depth;
     size_t cells_at = f->size - 8 - nslots * (2u * m->channels + 4u) * sizeof(coa_ctrl_t) -
                       nslots * sizeof(coa_slot_t) - qwords * 5 - ncells * m->mem_bytes - ncells * sizeof(cell_snap_t);
@@ -115,7 +100,7 @@ static cell_snap_t forge_cell(const forge_t *f)
  * the cell. */
 static void forge_expect_refused(forge_t *f, const char *want)
 {
-    uint64_t sum = file_sum(f->file, f->size - 8);
+    uint64_t sum = snapshot_file_sum(f->file, f->size - 8);
     memcpy(f->file + f->size - 8, &sum, 8);
     FILE *out = fopen(f->path, "wb");
     assert_non_null(out);
@@ -147,7 +132,7 @@ static void test_the_unforged_snapshot_loads(void **state)
     (void)state;
     forge_t f;
     forge_start(&f);
-    uint64_t sum = file_sum(f.file, f.size - 8);
+    uint64_t sum = snapshot_file_sum(f.file, f.size - 8);
     assert_memory_equal(f.file + f.size - 8, &sum, 8);
     char err[400];
     emu_snapshot_t *s = emu_snapshot_load(f.path, err, sizeof err);

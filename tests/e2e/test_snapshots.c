@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "e2e.h"
+#include "snapshot_oracle.h"
 
 static uint64_t run_to_end(emu_array_t *a)
 {
@@ -101,24 +102,6 @@ static void test_stopping_at_every_hundredth_clock_changes_nothing(void **state)
     e2e_free(&r);
 }
 
-/* The FNV-1a sum that ends a snapshot file, of everything before it (emu/snapshot.c). */
-static uint64_t file_sum(const uint8_t *b, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ b[i]) * 0x100000001b3ull;
-    return h;
-}
-
-/* A line's slots: the least power of two above the hop latency (comm_agent/coa_link.c). */
-static size_t slots_of_a_line(unsigned latency)
-{
-    size_t n = 2;
-    while (n <= latency)
-        n *= 2;
-    return n;
-}
-
 /* Saves the snapshot of `m`'s array, sets has_flit in the slot of line 0 of cell 0 for `ahead` clocks after the
  * snapshot's (words in flight arrive 1 .. hop latency - 1 clocks on, or now), sums the file again, and loads it. */
 static emu_snapshot_t *load_with_slot_filled(const emu_snapshot_t *snap, const emu_machine_t *m, unsigned ahead,
@@ -138,7 +121,7 @@ static emu_snapshot_t *load_with_slot_filled(const emu_snapshot_t *snap, const e
     rewind(f);
     assert_int_equal(fread(b, 1, n, f), n);
     /* The slots, then their control messages, then the sum end the file: every cell's 4 lines of nslots slots. */
-    const size_t nslots = slots_of_a_line(m->hop_latency), all = (size_t)m->width * m->height * 4 * nslots;
+    const size_t nslots = snapshot_slots_of_a_line(m->hop_latency), all = (size_t)m->width * m->height * 4 * nslots;
     size_t slots_at = n - 8 - all * (2u * m->channels + 4u) * sizeof(coa_ctrl_t) - all * sizeof(coa_slot_t);
     coa_slot_t slot;
     size_t k = (size_t)((emu_snapshot_clock(snap) + ahead) % nslots);
@@ -148,7 +131,7 @@ static emu_snapshot_t *load_with_slot_filled(const emu_snapshot_t *snap, const e
         slot.flit.dst_lc = 0;
         memcpy(b + slots_at + k * sizeof slot, &slot, sizeof slot);
     }
-    uint64_t sum = file_sum(b, n - 8);
+    uint64_t sum = snapshot_file_sum(b, n - 8);
     memcpy(b + n - 8, &sum, 8);
     rewind(f);
     assert_int_equal(fwrite(b, 1, n, f), n);
@@ -178,7 +161,7 @@ static void test_a_snapshot_with_a_word_out_of_flight_is_refused(void **state)
     if (same == NULL)
         fail_msg("the file summed again was refused: %s", err);
     emu_snapshot_free(same);
-    for (unsigned ahead = m->hop_latency; ahead < slots_of_a_line(m->hop_latency); ahead++) {
+    for (unsigned ahead = m->hop_latency; ahead < snapshot_slots_of_a_line(m->hop_latency); ahead++) {
         assert_null(load_with_slot_filled(snap, m, ahead, err, sizeof err));
         assert_non_null(strstr(err, "cell (0,0) line +X slot"));
         assert_non_null(strstr(err, "the hop latency is"));
