@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "asm_test_util.h"
+#include "nesting.h"
 
 typedef struct error_case {
     const char *src;
@@ -186,18 +187,6 @@ static void all_errors_of_a_file_are_reported(void **state)
     asm_result_free(&r);
 }
 
-/* A line of `before`, n copies of `c`, then `after`: an expression nested deeper than anyone writes. */
-static char *nested_line(const char *before, char c, size_t n, const char *after)
-{
-    size_t b = strlen(before), a = strlen(after);
-    char *src = malloc(b + n + a + 1);
-    assert_non_null(src);
-    memcpy(src, before, b);
-    memset(src + b, c, n);
-    memcpy(src + b + n, after, a + 1);
-    return src;
-}
-
 /* 30,000 '(' overflowed the assembler's stack (it recurses once per level): now one error at the level past the
  * limit, which a parenthesis or a unary operator reaches alike. */
 static void deeply_nested_expressions_are_an_error_not_a_crash(void **state)
@@ -208,7 +197,7 @@ static void deeply_nested_expressions_are_an_error_not_a_crash(void **state)
         const char *after;
     } kinds[] = {{'(', "1\n"}, {'-', "1\n"}, {'~', "1\n"}};
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-        char *src = nested_line("    .word ", kinds[k].c, 30000, kinds[k].after);
+        char *src = nesting_text("    .word ", kinds[k].c, 30000, kinds[k].after);
         asm_result_t r;
         assert_int_equal(t_assemble(src, NULL, &r), -1);
         assert_int_equal(r.nerrors, 1);
@@ -218,7 +207,7 @@ static void deeply_nested_expressions_are_an_error_not_a_crash(void **state)
         free(src);
     }
     /* At the limit it assembles. */
-    char *src = nested_line("    .word ", '-', 255, "1\n");
+    char *src = nesting_text("    .word ", '-', 255, "1\n");
     asm_result_t r;
     t_assemble_ok(src, &r);
     asm_result_free(&r);

@@ -11,6 +11,7 @@
 
 #include "dbg_test.h"
 #include "expr.h"
+#include "nesting.h"
 
 static int64_t eval_ok(dbg_t *d, const char *text)
 {
@@ -122,37 +123,25 @@ static void test_bad_expressions_say_why(void **state)
     assert_int_equal(eval_ok(d, "1 << 62"), 1ll << 62);
 }
 
-/* n copies of `c` between `before` and `after`. */
-static char *nested(const char *before, char c, size_t n, const char *after)
-{
-    size_t b = strlen(before), a = strlen(after);
-    char *text = malloc(b + n + a + 1);
-    assert_non_null(text);
-    memcpy(text, before, b);
-    memset(text + b, c, n);
-    memcpy(text + b + n, after, a + 1);
-    return text;
-}
-
 /* 60,000 '(' or 100,000 '-' overflowed the console's stack (the parser, the evaluator and expr_free recurse once
  * per level): now an error at the level past the limit, in `print`, a breakpoint's address and its condition. */
 static void test_expressions_nested_too_deeply_are_refused(void **state)
 {
     dbg_t *d = *state;
-    char *parens = nested("", '(', 60000, "1"), *minus = nested("", '-', 100000, "1");
+    char *parens = nesting_text("", '(', 60000, "1"), *minus = nesting_text("", '-', 100000, "1");
     eval_fails(d, parens, "column 257: expression nested too deeply (limit 256)");
     eval_fails(d, minus, "column 257: expression nested too deeply (limit 256)");
     free(parens);
     free(minus);
     static const char *const commands[] = {"print ", "break *", "break _start if "};
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-        char *cmd = nested(commands[i], '(', 60000, "1");
+        char *cmd = nesting_text(commands[i], '(', 60000, "1");
         const char *why = dt_fail(d, cmd);
         if (strstr(why, "expression nested too deeply (limit 256)") == NULL)
             fail_msg("'%s(((...' failed with '%s'", commands[i], why);
         free(cmd);
     }
-    char *at_limit = nested("", '-', 255, "1");
+    char *at_limit = nesting_text("", '-', 255, "1");
     assert_int_equal(eval_ok(d, at_limit), -1);
     free(at_limit);
 }

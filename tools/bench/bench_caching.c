@@ -45,13 +45,6 @@ static int count_loop(const emu_program_t *p, const char *from, const char *to, 
     return 0;
 }
 
-/* Clocks of one trip round the loop from label `from` to label `to`, bypass stalls included (0: no such loop). */
-static double trip(const emu_program_t *p, const char *from, const char *to)
-{
-    const isa_symbol_t *a = isa_image_symbol(&p->image, from), *b = isa_image_symbol(&p->image, to);
-    return a != NULL && b != NULL && b->value > a->value ? (double)emu_program_loop_clocks(p, a->value, b->value) : 0;
-}
-
 /* What the bench takes from the assembled program and the machine it was predecoded for. */
 typedef struct caching_program {
     caching_loops_t loops;          /* static counts: n_au, n_o, n_ac */
@@ -76,9 +69,11 @@ static int read_program(const emu_program_t *p, unsigned ng, caching_program_t *
     /* A trip of the uncached and storing loops starts with the relation: its n_g instructions (nops and an add)
      * are taken off with the memory accesses. */
     double in = cp->int_clocks, mem = cp->mem_clocks, rel = ng * in;
-    cp->trips = (caching_loops_t){(trip(p, "uncached_loop", "uncached_end") - rel - cp->mem_au * mem) / in,
-                                  (trip(p, "store", "store_end") - rel - cp->mem_o * mem) / in,
-                                  (trip(p, "cached_loop", "cached_end") - cp->mem_ac * mem) / in};
+    double trip_au = (double)program_loop_clocks(p, "uncached_loop", "uncached_end");
+    double trip_o = (double)program_loop_clocks(p, "store", "store_end");
+    double trip_ac = (double)program_loop_clocks(p, "cached_loop", "cached_end");
+    cp->trips = (caching_loops_t){(trip_au - rel - cp->mem_au * mem) / in, (trip_o - rel - cp->mem_o * mem) / in,
+                                  (trip_ac - cp->mem_ac * mem) / in};
     return 0;
 }
 

@@ -370,8 +370,7 @@ static int loop_clocks(const char *program, const char *from, const char *to, do
     if (emu_array_create(&a, &m, err, cap) != 0)
         return -1;
     const emu_program_t *p = program_add(a, program, NULL, 0);
-    const isa_symbol_t *f = p ? isa_image_symbol(&p->image, from) : NULL, *t = p ? isa_image_symbol(&p->image, to) : NULL;
-    uint64_t sum = f != NULL && t != NULL && t->value > f->value ? emu_program_loop_clocks(p, f->value, t->value) : 0;
+    uint64_t sum = p != NULL ? program_loop_clocks(p, from, to) : 0;
     int rc = 0;
     if (sum == 0) {
         snprintf(err, cap, "%s: no loop from %s to %s", program, from, to);

@@ -78,6 +78,12 @@ int program_load(const char *path, const program_source_t *src, isa_image_t *out
     return rc == 0 ? 0 : -1;
 }
 
+uint64_t program_loop_clocks(const emu_program_t *p, const char *from, const char *to)
+{
+    const isa_symbol_t *a = isa_image_symbol(&p->image, from), *b = isa_image_symbol(&p->image, to);
+    return a != NULL && b != NULL && b->value > a->value ? emu_program_loop_clocks(p, a->value, b->value) : 0;
+}
+
 const emu_program_t *program_add(emu_array_t *a, const char *rel, const char *const *defines, size_t ndefines)
 {
     char path[1024], err[512];

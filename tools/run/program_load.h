@@ -28,4 +28,9 @@ int program_load(const char *path, const program_source_t *src, isa_image_t *out
 /* Assembles <source root>/<rel> (with optional defines) and adds it to the array; NULL after printing why. */
 const emu_program_t *program_add(emu_array_t *a, const char *rel, const char *const *defines, size_t ndefines);
 
+/* Clocks of one trip round the loop from label `from` to label `to` of p, bypass stalls included
+ * (emu_program_loop_clocks); 0 when the labels do not bound a loop. For models whose clocks a word come out of the
+ * assembled code (bench caching, iwarp fem). */
+uint64_t program_loop_clocks(const emu_program_t *p, const char *from, const char *to);
+
 #endif
