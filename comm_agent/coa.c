@@ -162,6 +162,7 @@ void coa_gate_out_push(coa_t *c, unsigned g, uint32_t word, uint64_t now)
     bool tag = (c->tag_next >> g & 1u) != 0;
     c->tag_next &= (uint8_t)~(1u << g);
     coa_lc_push(c, lc, word, tag, now);
+    coa_lc_note_written(c, lc, word, tag, now);
     /* Writing the trailer ends the program's use of the pathway. */
     if (tag && coa_word_kind(word) == COA_WORD_KIND_TRAILER)
         c->gate_out_lc[g] = COA_NONE;

@@ -89,6 +89,13 @@ typedef struct coa_lc_stats {
     uint32_t occupancy_max;
     uint64_t wait_clocks[COA_WAIT_COUNT];
     uint64_t pathways; /* headers that set this channel up */
+    /* Pathways that started here (their words written by a gate or spool), counted at their first data word: the
+     * clocks from the header's last street sign entering this channel to the first untagged word entering it,
+     * summed and at most. A message layer does its per-message work meanwhile, while the header holds the
+     * pathway (the ConSet paper, section 4.3: runtime/msg.s). */
+    uint64_t held_pathways;
+    uint64_t held_clocks;
+    uint64_t held_max;
 } coa_lc_stats_t;
 
 typedef struct coa_lc {
@@ -104,9 +111,11 @@ typedef struct coa_lc {
     uint16_t head, count;
     uint16_t ntagged;    /* tagged words in the queue */
     bool setup_started;
+    bool header_out;     /* a gate or spool wrote a header here and no data word has followed it yet */
     uint8_t last_wait;   /* coa_wait_t of the last clock, for tools */
     uint64_t setup_done; /* clock at which the header at the head has been decoded */
     uint64_t moved_at;   /* clock of the last word that left it */
+    uint64_t header_at;  /* header_out: the clock its last street sign entered */
     uint64_t stats_since; /* time-weighted statistics are settled up to here */
     uint64_t frozen_from; /* frozen (coa_t.frozen_lc): the first clock of last_wait not yet in stats */
     coa_lc_stats_t stats;

@@ -99,6 +99,7 @@ void coa_lc_release(coa_t *c, unsigned lc, uint64_t now)
     l->trailer_sent = false;
     l->open_pending = false;
     l->setup_started = false;
+    l->header_out = false;
     coa_lc_set_credits(c, lc, 0);
     l->travel_dir = COA_NONE;
     l->pool = 0;
@@ -119,6 +120,7 @@ void coa_lc_clear(coa_t *c, unsigned lc, uint64_t now)
     l->trailer_sent = false;
     l->open_pending = false;
     l->setup_started = false;
+    l->header_out = false;
     coa_lc_set_credits(c, lc, 0);
     l->travel_dir = COA_NONE;
     l->pool = 0;

@@ -57,6 +57,28 @@ static inline void coa_lc_push(coa_t *c, unsigned lc, uint32_t word, bool tag, u
     coa_spools_unstick(c, lc);
 }
 
+/* A word that a gate or spool of this cell wrote into channel lc, where a pathway starts: a street sign is (so
+ * far) the header's last, and the first untagged word after it ends the time the pathway was held before its
+ * data (coa_lc_stats_t.held_*). A trailer ends the pathway. Only writes from this cell come here: words
+ * passing through from links are not where a sender does its work. */
+static inline void coa_lc_note_written(coa_t *c, unsigned lc, uint32_t word, bool tag, uint64_t now)
+{
+    coa_lc_t *l = &c->lc[lc];
+    if (tag) {
+        l->header_out = coa_word_kind(word) == COA_WORD_KIND_SIGN;
+        l->header_at = now;
+        return;
+    }
+    if (!l->header_out)
+        return;
+    l->header_out = false;
+    uint64_t held = now - l->header_at;
+    l->stats.held_pathways++;
+    l->stats.held_clocks += held;
+    if (held > l->stats.held_max)
+        l->stats.held_max = held;
+}
+
 /* Pops the head and returns the credit to whoever feeds the channel. */
 static inline uint32_t coa_lc_pop(coa_t *c, unsigned lc, bool *tag, uint64_t now)
 {

@@ -92,7 +92,8 @@ static int check_channel(const coa_t *c, unsigned lc, const uint8_t *qtag, char 
     } bools[] = {{"owned_by_link", &l->owned_by_link},
                  {"open_pending", &l->open_pending},
                  {"trailer_sent", &l->trailer_sent},
-                 {"setup_started", &l->setup_started}};
+                 {"setup_started", &l->setup_started},
+                 {"header_out", &l->header_out}};
     for (size_t i = 0; i < sizeof bools / sizeof bools[0]; i++)
         if (bool_byte(bools[i].b) > 1)
             return fail(err, errlen, "lc[%u].%s is %u, not 0 or 1", lc, bools[i].name, bool_byte(bools[i].b));

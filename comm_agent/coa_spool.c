@@ -113,7 +113,9 @@ static bool spool_step(coa_t *c, unsigned s, uint64_t now)
             return true;
         }
         bool tag = sp->index < sp->tag_head || sp->count <= sp->tag_tail;
-        coa_lc_push(c, sp->lc, mem_read(c, sp->addr), tag, now);
+        uint32_t word = mem_read(c, sp->addr);
+        coa_lc_push(c, sp->lc, word, tag, now);
+        coa_lc_note_written(c, sp->lc, word, tag, now);
     } else {
         if (!coa_mem_ok(c, sp->addr)) {
             coa_raise(c, sp->addr, "spool %u writes 0x%x, outside memory or misaligned", s, sp->addr);

@@ -68,6 +68,9 @@ static void hash_coa(hasher_t *s, const coa_t *c, bool with_stats, uint64_t now)
             u64(s, st->occupancy_sum + (uint64_t)l->count * dt);
             u64(s, st->occupancy_max);
             u64(s, st->pathways);
+            u64(s, st->held_pathways);
+            u64(s, st->held_clocks);
+            u64(s, st->held_max);
             uint64_t waits[COA_WAIT_COUNT];
             memcpy(waits, st->wait_clocks, sizeof waits);
             waits[COA_WAIT_NO_DATA] = no_data;

@@ -1,10 +1,13 @@
-# Wormhole message passing on the cells (docs/runtime.md; seed 004, section 4.3).
+# Wormhole message passing on the cells (docs/runtime.md; the ConSet paper, section 4.3).
 #
 # Sender-buffered, background sends: msg_isend queues a descriptor, raises a software event and returns;
-# the event handler (the background task) starts queued messages on idle spools, up to MSG_SPOOLS at once,
-# each on its own pathway, and drives each through spool-done events: header, then the data straight from
-# the caller's buffer, then the trailer. Foreground receives: msg_receive takes the
-# oldest pathway in the arrival queue and spools its words into the caller's buffer.
+# the event handler is the transmitter that "sends messages as a background task" (the ConSet paper,
+# section 4.3). It sends MSG_SENDS messages at once (default 1, the paper's one transmitter), each from its
+# own spool on its own pathway, and drives each through spool-done events: the header (street signs
+# straight from the route table), then, in the handler of the header's event and while the header holds
+# the pathway, the message's own work (taking it off the queue, the info word, setting up the spool for
+# the data), the data straight from the caller's buffer, then the trailer. Foreground receives:
+# msg_receive takes the oldest pathway in the arrival queue and spools its words into the caller's buffer.
 #
 # Routes are deterministic and dimension-ordered (X, then Y, the shorter way round each ring), written as
 # street signs by the sender. Transit hops take channels from pool 0 until the torus dateline of their
@@ -23,7 +26,18 @@
 
         .include "coa.inc"
 
-        .equ MSG_SPOOLS,     4           # spools 0..3 send
+        # -D MSG_SENDS=n, 1 to 4: messages the transmitter sends at once, from spools 0..n-1. The ConSet paper
+        # (section 4.3) has one transmitter, whose overlap with receiving "can at best reduce the message passing
+        # time by one transfer time": 1, the default. 4 lets four sends overlap one another (the runtime before).
+        .ifndef MSG_SENDS
+        .equ MSG_SENDS, 1
+        .endif
+        .if MSG_SENDS < 1
+        .error "MSG_SENDS must be 1 to 4: spools 0-3 send"
+        .endif
+        .if MSG_SENDS > 4
+        .error "MSG_SENDS must be 1 to 4: spools 0-3 send"
+        .endif
         .equ MSG_RECV_SPOOL, 7
         .equ MSG_MAX_DESC,   64          # messages queued or in flight at once
         .equ MSG_DESC_BYTES, 64
@@ -38,9 +52,6 @@
         .equ D_LEN,     12
         .equ D_NEXT,    16
         .equ D_PHASE,   20               # 1 header, 2 data, 3 trailer
-        .equ D_NHDR,    24               # header words (signs and info)
-        .equ D_TRAILER, 28
-        .equ D_HEADER,  32               # up to 8 words: the route's signs (at most 6) and the info word
 
         .equ DS_FREE, 0
         .equ DS_QUEUED, 1
@@ -77,7 +88,8 @@
 msg_free:       .word 0                  # free descriptors (linked by D_NEXT)
 msg_qhead:      .word 0                  # queued, oldest first
 msg_qtail:      .word 0
-msg_active:     .word 0, 0, 0, 0         # descriptor on each sending spool, 0 when idle
+msg_active:     .space 4 * MSG_SENDS     # descriptor on each sending spool, 0 when idle
+msg_trailer:    .word TRAILER_KIND       # every message's trailer, spooled from here
 msg_self:       .word 0                  # this cell's id
 msg_cells:      .word 0                  # cells in the array
 
@@ -149,10 +161,10 @@ msg_init:
         call msg_route
         add  r16, r16, 1
         bne  r16, r14, .route
-        # events: the four sending spools
+        # events: the sending spools
         li   r18, msg_event
         wrcr r18, [CR_EVENT_VECTOR]
-        li   r18, ((1 << MSG_SPOOLS) - 1) | MSG_EV_SEND | EV_TIMER
+        li   r18, ((1 << MSG_SENDS) - 1) | MSG_EV_SEND | EV_TIMER
         wrcr r18, [CR_EVENT_MASK]
         li   r18, 1
         wrcr r18, [CR_EVENT_ENABLE]
@@ -336,25 +348,6 @@ msg_isend:
         stw  a1, [r14 + D_BUF]
         stw  a2, [r14 + D_LEN]
         stw  zero, [r14 + D_NEXT]
-        # the header: the route's signs, then the info word
-        sll  r16, a0, 5
-        add  r16, r16, msg_routes
-        ldw  r17, [r16]
-        add  r18, r14, D_HEADER
-        mov  r19, r17
-1:      ldw  r20, [r16 + 4]
-        stw  r20, [r18]
-        add  r16, r16, 4
-        add  r18, r18, 4
-        loop r19, 1b
-        ldw  r20, [msg_self]
-        sll  r20, r20, 20
-        or   r20, r20, a2
-        stw  r20, [r18]
-        add  r17, r17, 1
-        stw  r17, [r14 + D_NHDR]
-        li   r20, TRAILER_KIND
-        stw  r20, [r14 + D_TRAILER]
         # to the back of the queue
         ldw  r15, [msg_qtail]
         beqz r15, 2f
@@ -376,9 +369,11 @@ msg_isend:
 .full:  trap TRAP_MSG_FULL
 
 # msg_start_next(a3 = idle spool): starts the oldest queued message whose destination no other spool is
-# sending to (so that messages between two cells stay in order). Events are off. Uses r11..r23.
+# sending to (so that messages between two cells stay in order): takes a channel and sends the header, and
+# nothing else, so that the rest of the message's work is done while the header holds the pathway (the
+# ConSet paper, section 4.3; msg_advance). The message stays in the queue until then: the destination check
+# keeps the other spools off it. Events are off. Uses r11..r23.
 msg_start_next:
-        li   r11, 0                      # previous in the queue
         ldw  r12, [msg_qhead]
 1:      beqz r12, .nothing
         ldw  r13, [r12 + D_DEST]
@@ -389,7 +384,7 @@ msg_start_next:
         ldw  r16, [r15 + D_DEST]
         beq  r16, r13, .busy
 3:      add  r14, r14, 1
-        li   r15, MSG_SPOOLS
+        li   r15, MSG_SENDS
         bne  r14, r15, 2b
         # a channel for its pathway; when all are taken (by pathways still draining, or by messages to this
         # cell not yet received), try again a little later: there is no channel-free event
@@ -400,42 +395,33 @@ msg_start_next:
         add  r18, r18, MSG_RETRY_CLOCKS
         wrcr r18, [CR_TIMER]
         ret
-7:      # take it off the queue
-        ldw  r14, [r12 + D_NEXT]
-        beqz r11, 4f
-        stw  r14, [r11 + D_NEXT]
-        jmp  5f
-4:      stw  r14, [msg_qhead]
-5:      ldw  r15, [msg_qtail]
-        bne  r15, r12, 6f
-        stw  r11, [msg_qtail]
-6:      sll  r15, a3, 2
+7:      sll  r15, a3, 2
         stw  r12, [r15 + msg_active]
-        li   r15, DS_SENDING
-        stw  r15, [r12 + D_STATE]
         li   r15, 1
         stw  r15, [r12 + D_PHASE]
         li   r16, MARK_MSG_SEND
         or   r16, r16, r13
         wrcr r16, [CR_MARK]
+        # the header: the route's street signs, all tagged, straight from the route table (msg_route). A
+        # header cannot leave before its route is known: this lookup is the one part of the message's work
+        # that comes before it.
         sll  r18, a3, 3
         add  r18, r18, COA_SPOOL
         wrcr r17, [r18 + SPOOL_LC]
-        add  r19, r12, D_HEADER
+        sll  r19, r13, 5
+        add  r19, r19, msg_routes
+        ldw  r20, [r19]                  # the route's signs
+        add  r19, r19, 4
         wrcr r19, [r18 + SPOOL_ADDR]
-        li   r19, 4
-        wrcr r19, [r18 + SPOOL_STRIDE]
-        ldw  r19, [r12 + D_NHDR]
-        wrcr r19, [r18 + SPOOL_COUNT]
-        ldw  r19, [r12 + D_NHDR]
-        sub  r19, r19, 1                 # every header word but the info word is a sign
-        wrcr r19, [r18 + SPOOL_TAG_HEAD]
+        li   r21, 4
+        wrcr r21, [r18 + SPOOL_STRIDE]
+        wrcr r20, [r18 + SPOOL_COUNT]
+        wrcr r20, [r18 + SPOOL_TAG_HEAD]
         wrcr zero, [r18 + SPOOL_TAG_TAIL]
-        li   r19, SPOOL_SEND
-        wrcr r19, [r18 + SPOOL_CTRL]
+        li   r21, SPOOL_SEND
+        wrcr r21, [r18 + SPOOL_CTRL]
         ret
-.busy:  mov  r11, r12
-        ldw  r12, [r12 + D_NEXT]
+.busy:  ldw  r12, [r12 + D_NEXT]
         jmp  1b
 .nothing:
         ret
@@ -465,7 +451,7 @@ msg_event:
 .again: rdcr r11, [CR_EVENT_PENDING]
         and  r12, r11, MSG_EV_SEND | EV_TIMER
         bnez r12, .start
-        and  r11, r11, (1 << MSG_SPOOLS) - 1
+        and  r11, r11, (1 << MSG_SENDS) - 1
         beqz r11, .out
         li   a3, 0                       # the lowest pending spool
 1:      srl  r12, r11, a3
@@ -486,7 +472,7 @@ msg_event:
         bnez r12, 4f
         call msg_start_next
 4:      add  a3, a3, 1
-        li   r12, MSG_SPOOLS
+        li   r12, MSG_SENDS
         bne  a3, r12, 3b
         jmp  .again
 .out:   ldd  r30, [sp + 112]
@@ -508,7 +494,10 @@ msg_event:
         add  sp, sp, 128
         rfe
 
-# msg_advance(a3 = spool): the next part of that spool's message.
+# msg_advance(a3 = spool): the next part of that spool's message. After the header, this runs while the
+# header holds the pathway and no data word has followed it: the ConSet paper (section 4.3) makes the
+# per-message overhead of "event handlers, queue management, route lookup, and setting up the spooling
+# units", and the pathway waits for all of it (iwarp run's "held before data").
 msg_advance:
         sll  r12, a3, 2
         ldw  r13, [r12 + msg_active]
@@ -520,8 +509,36 @@ msg_advance:
         stw  r15, [r13 + D_PHASE]
         li   r16, 2
         bne  r15, r16, 1f
-        # the data, straight from the caller's buffer (an empty message goes on to the trailer)
+        # the header is out. Queue management: the message leaves the send queue (its predecessor found from
+        # the head: with one transmitter it is the head)
+        li   r17, 0
+        ldw  r18, [msg_qhead]
+5:      beq  r18, r13, 6f
+        mov  r17, r18
+        ldw  r18, [r18 + D_NEXT]
+        jmp  5b
+6:      ldw  r18, [r13 + D_NEXT]
+        beqz r17, 7f
+        stw  r18, [r17 + D_NEXT]
+        jmp  8f
+7:      stw  r18, [msg_qhead]
+8:      ldw  r19, [msg_qtail]
+        bne  r19, r13, 9f
+        stw  r17, [msg_qtail]
+9:      li   r19, DS_SENDING
+        stw  r19, [r13 + D_STATE]
+        # the info word (source id << 20 | length), written through go1 into the pathway's channel, which the
+        # gate leaves again for the spool
         ldw  r17, [r13 + D_LEN]
+        ldw  r18, [msg_self]
+        rdcr r19, [r14 + SPOOL_LC]
+        sll  r18, r18, 20
+        or   r18, r18, r17
+        wrcr r19, [COA_GATE_OUT1]
+        mov  go1, r18
+        li   r19, COA_NONE
+        wrcr r19, [COA_GATE_OUT1]
+        # the data, straight from the caller's buffer (an empty message goes on to the trailer)
         beqz r17, .trailer
         ldw  r18, [r13 + D_BUF]
         wrcr r18, [r14 + SPOOL_ADDR]
@@ -535,7 +552,7 @@ msg_advance:
         stw  r15, [r13 + D_PHASE]
 1:      li   r16, 3
         bne  r15, r16, 2f
-        add  r18, r13, D_TRAILER
+        li   r18, msg_trailer
         wrcr r18, [r14 + SPOOL_ADDR]
         li   r18, 1
         wrcr r18, [r14 + SPOOL_COUNT]

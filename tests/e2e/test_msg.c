@@ -1,5 +1,7 @@
 /* The message-passing runtime end to end: random traffic arrives whole and in order, the dateline is what
- * keeps that traffic from deadlocking, and misuse faults with a report that names it. */
+ * keeps that traffic from deadlocking, one transmitter sends one message at a time (the ConSet paper's,
+ * section 4.3) and holds each pathway through the message's work, and misuse faults with a report that
+ * names it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -80,6 +82,107 @@ static void test_retrying_senders_do_not_hide_a_deadlock(void **state)
     e2e_free(&r);
 }
 
+/* Cell (0,0) queues two messages at once, 512 words to (1,0) and 8 to (2,0): different destinations, so only
+ * the number of concurrent sends keeps them apart. (1,0) notes the clock it has read A's last data word,
+ * (2,0) the clock it has read B's first, each straight from gi0 as soon as it comes. */
+static const char two_queued_sends[] = ".include \"msg.s\"\n"
+                                       "        .bss\n"
+                                       "buf:    .space 2048\n"
+                                       "        .text\n"
+                                       "_start: call msg_init\n"
+                                       "        rdcr r64, [CR_CELL_ID]\n"
+                                       "        li   r65, 1\n"
+                                       "        beq  r64, r65, first\n"
+                                       "        li   r65, 2\n"
+                                       "        beq  r64, r65, second\n"
+                                       "        li   a0, 1\n"
+                                       "        li   a1, buf\n"
+                                       "        li   a2, 512\n"
+                                       "        call msg_isend\n"
+                                       "        mov  r66, a0\n"
+                                       "        li   a0, 2\n"
+                                       "        li   a1, buf\n"
+                                       "        li   a2, 8\n"
+                                       "        call msg_isend\n"
+                                       "        call msg_wait\n"
+                                       "        mov  a0, r66\n"
+                                       "        call msg_wait\n"
+                                       "        halt\n"
+                                       "first:  msg_take_arrival r12, r14, r13\n"
+                                       "        li   r20, 512\n"
+                                       "1:      mov  r21, gi0\n"
+                                       "        loop r20, 1b\n"
+                                       "        rdcr a0, [CR_CLOCK_LO]\n"
+                                       "        halt\n"
+                                       "second: msg_take_arrival r12, r14, r13\n"
+                                       "        mov  r21, gi0\n"
+                                       "        rdcr a0, [CR_CLOCK_LO]\n"
+                                       "        li   r20, 7\n"
+                                       "1:      mov  r21, gi0\n"
+                                       "        loop r20, 1b\n"
+                                       "        halt\n";
+
+/* The paper's one transmitter (MSG_SENDS=1, the default) sends B only after A: B's first data word reaches
+ * (2,0), two hops away, after A's last reached (1,0), one hop away. Four concurrent sends would start B
+ * while A streams (the second run shows it), so a default gone back to 4 fails here. */
+static void test_one_transmitter_sends_the_second_message_after_the_first(void **state)
+{
+    (void)state;
+    e2e_run_t r;
+    e2e_run_source(&r, two_queued_sends, "array 3x1");
+    e2e_assert_done(&r);
+    uint32_t last_of_a = e2e_a0(&r, 1, 0), first_of_b = e2e_a0(&r, 2, 0);
+    assert_true(first_of_b > last_of_a);
+    e2e_check_golden("msg_two_queued#last-of-A", last_of_a);
+    e2e_check_golden("msg_two_queued#first-of-B", first_of_b);
+    e2e_free(&r);
+
+    e2e_run_source(&r, two_queued_sends, "array 3x1\ndefine MSG_SENDS=4");
+    e2e_assert_done(&r);
+    last_of_a = e2e_a0(&r, 1, 0);
+    first_of_b = e2e_a0(&r, 2, 0);
+    assert_true(first_of_b < last_of_a);
+    e2e_check_golden("msg_two_queued_4_sends#last-of-A", last_of_a);
+    e2e_check_golden("msg_two_queued_4_sends#first-of-B", first_of_b);
+    e2e_free(&r);
+}
+
+/* The statistic of pathways held before their first data word, summed over the channels of a cell. */
+static void held_of_cell(const e2e_run_t *r, unsigned x, unsigned y, uint64_t *pathways, uint64_t *clocks,
+                         uint64_t *max)
+{
+    *pathways = *clocks = *max = 0;
+    const coa_t *c = emu_array_coa(r->array, x, y);
+    for (unsigned i = 0; i < c->cfg.channels; i++) {
+        *pathways += c->lc[i].stats.held_pathways;
+        *clocks += c->lc[i].stats.held_clocks;
+        if (c->lc[i].stats.held_max > *max)
+            *max = c->lc[i].stats.held_max;
+    }
+}
+
+/* Each of the two messages is counted once, at its sender, and the clocks are those of the transmitter's
+ * work between its header and its info word (the first untagged word): the event, taking it off the queue,
+ * the info word and the data's spool. No other cell starts a pathway. */
+static void test_each_message_counts_the_clocks_its_header_held_the_pathway(void **state)
+{
+    (void)state;
+    e2e_run_t r;
+    e2e_run_source(&r, two_queued_sends, "array 3x1");
+    e2e_assert_done(&r);
+    uint64_t pathways, clocks, max;
+    held_of_cell(&r, 0, 0, &pathways, &clocks, &max);
+    assert_int_equal(pathways, 2);
+    assert_true(max <= clocks);
+    e2e_check_golden("msg_two_queued#held-clocks", clocks);
+    e2e_check_golden("msg_two_queued#held-max", max);
+    for (unsigned x = 1; x < 3; x++) {
+        held_of_cell(&r, x, 0, &pathways, &clocks, &max);
+        assert_int_equal(pathways, 0);
+    }
+    e2e_free(&r);
+}
+
 static void expect_trap(const char *program, const char *array, const char *trap_name)
 {
     e2e_run_t r;
@@ -146,6 +249,8 @@ int main(void)
         cmocka_unit_test(test_random_long_messages_flow_with_the_dateline),
         cmocka_unit_test(test_random_long_messages_deadlock_without_the_dateline),
         cmocka_unit_test(test_retrying_senders_do_not_hide_a_deadlock),
+        cmocka_unit_test(test_one_transmitter_sends_the_second_message_after_the_first),
+        cmocka_unit_test(test_each_message_counts_the_clocks_its_header_held_the_pathway),
         cmocka_unit_test(test_a_message_to_a_cell_that_does_not_exist_faults),
         cmocka_unit_test(test_a_buffer_outside_memory_faults),
         cmocka_unit_test(test_a_message_longer_than_the_receive_buffer_faults),

@@ -109,6 +109,28 @@ static void link_summary(const emu_array_t *a, link_summary_t *ls)
         }
 }
 
+/* Over every channel where a pathway started: how long each pathway's header held it before its first data
+ * word (coa_lc_stats_t.held_*), the per-message work of a sender in between. */
+typedef struct held_summary {
+    uint64_t pathways, clocks, max;
+} held_summary_t;
+
+static void held_summary(const emu_array_t *a, held_summary_t *hs)
+{
+    memset(hs, 0, sizeof *hs);
+    for (unsigned y = 0; y < emu_array_height(a); y++)
+        for (unsigned x = 0; x < emu_array_width(a); x++) {
+            const coa_t *c = emu_array_coa(a, x, y);
+            for (unsigned i = 0; i < c->cfg.channels; i++) {
+                const coa_lc_stats_t *st = &c->lc[i].stats;
+                hs->pathways += st->held_pathways;
+                hs->clocks += st->held_clocks;
+                if (st->held_max > hs->max)
+                    hs->max = st->held_max;
+            }
+        }
+}
+
 static void network_text(const run_report_t *r, FILE *out, uint64_t cycles)
 {
     const emu_array_t *a = r->array;
@@ -120,6 +142,13 @@ static void network_text(const run_report_t *r, FILE *out, uint64_t cycles)
     fprintf(out, "\nnetwork  %llu words over links, mean link utilization %.1f%%, busiest (%u,%u) %s at %.1f%%\n",
             (unsigned long long)ls.words, cycles ? 100.0 * (double)ls.busy / (links * (double)cycles) : 0.0, ls.max_x,
             ls.max_y, coa_dir_name((coa_dir_t)ls.max_dir), cycles ? 100.0 * (double)ls.max_busy / (double)cycles : 0.0);
+    held_summary_t hs;
+    held_summary(a, &hs);
+    if (hs.pathways > 0)
+        fprintf(
+            out,
+            "held     %llu pathways held by their header before their first data word: mean %.1f, max %llu clocks\n",
+            (unsigned long long)hs.pathways, (double)hs.clocks / (double)hs.pathways, (unsigned long long)hs.max);
     if (emu_array_width(a) * emu_array_height(a) > RUN_REPORT_MAX_CELL_ROWS)
         return;
     fprintf(out, "%-8s %-4s %5s %10s %10s %9s %9s %9s %9s %9s %9s\n", "cell", "ch", "paths", "words", "mean occ",
@@ -224,6 +253,14 @@ void run_report_json(const run_report_t *r, FILE *out)
     link_summary(a, &ls);
     json_u64(&j, "link_words", ls.words);
     json_u64(&j, "link_busy_clocks", ls.busy);
+    held_summary_t hs;
+    held_summary(a, &hs);
+    json_begin_object(&j, "held_before_data");
+    json_u64(&j, "pathways", hs.pathways);
+    json_u64(&j, "clocks", hs.clocks);
+    json_double(&j, "mean_clocks", hs.pathways ? (double)hs.clocks / (double)hs.pathways : 0.0);
+    json_u64(&j, "max_clocks", hs.max);
+    json_end_object(&j);
     json_begin_array(&j, "cells");
     for (unsigned y = 0; y < emu_array_height(a); y++)
         for (unsigned x = 0; x < emu_array_width(a); x++) {
