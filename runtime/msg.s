@@ -69,8 +69,8 @@
         .equ MSG_MAX_CELLS, 1024
         .equ MSG_EV_SEND,   EV_SOFT0     # software event: queued messages wait for an idle spool
         # When no channel is free, the timer tries again this much later (long enough for the program to go
-        # on between the tries). -D MSG_RETRY_CLOCKS=N changes it: 64 livelocks the all-to-all at 32 words
-        # (the tries take the arrival channels the receives need; docs/runtime.md).
+        # on between the tries). -D MSG_RETRY_CLOCKS=N changes it: 64 with MSG_SENDS=4 stops the all-to-all at
+        # 32 words (the tries take the channels the receives need; docs/runtime.md).
         .ifndef MSG_RETRY_CLOCKS
         .equ MSG_RETRY_CLOCKS, 512
         .endif
