@@ -43,11 +43,18 @@ declare -A seeds=(
   [fem_partition]="fuzz/corpus/fem_partition"
   [msh_check]="fuzz/corpus/msh_check"
   [gmsh_read]="fuzz/corpus/gmsh_read"
+  [cli_traffic]="fuzz/corpus/cli_traffic"
+  [cli_coll]="fuzz/corpus/cli_coll"
+  [cli_bench]="fuzz/corpus/cli_bench"
+  [cli_hpf]="fuzz/corpus/cli_hpf"
+  [cli_fem]="fuzz/corpus/cli_fem"
+  [cli_sweep]="fuzz/corpus/cli_sweep"
 )
 names=("$@")
 # gmsh_read runs by name only: gmsh's own binary readers size allocations by the file's counts (libFuzzer finds
 # a malloc of 6.8 GB in GModel::_readMSH2 within a minute), which iwarp contains with the child's RLIMIT_AS.
-((${#names[@]})) || names=(asm image cset run_desc machine snapshot trace celldata demo dbg_expr dbg_script options sweep json hpf copy fem_partition msh_check)
+((${#names[@]})) || names=(asm image cset run_desc machine snapshot trace celldata demo dbg_expr dbg_script options sweep json hpf copy fem_partition msh_check
+  cli_traffic cli_coll cli_bench cli_hpf cli_fem cli_sweep)
 
 # Inputs longer than libFuzzer's default cap of 4096 bytes, for the harnesses whose parsers nest: their
 # recursion limits are reached only by deeper inputs (30,000 '(' overflowed the assembler's stack).

@@ -251,7 +251,7 @@ static void test_array_sizes_follow_one_rule(void **state)
     snprintf(args, sizeof args, "run %s", path);
     expect(args, 2, ":1:7: 'array' wants WxH with sides 1..32");
     expect("run programs/bench/compute.s --array 2x+2", 2, "--array wants WxH with sides 1..32, not '2x+2'");
-    expect("hpf 'S(:,BLOCK) -> D(:,BLOCK)' --size 64x+64", 2, "bad value '64x+64' for --size");
+    expect("hpf 'S(:,BLOCK) -> D(:,BLOCK)' --size 64x+64", 2, "bad value '64x+64' for --size (N0xN1, each 1 to 65536)");
     unlink(path);
     rmdir(dir);
 }
@@ -274,9 +274,15 @@ static void test_hpf_runs_an_assignment_and_refuses_bad_ones(void **state)
     assert_non_null(strstr(out, "\"iteration\": 2"));
     free(out);
     expect("hpf 'S(:,BLOK) -> D(:,BLOCK)'", 2, "col 5: a distribution");
-    expect("hpf 'S(:,BLOCK) -> D(:,BLOCK)' --task 40", 2, "bad value '40' for --task");
-    expect("hpf 'S(:,BLOCK) -> D(:,BLOCK)' --task 16 --array 4x4", 2, "cannot hold two tasks of 16 cells");
-    expect("hpf 'S(:,BLOCK) -> D(:,BLOCK)' --format triples", 2, "bad value 'triples' for --format");
+    /* a value out of range says the range (issue 33) */
+    expect("hpf 'S(:,BLOCK) -> D(:,BLOCK)' --task 40", 2, "bad value '40' for --task (1 to 32 cells)");
+    expect("hpf 'S(:,BLOCK) -> D(:,BLOCK)' --iterations 65", 2, "bad value '65' for --iterations (1 to 64)");
+    expect("hpf 'S(:,BLOCK) -> D(:,BLOCK)' --array 33x1", 2, "bad value '33x1' for --array (WxH, sides 1 to 32)");
+    expect("hpf 'S(:,BLOCK) -> D(:,BLOCK)' --task 16 --array 4x4", 2,
+           "cannot hold two tasks of 16 cells (--task 1 to 8 on it)");
+    expect("hpf 'S(:,BLOCK) -> D(:,BLOCK)' --task 1 --array 1x1", 2, "a 1x1 array cannot hold two tasks");
+    expect("hpf 'S(:,BLOCK) -> D(:,BLOCK)' --format triples", 2, "bad value 'triples' for --format (blocks or pairs)");
+    expect("hpf 'S(:,BLOCK) -> D(:,BLOCK)' --only both", 2, "bad value 'both' for --only (uncached or cached)");
     expect("hpf", 2, "one assignment expected");
 }
 
@@ -393,7 +399,7 @@ static void test_coll_doc_examples_print_what_the_doc_shows(void **state)
     expect("run programs/coll/row_sum.s --array 4x2 --set mem_bytes=8M --args 0,0", 0, "(2,0)    halted   0x780");
     expect("coll mbcast-ring --root 3 --block 1x8", 0, "note: mbcast-ring has no root");
     expect("coll scatter", 2, "unknown pattern 'scatter'");
-    expect("coll bcast --block 4", 2, "bad value '4' for --block");
+    expect("coll bcast --block 4", 2, "bad value '4' for --block (MxN, each 1 to 1048576");
     expect("coll bcast --groups columns --array 8x1", 2, "has one cell");
 }
 

@@ -91,6 +91,17 @@ static void test_options_out_of_range_are_refused_with_a_reason(void **state)
     expect("--size 0", 2, "--size wants words per message in 1..");
     expect("--size 8-4", 2, "--size A-B wants");
     expect("--pattern uniform,nope", 2, "--pattern wants");
+    /* empty names are refused wherever they stand, not only at the end (issue 33) */
+    expect("--pattern ,uniform", 2, "--pattern wants");
+    expect("--pattern uniform,,bitrev", 2, "--pattern wants");
+    /* a range longer than the parser's buffer is refused, not cut to another one: this step is 1e4, not 0.1 */
+    expect("--rate 0:0.5:0.1000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+           "000000000000000000000000000000000e5",
+           2, "--rate wants a rate in 0..1");
+    /* out of range: the range is said */
+    expect("--latency-limit 0", 2, "--latency-limit wants 1..1e12 clocks");
+    expect("--hotspot 40,1", 2, "--hotspot wants X,Y of a cell, each 0..31");
+    expect("--warmup 1073741825", 2, "--warmup wants 0..2^30 clocks");
     expect("--array 0x4", 2, "--array wants WxH");
     expect("--array 8x4 --pattern transpose", 2, "transpose needs a square array");
     expect("--array 6x6 --pattern shuffle", 2, "shuffle needs W*H a power of 2");

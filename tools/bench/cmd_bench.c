@@ -1,35 +1,24 @@
 /* iwarp bench: the benchmark suite. Each bench prints a table and, with --json or --csv, one record per case. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_cli.h"
 #include "commands.h"
 #include "file.h"
 #include "interrupt.h"
 #include "plot.h"
 #include "run_meta.h"
 
-static const bench_t benches[] = {
-    {"patterns", bench_patterns, "the ConSet paper's torus, butterfly and all-to-all under ConSet and message passing"},
-    {"logp", bench_logp, "LogGP microbenchmarks of message passing: EEL, o_s, o_r, g, G, g/G"},
-    {"speed", bench_speed, "emulated bundles (instructions) and cell-clocks per host second"},
-    {"traffic", bench_traffic, "network-only clocks per host second: 8x8 uniform traffic from host-side generators"},
-    {"caching", bench_caching, "address relation caching: break-even and assembly speedup by n_g, beside the model; HPF array assignments"},
-    {"fem", bench_fem, "the finite element meshes (gmsh), partitions (METIS), patterns and phases: the ConSet paper's Table 4"},
-    {"collectives", bench_collectives, "the buffered collectives paper's collective patterns (trees, rings, pipelined broadcast, buffered send): naive, chunked, ConSet"},
-    {"copy", bench_copy, "the copy-transfer model's basic transfers on iWarp (local copies, sends, receives, network), by stride"},
-};
-enum { NBENCHES = sizeof benches / sizeof benches[0] };
 
 /* The report's records as one table beside its plots, for a spreadsheet. */
 /* Host seconds each bench took: beside the records, never in them. */
 typedef struct wall_times {
-    const char *names[NBENCHES];
-    double seconds[NBENCHES];
+    const char *names[BENCH_COUNT];
+    double seconds[BENCH_COUNT];
     unsigned n, jobs;
 } wall_times_t;
 
@@ -71,102 +60,19 @@ static int write_table(const csv_table_t *csv, const run_meta_t *meta, const wal
     return 0;
 }
 
-static void usage(FILE *out)
-{
-    fprintf(out, "usage: iwarp bench [--json | --csv] [--quick] [--out DIR] [--threads N] [BENCH...]\n"
-                 "Runs the named benches (default: all) and prints their report.\n"
-                 "  --json      one JSON document with a record per measured case, on stdout\n"
-                 "  --csv       the same records as one CSV table (a column per field), on stdout\n"
-                 "  --quick     smaller runs (for tests and a first look)\n"
-                 "  --out DIR   where each report's folder goes (default: out/bench): DATE-ID/ with its plots\n"
-                 "              and results.csv, and DIR/latest pointing at the newest\n"
-                 "  --threads N host threads for the emulated runs (default 1; results do not change)\n"
-                 "  --jobs N    emulated runs at once where a bench has independent ones (default: the cores;\n"
-                 "              results do not change; the speed bench always runs one at a time)\n"
-                 "  --quiet     no progress lines on a terminal\n"
-                 "Ctrl-C stops the bench inside the case being run: the cases that ended are reported; status 130.\n"
-                 "benches:\n");
-    for (unsigned i = 0; i < NBENCHES; i++)
-        fprintf(out, "  %-10s %s\n", benches[i].name, benches[i].summary);
-}
-
 int cmd_bench(int argc, char **argv)
 {
-    enum { OPT_JSON = 256, OPT_CSV, OPT_QUICK, OPT_OUT, OPT_HELP, OPT_THREADS, OPT_QUIET, OPT_JOBS };
-    static const struct option longopts[] = {
-        {"json", no_argument, NULL, OPT_JSON},
-        {"csv", no_argument, NULL, OPT_CSV},
-        {"quick", no_argument, NULL, OPT_QUICK},
-        {"quiet", no_argument, NULL, OPT_QUIET},
-        {"out", required_argument, NULL, OPT_OUT},
-        {"threads", required_argument, NULL, OPT_THREADS},
-        {"jobs", required_argument, NULL, OPT_JOBS},
-        {"help", no_argument, NULL, OPT_HELP},
-        {NULL, 0, NULL, 0},
-    };
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    bench_cli_t o;
+    int prc = bench_cli_parse(argc, argv, &o);
+    if (prc != 0)
+        return prc > 0 ? 0 : 2;
     run_threads_t share = {.base = 1};
     atomic_init(&share.idle, 0);
     atomic_init(&share.running, 0);
-    bench_context_t ctx = {.out_dir = "out/bench", .threads = 1, .share = &share,
-                           .jobs = cores < 1 ? 1u : cores > BENCH_MAX_JOBS ? BENCH_MAX_JOBS : (unsigned)cores};
-    optind = 0; /* glibc: start afresh, forgetting any earlier vector (1 keeps its place in a cluster) */
-    int c;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        switch (c) {
-        case OPT_JSON:
-        case OPT_CSV: {
-            bench_format_t f = c == OPT_JSON ? BENCH_JSON : BENCH_CSV;
-            if (ctx.format != BENCH_TEXT && ctx.format != f) {
-                fprintf(stderr, "iwarp bench: --json or --csv, not both\n");
-                return 2;
-            }
-            ctx.format = f;
-            break;
-        }
-        case OPT_QUICK: ctx.quick = true; break;
-        case OPT_QUIET: ctx.quiet = true; break;
-        case OPT_OUT: ctx.out_dir = optarg; break;
-        case OPT_JOBS: {
-            char *end;
-            unsigned long n = strtoul(optarg, &end, 10);
-            if (*end != '\0' || n < 1 || n > BENCH_MAX_JOBS) {
-                fprintf(stderr, "iwarp bench: --jobs wants 1..%d, not '%s'\n", BENCH_MAX_JOBS, optarg);
-                return 2;
-            }
-            ctx.jobs = (unsigned)n;
-            break;
-        }
-        case OPT_THREADS: {
-            char *end;
-            unsigned long n = strtoul(optarg, &end, 10);
-            if (*end != '\0' || n < 1 || n > 256) {
-                fprintf(stderr, "iwarp bench: --threads wants 1..256, not '%s'\n", optarg);
-                return 2;
-            }
-            ctx.threads = (unsigned)n;
-            break;
-        }
-        case OPT_HELP:
-        case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
-        }
-    }
-    bool selected[NBENCHES];
-    for (unsigned i = 0; i < NBENCHES; i++)
-        selected[i] = optind == argc;
-    for (int k = optind; k < argc; k++) {
-        unsigned i = 0;
-        while (i < NBENCHES && strcmp(benches[i].name, argv[k]) != 0)
-            i++;
-        if (i == NBENCHES) {
-            fprintf(stderr, "iwarp bench: no bench named '%s'\n", argv[k]);
-            usage(stderr);
-            return 2;
-        }
-        selected[i] = true;
-    }
-
+    bench_context_t ctx = {.format = o.format, .quick = o.quick, .quiet = o.quiet, .out_dir = o.out_dir,
+                           .threads = o.threads, .jobs = o.jobs, .share = &share};
+    const bool *selected = o.selected;
+    const bench_t *benches = bench_suite;
     /* The plots and the table go there at the end of long runs: find out now whether they can. */
     if (plot_make_dirs(ctx.out_dir) != 0 || access(ctx.out_dir, W_OK) != 0) {
         fprintf(stderr, "iwarp bench: cannot write into %s: %s\n", ctx.out_dir, strerror(errno));
@@ -197,7 +103,7 @@ int cmd_bench(int argc, char **argv)
     double wall_total = 0;
     wall_times_t walls = {.jobs = ctx.jobs};
     interrupt_arm();
-    for (unsigned i = 0; i < NBENCHES; i++) {
+    for (unsigned i = 0; i < BENCH_COUNT; i++) {
         if (!selected[i])
             continue;
         if (interrupt_requested())

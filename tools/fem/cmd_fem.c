@@ -1,34 +1,18 @@
 /* iwarp fem: the finite element experiment of the ConSet paper (section 5.2) for one mesh: made or read by gmsh,
  * partitioned by METIS into one part a cell, its communication pattern and the compiler's phases (Table 4).
  * docs/fem.md. */
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "commands.h"
 #include "fem_analysis.h"
+#include "fem_cli.h"
 #include "fem_kernel.h"
 #include "file.h"
 #include "json.h"
 #include "emu.h"
 
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: iwarp fem MESH [options]\n"
-            "  MESH: m11k, c10k, c100k, g20k (the ConSet paper's meshes, made by gmsh with fixed seeds and\n"
-            "        cached), or a gmsh file (.msh, or a .geo that gmsh meshes)\n"
-            "  --array WxH     cells, one part each (default 8x8)\n"
-            "  --cache DIR     where meshes and partitions are kept (default out/fem/cache)\n"
-            "  --cset FILE     write the pattern as a connection set (for iwarp route)\n"
-            "  --run           also run one product y = A x on the emulated array, y checked on every cell\n"
-            "  --msgpass       the exchange by message passing (runtime/msg.s) instead of ConSet\n"
-            "  --threads N     host threads for that run (results do not depend on it)\n"
-            "  --json          the figures as one JSON object\n"
-            "Prints the paper's Table 4 for the mesh: elements, nodes, elements a cell, words a cell sends and\n"
-            "receives, the largest in/out-degree, logical channels and the communication compiler's phases.\n");
-}
 
 static void print_text(const char *mesh, const fem_analysis_t *a)
 {
@@ -105,58 +89,14 @@ static void print_json(const char *mesh, const fem_analysis_t *a, const fem_run_
 
 int cmd_fem(int argc, char **argv)
 {
-    enum { OPT_ARRAY = 256, OPT_CACHE, OPT_CSET, OPT_RUN, OPT_MSGPASS, OPT_THREADS, OPT_JSON, OPT_HELP };
-    static const struct option longopts[] = {
-        {"array", required_argument, NULL, OPT_ARRAY}, {"cache", required_argument, NULL, OPT_CACHE},
-        {"cset", required_argument, NULL, OPT_CSET},   {"json", no_argument, NULL, OPT_JSON},
-        {"run", no_argument, NULL, OPT_RUN},           {"threads", required_argument, NULL, OPT_THREADS},
-        {"msgpass", no_argument, NULL, OPT_MSGPASS},
-        {"help", no_argument, NULL, OPT_HELP},         {NULL, 0, NULL, 0},
-    };
-    unsigned w = 8, h = 8;
-    const char *cache = "out/fem/cache", *cset_path = NULL;
-    bool json = false, run = false, msgpass = false;
-    unsigned threads = 1;
-    optind = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        switch (c) {
-        case OPT_ARRAY:
-            if (emu_parse_array_size(optarg, &w, &h) != 0 || w * h < 2) {
-                fprintf(stderr, "iwarp fem: bad value '%s' for --array (WxH, sides 1 to %d, 2 cells or more)\n",
-                        optarg, EMU_MAX_DIM);
-                return 2;
-            }
-            break;
-        case OPT_CACHE: cache = optarg; break;
-        case OPT_CSET: cset_path = optarg; break;
-        case OPT_JSON: json = true; break;
-        case OPT_RUN: run = true; break;
-        case OPT_MSGPASS: msgpass = true; break;
-        case OPT_THREADS: {
-            uint64_t n;
-            if (emu_parse_count(optarg, &n) != 0 || n < 1 || n > 64) {
-                fprintf(stderr, "iwarp fem: bad value '%s' for --threads (1 to 64)\n", optarg);
-                return 2;
-            }
-            threads = (unsigned)n;
-            break;
-        }
-        case OPT_HELP:
-        case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
-        }
-    }
-    if (optind != argc - 1) {
-        fprintf(stderr, "iwarp fem: one MESH expected\n");
-        usage(stderr);
-        return 2;
-    }
-    if (msgpass && !run) {
-        fprintf(stderr, "iwarp fem: --msgpass chooses how --run exchanges: give --run too\n");
-        return 2;
-    }
-    const char *mesh = argv[optind];
+    fem_cli_t o;
+    int prc = fem_cli_parse(argc, argv, &o);
+    if (prc != 0)
+        return prc > 0 ? 0 : 2;
+    unsigned w = o.width, h = o.height, threads = o.threads;
+    const char *cache = o.cache, *cset_path = o.cset_path;
+    bool json = o.json, run = o.run, msgpass = o.msgpass;
+    const char *mesh = o.mesh;
     fem_analysis_t a;
     char err[1024];
     if (file_out_not_input(cset_path, &mesh, 1, err, sizeof err) != 0) {

@@ -1,117 +1,14 @@
 /* iwarp hpf: one HPF array assignment D = S between two tasks of the emulated array, uncached and cached, each
  * repeated; the latency of every iteration, the break-even and the speedups (docs/deposit.md). */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
 #include "hpf.h"
+#include "hpf_cli.h"
 #include "interrupt.h"
 #include "json.h"
-
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: iwarp hpf 'S(DIST,DIST) -> D(DIST,DIST)' [options]\n"
-            "Assigns an N0 x N1 array distributed over a source task (cells 0 .. T-1) to one distributed over a\n"
-            "destination task (cells T .. 2T-1) on the emulated cells, uncached and cached, and prints the latency\n"
-            "of every iteration. DIST is ':', BLOCK, CYCLIC or CYCLIC(k); dimension 0 is the contiguous one.\n"
-            "  --size N0xN1        the array (default 512x512)\n"
-            "  --task T            cells per task, 1..%u (default 16)\n"
-            "  --array WxH         the torus (default 8x8; it must hold 2T cells)\n"
-            "  --iterations N      assignments in a row, 1..%u (default 8)\n"
-            "  --format F          blocks (address-data blocks, default) or pairs (address-data pairs)\n"
-            "  --only MODE         uncached or cached alone\n"
-            "  --check-each        new values and a check of every element every iteration (else after the last)\n"
-            "  --json              one record per iteration on stdout\n"
-            "Exit status: 0 when every element arrived right, 1 when a run failed or an element is wrong, 2 on bad\n"
-            "usage, 130 when interrupted.\n",
-            HPF_MAX_TASK, HPF_MAX_ITERATIONS);
-}
-
-/* N0xN1: two numbers of digits only (no sign, no space), each 1..65536. */
-static int parse_size(const char *s, unsigned *n0, unsigned *n1)
-{
-    char *end;
-    if (*s < '0' || *s > '9')
-        return -1;
-    unsigned long a = strtoul(s, &end, 10);
-    if (*end != 'x' || end[1] < '0' || end[1] > '9')
-        return -1;
-    unsigned long b = strtoul(end + 1, &end, 10);
-    if (*end != '\0' || a < 1 || b < 1 || a > 65536 || b > 65536)
-        return -1;
-    *n0 = (unsigned)a;
-    *n1 = (unsigned)b;
-    return 0;
-}
-
-static int parse_unsigned(const char *s, unsigned lo, unsigned hi, unsigned *out)
-{
-    char *end;
-    unsigned long v = strtoul(s, &end, 10);
-    if (end == s || *end != '\0' || v < lo || v > hi)
-        return -1;
-    *out = (unsigned)v;
-    return 0;
-}
-
-typedef struct hpf_cli {
-    const char *assignment;
-    unsigned n0, n1, task, width, height, iterations;
-    hpf_format_t format;
-    bool run[2]; /* uncached, cached */
-    bool check_each, json;
-} hpf_cli_t;
-
-static int parse_options(int argc, char **argv, hpf_cli_t *o)
-{
-    enum { OPT_SIZE = 256, OPT_TASK, OPT_ARRAY, OPT_ITER, OPT_FORMAT, OPT_ONLY, OPT_CHECK, OPT_JSON, OPT_HELP };
-    static const struct option opts[] = {
-        {"size", required_argument, NULL, OPT_SIZE},     {"task", required_argument, NULL, OPT_TASK},
-        {"array", required_argument, NULL, OPT_ARRAY},   {"iterations", required_argument, NULL, OPT_ITER},
-        {"format", required_argument, NULL, OPT_FORMAT}, {"only", required_argument, NULL, OPT_ONLY},
-        {"check-each", no_argument, NULL, OPT_CHECK},    {"json", no_argument, NULL, OPT_JSON},
-        {"help", no_argument, NULL, OPT_HELP},           {NULL, 0, NULL, 0},
-    };
-    *o = (hpf_cli_t){NULL, 512, 512, 16, 8, 8, 8, HPF_FORMAT_BLOCKS, {true, true}, false, false};
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        bool bad = false;
-        switch (c) {
-        case OPT_SIZE: bad = parse_size(optarg, &o->n0, &o->n1) != 0; break;
-        case OPT_TASK: bad = parse_unsigned(optarg, 1, HPF_MAX_TASK, &o->task) != 0; break;
-        case OPT_ARRAY: bad = emu_parse_array_size(optarg, &o->width, &o->height) != 0; break;
-        case OPT_ITER: bad = parse_unsigned(optarg, 1, HPF_MAX_ITERATIONS, &o->iterations) != 0; break;
-        case OPT_FORMAT:
-            bad = strcmp(optarg, "blocks") != 0 && strcmp(optarg, "pairs") != 0;
-            o->format = strcmp(optarg, "pairs") == 0 ? HPF_FORMAT_PAIRS : HPF_FORMAT_BLOCKS;
-            break;
-        case OPT_ONLY:
-            bad = strcmp(optarg, "cached") != 0 && strcmp(optarg, "uncached") != 0;
-            o->run[0] = strcmp(optarg, "uncached") == 0;
-            o->run[1] = !o->run[0];
-            break;
-        case OPT_CHECK: o->check_each = true; break;
-        case OPT_JSON: o->json = true; break;
-        case OPT_HELP: usage(stdout); return 1;
-        default: usage(stderr); return -1;
-        }
-        if (bad) {
-            fprintf(stderr, "iwarp hpf: bad value '%s' for --%s\n", optarg, opts[c - OPT_SIZE].name);
-            return -1;
-        }
-    }
-    if (optind + 1 != argc) {
-        fprintf(stderr, "iwarp hpf: one assignment expected, such as 'S(:,BLOCK) -> D(:,CYCLIC(4))'\n");
-        usage(stderr);
-        return -1;
-    }
-    o->assignment = argv[optind];
-    return 0;
-}
 
 static void print_text(const hpf_cli_t *o, const hpf_case_t *c, const hpf_result_t r[2])
 {
@@ -194,17 +91,13 @@ static void print_json(const hpf_cli_t *o, const hpf_case_t *c, const hpf_result
 int cmd_hpf(int argc, char **argv)
 {
     hpf_cli_t o;
-    int rc = parse_options(argc, argv, &o);
+    int rc = hpf_cli_parse(argc, argv, &o);
     if (rc != 0)
         return rc > 0 ? 0 : 2;
     hpf_case_t c;
     char err[4096];
     if (hpf_parse_case(o.assignment, o.n0, o.n1, o.task, &c, err, sizeof err) != 0) {
         fprintf(stderr, "iwarp hpf: %s: %s\n", o.assignment, err);
-        return 2;
-    }
-    if (o.width * o.height < 2 * o.task) {
-        fprintf(stderr, "iwarp hpf: a %ux%u array cannot hold two tasks of %u cells\n", o.width, o.height, o.task);
         return 2;
     }
     hpf_result_t r[2];

@@ -2,7 +2,6 @@
  * a results file that a rerun resumes, gathered into CSV (docs/sweep.md). */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -15,161 +14,10 @@
 #include "file.h"
 #include "machine.h"
 #include "plot.h"
+#include "sweep_cli.h"
 #include "sweep_results.h"
 
 extern char **environ;
-
-enum { MAX_SBATCH = 16, MAX_PLOTS = 4 };
-
-typedef struct sweep_options {
-    const char *file;
-    char results[PATH_MAX], csv[PATH_MAX];
-    const char *results_arg, *csv_arg, *slurm;
-    unsigned jobs, limit;
-    int only_case;
-    bool list, gather, submit, wait, quiet;
-    const char *sbatch[MAX_SBATCH];
-    unsigned nsbatch;
-    const char *plots[MAX_PLOTS];
-    unsigned nplots;
-} sweep_options_t;
-
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: iwarp sweep FILE [options]\n"
-            "Runs every case of a sweep file (docs/sweep.md) that has no record yet, appending one JSON line per\n"
-            "case to the results, then gathers them into CSV. Running it again resumes.\n"
-            "  --jobs N          cases at once (default: the cores online)\n"
-            "  --results FILE    JSON lines (default out/sweep/NAME.jsonl)\n"
-            "  --csv FILE        the gathered table (default out/sweep/NAME.csv)\n"
-            "  --limit N         run at most N pending cases, then stop\n"
-            "  --case K          run case K only (what each Slurm array task does)\n"
-            "  --list            print the cases and their commands, run nothing\n"
-            "  --gather          only write the CSV (and plots) from the results\n"
-            "  --plot X:Y[:G]    also an SVG of column Y against column X, a line per value of column G (up to 4)\n"
-            "  --slurm SCRIPT    write a Slurm job-array script for the pending cases instead of running them\n"
-            "  --submit          and submit it with sbatch (--wait: sbatch --wait, then gather)\n"
-            "  --sbatch OPTION   an extra #SBATCH line, e.g. --sbatch --partition=debug (up to 16)\n"
-            "  --quiet           no progress lines\n");
-}
-
-static int count_arg(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *v)
-{
-    if (emu_parse_count(s, v) != 0 || *v < lo || *v > hi) {
-        fprintf(stderr, "iwarp sweep: %s wants %llu..%llu, not '%s'\n", opt, (unsigned long long)lo,
-                (unsigned long long)hi, s);
-        return -1;
-    }
-    return 0;
-}
-
-static int parse_options(int argc, char **argv, sweep_options_t *o)
-{
-    enum {
-        OPT_JOBS = 256,
-        OPT_RESULTS,
-        OPT_CSV,
-        OPT_LIMIT,
-        OPT_CASE,
-        OPT_LIST,
-        OPT_GATHER,
-        OPT_SLURM,
-        OPT_SUBMIT,
-        OPT_WAIT,
-        OPT_SBATCH,
-        OPT_QUIET,
-        OPT_PLOT,
-        OPT_HELP
-    };
-    static const struct option longopts[] = {
-        {"jobs", required_argument, NULL, OPT_JOBS},
-        {"results", required_argument, NULL, OPT_RESULTS},
-        {"csv", required_argument, NULL, OPT_CSV},
-        {"limit", required_argument, NULL, OPT_LIMIT},
-        {"case", required_argument, NULL, OPT_CASE},
-        {"list", no_argument, NULL, OPT_LIST},
-        {"gather", no_argument, NULL, OPT_GATHER},
-        {"slurm", required_argument, NULL, OPT_SLURM},
-        {"submit", no_argument, NULL, OPT_SUBMIT},
-        {"wait", no_argument, NULL, OPT_WAIT},
-        {"sbatch", required_argument, NULL, OPT_SBATCH},
-        {"quiet", no_argument, NULL, OPT_QUIET},
-        {"plot", required_argument, NULL, OPT_PLOT},
-        {"help", no_argument, NULL, OPT_HELP},
-        {NULL, 0, NULL, 0},
-    };
-    memset(o, 0, sizeof *o);
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    o->jobs = cores > 0 ? (unsigned)cores : 1;
-    o->only_case = -1;
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        uint64_t v;
-        switch (c) {
-        case OPT_JOBS:
-            if (count_arg("--jobs", optarg, 1, 1024, &v) != 0)
-                return -1;
-            o->jobs = (unsigned)v;
-            break;
-        case OPT_LIMIT:
-            if (count_arg("--limit", optarg, 1, SWEEP_MAX_CASES, &v) != 0)
-                return -1;
-            o->limit = (unsigned)v;
-            break;
-        case OPT_CASE:
-            if (count_arg("--case", optarg, 0, SWEEP_MAX_CASES - 1, &v) != 0)
-                return -1;
-            o->only_case = (int)v;
-            break;
-        case OPT_RESULTS: o->results_arg = optarg; break;
-        case OPT_CSV: o->csv_arg = optarg; break;
-        case OPT_LIST: o->list = true; break;
-        case OPT_GATHER: o->gather = true; break;
-        case OPT_SLURM: o->slurm = optarg; break;
-        case OPT_SUBMIT: o->submit = true; break;
-        case OPT_WAIT: o->wait = true; break;
-        case OPT_QUIET: o->quiet = true; break;
-        case OPT_SBATCH:
-            if (o->nsbatch == MAX_SBATCH || optarg[0] != '-' || strpbrk(optarg, "\n\r") != NULL) {
-                fprintf(stderr,
-                        "iwarp sweep: --sbatch wants up to %d options of one line each, starting with '-', "
-                        "not '%s'\n",
-                        MAX_SBATCH, optarg);
-                return -1;
-            }
-            o->sbatch[o->nsbatch++] = optarg;
-            break;
-        case OPT_PLOT:
-            if (o->nplots == MAX_PLOTS || strchr(optarg, ':') == NULL || strchr(optarg, '/') != NULL) {
-                fprintf(stderr, "iwarp sweep: --plot wants up to %d of X:Y[:GROUP] (column names), not '%s'\n",
-                        MAX_PLOTS, optarg);
-                return -1;
-            }
-            o->plots[o->nplots++] = optarg;
-            break;
-        case OPT_HELP:
-        case 'h': usage(stdout); return 1;
-        default: usage(stderr); return -1;
-        }
-    }
-    if (optind + 1 != argc) {
-        fprintf(stderr, "iwarp sweep: %s\n", optind == argc ? "which sweep file?" : "one sweep file at a time");
-        usage(stderr);
-        return -1;
-    }
-    o->file = argv[optind];
-    if ((o->submit || o->wait || o->nsbatch > 0) && o->slurm == NULL) {
-        fprintf(stderr, "iwarp sweep: --submit, --wait and --sbatch go with --slurm SCRIPT\n");
-        return -1;
-    }
-    if (o->wait && !o->submit) {
-        fprintf(stderr, "iwarp sweep: --wait goes with --submit\n");
-        return -1;
-    }
-    return 0;
-}
 
 /* The results' path made absolute (its folder is created), so Slurm tasks started elsewhere find it. */
 static int absolute(const char *path, char *out)
@@ -212,7 +60,7 @@ static int submit(const char *script, bool wait)
 }
 
 /* The table, and the plots next to it: NAME-Y-vs-X.svg. */
-static int gather(const sweep_t *s, const sweep_options_t *o)
+static int gather(const sweep_t *s, const sweep_cli_t *o)
 {
     char err[PATH_MAX + 512];
     csv_table_t t;
@@ -261,8 +109,8 @@ static int gather(const sweep_t *s, const sweep_options_t *o)
 
 int cmd_sweep(int argc, char **argv)
 {
-    sweep_options_t o;
-    int prc = parse_options(argc, argv, &o);
+    sweep_cli_t o;
+    int prc = sweep_cli_parse(argc, argv, &o);
     if (prc != 0)
         return prc > 0 ? 0 : 2;
     sweep_t s;

@@ -1,0 +1,17 @@
+/* libFuzzer harness: the option parser of `iwarp hpf` (hpf_cli_parse) on an argument vector of the input's
+ * lines. Nothing runs. */
+#include "fuzz_cli.h"
+#include "hpf_cli.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static int parse(int argc, char **argv)
+{
+    hpf_cli_t o;
+    return hpf_cli_parse(argc, argv, &o);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    return fuzz_cli_run(data, size, "hpf", parse);
+}

@@ -1,0 +1,114 @@
+/* The command line of `iwarp bench` and the suite it chooses from: every option checked and every bench named
+ * found before anything runs or a folder is made. */
+#include "bench_cli.h"
+
+#include <getopt.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "emu.h"
+
+const bench_t bench_suite[BENCH_COUNT] = {
+    {"patterns", bench_patterns, "the ConSet paper's torus, butterfly and all-to-all under ConSet and message passing"},
+    {"logp", bench_logp, "LogGP microbenchmarks of message passing: EEL, o_s, o_r, g, G, g/G"},
+    {"speed", bench_speed, "emulated bundles (instructions) and cell-clocks per host second"},
+    {"traffic", bench_traffic, "network-only clocks per host second: 8x8 uniform traffic from host-side generators"},
+    {"caching", bench_caching, "address relation caching: break-even and assembly speedup by n_g, beside the model; HPF array assignments"},
+    {"fem", bench_fem, "the finite element meshes (gmsh), partitions (METIS), patterns and phases: the ConSet paper's Table 4"},
+    {"collectives", bench_collectives, "the buffered collectives paper's collective patterns (trees, rings, pipelined broadcast, buffered send): naive, chunked, ConSet"},
+    {"copy", bench_copy, "the copy-transfer model's basic transfers on iWarp (local copies, sends, receives, network), by stride"},
+};
+
+void bench_cli_usage(FILE *out)
+{
+    fprintf(out, "usage: iwarp bench [--json | --csv] [--quick] [--out DIR] [--threads N] [BENCH...]\n"
+                 "Runs the named benches (default: all) and prints their report.\n"
+                 "  --json      one JSON document with a record per measured case, on stdout\n"
+                 "  --csv       the same records as one CSV table (a column per field), on stdout\n"
+                 "  --quick     smaller runs (for tests and a first look)\n"
+                 "  --out DIR   where each report's folder goes (default: out/bench): DATE-ID/ with its plots\n"
+                 "              and results.csv, and DIR/latest pointing at the newest\n"
+                 "  --threads N host threads for the emulated runs (default 1; results do not change)\n"
+                 "  --jobs N    emulated runs at once where a bench has independent ones (default: the cores;\n"
+                 "              results do not change; the speed bench always runs one at a time)\n"
+                 "  --quiet     no progress lines on a terminal\n"
+                 "Ctrl-C stops the bench inside the case being run: the cases that ended are reported; status 130.\n"
+                 "benches:\n");
+    for (unsigned i = 0; i < BENCH_COUNT; i++)
+        fprintf(out, "  %-10s %s\n", bench_suite[i].name, bench_suite[i].summary);
+}
+
+/* A whole number lo..hi, as every command takes counts (emu_parse_count: no sign, no blanks). */
+static int count_in(const char *opt, const char *s, unsigned lo, unsigned hi, unsigned *v)
+{
+    uint64_t n;
+    if (emu_parse_count(s, &n) != 0 || n < lo || n > hi) {
+        fprintf(stderr, "iwarp bench: %s wants %u..%u, not '%s'\n", opt, lo, hi, s);
+        return -1;
+    }
+    *v = (unsigned)n;
+    return 0;
+}
+
+int bench_cli_parse(int argc, char **argv, bench_cli_t *o)
+{
+    enum { OPT_JSON = 256, OPT_CSV, OPT_QUICK, OPT_OUT, OPT_HELP, OPT_THREADS, OPT_QUIET, OPT_JOBS };
+    static const struct option longopts[] = {
+        {"json", no_argument, NULL, OPT_JSON},
+        {"csv", no_argument, NULL, OPT_CSV},
+        {"quick", no_argument, NULL, OPT_QUICK},
+        {"quiet", no_argument, NULL, OPT_QUIET},
+        {"out", required_argument, NULL, OPT_OUT},
+        {"threads", required_argument, NULL, OPT_THREADS},
+        {"jobs", required_argument, NULL, OPT_JOBS},
+        {"help", no_argument, NULL, OPT_HELP},
+        {NULL, 0, NULL, 0},
+    };
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    *o = (bench_cli_t){.out_dir = "out/bench", .threads = 1,
+                       .jobs = cores < 1 ? 1u : cores > BENCH_MAX_JOBS ? BENCH_MAX_JOBS : (unsigned)cores};
+    optind = 0; /* glibc: start afresh, forgetting any earlier vector (1 keeps its place in a cluster) */
+    int c;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_JSON:
+        case OPT_CSV: {
+            bench_format_t f = c == OPT_JSON ? BENCH_JSON : BENCH_CSV;
+            if (o->format != BENCH_TEXT && o->format != f) {
+                fprintf(stderr, "iwarp bench: --json or --csv, not both\n");
+                return -1;
+            }
+            o->format = f;
+            break;
+        }
+        case OPT_QUICK: o->quick = true; break;
+        case OPT_QUIET: o->quiet = true; break;
+        case OPT_OUT: o->out_dir = optarg; break;
+        case OPT_JOBS:
+            if (count_in("--jobs", optarg, 1, BENCH_MAX_JOBS, &o->jobs) != 0)
+                return -1;
+            break;
+        case OPT_THREADS:
+            if (count_in("--threads", optarg, 1, 256, &o->threads) != 0)
+                return -1;
+            break;
+        case OPT_HELP:
+        case 'h': bench_cli_usage(stdout); return 1;
+        default: bench_cli_usage(stderr); return -1;
+        }
+    }
+    for (unsigned i = 0; i < BENCH_COUNT; i++)
+        o->selected[i] = optind == argc;
+    for (int k = optind; k < argc; k++) {
+        unsigned i = 0;
+        while (i < BENCH_COUNT && strcmp(bench_suite[i].name, argv[k]) != 0)
+            i++;
+        if (i == BENCH_COUNT) {
+            fprintf(stderr, "iwarp bench: no bench named '%s'\n", argv[k]);
+            bench_cli_usage(stderr);
+            return -1;
+        }
+        o->selected[i] = true;
+    }
+    return 0;
+}

@@ -1,0 +1,81 @@
+/* The command line of `iwarp fem`: every option checked before a mesh is made, read or partitioned. */
+#include "fem_cli.h"
+
+#include <getopt.h>
+
+#include "emu.h"
+
+void fem_cli_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: iwarp fem MESH [options]\n"
+            "  MESH: m11k, c10k, c100k, g20k (the ConSet paper's meshes, made by gmsh with fixed seeds and\n"
+            "        cached), or a gmsh file (.msh, or a .geo that gmsh meshes)\n"
+            "  --array WxH     cells, one part each (default 8x8)\n"
+            "  --cache DIR     where meshes and partitions are kept (default out/fem/cache)\n"
+            "  --cset FILE     write the pattern as a connection set (for iwarp route)\n"
+            "  --run           also run one product y = A x on the emulated array, y checked on every cell\n"
+            "  --msgpass       the exchange by message passing (runtime/msg.s) instead of ConSet\n"
+            "  --threads N     host threads for that run (results do not depend on it)\n"
+            "  --json          the figures as one JSON object\n"
+            "Prints the paper's Table 4 for the mesh: elements, nodes, elements a cell, words a cell sends and\n"
+            "receives, the largest in/out-degree, logical channels and the communication compiler's phases.\n");
+}
+
+int fem_cli_parse(int argc, char **argv, fem_cli_t *o)
+{
+    enum { OPT_ARRAY = 256, OPT_CACHE, OPT_CSET, OPT_RUN, OPT_MSGPASS, OPT_THREADS, OPT_JSON, OPT_HELP };
+    static const struct option longopts[] = {
+        {"array", required_argument, NULL, OPT_ARRAY}, {"cache", required_argument, NULL, OPT_CACHE},
+        {"cset", required_argument, NULL, OPT_CSET},   {"json", no_argument, NULL, OPT_JSON},
+        {"run", no_argument, NULL, OPT_RUN},           {"threads", required_argument, NULL, OPT_THREADS},
+        {"msgpass", no_argument, NULL, OPT_MSGPASS},
+        {"help", no_argument, NULL, OPT_HELP},         {NULL, 0, NULL, 0},
+    };
+    unsigned w = 8, h = 8;
+    const char *cache = "out/fem/cache", *cset_path = NULL;
+    bool json = false, run = false, msgpass = false;
+    unsigned threads = 1;
+    optind = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_ARRAY:
+            if (emu_parse_array_size(optarg, &w, &h) != 0 || w * h < 2) {
+                fprintf(stderr, "iwarp fem: bad value '%s' for --array (WxH, sides 1 to %d, 2 cells or more)\n",
+                        optarg, EMU_MAX_DIM);
+                return -1;
+            }
+            break;
+        case OPT_CACHE: cache = optarg; break;
+        case OPT_CSET: cset_path = optarg; break;
+        case OPT_JSON: json = true; break;
+        case OPT_RUN: run = true; break;
+        case OPT_MSGPASS: msgpass = true; break;
+        case OPT_THREADS: {
+            uint64_t n;
+            if (emu_parse_count(optarg, &n) != 0 || n < 1 || n > 64) {
+                fprintf(stderr, "iwarp fem: bad value '%s' for --threads (1 to 64)\n", optarg);
+                return -1;
+            }
+            threads = (unsigned)n;
+            break;
+        }
+        case OPT_HELP:
+        case 'h': fem_cli_usage(stdout); return 1;
+        default: fem_cli_usage(stderr); return -1;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "iwarp fem: one MESH expected\n");
+        fem_cli_usage(stderr);
+        return -1;
+    }
+    if (msgpass && !run) {
+        fprintf(stderr, "iwarp fem: --msgpass chooses how --run exchanges: give --run too\n");
+        return -1;
+    }
+    *o = (fem_cli_t){.width = w, .height = h, .threads = threads, .cache = cache, .cset_path = cset_path,
+                     .mesh = argv[optind], .json = json, .run = run, .msgpass = msgpass};
+    return 0;
+}

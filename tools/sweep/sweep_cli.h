@@ -1,0 +1,30 @@
+/* The command line of `iwarp sweep` (docs/sweep.md), parsed apart from the sweep so a harness (fuzz/) and the
+ * tests can take it alone: the sweep file is not read and nothing runs. */
+#ifndef TOOLS_SWEEP_SWEEP_CLI_H
+#define TOOLS_SWEEP_SWEEP_CLI_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+enum { SWEEP_CLI_MAX_SBATCH = 16, SWEEP_CLI_MAX_PLOTS = 4 };
+
+typedef struct sweep_cli {
+    const char *file;
+    char results[PATH_MAX], csv[PATH_MAX];
+    const char *results_arg, *csv_arg, *slurm;
+    unsigned jobs, limit;
+    int only_case;
+    bool list, gather, submit, wait, quiet;
+    const char *sbatch[SWEEP_CLI_MAX_SBATCH];
+    unsigned nsbatch;
+    const char *plots[SWEEP_CLI_MAX_PLOTS];
+    unsigned nplots;
+} sweep_cli_t;
+
+void sweep_cli_usage(FILE *out);
+/* Parses argv (argv[0] is the command's name); results and csv are left for the command to make absolute.
+ * Returns 0, 1 after --help (the usage is on stdout), or -1 after saying on stderr what is wrong. */
+int sweep_cli_parse(int argc, char **argv, sweep_cli_t *o);
+
+#endif
