@@ -16,9 +16,12 @@ enum { FUZZ_CLI_MAX_ARGV = 32 };
 /* A command's parser: 0, 1 after --help, -1 after a message on stderr. It frees what it keeps itself. */
 typedef int (*fuzz_cli_parser_t)(int argc, char **argv);
 
-/* Runs parse on "NAME" followed by the input's lines; aborts when a refusal writes nothing on stderr, or a
- * parser returns anything but 0, 1 or -1. */
-static inline int fuzz_cli_run(const uint8_t *data, size_t size, const char *name, fuzz_cli_parser_t parse)
+/* Runs parse on "NAME" followed by the input's lines, then on `good` (a vector that parses: NAME and what the
+ * command cannot do without). Aborts when a refusal writes nothing on stderr, a parser returns anything but 0, 1
+ * or -1, or `good` does not parse after the input: a parse must not take up where the last one left getopt
+ * (glibc keeps a pointer into the last vector, which ASan does not watch inside libc). */
+static inline int fuzz_cli_run(const uint8_t *data, size_t size, const char *name, fuzz_cli_parser_t parse,
+                               char **good)
 {
     if (size > 4096)
         return 0;
@@ -44,11 +47,15 @@ static inline int fuzz_cli_run(const uint8_t *data, size_t size, const char *nam
     if (mem != NULL)
         stderr = mem;
     int rc = parse(argc, argv);
+    int good_argc = 0;
+    while (good[good_argc] != NULL)
+        good_argc++;
+    int good_rc = parse(good_argc, good);
     if (mem != NULL) {
         stderr = real;
         fclose(mem);
     }
-    if (rc != 0 && rc != 1 && rc != -1)
+    if ((rc != 0 && rc != 1 && rc != -1) || good_rc != 0)
         abort();
     if (rc == -1 && mem != NULL && said_len == 0)
         abort(); /* a refusal must say what is wrong */

@@ -1,5 +1,5 @@
 /* libFuzzer harness: the option parser of `iwarp sweep` (sweep_cli_parse) on an argument vector of the input's
- * lines. Nothing runs. */
+ * lines, then on a vector that parses (it must, whatever came before). Nothing runs. */
 #include "fuzz_cli.h"
 #include "sweep_cli.h"
 
@@ -13,5 +13,6 @@ static int parse(int argc, char **argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    return fuzz_cli_run(data, size, "sweep", parse);
+    char *good[] = {"sweep", "a.sweep", NULL};
+    return fuzz_cli_run(data, size, "sweep", parse, good);
 }

@@ -381,6 +381,20 @@ static void test_gmsh_is_loaded_only_for_a_mesh(void **state)
     free(out);
 }
 
+/* Numbers read with strtod: "nan" passed checks written as "v < 0" (model coll then took it as not given, view
+ * as a speed), "inf" made a cost and "" read as 0. Each is refused with what the option takes (issue 33). */
+static void test_non_finite_numbers_are_refused_with_the_range(void **state)
+{
+    (void)state;
+    expect("view --speed nan programs/bench/compute.s", 2,
+           "--speed wants clocks per second, a finite number 0 or more");
+    expect("view --speed '' programs/bench/compute.s", 2, "--speed wants clocks per second");
+    expect("model coll --per-message nan --per-word 1", 2,
+           "bad value 'nan' for --per-message (a finite number of clocks");
+    expect("model coll --per-message 10 --per-word inf", 2,
+           "bad value 'inf' for --per-word (a finite number of clocks");
+}
+
 /* docs/collectives.md: three runs of `iwarp coll` (message passing and ConSet, the model, a buffered send that
  * returns first), and what it says of cases it cannot run. */
 static void test_coll_doc_examples_print_what_the_doc_shows(void **state)
@@ -438,6 +452,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_fem_doc_example_prints_what_the_doc_shows),
         cmocka_unit_test(test_gmsh_is_loaded_only_for_a_mesh),
         cmocka_unit_test(test_coll_doc_examples_print_what_the_doc_shows),
+        cmocka_unit_test(test_non_finite_numbers_are_refused_with_the_range),
         cmocka_unit_test(test_a_screenshot_prints_nothing),
         cmocka_unit_test(test_the_viewer_without_a_display_says_so),
     };

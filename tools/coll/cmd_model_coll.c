@@ -2,6 +2,7 @@
  * cells, times one message of the block: given as a cost a message and a cost a word, or emulated (a
  * broadcast between two neighbours, the implementation and chunk given). docs/collectives.md. */
 #include <getopt.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,8 +33,10 @@ static int parse_double(const char *opt, const char *s, double *v)
 {
     char *end;
     *v = strtod(s, &end);
-    if (end == s || *end != '\0' || *v < 0) {
-        fprintf(stderr, "iwarp model coll: bad value '%s' for --%s (a number of clocks, 0 or more)\n", s, opt);
+    /* nan passed "*v < 0" and then read as "not given" (the message emulated instead); inf made no model */
+    if (end == s || *end != '\0' || !isfinite(*v) || *v < 0) {
+        fprintf(stderr, "iwarp model coll: bad value '%s' for --%s (a finite number of clocks, 0 or more)\n", s,
+                opt);
         return -1;
     }
     return 0;

@@ -1,5 +1,6 @@
 /* iwarp view: a window on a live run or a recording; frames without a display; the frame-rate bench. */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,8 +150,9 @@ int view_cli_parse(view_cli_t *c, int argc, char **argv, const char *who, bool n
         case O_SPEED: {
             char *end;
             c->v.speed = strtod(optarg, &end);
-            if (*end != '\0' || c->v.speed < 0)
-                bad = "--speed wants clocks per second (0: full speed)";
+            /* "nan" passed "speed < 0", and "" read as 0 (full speed) */
+            if (end == optarg || *end != '\0' || !isfinite(c->v.speed) || c->v.speed < 0)
+                bad = "--speed wants clocks per second, a finite number 0 or more (0: full speed)";
             c->speed_given = true;
             break;
         }
