@@ -8,6 +8,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-20}
 shift || true
+# ref_ca is not a libFuzzer harness: the CA against its reference model on random bundles (tests/isa/ref_fuzz.py).
+if [[ "$*" == ref_ca ]]; then
+  [[ -x build/tools/iwarp ]] || scripts/build.sh build >/dev/null
+  exec python3 tests/isa/ref_fuzz.py build/tools/iwarp --seconds "$seconds"
+fi
 IWARP_SETUP_FUZZ=1 scripts/setup.sh
 if [[ ! -f build-fuzz/build.ninja ]]; then
   CC=clang meson setup build-fuzz -Dfuzz=true -Dtests=disabled >/dev/null
