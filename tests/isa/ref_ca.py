@@ -82,6 +82,7 @@ class Machine:
     text_base: int = 0x1000
     bypass_load: int = 1
     bypass_mem_operand: int = 1
+    clocks: dict = field(default_factory=lambda: dict(CLOCKS))  # timing.* keys
 
 
 class Fault(Exception):
@@ -241,10 +242,10 @@ class Result:
 
 
 class Cpu:
-    def __init__(self, bundles, text_end, data_base, data, machine=Machine(), args=()):
+    def __init__(self, bundles, text_end, data_base, data, machine=None, args=()):
         """text_end: where the text ends (the fuzzer pads it to a fixed size, so that it is known while the
         program is still being generated)."""
-        self.m = machine
+        self.m = machine or Machine()
         self.bundles = bundles
         self.text_end = text_end
         self.regs = [0] * 128
@@ -378,7 +379,7 @@ class Cpu:
 
     def bundle_clocks(self, bundle):
         accesses = sum(2 if o.mnem in ("ldd", "std") else 1 for o in bundle if o.mnem in LOADS | STORES)
-        return max([CLOCKS[OPS[o.mnem][2]] for o in bundle] + [accesses])
+        return max([self.m.clocks[OPS[o.mnem][2]] for o in bundle] + [accesses])
 
     def step(self, idx, jump_to=None):
         """Issue bundle idx. Returns the next bundle's index, or a Result when the cell stops.
@@ -429,7 +430,7 @@ class Cpu:
                 self.mem[where:where + len(v)] = v
         self.ready = {}
         for op in bundle:
-            end = issue + CLOCKS[OPS[op.mnem][2]]
+            end = issue + self.m.clocks[OPS[op.mnem][2]]
             load = op.mnem in LOADS
             comp = end + (self.m.bypass_load if load else 0)
             memr = end + (max(self.m.bypass_load, self.m.bypass_mem_operand) if load

@@ -76,7 +76,8 @@ class Gen:
             else:
                 v = rand_word(self.rng) | (rand_word(self.rng) << 32)
             self.data += v.to_bytes(8, "little")
-        self.cpu = ref_ca.Cpu(self.bundles, TEXT_END, DATA_BASE, self.data)
+        self.machine, self.sets = machine_variant(self.rng)
+        self.cpu = ref_ca.Cpu(self.bundles, TEXT_END, DATA_BASE, self.data, self.machine)
         self.targets = set()
         # A few registers in some programs, all of them in others: the fewer, the more bundles read what
         # the one before wrote (bypass stalls).
@@ -290,6 +291,22 @@ class Gen:
         self.bundles.append(b)
 
 
+def machine_variant(rng):
+    """Half the programs run on the default machine; the others without bypass stalls, with one delay,
+    or with other clocks for some timing classes (docs/machine.md keys), as `--set` options."""
+    m, sets = ref_ca.Machine(), []
+    k = rng.random()
+    if k < 0.5:
+        return m, sets
+    if k < 0.75:
+        m.bypass_load, m.bypass_mem_operand = rng.choice([(0, 0), (0, 1), (1, 0)])
+        sets = [f"bypass.load={m.bypass_load}", f"bypass.mem_operand={m.bypass_mem_operand}"]
+    for cls in rng.sample(sorted(ref_ca.CLOCKS), rng.randint(1, 4)):
+        m.clocks[cls] = rng.randint(1, 6)
+        sets.append(f"timing.{cls}={m.clocks[cls]}")
+    return m, sets
+
+
 def fits(bundle, op):
     """docs/isa.md, "Bundles": units per bundle, no register written twice, at most 8 operations."""
     if len(bundle) >= 8:
@@ -356,8 +373,8 @@ REG_NAMES = {"ra": 1, "sp": 2, "gi0": 124, "gi1": 125, "go0": 126, "go1": 127}
 REG_NAMES.update({f"a{i}": 3 + i for i in range(8)})
 
 
-def run_emulator(iwarp, path):
-    cmd = [iwarp, "debug", path, "--batch", "-e", "continue", "-e", "regs all", "-e", "stats",
+def run_emulator(iwarp, path, sets=()):
+    cmd = [iwarp, "debug", path] + [a for kv in sets for a in ("--set", kv)] + ["--batch", "-e", "continue", "-e", "regs all", "-e", "stats",
            "-e", f"mem 0x{DATA_BASE:x} {DATA_BYTES // 4}"]
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=60).stdout
     res = {"regs": [0] * 128, "mem": bytearray(), "status": "?", "out": out}
@@ -420,14 +437,16 @@ def one(iwarp, seed, bundles, workdir, show=False):
     gen.generate()
     prog = gen.bundles
     # The final run of the reference, on the whole program (the generator's run saw it grow).
-    cpu = ref_ca.Cpu(prog, TEXT_END, DATA_BASE, gen.data)
+    cpu = ref_ca.Cpu(prog, TEXT_END, DATA_BASE, gen.data, gen.machine)
     ref = cpu.run()
     text = asm_text(prog, gen.data)
     path = os.path.join(workdir, f"seed{seed}.s")
+    if gen.sets:  # kept programs say how to run them
+        text = "# iwarp debug options: " + " ".join("--set " + kv for kv in gen.sets) + "\n" + text
     with open(path, "w") as f:
         f.write(text)
     assert ref_ca.layout(prog, 0x1000)[1] <= TEXT_END, "program too long for the fixed text size"
-    emu = run_emulator(iwarp, path)
+    emu = run_emulator(iwarp, path, gen.sets)
     diffs = compare(ref, emu)
     if show:
         print(text)
