@@ -349,6 +349,23 @@ static void test_fem_doc_example_prints_what_the_doc_shows(void **state)
     expect("fem g20k --array 2x+2", 2, "bad value '2x+2' for --array");
 }
 
+/* docs/fem.md: --partitioner chooses METIS or RCB, for iwarp fem and for bench fem's products; the report
+ * says which, and how far the figures are from the paper's. */
+static void test_fem_partitioner_is_chosen_by_name(void **state)
+{
+    (void)state;
+    expect("fem g20k --partitioner rcb", 0, "partition into 64 by RCB");
+    expect("fem g20k --partitioner rcb", 0,
+           "distance to the paper: 10% (the mean of |here - paper| / paper over words a cell min and max, degree and "
+           "phases)");
+    expect("fem g20k", 0, "partition into 64 by METIS");
+    expect("fem g20k --partitioner metis --json", 0, "\"partitioner\": \"metis\"");
+    expect("fem g20k --array 4x4 --partitioner rcb --json", 0, "\"partitioner\": \"rcb\"");
+    expect("fem g20k --partitioner kway", 2, "bad value 'kway' for --partitioner (metis or rcb)");
+    expect("fem g20k --partitioner RCB", 2, "bad value 'RCB' for --partitioner");
+    expect("bench --partitioner rcb1 fem", 2, "--partitioner wants metis or rcb, not 'rcb1'");
+}
+
 /* docs/fem.md: gmsh is loaded when a mesh is made or read, never at start (it would cost every run ~90 ms), and
  * a mesh without the library says what to install. The loader's search path puts a broken libgmsh first. */
 static void test_gmsh_is_loaded_only_for_a_mesh(void **state)
@@ -450,6 +467,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_phase_account_doc_example_prints_what_the_doc_shows),
         cmocka_unit_test(test_copy_model_refuses_bad_expressions_and_tables),
         cmocka_unit_test(test_fem_doc_example_prints_what_the_doc_shows),
+        cmocka_unit_test(test_fem_partitioner_is_chosen_by_name),
         cmocka_unit_test(test_gmsh_is_loaded_only_for_a_mesh),
         cmocka_unit_test(test_coll_doc_examples_print_what_the_doc_shows),
         cmocka_unit_test(test_non_finite_numbers_are_refused_with_the_range),

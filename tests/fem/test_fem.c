@@ -16,22 +16,20 @@
 #include "fem_analysis.h"
 #include "fem_kernel.h"
 #include "fem_pattern.h"
+#include "fem_test_dir.h"
 
 static char cache[64];
 
 static int make_cache(void **state)
 {
     (void)state;
-    snprintf(cache, sizeof cache, "/tmp/iwarp_fem_XXXXXX");
-    return mkdtemp(cache) != NULL ? 0 : -1;
+    return fem_test_dir_make(cache, sizeof cache, "iwarp_fem");
 }
 
 static int remove_cache(void **state)
 {
     (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", cache);
-    return system(cmd) == 0 ? 0 : -1;
+    return fem_test_dir_remove(cache);
 }
 
 static void test_a_built_in_mesh_is_made_once_and_the_same_every_time(void **state)
@@ -40,17 +38,17 @@ static void test_a_built_in_mesh_is_made_once_and_the_same_every_time(void **sta
     char err[1024], other[96];
     snprintf(other, sizeof other, "%s/again", cache);
     fem_analysis_t a, b, c;
-    assert_int_equal(fem_analyse("g20k", 8, 8, cache, &a, err, sizeof err), 0);
+    assert_int_equal(fem_analyse("g20k", 8, 8, FEM_METIS, cache, &a, err, sizeof err), 0);
     assert_int_equal(a.mesh_made, 1);
     assert_int_equal(a.part_made, 1);
     /* a brick mesh: 40 x 25 x 20 hexahedra */
     assert_int_equal(a.mesh.dim, 3);
     assert_int_equal(a.mesh.nelems, 20000);
     assert_int_equal(a.mesh.nnodes, 41 * 26 * 21);
-    assert_int_equal(fem_analyse("g20k", 8, 8, cache, &b, err, sizeof err), 0);
+    assert_int_equal(fem_analyse("g20k", 8, 8, FEM_METIS, cache, &b, err, sizeof err), 0);
     assert_int_equal(b.mesh_made, 0);
     assert_int_equal(b.part_made, 0);
-    assert_int_equal(fem_analyse("g20k", 8, 8, other, &c, err, sizeof err), 0);
+    assert_int_equal(fem_analyse("g20k", 8, 8, FEM_METIS, other, &c, err, sizeof err), 0);
     assert_int_equal(c.mesh_made, 1);
     assert_int_equal(c.part_made, 1);
     assert_memory_equal(a.part.epart, b.part.epart, a.mesh.nelems * sizeof *a.part.epart);
@@ -67,7 +65,7 @@ static void test_the_pattern_is_the_shared_nodes(void **state)
     (void)state;
     char err[1024];
     fem_analysis_t a;
-    assert_int_equal(fem_analyse("m11k", 4, 4, cache, &a, err, sizeof err), 0);
+    assert_int_equal(fem_analyse("m11k", 4, 4, FEM_METIS, cache, &a, err, sizeof err), 0);
     assert_true(a.mesh.nnodes > 10900 && a.mesh.nnodes < 11100);
     unsigned p = a.part.parts;
     uint32_t *want = calloc((size_t)p * p, sizeof *want);
@@ -116,7 +114,7 @@ static void test_a_users_msh_file_is_read(void **state)
                      "5 0.5 0.5 0\n$EndNodes\n$Elements\n4\n1 2 2 1 1 1 2 5\n2 2 2 1 1 2 3 5\n3 2 2 1 1 3 4 5\n"
                      "4 2 2 1 1 4 1 5\n$EndElements\n");
     fem_analysis_t a;
-    assert_int_equal(fem_analyse(path, 2, 1, cache, &a, err, sizeof err), 0);
+    assert_int_equal(fem_analyse(path, 2, 1, FEM_METIS, cache, &a, err, sizeof err), 0);
     assert_int_equal(a.mesh.dim, 2);
     assert_int_equal(a.mesh.nelems, 4);
     assert_int_equal(a.mesh.nnodes, 5);
@@ -133,7 +131,7 @@ static void expect_refused(const char *name, const char *text, const char *want)
     snprintf(path, sizeof path, "%s/%s", cache, name);
     write_file(path, text);
     fem_analysis_t a;
-    assert_int_not_equal(fem_analyse(path, 2, 1, cache, &a, err, sizeof err), 0);
+    assert_int_not_equal(fem_analyse(path, 2, 1, FEM_METIS, cache, &a, err, sizeof err), 0);
     snprintf(expected, sizeof expected, "%s:%s", path, want);
     if (strcmp(err, expected) != 0)
         fail_msg("%s:\n  got  %s\n  want %s", name, err, expected);
@@ -147,7 +145,7 @@ static void test_bad_files_are_refused_with_their_path(void **state)
     char path[128], err[1024];
     fem_analysis_t a;
     snprintf(path, sizeof path, "%s/none.msh", cache);
-    assert_int_not_equal(fem_analyse(path, 2, 1, cache, &a, err, sizeof err), 0);
+    assert_int_not_equal(fem_analyse(path, 2, 1, FEM_METIS, cache, &a, err, sizeof err), 0);
     assert_non_null(strstr(err, "none.msh: no such mesh file"));
     const char *head = "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n";
     char text[512];
@@ -170,7 +168,7 @@ static void test_bad_files_are_refused_with_their_path(void **state)
     snprintf(path, sizeof path, "%s/lines.msh", cache);
     write_file(path, "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n2\n1 0 0 0\n2 1 0 0\n$EndNodes\n$Elements\n1\n"
                      "1 1 2 1 1 1 2\n$EndElements\n");
-    assert_int_not_equal(fem_analyse(path, 2, 1, cache, &a, err, sizeof err), 0);
+    assert_int_not_equal(fem_analyse(path, 2, 1, FEM_METIS, cache, &a, err, sizeof err), 0);
     assert_non_null(strstr(err, "no triangles"));
 }
 
@@ -180,10 +178,10 @@ static void test_a_corrupt_cached_partition_is_made_again(void **state)
     (void)state;
     char err[1024], path[128];
     fem_analysis_t a, b;
-    assert_int_equal(fem_analyse("g20k", 4, 2, cache, &a, err, sizeof err), 0);
+    assert_int_equal(fem_analyse("g20k", 4, 2, FEM_METIS, cache, &a, err, sizeof err), 0);
     snprintf(path, sizeof path, "%s/g20k.part8", cache);
     write_file(path, "iwarp fem partition 1 20000 8\n9\n");
-    assert_int_equal(fem_analyse("g20k", 4, 2, cache, &b, err, sizeof err), 0);
+    assert_int_equal(fem_analyse("g20k", 4, 2, FEM_METIS, cache, &b, err, sizeof err), 0);
     assert_int_equal(b.part_made, 1);
     assert_memory_equal(a.part.epart, b.part.epart, a.mesh.nelems * sizeof *a.part.epart);
     fem_analysis_free(&a);
@@ -202,7 +200,7 @@ static void test_the_product_on_the_cells_is_right(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char err[1024];
         fem_analysis_t a;
-        assert_int_equal(fem_analyse(cases[i].mesh, cases[i].w, cases[i].h, cache, &a, err, sizeof err), 0);
+        assert_int_equal(fem_analyse(cases[i].mesh, cases[i].w, cases[i].h, FEM_METIS, cache, &a, err, sizeof err), 0);
         for (unsigned style = FEM_CONSET; style <= FEM_MSGPASS; style++) {
             fem_run_t r1, r2;
             if (fem_kernel_run(&a, cases[i].w, cases[i].h, (fem_style_t)style, 1, &r1, err, sizeof err) != 0)

@@ -25,6 +25,7 @@ typedef struct bench_context {
     bool quiet; /* no progress lines (they show on a terminal otherwise) */
     unsigned jobs; /* emulated runs at once where a bench has independent ones (results do not change) */
     const char *out_dir;
+    unsigned fem_partitioner; /* bench fem: the partition (fem_partitioner_t) its products run on */
     unsigned threads;  /* host threads for the emulated runs (results do not depend on it) */
     run_threads_t *share; /* threads + the cores of the job workers left idle (bench_run_jobs), for long runs */
     json_writer_t *jw; /* inside the "records" array when JSON */
@@ -48,6 +49,10 @@ int bench_collectives(bench_context_t *ctx);
 /* The exchanges of bench copy (bench_copy_exchange.c), modelled with the table the first half measured. */
 struct copy_table;
 int bench_copy_exchange(bench_context_t *ctx, const struct copy_table *iwarp);
+/* bench fem's Table 4 for fem_mesh_names[mesh], partitioned by each partitioner in fem_partitioner_t's order
+ * (bench_fem_table4.c). */
+struct fem_analysis;
+void bench_fem_table4(bench_context_t *ctx, unsigned mesh, const struct fem_analysis *const by[]);
 /* The HPF array assignments of bench caching (bench_hpf.c). */
 int bench_caching_hpf(bench_context_t *ctx);
 

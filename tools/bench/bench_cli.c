@@ -7,21 +7,24 @@
 #include <unistd.h>
 
 #include "emu.h"
+#include "fem_partition.h"
 
-const bench_t bench_suite[BENCH_COUNT] = {
+static const bench_t suite[] = {
     {"patterns", bench_patterns, "the ConSet paper's torus, butterfly and all-to-all under ConSet and message passing"},
     {"logp", bench_logp, "LogGP microbenchmarks of message passing: EEL, o_s, o_r, g, G, g/G"},
     {"speed", bench_speed, "emulated bundles (instructions) and cell-clocks per host second"},
     {"traffic", bench_traffic, "network-only clocks per host second: 8x8 uniform traffic from host-side generators"},
     {"caching", bench_caching, "address relation caching: break-even and assembly speedup by n_g, beside the model; HPF array assignments"},
-    {"fem", bench_fem, "the finite element meshes (gmsh), partitions (METIS), patterns and phases: the ConSet paper's Table 4"},
+    {"fem", bench_fem, "the finite element meshes (gmsh), partitions (METIS and RCB), patterns and phases: the ConSet paper's Table 4"},
     {"collectives", bench_collectives, "the buffered collectives paper's collective patterns (trees, rings, pipelined broadcast, buffered send): naive, chunked, ConSet"},
     {"copy", bench_copy, "the copy-transfer model's basic transfers on iWarp (local copies, sends, receives, network), by stride"},
 };
+_Static_assert(sizeof suite / sizeof suite[0] == BENCH_COUNT, "BENCH_COUNT must count the suite's benches");
+const bench_t *const bench_suite = suite;
 
 void bench_cli_usage(FILE *out)
 {
-    fprintf(out, "usage: iwarp bench [--json | --csv] [--quick] [--out DIR] [--threads N] [BENCH...]\n"
+    fprintf(out, "usage: iwarp bench [--json | --csv] [--quick] [--out DIR] [--threads N] [--partitioner P] [BENCH...]\n"
                  "Runs the named benches (default: all) and prints their report.\n"
                  "  --json      one JSON document with a record per measured case, on stdout\n"
                  "  --csv       the same records as one CSV table (a column per field), on stdout\n"
@@ -32,6 +35,8 @@ void bench_cli_usage(FILE *out)
                  "  --jobs N    emulated runs at once where a bench has independent ones (default: the cores;\n"
                  "              results do not change; the speed bench always runs one at a time)\n"
                  "  --quiet     no progress lines on a terminal\n"
+                 "  --partitioner metis|rcb\n"
+                 "              fem: the partition its products run on (default metis; Table 4 shows both)\n"
                  "Ctrl-C stops the bench inside the case being run: the cases that ended are reported; status 130.\n"
                  "benches:\n");
     for (unsigned i = 0; i < BENCH_COUNT; i++)
@@ -52,7 +57,7 @@ static int count_in(const char *opt, const char *s, unsigned lo, unsigned hi, un
 
 int bench_cli_parse(int argc, char **argv, bench_cli_t *o)
 {
-    enum { OPT_JSON = 256, OPT_CSV, OPT_QUICK, OPT_OUT, OPT_HELP, OPT_THREADS, OPT_QUIET, OPT_JOBS };
+    enum { OPT_JSON = 256, OPT_CSV, OPT_QUICK, OPT_OUT, OPT_HELP, OPT_THREADS, OPT_QUIET, OPT_JOBS, OPT_PARTITIONER };
     static const struct option longopts[] = {
         {"json", no_argument, NULL, OPT_JSON},
         {"csv", no_argument, NULL, OPT_CSV},
@@ -61,6 +66,7 @@ int bench_cli_parse(int argc, char **argv, bench_cli_t *o)
         {"out", required_argument, NULL, OPT_OUT},
         {"threads", required_argument, NULL, OPT_THREADS},
         {"jobs", required_argument, NULL, OPT_JOBS},
+        {"partitioner", required_argument, NULL, OPT_PARTITIONER},
         {"help", no_argument, NULL, OPT_HELP},
         {NULL, 0, NULL, 0},
     };
@@ -92,6 +98,15 @@ int bench_cli_parse(int argc, char **argv, bench_cli_t *o)
             if (count_in("--threads", optarg, 1, 256, &o->threads) != 0)
                 return -1;
             break;
+        case OPT_PARTITIONER: {
+            fem_partitioner_t how;
+            if (fem_partitioner_parse(optarg, &how) != 0) {
+                fprintf(stderr, "iwarp bench: --partitioner wants metis or rcb, not '%s'\n", optarg);
+                return -1;
+            }
+            o->fem_partitioner = (unsigned)how;
+            break;
+        }
         case OPT_HELP:
         case 'h': bench_cli_usage(stdout); return 1;
         default: bench_cli_usage(stderr); return -1;

@@ -11,13 +11,14 @@
 enum { BENCH_COUNT = 8 };
 
 /* The benches, in the order a run takes them. */
-extern const bench_t bench_suite[BENCH_COUNT];
+extern const bench_t *const bench_suite; /* BENCH_COUNT of them */
 
 typedef struct bench_cli {
     bench_format_t format;
     bool quick, quiet;
     const char *out_dir;
     unsigned threads, jobs;
+    unsigned fem_partitioner; /* fem_partitioner_t: bench fem's products run on it */
     bool selected[BENCH_COUNT]; /* every one when none is named */
 } bench_cli_t;
 

@@ -70,7 +70,7 @@ int cmd_bench(int argc, char **argv)
     atomic_init(&share.idle, 0);
     atomic_init(&share.running, 0);
     bench_context_t ctx = {.format = o.format, .quick = o.quick, .quiet = o.quiet, .out_dir = o.out_dir,
-                           .threads = o.threads, .jobs = o.jobs, .share = &share};
+                           .threads = o.threads, .jobs = o.jobs, .share = &share, .fem_partitioner = o.fem_partitioner};
     const bool *selected = o.selected;
     const bench_t *benches = bench_suite;
     /* The plots and the table go there at the end of long runs: find out now whether they can. */

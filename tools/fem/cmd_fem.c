@@ -1,5 +1,5 @@
 /* iwarp fem: the finite element experiment of the ConSet paper (section 5.2) for one mesh: made or read by gmsh,
- * partitioned by METIS into one part a cell, its communication pattern and the compiler's phases (Table 4).
+ * partitioned by METIS (or RCB) into one part a cell, its communication pattern and the compiler's phases (Table 4).
  * docs/fem.md. */
 #include <stdbool.h>
 #include <stdio.h>
@@ -20,9 +20,9 @@ static void print_text(const char *mesh, const fem_analysis_t *a)
     /* The paper's column only where it applies: its mesh, in its 64 parts. */
     const fem_paper_table4_t *p = a->part.parts == 64 ? fem_paper_row(mesh) : NULL;
     bool builtin = fem_paper_row(mesh) != NULL;
-    printf("%s: %uD, %zu elements, %zu nodes; mesh %s, partition into %u %s\n", mesh, a->mesh.dim, s->elements,
+    printf("%s: %uD, %zu elements, %zu nodes; mesh %s, partition into %u by %s %s\n", mesh, a->mesh.dim, s->elements,
            s->nodes, !builtin ? "read from the file" : a->mesh_made ? "made by gmsh now" : "from the cache",
-           a->part.parts, a->part_made ? "made by METIS now" : "from the cache");
+           a->part.parts, fem_partitioner_label(a->how), a->part_made ? "made now" : "from the cache");
     printf("%-28s %14s %14s\n", "", "here", p ? "paper" : "");
     /* Each row: its label, this mesh's pair of figures and the paper's (a pair when min/max). */
     const struct {
@@ -53,6 +53,10 @@ static void print_text(const char *mesh, const fem_analysis_t *a)
     }
     printf("%u connections, %llu words in all, %u to %u a connection\n", s->connections,
            (unsigned long long)s->words, s->words_min, s->words_max);
+    if (p)
+        printf("distance to the paper: %.0f%% (the mean of |here - paper| / paper over words a cell min and max, "
+               "degree and phases)\n",
+               100 * fem_paper_distance(s, a->phases, p));
 }
 
 static void print_json(const char *mesh, const fem_analysis_t *a, const fem_run_t *r)
@@ -66,6 +70,7 @@ static void print_json(const char *mesh, const fem_analysis_t *a, const fem_run_
     json_u64(&j, "elements", s->elements);
     json_u64(&j, "nodes", s->nodes);
     json_u64(&j, "cells", a->part.parts);
+    json_string(&j, "partitioner", fem_partitioner_names[a->how]);
     json_u64(&j, "elements_min", s->elems_min);
     json_u64(&j, "elements_max", s->elems_max);
     json_u64(&j, "comm_words_min", s->comm_min);
@@ -75,6 +80,9 @@ static void print_json(const char *mesh, const fem_analysis_t *a, const fem_run_
     json_u64(&j, "words", s->words);
     json_u64(&j, "logical_channels", a->set.capacity);
     json_u64(&j, "phases", a->phases);
+    const fem_paper_table4_t *p = a->part.parts == 64 ? fem_paper_row(mesh) : NULL;
+    if (p)
+        json_double(&j, "paper_distance", fem_paper_distance(s, a->phases, p));
     if (r != NULL) {
         json_u64(&j, "entries", r->nnz);
         json_u64(&j, "compute_clocks_min", r->compute_min);
@@ -103,7 +111,7 @@ int cmd_fem(int argc, char **argv)
         fprintf(stderr, "iwarp fem: --cset %s\n", err);
         return 2;
     }
-    if (fem_analyse(mesh, w, h, cache, &a, err, sizeof err) != 0) {
+    if (fem_analyse(mesh, w, h, o.how, cache, &a, err, sizeof err) != 0) {
         fprintf(stderr, "iwarp fem: %s\n", err);
         return 1;
     }

@@ -22,10 +22,24 @@ const fem_paper_table4_t *fem_paper_row(const char *mesh)
     return NULL;
 }
 
-int fem_analyse(const char *mesh, unsigned width, unsigned height, const char *cache_dir, fem_analysis_t *a,
-                char *err, size_t cap)
+/* |here - paper| / paper */
+static double off(double here, double paper)
+{
+    return (here > paper ? here - paper : paper - here) / paper;
+}
+
+double fem_paper_distance(const fem_stats_t *s, unsigned phases, const fem_paper_table4_t *p)
+{
+    return (off(s->comm_min, p->comm_min) + off(s->comm_max, p->comm_max) + off(s->degree_max, p->degree) +
+            off(phases, p->phases)) /
+           4;
+}
+
+int fem_analyse(const char *mesh, unsigned width, unsigned height, fem_partitioner_t how, const char *cache_dir,
+                fem_analysis_t *a, char *err, size_t cap)
 {
     memset(a, 0, sizeof *a);
+    a->how = how;
     if (fem_mesh_load(mesh, cache_dir, &a->mesh, &a->mesh_made, err, cap) != 0)
         return -1;
     /* A user's mesh is partitioned afresh; a built-in one's partition is kept beside it. */
@@ -33,10 +47,11 @@ int fem_analyse(const char *mesh, unsigned width, unsigned height, const char *c
     unsigned parts = width * height;
     if (fem_paper_row(mesh) != NULL) {
         char path[4200];
-        snprintf(path, sizeof path, "%s/%s.part%u", cache_dir, mesh, parts);
-        rc = fem_partition_cached(&a->mesh, parts, path, &a->part, &a->part_made, err, cap);
+        /* METIS's under the name it has always had; RCB's beside it */
+        snprintf(path, sizeof path, "%s/%s.%spart%u", cache_dir, mesh, how == FEM_RCB ? "rcb." : "", parts);
+        rc = fem_partition_cached(&a->mesh, parts, how, path, &a->part, &a->part_made, err, cap);
     } else {
-        rc = fem_partition(&a->mesh, parts, &a->part, err, cap);
+        rc = fem_partition(&a->mesh, parts, how, &a->part, err, cap);
         a->part_made = 1;
     }
     if (rc == 0) {

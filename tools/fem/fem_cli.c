@@ -18,24 +18,28 @@ void fem_cli_usage(FILE *out)
             "  --msgpass       the exchange by message passing (runtime/msg.s) instead of ConSet\n"
             "  --threads N     host threads for that run (results do not depend on it)\n"
             "  --json          the figures as one JSON object\n"
+            "  --partitioner P metis (default: METIS_PartMeshDual) or rcb (recursive coordinate bisection of\n"
+            "                  the elements' centroids)\n"
             "Prints the paper's Table 4 for the mesh: elements, nodes, elements a cell, words a cell sends and\n"
-            "receives, the largest in/out-degree, logical channels and the communication compiler's phases.\n");
+            "receives, the largest in/out-degree, logical channels and the communication compiler's phases; for\n"
+            "the paper's meshes in 64 parts, the distance to its figures.\n");
 }
 
 int fem_cli_parse(int argc, char **argv, fem_cli_t *o)
 {
-    enum { OPT_ARRAY = 256, OPT_CACHE, OPT_CSET, OPT_RUN, OPT_MSGPASS, OPT_THREADS, OPT_JSON, OPT_HELP };
+    enum { OPT_ARRAY = 256, OPT_CACHE, OPT_CSET, OPT_RUN, OPT_MSGPASS, OPT_THREADS, OPT_JSON, OPT_PARTITIONER, OPT_HELP };
     static const struct option longopts[] = {
         {"array", required_argument, NULL, OPT_ARRAY}, {"cache", required_argument, NULL, OPT_CACHE},
         {"cset", required_argument, NULL, OPT_CSET},   {"json", no_argument, NULL, OPT_JSON},
         {"run", no_argument, NULL, OPT_RUN},           {"threads", required_argument, NULL, OPT_THREADS},
-        {"msgpass", no_argument, NULL, OPT_MSGPASS},
+        {"msgpass", no_argument, NULL, OPT_MSGPASS},   {"partitioner", required_argument, NULL, OPT_PARTITIONER},
         {"help", no_argument, NULL, OPT_HELP},         {NULL, 0, NULL, 0},
     };
     unsigned w = 8, h = 8;
     const char *cache = "out/fem/cache", *cset_path = NULL;
     bool json = false, run = false, msgpass = false;
     unsigned threads = 1;
+    fem_partitioner_t how = FEM_METIS;
     optind = 0;
     int c;
     while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -61,6 +65,12 @@ int fem_cli_parse(int argc, char **argv, fem_cli_t *o)
             threads = (unsigned)n;
             break;
         }
+        case OPT_PARTITIONER:
+            if (fem_partitioner_parse(optarg, &how) != 0) {
+                fprintf(stderr, "iwarp fem: bad value '%s' for --partitioner (metis or rcb)\n", optarg);
+                return -1;
+            }
+            break;
         case OPT_HELP:
         case 'h': fem_cli_usage(stdout); return 1;
         default: fem_cli_usage(stderr); return -1;
@@ -76,6 +86,6 @@ int fem_cli_parse(int argc, char **argv, fem_cli_t *o)
         return -1;
     }
     *o = (fem_cli_t){.width = w, .height = h, .threads = threads, .cache = cache, .cset_path = cset_path,
-                     .mesh = argv[optind], .json = json, .run = run, .msgpass = msgpass};
+                     .mesh = argv[optind], .json = json, .run = run, .msgpass = msgpass, .how = how};
     return 0;
 }

@@ -6,11 +6,14 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "fem_partition.h"
+
 typedef struct fem_cli {
     unsigned width, height, threads;
     const char *cache, *cset_path; /* cset_path NULL unless --cset */
     const char *mesh;
     bool json, run, msgpass;
+    fem_partitioner_t how; /* --partitioner */
 } fem_cli_t;
 
 void fem_cli_usage(FILE *out);

@@ -1,4 +1,4 @@
-/* METIS partitions and the shared-node pattern (fem_partition.h). */
+/* METIS's and RCB's partitions and the shared-node pattern (fem_partition.h). */
 #include "fem_partition.h"
 
 #include <metis.h>
@@ -6,6 +6,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "fem_rcb.h"
+
+const char *const fem_partitioner_names[FEM_PARTITIONERS] = {"metis", "rcb"};
+
+const char *fem_partitioner_label(fem_partitioner_t how)
+{
+    return how == FEM_RCB ? "RCB" : "METIS";
+}
+
+int fem_partitioner_parse(const char *name, fem_partitioner_t *how)
+{
+    for (unsigned i = 0; i < FEM_PARTITIONERS; i++)
+        if (strcmp(name, fem_partitioner_names[i]) == 0) {
+            *how = (fem_partitioner_t)i;
+            return 0;
+        }
+    return -1;
+}
 
 /* For every node, the parts of its elements; each pair of them shares a word. */
 static int shared_words(const fem_mesh_t *m, fem_partition_t *p)
@@ -49,20 +68,13 @@ static int shared_words(const fem_mesh_t *m, fem_partition_t *p)
     return rc;
 }
 
-int fem_partition(const fem_mesh_t *m, unsigned parts, fem_partition_t *p, char *err, size_t cap)
+/* METIS's parts of m's elements into epart. */
+static int metis_parts(const fem_mesh_t *m, unsigned parts, uint32_t *out, char *err, size_t cap)
 {
-    memset(p, 0, sizeof *p);
-    if (parts < 2 || m->nelems < parts) {
-        snprintf(err, cap, "cannot split %zu elements into %u parts", m->nelems, parts);
-        return -1;
-    }
-    p->parts = parts;
-    p->nelems = m->nelems;
     idx_t ne = (idx_t)m->nelems, nn = (idx_t)m->nnodes, ncommon = (idx_t)m->face_nodes, np = (idx_t)parts, objval;
     idx_t *eptr = malloc((m->nelems + 1) * sizeof *eptr), *eind = malloc(m->elem_ptr[m->nelems] * sizeof *eind);
     idx_t *epart = malloc(m->nelems * sizeof *epart), *npart = malloc(m->nnodes * sizeof *npart);
-    p->epart = malloc(m->nelems * sizeof *p->epart);
-    int rc = eptr && eind && epart && npart && p->epart ? 0 : -1;
+    int rc = eptr && eind && epart && npart ? 0 : -1;
     if (rc != 0)
         snprintf(err, cap, "out of memory");
     if (rc == 0) {
@@ -80,18 +92,38 @@ int fem_partition(const fem_mesh_t *m, unsigned parts, fem_partition_t *p, char 
             rc = -1;
         }
     }
-    if (rc == 0) {
-        for (size_t e = 0; e < m->nelems; e++)
-            p->epart[e] = (uint32_t)epart[e];
-        if (shared_words(m, p) != 0) {
-            snprintf(err, cap, "out of memory");
-            rc = -1;
-        }
-    }
+    for (size_t e = 0; rc == 0 && e < m->nelems; e++)
+        out[e] = (uint32_t)epart[e];
     free(eptr);
     free(eind);
     free(epart);
     free(npart);
+    return rc;
+}
+
+int fem_partition(const fem_mesh_t *m, unsigned parts, fem_partitioner_t how, fem_partition_t *p, char *err,
+                  size_t cap)
+{
+    memset(p, 0, sizeof *p);
+    if (parts < 2 || m->nelems < parts) {
+        snprintf(err, cap, "cannot split %zu elements into %u parts", m->nelems, parts);
+        return -1;
+    }
+    p->parts = parts;
+    p->nelems = m->nelems;
+    p->epart = malloc(m->nelems * sizeof *p->epart);
+    int rc = p->epart != NULL ? 0 : -1;
+    if (rc != 0)
+        snprintf(err, cap, "out of memory");
+    else if (how == FEM_RCB && fem_rcb(m, parts, p->epart) != 0) {
+        snprintf(err, cap, "out of memory");
+        rc = -1;
+    } else if (how == FEM_METIS)
+        rc = metis_parts(m, parts, p->epart, err, cap);
+    if (rc == 0 && shared_words(m, p) != 0) {
+        snprintf(err, cap, "out of memory");
+        rc = -1;
+    }
     if (rc != 0)
         fem_partition_free(p);
     return rc;
@@ -123,13 +155,13 @@ static int read_cached(const fem_mesh_t *m, unsigned parts, const char *path, fe
     return rc;
 }
 
-int fem_partition_cached(const fem_mesh_t *m, unsigned parts, const char *path, fem_partition_t *p, int *made,
-                         char *err, size_t cap)
+int fem_partition_cached(const fem_mesh_t *m, unsigned parts, fem_partitioner_t how, const char *path,
+                         fem_partition_t *p, int *made, char *err, size_t cap)
 {
     *made = 0;
     if (read_cached(m, parts, path, p) == 0)
         return 0;
-    if (fem_partition(m, parts, p, err, cap) != 0)
+    if (fem_partition(m, parts, how, p, err, cap) != 0)
         return -1;
     *made = 1;
     char tmp[4200];
