@@ -179,7 +179,7 @@ static void test_a_corrupt_cached_partition_is_made_again(void **state)
     char err[1024], path[128];
     fem_analysis_t a, b;
     assert_int_equal(fem_analyse("g20k", 4, 2, FEM_METIS, cache, &a, err, sizeof err), 0);
-    snprintf(path, sizeof path, "%s/g20k.part8", cache);
+    snprintf(path, sizeof path, "%s/g20k.v%d.part8", cache, FEM_MESH_RECIPE);
     write_file(path, "iwarp fem partition 1 20000 8\n9\n");
     assert_int_equal(fem_analyse("g20k", 4, 2, FEM_METIS, cache, &b, err, sizeof err), 0);
     assert_int_equal(b.part_made, 1);

@@ -48,7 +48,8 @@ int fem_analyse(const char *mesh, unsigned width, unsigned height, fem_partition
     if (fem_paper_row(mesh) != NULL) {
         char path[4200];
         /* METIS's under the name it has always had; RCB's beside it */
-        snprintf(path, sizeof path, "%s/%s.%spart%u", cache_dir, mesh, how == FEM_RCB ? "rcb." : "", parts);
+        snprintf(path, sizeof path, "%s/%s.v%d.%spart%u", cache_dir, mesh, FEM_MESH_RECIPE, how == FEM_RCB ? "rcb." : "",
+                 parts);
         rc = fem_partition_cached(&a->mesh, parts, how, path, &a->part, &a->part_made, err, cap);
     } else {
         rc = fem_partition(&a->mesh, parts, how, &a->part, err, cap);
