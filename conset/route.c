@@ -18,6 +18,7 @@ void route_options_init(route_options_t *o)
     o->seed = ROUTE_DEFAULT_SEED;
     o->link_aware = false;
     o->paper = false;
+    o->one_timeline = false;
 }
 
 void route_plan_free(route_plan_t *plan)
@@ -286,6 +287,7 @@ static sched_input_t phase_input(const route_plan_t *plan, unsigned p, subset_t 
         .after = m ? x->after : NULL,
         .seed = seed,
         .greedy_only = plan->paper,
+        .one_timeline = plan->one_timeline,
     };
     if (plan->link_aware) {
         /* Link id: the cell it leaves times 4, plus the direction. */
@@ -348,6 +350,7 @@ int route_compile(const cset_t *set, const route_options_t *o, route_plan_t *pla
     plan->capacity = capacity;
     plan->link_aware = o->link_aware;
     plan->paper = paper;
+    plan->one_timeline = o->one_timeline;
     plan->conns = calloc(set->nconns + 1u, sizeof *plan->conns);
     subset_t x;
     int rc = subset_alloc(set, &x);

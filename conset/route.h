@@ -30,6 +30,10 @@ typedef struct route_options {
      * apr_paper.c) and its greedy AS once; none of our additions (phase removal by negotiation, balancing,
      * tightening, the other schedules). Not with link_aware, which the paper left for later. */
     bool paper;
+    /* AS with one timeline per cell, its sends and receives together (sched_input_t.one_timeline): for programs
+     * whose loops are written without LIW instructions, as the ConSet paper's finite element exchange was
+     * (section 5); false: a send and a receive timeline per cell. */
+    bool one_timeline;
 } route_options_t;
 
 void route_options_init(route_options_t *o);
@@ -53,6 +57,7 @@ typedef struct route_plan {
     unsigned capacity;
     bool link_aware;     /* scheduled with the links (route_options_t) */
     bool paper;          /* compiled as the ConSet paper's compiler (route_options_t) */
+    bool one_timeline;   /* scheduled on one timeline per cell (route_options_t) */
     route_conn_t *conns; /* one per connection of the set */
     uint16_t *cells;     /* path cells */
     uint8_t *dirs;       /* dirs[k]: from cells[k] to cells[k + 1] of the same path */

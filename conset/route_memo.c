@@ -65,8 +65,8 @@ static char *memo_key(const cset_t *set, const route_options_t *o, size_t *len)
     FILE *f = open_memstream(&text, len);
     if (f == NULL)
         return NULL;
-    fprintf(f, "capacity %u iterations %u seed %llu links %d paper %d\n", o->capacity, o->iterations,
-            (unsigned long long)o->seed, o->link_aware ? 1 : 0, o->paper ? 1 : 0);
+    fprintf(f, "capacity %u iterations %u seed %llu links %d paper %d one_timeline %d\n", o->capacity, o->iterations,
+            (unsigned long long)o->seed, o->link_aware ? 1 : 0, o->paper ? 1 : 0, o->one_timeline ? 1 : 0);
     int rc = cset_write(set, f);
     if (fclose(f) != 0 || rc != 0) {
         free(text);

@@ -107,6 +107,8 @@ void route_report_text(const route_plan_t *plan, const char *name, bool full, do
             set->ntasks == 1 ? "" : "s", plan->torus.w, plan->torus.h, plan->capacity);
     if (plan->paper)
         fprintf(out, "compiler: the ConSet paper's (section 4.4: its router, rip-up rounds and greedy AS only)\n");
+    if (plan->one_timeline)
+        fprintf(out, "schedule: one timeline a cell, its sends and receives together (code without LIW)\n");
     fprintf(out, "phases: %u (lower bound %u; %u after the sequential pass, then %u rip-up-and-reroute rounds)\n",
             plan->nphases, plan->lower_bound, plan->greedy_phases, plan->rounds);
     fprintf(out, "predicted clocks: %llu (AS%s, the phases added up, without the context switches)\n",
@@ -186,6 +188,7 @@ void route_report_json(const route_plan_t *plan, const char *name, bool full, do
     json_u64(&j, "capacity", plan->capacity);
     json_bool(&j, "link_aware", plan->link_aware);
     json_bool(&j, "paper", plan->paper);
+    json_bool(&j, "one_timeline", plan->one_timeline);
     json_u64(&j, "connections", set->nconns);
     json_begin_array(&j, "tasks");
     for (unsigned t = 0; t < set->ntasks; t++)

@@ -86,6 +86,12 @@ static uint64_t bound(const timeline_t *t)
     return packed > t->last_end ? packed : t->last_end;
 }
 
+/* Where a connection's receive goes: its destination's receive timeline, or with one timeline its only one. */
+static timeline_t *recv_line(const state_t *s, unsigned v)
+{
+    return s->in->one_timeline ? &s->send[v] : &s->recv[v];
+}
+
 static uint64_t min_time(const state_t *s, unsigned v)
 {
     uint64_t a = bound(&s->send[v]), b = bound(&s->recv[v]);
@@ -118,7 +124,7 @@ static int place(state_t *s, unsigned c)
             if (end > at)
                 at = end;
         }
-    timeline_t *out = &s->send[in->src[c]], *into = &s->recv[in->dst[c]];
+    timeline_t *out = &s->send[in->src[c]], *into = recv_line(s, in->dst[c]);
     unsigned l0 = in->nlinks ? in->link_start[c] : 0, l1 = in->nlinks ? in->link_start[c + 1] : 0;
     /* The first gap long enough on both ends (and its links): alternate until no timeline pushes the
      * start on. */
@@ -130,7 +136,7 @@ static int place(state_t *s, unsigned c)
         if (!moved)
             break;
     }
-    if (insert(out, at, d) != 0 || insert(into, at, d) != 0)
+    if (insert(out, at, d) != 0 || (into != out && insert(into, at, d) != 0)) /* a cell to itself: once */
         return -1;
     for (unsigned k = l0; k < l1; k++)
         if (insert(&s->link[in->links[k]], at, d) != 0)
@@ -193,7 +199,8 @@ static void reset(state_t *s)
         s->link[l] = (timeline_t){.v = s->link[l].v, .cap = s->link[l].cap};
     for (unsigned c = 0; c < in->n; c++) {
         s->send[in->src[c]].pending += in->dur[c];
-        s->recv[in->dst[c]].pending += in->dur[c];
+        if (recv_line(s, in->dst[c]) != &s->send[in->src[c]])
+            recv_line(s, in->dst[c])->pending += in->dur[c];
         for (unsigned k = in->nlinks ? in->link_start[c] : 0; k < (in->nlinks ? in->link_start[c + 1] : 0); k++)
             s->link[in->links[k]].pending += in->dur[c];
         s->placed[c] = false;
@@ -339,14 +346,15 @@ int64_t sched_phase(const sched_input_t *in, uint64_t *start)
         s.rank[c] = c;
     reset(&s);
     uint64_t floor = lower_bound(&s);
-    bool alike = m == 0 && in->nlinks == 0;
+    bool alike = m == 0 && in->nlinks == 0 && !in->one_timeline;
     for (unsigned c = 1; c < n && alike; c++)
         alike = in->dur[c] == in->dur[0];
     /* Seed 004's greedy first; then, unless it met the lower bound or the paper's AS alone is asked for, the
      * other schedules in turn. */
     for (unsigned k = 0; k < SCHED_ATTEMPTS + 2; k++) {
         int64_t span;
-        if ((k == 1 && !alike) || (k == 2 && in->nlinks)) /* the other two know nothing of links */
+        /* The other two know nothing of links, and pair a sender with a receiver on timelines of their own. */
+        if ((k == 1 && !alike) || (k == 2 && (in->nlinks || in->one_timeline)))
             continue;
         if (k == 1)
             span = sched_color(in, s.start);

@@ -17,6 +17,8 @@
  * scheduler that seed 004 left for later. A link shared by two connections at once gives each half its
  * bandwidth (round-robin), which slows both and every cell paired with them; kept apart, each runs at
  * full rate and the prediction holds.
+ *
+ * With one_timeline a cell's sends and receives share one timeline (code without LIW instructions).
  */
 #ifndef CONSET_SCHED_H
 #define CONSET_SCHED_H
@@ -46,6 +48,12 @@ typedef struct sched_input {
     /* The ConSet paper's AS alone (section 4.4.2): the greedy once, ties by cell and connection number; no
      * edge colouring, no time-slot matching, no shuffled attempts. */
     bool greedy_only;
+    /* One timeline per cell, its sends and receives on it together (the ConSet paper, section 4.4.2: "schedule c
+     * in the first sufficiently large unfilled time region on both processors"): for code without LIW
+     * instructions, where "normal instructions can saturate one link either sending or receiving" (section 5),
+     * so a cell does one at a time. false: a send and a receive timeline per cell, for LIW code. The edge
+     * colouring and the time-slot matching pair senders with receivers and are left out. */
+    bool one_timeline;
 } sched_input_t;
 
 /* Fills start[0..n); returns the phase's predicted clocks (the latest end), or -1 when out of memory. */

@@ -9,6 +9,15 @@
 #
 # The matrix, x and y as spmv.inc says. Halts with a0 = clocks of the product, a1 = clocks of the exchange (between the two
 # barriers around it), a2 = from the first barrier to the last.
+#
+# FEM_LIW (default 0): 0 codes the exchange's inner loops as the ConSet paper's were, "written without LIW
+# instructions in the inner loops" (section 5), one operation an instruction; the host then schedules the phases
+# on one timeline a cell, since such a cell sends or receives, not both. -D FEM_LIW=1: ours, in LIW bundles, a
+# word out and a word in together (docs/fem.md).
+        .ifndef FEM_LIW
+        .equ FEM_LIW, 0
+        .endif
+        .equ EXCHANGE_ONE_OP, 1 - FEM_LIW
         .include "../copy/exchange.inc"
         .include "spmv.inc"
 

@@ -8,10 +8,19 @@
 # count and the block's offset in SBUF; at DESC_RECV + 16 s the indices into Y2 of what s sends. Halts with
 # a0 = clocks of the product, a1 = of the exchange (between the barriers around it), a2 = from the first barrier
 # to the last. Traps 0x4652 when a message's length is not what the descriptor of its source says.
+#
+# FEM_LIW (default 0), as in fem.s: 0 codes the copy into the buffer and the receive loop one operation an
+# instruction, as the ConSet paper's were (section 5: "written without LIW instructions in the inner loops");
+# -D FEM_LIW=1 ours, in LIW bundles (programs/copy/copy.inc's indexed copy, two words an iteration).
         .include "msg.s"
         .include "sync.s"
         .include "../copy/copy.inc"
+        .include "../copy/scatter_sum.inc"
         .include "spmv.inc"
+
+        .ifndef FEM_LIW
+        .equ FEM_LIW, 0
+        .endif
 
         .equ DESC_SEND, 0x90000
         .equ DESC_RECV, 0x98000
@@ -42,9 +51,22 @@ _start: call msg_init
         ldw  r94, [r93 + D_OFFSET]
         add  r94, r94, SBUF
         mov  r41, r94
+        .if FEM_LIW
         li   r62, 0                  # an indexed read
         li   r63, 4                  # into a contiguous buffer
         call copy
+        .else
+# "In the message passing code the data is copied to a buffer before sending" (section 5.2), one operation an
+# instruction in statement order (buf[i] = y[idx[i]]; i++): 11 clocks a word with the two stalls.
+gather_one_op:
+        ldw  r10, [r42]              # the word's index
+        ldw  r12, [r10]              # the word (a stall: its address is one instruction old)
+        stw  r12, [r41]              # into the buffer (a stall: the word is one instruction old)
+        add  r42, r42, 4
+        add  r41, r41, 4
+        loop r61, gather_one_op
+gather_one_op_end:
+        .endif
         mov  a0, r90
         mov  a1, r94
         ldw  a2, [r93 + D_COUNT]
@@ -94,12 +116,11 @@ receive_sum:
         bne  r18, r16, 9f
         ldw  r19, [r17 + D_START]    # the indices into Y2
         beqz r16, 2f
-receive_sum_loop:                    # (the finite element model counts this loop's clocks: docs/fem.md)
-1:      { ldw r11, [r19] ; add r19, r19, 4 }
-        ldw  r20, [r11]
-        fadd.s r20, r20, gi0
-        { stw r20, [r11] ; loop r16, 1b }
-receive_sum_loop_end:
+        .if FEM_LIW
+        scatter_sum_liw receive_sum_liw, r19, r11, r20, r16
+        .else
+        scatter_sum_one_op receive_sum_one_op, r19, r11, r20, r16
+        .endif
 2:      li   r13, COA_NONE           # the agent frees the channel at the trailer; the gate lets go of it now
         wrcr r13, [COA_GATE_IN0]
         li   r18, MARK_MSG_RECEIVE

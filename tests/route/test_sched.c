@@ -197,6 +197,38 @@ static void test_the_papers_greedy_alone_takes_the_busiest_cell_first(void **sta
     assert_int_equal(sched_phase(&in, start), 20);
 }
 
+/* One timeline per cell (the ConSet paper's AS as section 4.4.2 words it, for code without LIW): a cell's sends
+ * and receives no longer overlap. Two cells exchanging 10 clocks each way take 10 on two timelines, 20 on one. */
+static void test_one_timeline_puts_a_cells_send_after_its_receive(void **state)
+{
+    (void)state;
+    unsigned src[2] = {0, 1}, dst[2] = {1, 0};
+    uint64_t dur[2] = {10, 10}, start[2];
+    sched_input_t in = {.cells = 2, .n = 2, .src = src, .dst = dst, .dur = dur, .seed = 1};
+    assert_int_equal(sched_phase(&in, start), 10);
+    in.one_timeline = true;
+    assert_int_equal(sched_phase(&in, start), 20);
+    assert_true(start[0] == 10 || start[1] == 10);
+}
+
+/* The greedy of the test above on one timeline, by hand: cells 0 and 3 have 30 clocks each (c0, c1 and a send
+ * to 1), cell 1 20. Cell 0 first: c0 0 -> 3 at 0, c1 3 -> 0 at 10 (cell 0 and 3 busy until then), c2 0 -> 1 at
+ * 20; then cell 1 (30, the first of equals with cell 3): c3 3 -> 1 waits for cell 3 (until 20) and cell 1
+ * (until 30): 40 clocks, where two timelines gave 30. */
+static void test_the_papers_greedy_on_one_timeline(void **state)
+{
+    (void)state;
+    unsigned src[4] = {0, 3, 0, 3}, dst[4] = {3, 0, 1, 1};
+    uint64_t dur[4] = {10, 10, 10, 10}, start[4];
+    sched_input_t in = {.cells = 4, .n = 4, .src = src, .dst = dst, .dur = dur, .seed = 1, .greedy_only = true,
+                        .one_timeline = true};
+    assert_int_equal(sched_phase(&in, start), 40);
+    assert_int_equal(start[0], 0);
+    assert_int_equal(start[1], 10);
+    assert_int_equal(start[2], 20);
+    assert_int_equal(start[3], 30);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -209,6 +241,8 @@ int main(void)
         cmocka_unit_test(test_an_empty_phase_takes_no_time),
         cmocka_unit_test(test_connections_sharing_a_link_are_kept_apart_with_links),
         cmocka_unit_test(test_the_papers_greedy_alone_takes_the_busiest_cell_first),
+        cmocka_unit_test(test_one_timeline_puts_a_cells_send_after_its_receive),
+        cmocka_unit_test(test_the_papers_greedy_on_one_timeline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

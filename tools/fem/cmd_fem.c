@@ -59,7 +59,7 @@ static void print_text(const char *mesh, const fem_analysis_t *a)
                100 * fem_paper_distance(s, a->phases, p));
 }
 
-static void print_json(const char *mesh, const fem_analysis_t *a, const fem_run_t *r)
+static void print_json(const char *mesh, const fem_analysis_t *a, const fem_run_t *r, bool liw)
 {
     const fem_stats_t *s = &a->stats;
     json_writer_t j;
@@ -84,6 +84,7 @@ static void print_json(const char *mesh, const fem_analysis_t *a, const fem_run_
     if (p)
         json_double(&j, "paper_distance", fem_paper_distance(s, a->phases, p));
     if (r != NULL) {
+        json_string(&j, "coding", liw ? "liw" : "one_op");
         json_u64(&j, "entries", r->nnz);
         json_u64(&j, "compute_clocks_min", r->compute_min);
         json_u64(&j, "compute_clocks_max", r->compute_max);
@@ -103,7 +104,7 @@ int cmd_fem(int argc, char **argv)
         return prc > 0 ? 0 : 2;
     unsigned w = o.width, h = o.height, threads = o.threads;
     const char *cache = o.cache, *cset_path = o.cset_path;
-    bool json = o.json, run = o.run, msgpass = o.msgpass;
+    bool json = o.json, run = o.run, msgpass = o.msgpass, liw = o.liw;
     const char *mesh = o.mesh;
     fem_analysis_t a;
     char err[1024];
@@ -132,20 +133,22 @@ int cmd_fem(int argc, char **argv)
         }
     }
     fem_run_t r = {0};
-    if (rc == 0 && run && fem_kernel_run(&a, w, h, msgpass ? FEM_MSGPASS : FEM_CONSET, threads, &r, err, sizeof err) != 0) {
+    if (rc == 0 && run &&
+        fem_kernel_run(&a, w, h, msgpass ? FEM_MSGPASS : FEM_CONSET, liw ? FEM_LIW : FEM_ONE_OP, threads, &r, err,
+                       sizeof err) != 0) {
         fprintf(stderr, "iwarp fem: %s\n", err);
         rc = 1;
         run = false;
     }
     if (json)
-        print_json(mesh, &a, run ? &r : NULL);
+        print_json(mesh, &a, run ? &r : NULL, liw);
     else
         print_text(mesh, &a);
     if (run && !json) {
         double mflops = 2.0 * (double)r.nnz / ((double)r.compute_max / 20e6) / 1e6;
-        printf("one product on the emulated %ux%u (%s): %llu entries; local product %llu..%llu clocks "
+        printf("one product on the emulated %ux%u (%s, %s): %llu entries; local product %llu..%llu clocks "
                "(%.1f MFLOPS over the array at the slowest cell), exchange %llu clocks; y on every cell: %s\n",
-               w, h, msgpass ? "message passing" : "ConSet", (unsigned long long)r.nnz, (unsigned long long)r.compute_min, (unsigned long long)r.compute_max,
+               w, h, msgpass ? "message passing" : "ConSet", liw ? "LIW loops" : "the paper's loops, one operation an instruction", (unsigned long long)r.nnz, (unsigned long long)r.compute_min, (unsigned long long)r.compute_max,
                mflops, (unsigned long long)r.exchange, r.wrong == 0 ? "right" : "WRONG");
     }
     if (cset_path != NULL && rc == 0 && !json)

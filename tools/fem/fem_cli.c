@@ -16,6 +16,8 @@ void fem_cli_usage(FILE *out)
             "  --cset FILE     write the pattern as a connection set (for iwarp route)\n"
             "  --run           also run one product y = A x on the emulated array, y checked on every cell\n"
             "  --msgpass       the exchange by message passing (runtime/msg.s) instead of ConSet\n"
+            "  --liw           the exchange's loops in LIW bundles (ours) instead of the paper's, one operation\n"
+            "                  an instruction on one timeline a cell\n"
             "  --threads N     host threads for that run (results do not depend on it)\n"
             "  --json          the figures as one JSON object\n"
             "  --partitioner P metis (default: METIS_PartMeshDual) or rcb (recursive coordinate bisection of\n"
@@ -27,17 +29,17 @@ void fem_cli_usage(FILE *out)
 
 int fem_cli_parse(int argc, char **argv, fem_cli_t *o)
 {
-    enum { OPT_ARRAY = 256, OPT_CACHE, OPT_CSET, OPT_RUN, OPT_MSGPASS, OPT_THREADS, OPT_JSON, OPT_PARTITIONER, OPT_HELP };
+    enum { OPT_ARRAY = 256, OPT_CACHE, OPT_CSET, OPT_RUN, OPT_MSGPASS, OPT_LIW, OPT_THREADS, OPT_JSON, OPT_PARTITIONER, OPT_HELP };
     static const struct option longopts[] = {
         {"array", required_argument, NULL, OPT_ARRAY}, {"cache", required_argument, NULL, OPT_CACHE},
         {"cset", required_argument, NULL, OPT_CSET},   {"json", no_argument, NULL, OPT_JSON},
         {"run", no_argument, NULL, OPT_RUN},           {"threads", required_argument, NULL, OPT_THREADS},
         {"msgpass", no_argument, NULL, OPT_MSGPASS},   {"partitioner", required_argument, NULL, OPT_PARTITIONER},
-        {"help", no_argument, NULL, OPT_HELP},         {NULL, 0, NULL, 0},
+        {"liw", no_argument, NULL, OPT_LIW},           {"help", no_argument, NULL, OPT_HELP},         {NULL, 0, NULL, 0},
     };
     unsigned w = 8, h = 8;
     const char *cache = "out/fem/cache", *cset_path = NULL;
-    bool json = false, run = false, msgpass = false;
+    bool json = false, run = false, msgpass = false, liw = false;
     unsigned threads = 1;
     fem_partitioner_t how = FEM_METIS;
     optind = 0;
@@ -56,6 +58,7 @@ int fem_cli_parse(int argc, char **argv, fem_cli_t *o)
         case OPT_JSON: json = true; break;
         case OPT_RUN: run = true; break;
         case OPT_MSGPASS: msgpass = true; break;
+        case OPT_LIW: liw = true; break;
         case OPT_THREADS: {
             uint64_t n;
             if (emu_parse_count(optarg, &n) != 0 || n < 1 || n > 64) {
@@ -81,11 +84,11 @@ int fem_cli_parse(int argc, char **argv, fem_cli_t *o)
         fem_cli_usage(stderr);
         return -1;
     }
-    if (msgpass && !run) {
-        fprintf(stderr, "iwarp fem: --msgpass chooses how --run exchanges: give --run too\n");
+    if ((msgpass || liw) && !run) {
+        fprintf(stderr, "iwarp fem: --%s chooses how --run exchanges: give --run too\n", msgpass ? "msgpass" : "liw");
         return -1;
     }
     *o = (fem_cli_t){.width = w, .height = h, .threads = threads, .cache = cache, .cset_path = cset_path,
-                     .mesh = argv[optind], .json = json, .run = run, .msgpass = msgpass, .how = how};
+                     .mesh = argv[optind], .json = json, .run = run, .msgpass = msgpass, .liw = liw, .how = how};
     return 0;
 }

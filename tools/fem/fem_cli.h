@@ -12,7 +12,7 @@ typedef struct fem_cli {
     unsigned width, height, threads;
     const char *cache, *cset_path; /* cset_path NULL unless --cset */
     const char *mesh;
-    bool json, run, msgpass;
+    bool json, run, msgpass, liw; /* liw: the exchange's loops in LIW bundles (ours), not the paper's */
     fem_partitioner_t how; /* --partitioner */
 } fem_cli_t;
 

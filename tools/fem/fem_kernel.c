@@ -8,6 +8,7 @@
 #include "celldata.h"
 #include "conset/route.h"
 #include "conset/route_tables.h"
+#include "conset/sched.h"
 #include "emu.h"
 #include "model.h"
 #include "program_load.h"
@@ -275,8 +276,23 @@ static uint64_t check(const emu_array_t *arr, unsigned w, const fem_mesh_t *m, c
     return wrong;
 }
 
-int fem_kernel_run(const fem_analysis_t *a, unsigned width, unsigned height, fem_style_t style, unsigned threads,
-                   fem_run_t *out, char *err, size_t cap)
+/* The assembler's -D of a coding (programs/fem/fem.s): none for the paper's, the default. */
+static const char *const liw_define[1] = {"FEM_LIW=1"};
+
+static size_t ndefines(fem_coding_t coding)
+{
+    return coding == FEM_LIW ? 1 : 0;
+}
+
+/* The compiler's options for a coding: one timeline a cell for code that sends or receives, not both. */
+static void coding_route_options(fem_coding_t coding, route_options_t *o)
+{
+    route_options_init(o);
+    o->one_timeline = coding == FEM_ONE_OP;
+}
+
+int fem_kernel_run(const fem_analysis_t *a, unsigned width, unsigned height, fem_style_t style, fem_coding_t coding,
+                   unsigned threads, fem_run_t *out, char *err, size_t cap)
 {
     memset(out, 0, sizeof *out);
     unsigned np = a->part.parts;
@@ -294,7 +310,7 @@ int fem_kernel_run(const fem_analysis_t *a, unsigned width, unsigned height, fem
     bool conset = style == FEM_CONSET;
     if (rc == 0 && conset) {
         route_options_t o;
-        route_options_init(&o);
+        coding_route_options(coding, &o);
         rc = route_compile(&a->set, &o, &plan, err, cap);
         have_plan = rc == 0;
     }
@@ -315,7 +331,7 @@ int fem_kernel_run(const fem_analysis_t *a, unsigned width, unsigned height, fem
     if (rc == 0) {
         emu_array_set_threads(arr, threads ? threads : 1);
         const char *path = conset ? "programs/fem/fem.s" : "programs/fem/fem_msg.s";
-        prog = program_add(arr, path, NULL, 0);
+        prog = program_add(arr, path, liw_define, ndefines(coding));
         if (prog == NULL) {
             snprintf(err, cap, "%s did not assemble", path);
             rc = -1;
@@ -359,9 +375,10 @@ int fem_kernel_run(const fem_analysis_t *a, unsigned width, unsigned height, fem
     return rc;
 }
 
-/* Clocks of one trip round the loop from label `from` up to label `to` of a program, as the default machine runs
- * it (emu_program_loop_clocks: its bypass stalls included). */
-static int loop_clocks(const char *program, const char *from, const char *to, double *clocks, char *err, size_t cap)
+/* Clocks of one trip round the loop from label `from` up to label `to` of a program in a coding, as the default
+ * machine runs it (emu_program_loop_clocks: its bypass stalls included). */
+static int loop_clocks(const char *program, fem_coding_t coding, const char *from, const char *to, double *clocks,
+                       char *err, size_t cap)
 {
     emu_machine_t m;
     emu_machine_defaults(&m);
@@ -369,7 +386,7 @@ static int loop_clocks(const char *program, const char *from, const char *to, do
     emu_array_t *a;
     if (emu_array_create(&a, &m, err, cap) != 0)
         return -1;
-    const emu_program_t *p = program_add(a, program, NULL, 0);
+    const emu_program_t *p = program_add(a, program, liw_define, ndefines(coding));
     uint64_t sum = p != NULL ? program_loop_clocks(p, from, to) : 0;
     int rc = 0;
     if (sum == 0) {
@@ -381,33 +398,44 @@ static int loop_clocks(const char *program, const char *from, const char *to, do
     return rc;
 }
 
-int fem_model_loops(fem_model_t *m, char *err, size_t cap)
+int fem_model_loops(fem_coding_t coding, fem_model_t *m, char *err, size_t cap)
 {
+    static const char fem[] = "programs/fem/fem.s", msg[] = "programs/fem/fem_msg.s";
+    memset(m, 0, sizeof *m);
+    m->coding = coding;
+    if (coding == FEM_ONE_OP) {
+        if (loop_clocks(fem, coding, "send_gather_one_op", "send_gather_one_op_end", &m->send, err, cap) != 0 ||
+            loop_clocks(fem, coding, "recv_sum_one_op", "recv_sum_one_op_end", &m->receive, err, cap) != 0 ||
+            loop_clocks(msg, coding, "gather_one_op", "gather_one_op_end", &m->gather_a, err, cap) != 0 ||
+            loop_clocks(msg, coding, "receive_sum_one_op", "receive_sum_one_op_end", &m->receive_a, err, cap) != 0)
+            return -1;
+        /* A connection's ends run together, each at its own loop's pace: a word goes at the slower one's. */
+        m->conset_b = m->send > m->receive ? m->send : m->receive;
+        return 0;
+    }
     double gather2;
-    if (loop_clocks("programs/fem/fem.s", "exchange_sum_loop", "exchange_sum_loop_end", &m->conset_b, err, cap) != 0 ||
-        loop_clocks("programs/fem/fem_msg.s", "copy_i_s_loop", "copy_i_s_loop_end", &gather2, err, cap) != 0 ||
-        loop_clocks("programs/fem/fem_msg.s", "receive_sum_loop", "receive_sum_loop_end", &m->receive_a, err, cap) != 0)
+    if (loop_clocks(fem, coding, "exchange_sum_loop", "exchange_sum_loop_end", &m->conset_b, err, cap) != 0 ||
+        loop_clocks(msg, coding, "copy_i_s_loop", "copy_i_s_loop_end", &gather2, err, cap) != 0 ||
+        loop_clocks(msg, coding, "receive_sum_liw", "receive_sum_liw_end", &m->receive_a, err, cap) != 0)
         return -1;
     m->gather_a = gather2 / 2; /* the gather moves two words an iteration */
     return 0;
 }
 
-/* The most words any cell sends (each sends as many as it receives: the pattern is symmetric). */
-static uint64_t words_max(const fem_partition_t *p)
+int fem_predict_conset(const fem_analysis_t *a, const fem_model_t *m, double *clocks, char *err, size_t cap)
 {
-    uint64_t best = 0;
-    for (unsigned a = 0; a < p->parts; a++) {
-        uint64_t w = 0;
-        for (unsigned b = 0; b < p->parts; b++)
-            w += p->words[(size_t)a * p->parts + b];
-        best = w > best ? w : best;
-    }
-    return best;
-}
-
-double fem_predict_conset(const fem_analysis_t *a, const fem_model_t *m)
-{
-    return (double)a->phases * MODEL_PER_PHASE + m->conset_b * (double)words_max(&a->part);
+    route_options_t o;
+    coding_route_options(m->coding, &o);
+    route_plan_t plan;
+    if (route_compile(&a->set, &o, &plan, err, cap) != 0)
+        return -1;
+    /* AS counts SCHED_CLOCKS_PER_WORD a word (a word out and one in on two timelines, one of them on one). */
+    double words = 0;
+    for (unsigned p = 0; p < plan.nphases; p++)
+        words += (double)plan.phases[p].clocks / SCHED_CLOCKS_PER_WORD;
+    *clocks = (double)plan.nphases * MODEL_PER_PHASE + m->conset_b * words;
+    route_plan_free(&plan);
+    return 0;
 }
 
 double fem_predict_msgpass(const fem_analysis_t *a, const fem_model_t *m)

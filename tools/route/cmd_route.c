@@ -45,6 +45,8 @@ static void usage(FILE *out)
         "                      (congestion-aware; default: the ConSet paper's AS, which looks at the two ends only)\n"
         "  --paper             only what the ConSet paper's compiler does (section 4.4): its node costs and\n"
         "                      rip-up rounds, its greedy AS; no balancing, tightening or other schedules\n"
+        "  --one-timeline      schedule each cell's sends and receives on one timeline (code without LIW\n"
+        "                      instructions, as the ConSet paper's finite element exchange: docs/fem.md)\n"
         "pattern generation (the ConSet paper, section 5.1):\n"
         "  --pattern NAME      torus, butterfly or alltoall instead of FILE\n"
         "  --words K           words per connection\n"
@@ -88,6 +90,7 @@ static int parse_options(int argc, char **argv, route_cli_t *o)
         OPT_SEED,
         OPT_LINKS,
         OPT_PAPER,
+        OPT_ONE_TIMELINE,
         OPT_PATTERN,
         OPT_WORDS,
         OPT_ARRAY,
@@ -103,6 +106,7 @@ static int parse_options(int argc, char **argv, route_cli_t *o)
         {"seed", required_argument, NULL, OPT_SEED},
         {"links", no_argument, NULL, OPT_LINKS},
         {"paper", no_argument, NULL, OPT_PAPER},
+        {"one-timeline", no_argument, NULL, OPT_ONE_TIMELINE},
         {"pattern", required_argument, NULL, OPT_PATTERN},
         {"words", required_argument, NULL, OPT_WORDS},
         {"array", required_argument, NULL, OPT_ARRAY},
@@ -123,6 +127,7 @@ static int parse_options(int argc, char **argv, route_cli_t *o)
         case OPT_JSON: o->json = true; break;
         case OPT_LINKS: o->opt.link_aware = true; break;
         case OPT_PAPER: o->opt.paper = true; break;
+        case OPT_ONE_TIMELINE: o->opt.one_timeline = true; break;
         case OPT_CAPACITY:
             if (parse_uint(optarg, CSET_MAX_CAPACITY, &v) != 0 || v < 1) {
                 fprintf(stderr, "iwarp route: --capacity wants 1..%u, not '%s'\n", CSET_MAX_CAPACITY, optarg);
