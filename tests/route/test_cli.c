@@ -123,6 +123,20 @@ static void test_paper_mode_and_the_link_weighted_column(void **state)
     expect("--pattern alltoall --words 4 --paper", 0, "phases: 30 (lower bound 27; 30 after the sequential pass");
 }
 
+/* --one-timeline: two cells sending each other 256 words (2 clocks a word) overlap on two timelines, take turns on
+ * one; the report and the JSON say which. */
+static void test_one_timeline_serializes_a_cells_send_and_receive(void **state)
+{
+    (void)state;
+    write_file("two.cset", "array 2x1\nconn a 0,0 1,0 256\nconn b 1,0 0,0 256\n");
+    expect("two.cset", 0, "predicted clocks: 512 (");
+    expect("two.cset --one-timeline", 0, "schedule: one timeline a cell");
+    expect("two.cset --one-timeline", 0, "predicted clocks: 1024 (");
+    expect("two.cset --one-timeline --paper", 0, "predicted clocks: 1024 (");
+    expect("two.cset --one-timeline --json", 0, "\"one_timeline\": true");
+    expect("two.cset --json", 0, "\"one_timeline\": false");
+}
+
 static void test_an_output_that_cannot_be_written_is_status_1(void **state)
 {
     (void)state;
@@ -206,6 +220,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_a_generated_pattern_compiles_to_the_same_tables_as_its_file),
         cmocka_unit_test(test_report_and_json),
         cmocka_unit_test(test_paper_mode_and_the_link_weighted_column),
+        cmocka_unit_test(test_one_timeline_serializes_a_cells_send_and_receive),
         cmocka_unit_test(test_an_output_that_cannot_be_written_is_status_1),
         cmocka_unit_test(test_a_timed_phase_too_long_for_the_cells_is_status_2_and_writes_nothing),
         cmocka_unit_test(test_numbers_are_decimal_whole_and_in_range),
