@@ -109,15 +109,15 @@ int bench_fem(bench_context_t *ctx)
             continue; /* --quick: the three small meshes (c100k takes gmsh seconds to make) */
         fem_analysis_t by[FEM_PARTITIONERS];
         char err[1024];
-        unsigned k = 0;
-        for (; k < FEM_PARTITIONERS; k++)
-            if (fem_analyse(mesh, SIDE, SIDE, (fem_partitioner_t)k, cache, &by[k], err, sizeof err) != 0) {
-                fprintf(stderr, "iwarp bench fem: %s (%s)\n", err, fem_partitioner_names[k]);
+        unsigned made = 0;
+        for (; made < FEM_PARTITIONERS; made++)
+            if (fem_analyse(mesh, SIDE, SIDE, (fem_partitioner_t)made, cache, &by[made], err, sizeof err) != 0) {
+                fprintf(stderr, "iwarp bench fem: %s (%s)\n", err, fem_partitioner_names[made]);
                 break;
             }
-        if (k < FEM_PARTITIONERS) {
-            while (k > 0)
-                fem_analysis_free(&by[--k]);
+        if (made < FEM_PARTITIONERS) {
+            while (made > 0)
+                fem_analysis_free(&by[--made]);
             rc = 1;
             continue;
         }
@@ -125,9 +125,9 @@ int bench_fem(bench_context_t *ctx)
         bench_fem_table4(ctx, i, both);
         /* The products run on the chosen partition; the other is done with. */
         fem_analysis_t a = by[ctx->fem_partitioner];
-        for (k = 0; k < FEM_PARTITIONERS; k++)
-            if (k != ctx->fem_partitioner)
-                fem_analysis_free(&by[k]);
+        for (unsigned p = 0; p < FEM_PARTITIONERS; p++)
+            if (p != ctx->fem_partitioner)
+                fem_analysis_free(&by[p]);
         const fem_stats_t *s = &a.stats;
         unsigned count[BINS] = {0};
         for (size_t c = 0; c < (size_t)a.part.parts * a.part.parts; c++)
