@@ -440,6 +440,12 @@ static void test_caching_agrees_with_its_dynamic_model(void **state)
         else if (!json_is_integer(be) || labs((long)json_integer_value(be) - atol(pred)) > 1)
             fail_msg("n_g %lld: break-even %s, Pred-Dyn %s", (long long)json_integer_value(json_object_get(r, "n_g")),
                      json_is_integer(be) ? "a number" : "none", pred);
+        /* The leaner CA, without bypass stalls, follows the static model instead: within 1% of its speedup. */
+        double lean = json_number_value(json_object_get(r, "speedup_no_stalls"));
+        double stat = json_number_value(json_object_get(r, "speedup_pred_stat"));
+        if (fabs(lean - stat) > 0.01 * stat)
+            fail_msg("n_g %lld: speedup without stalls %.3f, Pred-Stat %.3f",
+                     (long long)json_integer_value(json_object_get(r, "n_g")), lean, stat);
     }
     assert_int_equal(seen, 16);
     json_decref(doc);
