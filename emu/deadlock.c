@@ -81,6 +81,16 @@ static bool step(const emu_array_t *a, wait_node_t *n, wait_node_t *next)
         return true;
     }
     const coa_lc_t *l = &coa->lc[n->lc];
+    if (l->count == 0 && l->state == COA_LC_DRAINING && l->route.kind == COA_END_LINK) {
+        /* Not "empty, fed by" its source: it is free once the channel downstream gives its last credits back. */
+        unsigned down = neighbour(a, n->cell, l->route.dir);
+        say(n, "(%u,%u) channel %u is draining: its trailer has left, it waits for the last credits from (%u,%u) "
+            "channel %u before it is free", c->x, c->y, n->lc, down % a->machine.width, down / a->machine.width,
+            l->route.index);
+        next->cell = down;
+        next->lc = l->route.index;
+        return true;
+    }
     if (l->count == 0) {
         switch (l->source.kind) {
         case COA_END_LINK: {
@@ -143,6 +153,88 @@ static void append(char *buf, size_t cap, const char *text)
         snprintf(buf + n, cap - n, "%s", text);
 }
 
+/* The clock the cycle closed: the last time anything in it moved (a word left one of its channels, or one of
+ * its agents began its wait). The run stops deadlock_clocks later, when the detector notices. */
+static uint64_t closed_at(const emu_array_t *a, const wait_node_t *cyc, unsigned n)
+{
+    uint64_t t = 0;
+    for (unsigned k = 0; k < n; k++) {
+        const emu_cell_t *c = &a->cells[cyc[k].cell];
+        uint64_t at = cyc[k].is_ca ? c->ca.s.wait_since : c->coa.lc[cyc[k].lc].moved_at;
+        if (at > t)
+            t = at;
+    }
+    return t;
+}
+
+/* A cycle of link channels of one pool that goes all the way round a row or a column of the torus: the
+ * dateline (a change of pool where the ring wraps) is what normally breaks it. */
+static bool ring_without_dateline(const emu_array_t *a, const wait_node_t *cyc, unsigned n, char *what, size_t cap)
+{
+    unsigned w = a->machine.width, h = a->machine.height;
+    bool same_row = true, same_col = true;
+    int pool = -1;
+    for (unsigned k = 0; k < n; k++) {
+        if (cyc[k].is_ca)
+            return false;
+        const coa_lc_t *l = &a->cells[cyc[k].cell].coa.lc[cyc[k].lc];
+        if (pool >= 0 && l->pool != pool)
+            return false;
+        pool = l->pool;
+        same_row &= cyc[k].cell / w == cyc[0].cell / w;
+        same_col &= cyc[k].cell % w == cyc[0].cell % w;
+    }
+    /* Every cell of the ring is in the cycle: it wraps. */
+    if (same_row && n >= w && w > 1)
+        snprintf(what, cap, "row %u", cyc[0].cell / w);
+    else if (same_col && n >= h && h > 1)
+        snprintf(what, cap, "column %u", cyc[0].cell % w);
+    else
+        return false;
+    return true;
+}
+
+/* A plain-language cause when the cycle is a known pattern, and what decides when a deadlock is noticed. */
+static void explain(emu_array_t *a, const wait_node_t *cyc, unsigned n)
+{
+    char line[512], what[32];
+    uint64_t t = closed_at(a, cyc, n);
+    snprintf(line, sizeof line,
+             "the cycle closed at clock %llu (nothing in it moved after that); it was noticed at clock %llu, once "
+             "nothing in the array had progressed for deadlock_clocks = %llu clocks (the setting that decides when "
+             "a deadlock is noticed)\n",
+             (unsigned long long)t, (unsigned long long)a->clock, (unsigned long long)a->machine.deadlock_clocks);
+    append(a->deadlock, sizeof a->deadlock, line);
+    if (ring_without_dateline(a, cyc, n, what, sizeof what)) {
+        const coa_lc_t *l = &a->cells[cyc[0].cell].coa.lc[cyc[0].lc];
+        snprintf(line, sizeof line,
+                 "cause: channels of one pool (pool %u) round a ring (%s): no dateline. Each message holds a channel "
+                 "and waits for the next one round the ring; a route that changes pool where the ring wraps (the "
+                 "dateline) breaks such cycles\n",
+                 l->pool, what);
+        append(a->deadlock, sizeof a->deadlock, line);
+        return;
+    }
+    for (unsigned k = 0; k < n; k++) {
+        const emu_cell_t *c = &a->cells[cyc[k].cell];
+        if (cyc[k].is_ca && c->ca.s.wait_cause == CA_STALL_WFE) {
+            snprintf(line, sizeof line,
+                     "cause: a spool stuck: (%u,%u) sleeps in wfe for a spool that waits on the network itself\n",
+                     c->x, c->y);
+            append(a->deadlock, sizeof a->deadlock, line);
+            return;
+        }
+        if (!cyc[k].is_ca && c->coa.lc[cyc[k].lc].count > 0 && c->coa.lc[cyc[k].lc].route.kind == COA_END_GATE) {
+            snprintf(line, sizeof line,
+                     "cause: a receiver not draining: words for (%u,%u) wait in channel %u while its CA waits "
+                     "on something else in the cycle (a send before its receive?)\n",
+                     c->x, c->y, cyc[k].lc);
+            append(a->deadlock, sizeof a->deadlock, line);
+            return;
+        }
+    }
+}
+
 /* Follows waits from `start`; returns true (with a->deadlock written) when a cycle closes, else writes the
  * chain only if nothing is written yet. */
 static bool follow(emu_array_t *a, const wait_node_t *start, wait_node_t *chain)
@@ -169,6 +261,8 @@ static bool follow(emu_array_t *a, const wait_node_t *start, wait_node_t *chain)
         append(a->deadlock, sizeof a->deadlock, chain[k].why);
         append(a->deadlock, sizeof a->deadlock, "\n");
     }
+    if (cycle_at >= 0)
+        explain(a, chain + cycle_at, n - (unsigned)cycle_at);
     return cycle_at >= 0;
 }
 

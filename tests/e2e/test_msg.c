@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -60,7 +61,16 @@ static void test_random_long_messages_deadlock_without_the_dateline(void **state
     e2e_run_t r;
     run_random_traffic(&r, false, 8, 2048);
     assert_int_equal(r.status, EMU_RUN_DEADLOCK);
-    assert_non_null(strstr(emu_array_deadlock(r.array), "channel"));
+    const char *report = emu_array_deadlock(r.array);
+    assert_non_null(strstr(report, "channel"));
+    /* The README's example: the report names the known cause and when the cycle closed, before it was noticed. */
+    assert_non_null(strstr(report, "cause: channels of one pool (pool 0) round a ring (row "));
+    assert_non_null(strstr(report, "no dateline"));
+    const char *closed = strstr(report, "the cycle closed at clock ");
+    assert_non_null(closed);
+    unsigned long long at = strtoull(closed + strlen("the cycle closed at clock "), NULL, 10);
+    assert_true(at > 0 && at < emu_array_clock(r.array));
+    assert_non_null(strstr(report, "deadlock_clocks = 100000"));
     e2e_free(&r);
 }
 

@@ -183,8 +183,21 @@ void dbg_cells_text(const dbg_t *d, const dbg_cells_t *s, char *buf, size_t cap)
 
 int dbg_eval(dbg_t *d, expr_t *e, unsigned cell, int64_t *v, char *err, size_t errlen)
 {
-    expr_env_t env = {d->a, dbg_cell_x(d, cell), dbg_cell_y(d, cell)};
-    return expr_eval(e, &env, v, err, errlen);
+    expr_env_t env = {d->a, dbg_cell_x(d, cell), dbg_cell_y(d, cell), NULL};
+    unsigned level = cell == d->sel ? dbg_selected_frame(d) : 0;
+    if (level == 0)
+        return expr_eval(e, &env, v, err, errlen);
+    /* `up` or `frame N` chose a caller: its pc and registers, unwound afresh (nothing has run since). */
+    dbg_frame_t *f = malloc(sizeof *f * (size_t)(level + 1));
+    if (f == NULL)
+        return snprintf(err, errlen, "out of memory"), -1;
+    bool more;
+    char why[160];
+    if (dbg_unwind(d, cell, f, level + 1, &more, why, sizeof why) == level + 1)
+        env.frame = &f[level].r;
+    int rc = expr_eval(e, &env, v, err, errlen);
+    free(f);
+    return rc;
 }
 
 int dbg_eval_text(dbg_t *d, const char *text, unsigned cell, int64_t *v)

@@ -5,11 +5,12 @@
  * in it, `mov rX, ra` keeps it in a register. Every return address found is checked against the code (the
  * bundle before it must be a call), so a guess never prints as a frame.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "dbg.h"
 
-enum { PROLOGUE_BUNDLES = 32, MAX_FRAMES = 64 };
+enum { PROLOGUE_BUNDLES = 32 };
 
 static bool is_call(const isa_op_t *op)
 {
@@ -161,71 +162,68 @@ static void print_frame(dbg_t *d, unsigned cell, unsigned n, uint32_t pc, uint32
     dbg_printf(d, "#%-2u 0x%04x in %s%s%s\n", n, pc, name, *line ? " at " : "", line);
 }
 
-/* The registers of the frame being unwound: known[r] when the unwinder can tell what r held there. */
-typedef struct frame_regs {
-    uint32_t v[ISA_NUM_REGS];
-    bool known[ISA_NUM_REGS];
-} frame_regs_t;
-
 /* The caller's registers as the callee entered: what the prologue saved comes back from the stack; sp is the
  * entry sp; ra was overwritten by the call (a handler, entered by an event, leaves it alone). */
-static int unwind_regs(const ca_t *ca, const prologue_t *pr, uint32_t entry_sp, bool by_event, frame_regs_t *r)
+static int unwind_regs(const ca_t *ca, const prologue_t *pr, uint32_t entry_sp, bool by_event, expr_frame_t *r)
 {
     for (unsigned i = 0; i < ISA_NUM_REGS; i++)
         if (pr->saved[i]) {
             uint32_t w;
             if (ca_mem_read(ca, entry_sp + (uint32_t)pr->slot[i], &w, 4) != 0)
                 return -1;
-            r->v[i] = w;
+            r->regs[i] = w;
             r->known[i] = true;
         }
-    r->v[ISA_REG_SP] = entry_sp;
+    r->regs[ISA_REG_SP] = entry_sp;
     r->known[ISA_REG_SP] = true;
     if (!by_event && !pr->saved[ISA_REG_LINK])
         r->known[ISA_REG_LINK] = false;
     return 0;
 }
 
-int dbg_cmd_backtrace(dbg_t *d, char *args)
+unsigned dbg_unwind(const dbg_t *d, unsigned cell, dbg_frame_t *f, unsigned max, bool *more, char *why, size_t cap)
 {
-    unsigned cell;
-    if (dbg_cell_arg(d, &args, &cell) != 0)
-        return -1;
-    uint64_t limit = MAX_FRAMES;
-    char *rest = dbg_trim(args);
-    if (*rest != '\0' && (dbg_parse_u64(rest, &limit) != 0 || limit == 0))
-        return dbg_error(d, "usage: backtrace [X,Y] [N]  (N: how many frames, at least 1)");
     const ca_t *ca = dbg_ca(d, cell);
-    if (ca->prog == NULL)
-        return dbg_error(d, "(%u,%u) has no program", dbg_cell_x(d, cell), dbg_cell_y(d, cell));
     const emu_program_t *p = ca->prog;
-    frame_regs_t regs;
+    *more = false;
+    why[0] = '\0';
+    if (p == NULL || max == 0)
+        return 0;
+    expr_frame_t regs;
     for (unsigned i = 0; i < ISA_NUM_REGS; i++) {
-        regs.v[i] = ca_reg(ca, i);
+        regs.regs[i] = ca_reg(ca, i);
         regs.known[i] = true;
     }
     prologue_t pr;
     uint32_t pc = ca->s.pc;
     bool in_handler = ca->s.in_handler;
-    char why[160] = "";
     for (unsigned n = 0;; n++) {
         uint32_t func = dbg_function_start(ca, pc);
-        print_frame(d, cell, n, pc, func);
-        if (func == p->image.entry && !in_handler)
-            return 0; /* the function the loader started: the outermost frame */
-        if (n + 1 == limit) {
-            dbg_printf(d, "(more frames: backtrace %llu or more shows them)\n", (unsigned long long)limit + 1);
-            return 0;
-        }
+        dbg_frame_t *fr = &f[n];
+        fr->r = regs;
+        fr->r.pc = pc;
+        fr->r.level = n;
+        fr->func = func;
+        fr->by_event = false;
+        fr->entry_sp = DBG_NO_ADDR;
         read_prologue(p, func, pc, &pr);
-        if (pr.sp_lost) {
-            snprintf(why, sizeof why, "%s", "the stack pointer is changed in a way the unwinder cannot follow");
-            break;
-        }
         /* At the ret itself the epilogue has reloaded ra and given the frame back. */
         if (n == 0 && returns_at(p, pc))
             prologue_none(&pr);
-        uint32_t entry_sp = regs.v[ISA_REG_SP] + pr.frame;
+        memcpy(fr->saved, pr.saved, sizeof fr->saved);
+        memcpy(fr->slot, pr.slot, sizeof fr->slot);
+        if (func == p->image.entry && !in_handler)
+            return n + 1; /* the function the loader started: the outermost frame */
+        if (n + 1 == max) {
+            *more = true;
+            return n + 1;
+        }
+        if (pr.sp_lost) {
+            snprintf(why, cap, "%s", "the stack pointer is changed in a way the unwinder cannot follow");
+            return n + 1;
+        }
+        uint32_t entry_sp = regs.regs[ISA_REG_SP] + pr.frame;
+        fr->entry_sp = entry_sp;
         bool by_event = in_handler && func == ca->s.event_vector;
         uint32_t ret_addr = 0;
         bool known = true;
@@ -233,14 +231,14 @@ int dbg_cmd_backtrace(dbg_t *d, char *args)
             ret_addr = ca->s.epc; /* rfe goes back to the interrupted code */
         else if (pr.saved[ISA_REG_LINK]) {
             if (ca_mem_read(ca, entry_sp + (uint32_t)pr.slot[ISA_REG_LINK], &ret_addr, 4) != 0) {
-                snprintf(why, sizeof why, "the return address slot 0x%x is outside memory",
+                snprintf(why, cap, "the return address slot 0x%x is outside memory",
                          entry_sp + (uint32_t)pr.slot[ISA_REG_LINK]);
-                break;
+                return n + 1;
             }
         } else if (pr.ra_reg >= 0 && regs.known[pr.ra_reg])
-            ret_addr = regs.v[pr.ra_reg]; /* exact while the callees leave that register alone (checked below) */
+            ret_addr = regs.regs[pr.ra_reg]; /* exact while the callees leave that register alone (checked below) */
         else if (pr.ra_reg < 0 && regs.known[ISA_REG_LINK])
-            ret_addr = regs.v[ISA_REG_LINK];
+            ret_addr = regs.regs[ISA_REG_LINK];
         else
             known = false;
         uint32_t next_pc = ret_addr;
@@ -248,22 +246,58 @@ int dbg_cmd_backtrace(dbg_t *d, char *args)
             const emu_bundle_t *call = known ? call_before(p, ret_addr) : NULL;
             if (call == NULL) {
                 if (known)
-                    snprintf(why, sizeof why, "the return address found, 0x%x, does not follow a call", ret_addr);
+                    snprintf(why, cap, "the return address found, 0x%x, does not follow a call", ret_addr);
                 else
-                    snprintf(why, sizeof why, "%s", "the caller's return address is not where the unwinder can see it");
-                break;
+                    snprintf(why, cap, "%s", "the caller's return address is not where the unwinder can see it");
+                return n + 1;
             }
             next_pc = call->pc;
         } else {
-            dbg_printf(d, "    <event: the handler returns to 0x%04x with rfe>\n", ret_addr);
+            fr->by_event = true;
+            fr->event_ret = ret_addr;
             in_handler = false;
         }
         if (unwind_regs(ca, &pr, entry_sp, by_event, &regs) != 0) {
-            snprintf(why, sizeof why, "%s", "a saved register's slot is outside memory");
-            break;
+            snprintf(why, cap, "%s", "a saved register's slot is outside memory");
+            return n + 1;
         }
         pc = next_pc;
     }
-    dbg_printf(d, "(backtrace stopped: %s)\n", why);
+}
+
+void dbg_print_frame(dbg_t *d, unsigned cell, const dbg_frame_t *f)
+{
+    print_frame(d, cell, f->r.level, f->r.pc, f->func);
+}
+
+int dbg_cmd_backtrace(dbg_t *d, char *args)
+{
+    unsigned cell;
+    if (dbg_cell_arg(d, &args, &cell) != 0)
+        return -1;
+    uint64_t limit = DBG_MAX_FRAMES;
+    char *rest = dbg_trim(args);
+    if (*rest != '\0' && (dbg_parse_u64(rest, &limit) != 0 || limit == 0))
+        return dbg_error(d, "usage: backtrace [X,Y] [N]  (N: how many frames, at least 1)");
+    if (limit > DBG_MAX_FRAMES)
+        limit = DBG_MAX_FRAMES;
+    if (dbg_ca(d, cell)->prog == NULL)
+        return dbg_error(d, "(%u,%u) has no program", dbg_cell_x(d, cell), dbg_cell_y(d, cell));
+    dbg_frame_t *f = malloc(sizeof *f * (size_t)limit);
+    if (f == NULL)
+        return dbg_error(d, "out of memory");
+    bool more;
+    char why[160];
+    unsigned n = dbg_unwind(d, cell, f, (unsigned)limit, &more, why, sizeof why);
+    for (unsigned i = 0; i < n; i++) {
+        dbg_print_frame(d, cell, &f[i]);
+        if (f[i].by_event && i + 1 < n)
+            dbg_printf(d, "    <event: the handler returns to 0x%04x with rfe>\n", f[i].event_ret);
+    }
+    free(f);
+    if (more)
+        dbg_printf(d, "(more frames: backtrace %llu or more shows them)\n", (unsigned long long)limit + 1);
+    else if (why[0] != '\0')
+        dbg_printf(d, "(backtrace stopped: %s)\n", why);
     return 0;
 }

@@ -217,14 +217,61 @@ int dbg_cmd_dis(dbg_t *d, char *args)
     return 0;
 }
 
+/* print/FMT as gdb's: one value in one format. Words (what registers and memory hold) print as 32 bits. */
+static int print_format(dbg_t *d, char fmt, int64_t v)
+{
+    bool word = v >= -2147483648LL && v <= 0xffffffffLL;
+    uint64_t u = word ? (uint32_t)v : (uint64_t)v;
+    switch (fmt) {
+    case 'x': dbg_printf(d, "0x%llx\n", (unsigned long long)u); return 0;
+    case 'o': dbg_printf(d, "0%llo\n", (unsigned long long)u); return 0;
+    case 'd': dbg_printf(d, "%lld\n", (long long)(word ? (int64_t)(int32_t)(uint32_t)v : v)); return 0;
+    case 'u': dbg_printf(d, "%llu\n", (unsigned long long)u); return 0;
+    case 't': {
+        char bits[65];
+        int n = 0;
+        for (int b = 63; b >= 0; b--)
+            if (n > 0 || ((u >> b) & 1u) || b == 0)
+                bits[n++] = (char)('0' + ((u >> b) & 1u));
+        bits[n] = '\0';
+        dbg_printf(d, "%s\n", bits);
+        return 0;
+    }
+    case 'c':
+        if (u < 0x20 || u > 0x7e)
+            dbg_printf(d, "%llu '\\x%llx'\n", (unsigned long long)u, (unsigned long long)u);
+        else
+            dbg_printf(d, "%llu '%c'\n", (unsigned long long)u, (char)u);
+        return 0;
+    case 'a': {
+        char where[160];
+        dbg_addr_text(d, d->sel, (uint32_t)u, where, sizeof where);
+        dbg_printf(d, "%s\n", where);
+        return 0;
+    }
+    default: return dbg_error(d, "print/%c: formats are x (hex), d, u, o, t (binary), c (character), a (address)", fmt);
+    }
+}
+
 int dbg_cmd_print(dbg_t *d, char *args)
 {
     char *text = dbg_trim(args);
+    char fmt = 0;
+    if (*text == '/') { /* p/x EXPR: the command split the format off its name (dbg_execute) */
+        char *f = text + 1;
+        text = f + strcspn(f, " \t");
+        if (text - f != 1)
+            return dbg_error(d, "usage: print/FMT EXPRESSION  (FMT one letter: x d u o t c a)");
+        fmt = *f;
+        text = dbg_trim(text);
+    }
     if (*text == '\0')
-        return dbg_error(d, "usage: print EXPRESSION  (help print for the names it knows)");
+        return dbg_error(d, "usage: print[/FMT] EXPRESSION  (help print for the names it knows)");
     int64_t v;
     if (dbg_eval_text(d, text, d->sel, &v) != 0)
         return -1;
+    if (fmt != 0)
+        return print_format(d, fmt, v);
     char sym[160] = "";
     const emu_program_t *p = dbg_ca(d, d->sel)->prog;
     if (p != NULL && v >= p->text_base && v < p->text_end) {
@@ -413,7 +460,8 @@ static void info_phases(dbg_t *d)
 int dbg_cmd_info(dbg_t *d, char *args)
 {
     char *w = dbg_word(&args);
-    static const char *const topics = "breakpoints, snapshots, marks [N], phases, program, settings, registers [X,Y]";
+    static const char *const topics =
+        "breakpoints, snapshots, marks [N], phases, program, settings, registers [X,Y], frame";
     if (w == NULL)
         return dbg_error(d, "usage: info TOPIC, one of %s", topics);
     size_t n = strlen(w);
@@ -429,6 +477,8 @@ int dbg_cmd_info(dbg_t *d, char *args)
         dbg_info_marks(d, count);
     } else if (strncmp(w, "program", n) == 0) {
         info_program(d);
+    } else if (strncmp(w, "frame", n) == 0) {
+        dbg_info_frame(d);
     } else if (strncmp(w, "phases", n) == 0 && n >= 2) {
         info_phases(d);
     } else if (strncmp(w, "registers", n) == 0) {

@@ -16,8 +16,8 @@ static void complete_info(dbg_t *d, const char *line, const char *text, dbg_str_
 {
     (void)d;
     (void)line;
-    static const char *const topics[] = {"breakpoints", "watchpoints", "snapshots", "marks", "phases",
-                                         "registers",   "program",     "settings",  NULL};
+    static const char *const topics[] = {"breakpoints", "watchpoints", "snapshots", "marks",  "phases",
+                                         "registers",   "program",     "settings",  "frame", NULL};
     complete_words(topics, text, words);
 }
 
@@ -114,6 +114,17 @@ static const dbg_command_t commands[] = {
      "address (sub sp / stw ra / mov rX, ra); every return address is checked to follow a call.\n"
      "Example: backtrace    bt 3,0",
      NULL},
+    {"up", 2, NULL, dbg_cmd_up, "[N]",
+     "select the frame N calls out (1 by default): print, x and display then read that caller's registers\n"
+     "The registers are those the unwinder recovers (see backtrace); any run goes back to the innermost frame.\n"
+     "Example: up    up 2",
+     NULL},
+    {"down", 2, NULL, dbg_cmd_down, "[N]", "select the frame N calls in (1 by default), towards the innermost\nExample: down",
+     NULL},
+    {"frame", 1, NULL, dbg_cmd_frame, "[N]",
+     "select frame N of the backtrace (none: show the selected one); info frame says what it saved where\n"
+     "Example: frame 1    p/x $ra    frame 0",
+     NULL},
     /* stop points */
     {"break", 1, NULL, dbg_cmd_break, "[LOCATION] [@CELLS] [if CONDITION]",
      "stop before a cell issues the instruction at LOCATION\n"
@@ -168,8 +179,10 @@ static const dbg_command_t commands[] = {
      "disassemble N instructions (10) with source lines, around the pc or from LOCATION\n"
      "=> marks the pc, * a breakpoint.\nExample: dis destination 4",
      complete_cell_or_expr},
-    {"print", 1, NULL, dbg_cmd_print, "EXPRESSION",
-     "evaluate an expression on the selected cell\n"
+    {"print", 1, NULL, dbg_cmd_print, "[/FMT] EXPRESSION",
+     "evaluate an expression on the selected cell (in the selected frame)\n"
+     "FMT as gdb's print/FMT (p/x): x hex, d signed, u unsigned, o octal, t binary, c character, a address.\n"
+     "$pc, $sp, $ra, $r5 are pc, sp, ra, r5; after up or frame N they are that frame's.\n"
      "Operands: numbers (12, 0x1f, 0b101, 'c'), registers (r5 ra sp a0..a7 gi0...), symbols, memory words [addr],\n"
      "halves h[addr], bytes b[addr], pc, clock, bundles, x, y, id, waiting, halted, count(LC) and credits(LC) of\n"
      "a channel, (X,Y).operand for another cell. Operators as in C: + - * / % << >> & | ^ ~ ! == != < <= > >= &&\n"
@@ -215,8 +228,9 @@ static const dbg_command_t commands[] = {
      dbg_complete_expr},
     {"undisplay", 3, NULL, dbg_cmd_undisplay, "[N]", "forget display N (alone: all of them)\nExample: undisplay 1",
      NULL},
-    {"info", 1, NULL, dbg_cmd_info, "breakpoints|snapshots|marks [N]|phases|program|settings|registers",
-     "list stop points, snapshots, marks, a ConSet run's phases so far, programs or settings\nExample: info "
+    {"info", 1, NULL, dbg_cmd_info, "breakpoints|snapshots|marks [N]|phases|program|settings|registers|frame",
+     "list stop points, snapshots, marks, a ConSet run's phases so far, programs, settings or the selected frame\n"
+     "Example: info "
      "breakpoints",
      complete_info},
     /* time travel */

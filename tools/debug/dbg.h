@@ -26,6 +26,7 @@ typedef struct dbg dbg_t;
 enum {
     DBG_MAX_CELLS = EMU_MAX_DIM * EMU_MAX_DIM,
     DBG_MAX_SOURCE_DEPTH = 16,
+    DBG_MAX_FRAMES = 256, /* backtrace's default is 64 */
 };
 
 /* A set of cells as a bitmap over cell indices (y * width + x). */
@@ -213,6 +214,12 @@ struct dbg {
     phase_account_t *phases; /* a ConSet run's per-phase account (`info phases`); NULL otherwise */
     uint64_t phases_high;    /* clocks below this are in it */
 
+    /* The frame `up`, `down` and `frame N` selected: it holds while the array stays at frame_clock and the
+     * selected cell is frame_cell; anything that runs or reselects goes back to frame 0, as in gdb. */
+    unsigned frame;
+    unsigned frame_cell;
+    uint64_t frame_clock;
+
     /* display: expressions printed at every stop (on the selected cell) */
     char *displays[16];
     unsigned ndisplays;
@@ -273,9 +280,14 @@ void dbg_line_text(const dbg_t *d, unsigned cell, uint32_t addr, char *buf, size
 bool dbg_bundle_text(const dbg_t *d, unsigned cell, uint32_t addr, char *buf, size_t cap);
 /* One line: "(0,0) 0x1040 <source> pathway.s:20: mov r3, a0" (or the cell's state when it is not running). */
 void dbg_print_where(dbg_t *d, unsigned cell);
+/* The source line at pc, as gdb shows it at a stop ("      41          call leaf"); nothing when unknown. */
+void dbg_print_source(dbg_t *d, unsigned cell, uint32_t pc);
 const char *dbg_state_text(const ca_t *ca);
 /* Why a waiting CA waits: "waits for a word on gi0 (channel 9 is empty)". */
 void dbg_wait_text(const dbg_t *d, unsigned cell, char *buf, size_t cap);
+
+/* Event bits by name: "spools 0-3 finished, the timer, soft event 0" ("no event" for none). (events.c) */
+void dbg_events_text(uint32_t bits, char *buf, size_t cap);
 
 /* --- arguments (args.c) --- */
 
@@ -412,6 +424,29 @@ int dbg_cmd_finish(dbg_t *d, char *args);
  * handler, the event vector) when that is nearer; labels inside a function are not functions. */
 uint32_t dbg_function_start(const ca_t *ca, uint32_t pc);
 int dbg_cmd_backtrace(dbg_t *d, char *args);
+
+/* One frame of a cell's call chain (backtrace.c): its pc and registers (expr_frame_t, what expressions read in
+ * it), the function, and where its prologue saved registers (entry_sp + slot[r] when saved[r]). */
+typedef struct dbg_frame {
+    expr_frame_t r;
+    uint32_t func;
+    uint32_t entry_sp; /* sp when the function was entered (DBG_NO_ADDR: not unwound) */
+    bool saved[ISA_NUM_REGS];
+    int32_t slot[ISA_NUM_REGS];
+    bool by_event;      /* an event handler: it returns with rfe to event_ret */
+    uint32_t event_ret;
+} dbg_frame_t;
+/* Unwinds up to max frames into f; returns how many. *more: max cut it short; why: why the unwinder stopped
+ * before the outermost frame ("" when it did not). */
+unsigned dbg_unwind(const dbg_t *d, unsigned cell, dbg_frame_t *f, unsigned max, bool *more, char *why, size_t cap);
+/* "#1  0x1040 in bump at calls.s:12" */
+void dbg_print_frame(dbg_t *d, unsigned cell, const dbg_frame_t *f);
+/* The selected frame of the selected cell (0 once the array has moved or another cell is selected). */
+unsigned dbg_selected_frame(const dbg_t *d);
+int dbg_cmd_up(dbg_t *d, char *args);
+int dbg_cmd_down(dbg_t *d, char *args);
+int dbg_cmd_frame(dbg_t *d, char *args);
+void dbg_info_frame(dbg_t *d);
 
 int dbg_cmd_break(dbg_t *d, char *args);
 int dbg_cmd_tbreak(dbg_t *d, char *args);

@@ -207,6 +207,11 @@ static expr_t *parse_ident(parser_t *ps)
     /* b[..] and h[..] read a byte and a half-word; w[..] is the same as [..]. */
     if (len == 1 && (*s == 'b' || *s == 'h' || *s == 'w') && accept(ps, "["))
         return parse_mem(ps, *s == 'b' ? 1 : *s == 'h' ? 2 : 4);
+    /* gdb's convenience spelling: $pc, $sp, $r5 are pc, sp, r5 (a symbol may start with '$' too). */
+    if (*s == '$' && len > 1 && (isa_reg_parse(s + 1, len - 1) >= 0 || lookup(var_names, V_COUNT, s + 1, len - 1) >= 0)) {
+        s++;
+        len--;
+    }
     int r = isa_reg_parse(s, len);
     if (r >= 0) {
         expr_t *e = node(ps, N_REG);
@@ -399,7 +404,7 @@ static int eval_var(const expr_t *e, const expr_env_t *env, int64_t *v)
 {
     const ca_t *ca = emu_array_ca(env->a, env->x, env->y);
     switch ((var_id_t)e->op) {
-    case V_PC: *v = ca->s.pc; return 0;
+    case V_PC: *v = env->frame != NULL ? env->frame->pc : ca->s.pc; return 0;
     case V_CLOCK: *v = (int64_t)emu_array_clock(env->a); return 0;
     case V_BUNDLES: *v = (int64_t)ca->s.stats.bundles; return 0;
     case V_X: *v = env->x; return 0;
@@ -410,6 +415,20 @@ static int eval_var(const expr_t *e, const expr_env_t *env, int64_t *v)
     case V_COUNT: break;
     }
     return -1;
+}
+
+static int eval_reg(const expr_t *e, const expr_env_t *env, int64_t *v, char *err, size_t errlen)
+{
+    unsigned r = (unsigned)e->op;
+    if (env->frame == NULL || r == ISA_REG_ZERO) {
+        *v = sext32(ca_reg(emu_array_ca(env->a, env->x, env->y), r));
+        return 0;
+    }
+    if (!env->frame->known[r])
+        return eerr(err, errlen, "%s of frame %u is lost: a call overwrote it and no callee saved it",
+                    r == ISA_REG_LINK ? "ra" : "that register", env->frame->level);
+    *v = sext32(env->frame->regs[r]);
+    return 0;
 }
 
 static int eval_sym(expr_t *e, const expr_env_t *env, int64_t *v, char *err, size_t errlen)
@@ -462,7 +481,7 @@ static int eval_cell(expr_t *e, const expr_env_t *env, int64_t *v, char *err, si
     if (x < 0 || y < 0 || x >= emu_array_width(env->a) || y >= emu_array_height(env->a))
         return eerr(err, errlen, "cell (%lld,%lld) is outside the %ux%u array", (long long)x, (long long)y,
                     emu_array_width(env->a), emu_array_height(env->a));
-    expr_env_t other = {env->a, (unsigned)x, (unsigned)y};
+    expr_env_t other = {env->a, (unsigned)x, (unsigned)y, NULL}; /* another cell: its live registers */
     return eval(e->c, &other, v, err, errlen);
 }
 
@@ -522,7 +541,7 @@ static int eval(expr_t *e, const expr_env_t *env, int64_t *v, char *err, size_t 
 {
     switch (e->kind) {
     case N_NUM: *v = e->num; return 0;
-    case N_REG: *v = sext32(ca_reg(emu_array_ca(env->a, env->x, env->y), (unsigned)e->op)); return 0;
+    case N_REG: return eval_reg(e, env, v, err, errlen);
     case N_VAR: return eval_var(e, env, v);
     case N_SYM: return eval_sym(e, env, v, err, errlen);
     case N_MEM: return eval_mem(e, env, v, err, errlen);

@@ -10,6 +10,7 @@
 #ifndef TOOLS_DEBUG_EXPR_H
 #define TOOLS_DEBUG_EXPR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,10 +18,20 @@
 
 typedef struct expr expr_t;
 
-/* Where an expression is evaluated: the cell that unqualified names refer to. */
+/* A caller's frame, as the console's `up`/`frame N` select it: its pc and the registers the unwinder recovered. */
+typedef struct expr_frame {
+    uint32_t pc;
+    uint32_t regs[ISA_NUM_REGS];
+    bool known[ISA_NUM_REGS]; /* false: the frame's value is lost (an ra the call overwrote) */
+    unsigned level;
+} expr_frame_t;
+
+/* Where an expression is evaluated: the cell that unqualified names refer to, and optionally one of its caller
+ * frames (NULL: the innermost, the live registers). */
 typedef struct expr_env {
     const emu_array_t *a;
     unsigned x, y;
+    const expr_frame_t *frame;
 } expr_env_t;
 
 /* Parses text; returns NULL with a one-line message in err. */

@@ -321,8 +321,17 @@ void dbg_wait_text(const dbg_t *d, unsigned cell, char *buf, size_t cap)
     const ca_t *ca = dbg_ca(d, cell);
     const coa_t *c = dbg_coa(d, cell);
     if (ca->s.wait_cause == CA_STALL_WFE) {
-        snprintf(buf, cap, "waits in wfe for a word to move in its agent or an event (mask 0x%x, pending 0x%x)",
-                 ca->s.event_mask, ca->s.event_pending);
+        /* By name, with the raw bits after them for whoever reads the control registers. */
+        char want[160], held[160], timer[48] = "";
+        dbg_events_text(ca->s.event_mask, want, sizeof want);
+        uint32_t masked = ca->s.event_pending & ~ca->s.event_mask;
+        dbg_events_text(masked, held, sizeof held);
+        if ((ca->s.event_mask & CA_EVENT_TIMER) && ca->s.timer_at != 0)
+            snprintf(timer, sizeof timer, ", timer at clock %llu", (unsigned long long)ca->s.timer_at);
+        int n = snprintf(buf, cap, "waits in wfe for a word to move in its agent, or for: %s (mask 0x%x%s)", want,
+                         ca->s.event_mask, timer);
+        if (masked != 0 && n > 0 && (size_t)n < cap)
+            snprintf(buf + n, cap - (size_t)n, "; pending but masked off: %s (0x%x)", held, masked);
         return;
     }
     unsigned g = ca->s.wait_gate;
@@ -356,6 +365,19 @@ void dbg_wait_text(const dbg_t *d, unsigned cell, char *buf, size_t cap)
     snprintf(buf, cap, "waits for %s %s%u (%s)", in ? "a word on" : "room on", in ? "gi" : "go", in ? g : g - 2, chan);
 }
 
+void dbg_print_source(dbg_t *d, unsigned cell, uint32_t pc)
+{
+    const ca_t *ca = dbg_ca(d, cell);
+    const isa_line_t *l = ca->prog != NULL ? isa_image_line(&ca->prog->image, pc) : NULL;
+    if (l != NULL && l->file < ca->prog->image.nfiles) {
+        dbg_source_t src = {NULL, NULL, 0};
+        const char *t = dbg_source_line(&src, ca->prog->image.files[l->file], l->line);
+        if (t != NULL)
+            dbg_printf(d, "%8u  %s\n", l->line, t);
+        dbg_source_free(&src);
+    }
+}
+
 void dbg_print_where(dbg_t *d, unsigned cell)
 {
     const ca_t *ca = dbg_ca(d, cell);
@@ -381,17 +403,9 @@ void dbg_print_where(dbg_t *d, unsigned cell)
         return;
     }
     dbg_printf(d, "(%u,%u) %s%s%s: %s\n", x, y, where, *line ? " " : "", line, text);
-    /* The source line itself, as gdb shows it at a stop, when the cell's program has it. */
-    const isa_line_t *l = isa_image_line(&ca->prog->image, ca->s.pc);
-    if (l != NULL && l->file < ca->prog->image.nfiles) {
-        dbg_source_t src = {NULL, NULL, 0};
-        const char *t = dbg_source_line(&src, ca->prog->image.files[l->file], l->line);
-        if (t != NULL)
-            dbg_printf(d, "%8u  %s\n", l->line, t);
-        dbg_source_free(&src);
-    }
+    dbg_print_source(d, cell, ca->s.pc);
     if (ca->s.state == CA_WAITING) {
-        char why[256];
+        char why[512];
         dbg_wait_text(d, cell, why, sizeof why);
         dbg_printf(d, "      %s\n", why);
     }
