@@ -83,17 +83,17 @@ void emu_machine_defaults(emu_machine_t *m)
 {
     memset(m, 0, sizeof *m);
     isa_timing_defaults(&m->timing);
-    m->mem_bytes = 512u * 1024u; /* DESIGN.md default: 512 KB per cell */
+    m->mem_bytes = 512u * 1024u; /* 512 KB per cell: no source (docs/machine.md, defaults with no source) */
     m->mem_guard = 0x1000;
     m->text_base = 0x1000;
     m->width = 8; /* the 64-cell iWarp of seed 004 */
     m->height = 8;
     m->channels = 20;    /* seed 004, 4.1.2: 20 logical channels per cell */
-    m->queue_depth = 8;  /* DESIGN.md default, no source */
+    m->queue_depth = 8;  /* no source (docs/machine.md, defaults with no source) */
     m->link_clocks = 2;  /* seed 004: 40 MB/s per link = one 32-bit word per 2 clocks at 20 MHz */
-    m->hop_latency = 2;  /* DESIGN.md default, no source */
-    m->setup_clocks = 2; /* with hop_latency, a header takes 4 clocks per hop (DESIGN.md: 4-5), no source */
-    m->spools = 8;       /* DESIGN.md default, no source */
+    m->hop_latency = 2;  /* no source (docs/machine.md, defaults with no source) */
+    m->setup_clocks = 2; /* with hop_latency, a header takes 4 clocks per hop (4-5 noted), no source: docs/machine.md */
+    m->spools = 8;       /* no source (docs/machine.md, defaults with no source) */
     m->deadlock_clocks = 100000;
 }
 

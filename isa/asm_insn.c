@@ -47,11 +47,6 @@ static const pseudo_t *find_pseudo(const char *name, size_t len)
     return NULL;
 }
 
-bool asm_is_pseudo(const char *name, size_t len)
-{
-    return find_pseudo(name, len) != NULL;
-}
-
 const char *asm_suggest_op(const char *name, size_t len)
 {
     const char *cands[ISA_OPCODE_LIMIT + NPSEUDOS];

@@ -266,7 +266,6 @@ typedef struct asm_bundle {
 void asm_process_line(asm_t *as, const asm_line_t *line);
 /* Parses one operation (tokens of the cursor range, the mnemonic first) into *op; false after an error. */
 bool asm_parse_op(asm_t *as, asm_cursor_t *c, asm_pending_op_t *op);
-bool asm_is_pseudo(const char *name, size_t len);
 /* Checks and emits a bundle of one or more parsed operations. */
 void asm_emit_bundle(asm_t *as, asm_pending_op_t *ops, unsigned count, asm_loc_t loc);
 /* Runs a directive (cursor at its name); false if name is not a directive. */

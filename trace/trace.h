@@ -83,8 +83,6 @@ view_recorder_t *view_record_attach(emu_array_t *a, const char *path, const char
 /* The same into memory (the live viewer reads it while it grows). */
 view_recorder_t *view_record_attach_memory(emu_array_t *a, view_bytes_t *out, const char *title, char *err,
                                            size_t errlen);
-/* After a run (or a piece of one, when the viewer steps): catches up with the array's state. */
-void view_record_sync(view_recorder_t *r);
 /* After the run: records the final state and the end (status, cycles, deadlock cycle), removes the hooks,
  * closes the file and frees the recorder. Returns 0, or -1 with a message when writing failed. */
 int view_record_finish(view_recorder_t *r, emu_run_status_t st, char *err, size_t errlen);

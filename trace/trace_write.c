@@ -279,13 +279,6 @@ view_recorder_t *view_record_attach_memory(emu_array_t *a, view_bytes_t *out, co
     return attach(a, NULL, out, title, err, errlen);
 }
 
-void view_record_sync(view_recorder_t *r)
-{
-    uint64_t clock = emu_array_clock(r->a);
-    if (clock > r->m.clock)
-        record(r, clock, false);
-}
-
 const view_model_t *view_record_model(const view_recorder_t *r)
 {
     return &r->m;

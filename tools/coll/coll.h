@@ -73,7 +73,6 @@ void coll_group_of(const coll_case_t *c, unsigned cell, unsigned *group, unsigne
 /* The cell of a rank in a group. */
 unsigned coll_cell_of(const coll_case_t *c, unsigned group, unsigned rank);
 bool coll_is_multi(coll_pattern_t p);
-bool coll_is_reduce(coll_pattern_t p);
 
 /* A case's shape is one the programs can run: a message when it is not, 0 when it is. */
 int coll_case_check(const coll_case_t *c, char *err, size_t cap);

@@ -84,11 +84,6 @@ bool coll_is_multi(coll_pattern_t p)
            p == COLL_MREDUCE_RING;
 }
 
-bool coll_is_reduce(coll_pattern_t p)
-{
-    return p == COLL_REDUCE || p == COLL_MREDUCE_TREE || p == COLL_MREDUCE_RING;
-}
-
 /* Bytes from the first matrix's first word to past its last row's last word. */
 static uint64_t matrix_bytes(const coll_case_t *c)
 {

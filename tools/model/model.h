@@ -8,14 +8,8 @@
 
 #include <stdint.h>
 
-/* Seed 004, 4.2.1: ConSet on the 64-cell iWarp. */
-enum {
-    MODEL_T_SYNC = 352,  /* synchronization, clocks */
-    MODEL_T_PHASE = 176, /* phase initialization, clocks */
-    MODEL_B = 2,         /* clocks per word sent or received (b) */
-    /* The seed's Tables 1-3 all fit 520 clocks per phase, 8 less than t_sync + t_phase. */
-    MODEL_PER_PHASE = MODEL_T_SYNC + MODEL_T_PHASE - 8,
-};
+#include "paper_conset.h"
+
 
 /* Seed 004, 4.3.1: message passing. */
 enum {

@@ -18,12 +18,6 @@ double caching_t_uncached_assembly(const caching_machine_t *m, const caching_loo
     return n_g / m->r_i + 1 / m->r_rr + 2 / m->r_wc + l->n_au / m->r_i;
 }
 
-double caching_t_store(const caching_machine_t *m, const caching_loops_t *l, double n_g)
-{
-    /* t_g again, and t_o: the tuple written to the cache array. */
-    return n_g / m->r_i + 2 / m->r_wc + l->n_o / m->r_i;
-}
-
 double caching_t_cached_assembly(const caching_machine_t *m, const caching_loops_t *l)
 {
     /* t_ac: read the tuple, read the data word, write the address and the data word. */

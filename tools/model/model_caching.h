@@ -31,9 +31,8 @@ typedef struct caching_loops {
 extern const caching_machine_t caching_iwarp, caching_paragon;
 extern const caching_loops_t caching_iwarp_static, caching_iwarp_dynamic, caching_paragon_static;
 
-/* Seconds per data word of message assembly: uncached (t_g + t_au), storing the relation (t_o), cached (t_ac). */
+/* Seconds per data word of message assembly: uncached (t_g + t_au), cached (t_ac). */
 double caching_t_uncached_assembly(const caching_machine_t *m, const caching_loops_t *l, double n_g);
-double caching_t_store(const caching_machine_t *m, const caching_loops_t *l, double n_g);
 double caching_t_cached_assembly(const caching_machine_t *m, const caching_loops_t *l);
 
 /* n_g must exceed this for caching to pay: 2 r_i / r_rc + n_ac - n_au (the paper's equation 3). */

@@ -1,6 +1,6 @@
 #include "phase_report.h"
 
-#include "model.h"
+#include "paper_conset.h"
 
 /* A milestone or a clock count, or "-" while the run has not got there. */
 static const char *clock_text(char buf[24], uint64_t v)

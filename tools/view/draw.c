@@ -22,14 +22,6 @@ void draw_fill(SDL_Renderer *r, float x, float y, float w, float h, SDL_Color c)
     SDL_RenderFillRectF(r, &rect);
 }
 
-void draw_border(SDL_Renderer *r, float x, float y, float w, float h, float t, SDL_Color c)
-{
-    draw_fill(r, x, y, w, t, c);
-    draw_fill(r, x, y + h - t, w, t, c);
-    draw_fill(r, x, y + t, t, h - 2 * t, c);
-    draw_fill(r, x + w - t, y + t, t, h - 2 * t, c);
-}
-
 /* How far a circle of radius `rad` is from its bounding box's side on the pixel row `i` rows in from the
  * top (row centres at i + 0.5). */
 static float inset(float rad, int i)

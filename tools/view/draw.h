@@ -17,8 +17,6 @@ static inline SDL_Color with_alpha(SDL_Color c, Uint8 a)
 SDL_Color color_mix(SDL_Color a, SDL_Color b, float t); /* t = 0: a, 1: b */
 
 void draw_fill(SDL_Renderer *r, float x, float y, float w, float h, SDL_Color c);
-/* A border `t` pixels thick inside the rectangle. */
-void draw_border(SDL_Renderer *r, float x, float y, float w, float h, float t, SDL_Color c);
 void draw_round_fill(SDL_Renderer *r, float x, float y, float w, float h, float radius, SDL_Color c);
 /* A rounded rectangle with a border: `border` outside, `fill` inside. */
 void draw_round_box(SDL_Renderer *r, float x, float y, float w, float h, float radius, float t, SDL_Color border,
