@@ -303,9 +303,11 @@ typedef struct coa {
     uint64_t out_pending_until; /* a word or message sent on a link arrives by this clock */
     coa_fault_t fault;
     /* Wiring, not state: set when the array is built and kept by a snapshot's restore (the live array's
-     * queues, lines and memory). Everything above it is state, copied whole: it must stay last. */
+     * queues, lines and memory). Everything above it is state, copied whole (emu/snapshot.c), hence last. */
     coa_wiring_t w;
 } coa_t;
+_Static_assert(offsetof(coa_t, w) + sizeof(coa_wiring_t) == sizeof(coa_t),
+               "the wiring is coa_t's last member: a snapshot copies the state up to it");
 
 int coa_init(coa_t *c, const coa_config_t *cfg, uint8_t *mem, uint32_t mem_bytes, uint32_t mem_guard);
 void coa_free(coa_t *c);

@@ -1,8 +1,10 @@
-/* A hash of the whole array: architectural state and statistics, field by field (never raw structs, whose
- * padding is undefined), so that runs can be compared across thread counts, stops and replays. */
+/* A hash of the whole array: every field of each cell's state that emu/state_fields.c declares, field by field
+ * (never raw structs, whose padding is undefined), and the statistics, so that runs can be compared across
+ * thread counts, stops and replays. */
 #include <string.h>
 
 #include "array_internal.h"
+#include "state_fields.h"
 
 typedef struct hasher {
     uint64_t h;
@@ -25,74 +27,71 @@ static void mix(hasher_t *s, const void *p, size_t n)
 
 static void u64(hasher_t *s, uint64_t v) { mix(s, &v, sizeof v); }
 
+/* A struct by its table (emu/state_fields.h): every field it declares as state, in the table's order. */
+static void hash_fields(hasher_t *s, const void *base, const state_struct_t *t, bool with_stats)
+{
+    for (unsigned i = 0; i < t->nfields; i++) {
+        const state_field_t *f = &t->fields[i];
+        const uint8_t *p = (const uint8_t *)base + f->offset;
+        switch (f->how) {
+        case STATE_STATS:
+            if (with_stats)
+                mix(s, p, f->size);
+            break;
+        case STATE_BYTES:
+            mix(s, p, f->size);
+            break;
+        case STATE_TEXT: {
+            const uint8_t *end = memchr(p, 0, f->size);
+            mix(s, p, end != NULL ? (size_t)(end - p) : f->size);
+            break;
+        }
+        case STATE_NESTED:
+            for (size_t k = 0; k + f->of->size <= f->size; k += f->of->size)
+                hash_fields(s, p + k, f->of, with_stats);
+            break;
+        case STATE_BY_HAND:
+        case STATE_NOT_HASHED:
+            break;
+        }
+    }
+}
+
 static void hash_ca(hasher_t *s, const ca_t *ca, bool with_stats, uint64_t now)
 {
-    mix(s, ca->s.regs, sizeof ca->s.regs);
-    u64(s, ca->s.pc);
-    u64(s, ca->s.state);
-    u64(s, ca->s.ready_at);
-    u64(s, ca->s.halted_at);
-    u64(s, ca->s.fault.kind);
+    hash_fields(s, &ca->s, state_fields_ca(), with_stats);
     if (!with_stats)
         return;
     /* Statistics as if settled now: the same whether or not a run has closed its books at this clock. */
     ca_stats_t st = ca->s.stats;
     if (ca->s.state == CA_WAITING && now > ca->s.wait_since)
         st.stall_clocks[ca->s.wait_cause] += now - ca->s.wait_since;
-    mix(s, st.stall_clocks, sizeof st.stall_clocks);
-    uint64_t v[] = {st.bundles,   st.ops,        st.busy_clocks, st.mem_reads,      st.mem_writes,
-                    st.gate_reads, st.gate_writes, st.cr_reads,    st.cr_writes,      st.branches_taken};
-    mix(s, v, sizeof v);
+    hash_fields(s, &st, state_fields_ca_stats(), true);
 }
 
 static void hash_coa(hasher_t *s, const coa_t *c, bool with_stats, uint64_t now)
 {
-    for (unsigned i = 0; i < c->cfg.channels; i++) {
+    hash_fields(s, c, state_fields_coa(), with_stats);
+    mix(s, c->arrivals, c->narrivals < COA_MAX_CHANNELS ? c->narrivals : COA_MAX_CHANNELS);
+    unsigned channels = c->cfg.channels < COA_MAX_CHANNELS ? c->cfg.channels : COA_MAX_CHANNELS;
+    for (unsigned i = 0; i < channels; i++) {
         const coa_lc_t *l = &c->lc[i];
-        uint64_t v[] = {l->state, coa_end_encode(l->route), coa_end_encode(l->source), l->travel_dir, l->pool,
-                        l->credits, l->count};
-        mix(s, v, sizeof v);
-        for (unsigned k = 0; k < l->count; k++) {
+        for (unsigned k = 0; k < l->count; k++) { /* the queue's words live in the wiring */
             bool tag;
             u64(s, coa_lc_peek(c, i, k, &tag));
             u64(s, tag);
         }
-        if (with_stats) {
-            const coa_lc_stats_t *st = &l->stats;
-            uint64_t dt = now > l->stats_since ? now - l->stats_since : 0;
-            uint64_t no_data = st->wait_clocks[COA_WAIT_NO_DATA];
-            if (l->count == 0 && l->state == COA_LC_ROUTED)
-                no_data += dt;
-            u64(s, st->words_in);
-            u64(s, st->words_out);
-            u64(s, st->occupancy_sum + (uint64_t)l->count * dt);
-            u64(s, st->occupancy_max);
-            u64(s, st->pathways);
-            u64(s, st->held_pathways);
-            u64(s, st->held_clocks);
-            u64(s, st->held_max);
-            uint64_t waits[COA_WAIT_COUNT];
-            memcpy(waits, st->wait_clocks, sizeof waits);
-            waits[COA_WAIT_NO_DATA] = no_data;
-            waits[l->last_wait % COA_WAIT_COUNT] += coa_lc_frozen_clocks(c, i, now); /* as if thawed */
-            mix(s, waits, sizeof waits);
-        }
+        if (!with_stats)
+            continue;
+        /* As if settled now (coa_settle), and the waits counted lazily as if thawed. */
+        coa_lc_stats_t st = l->stats;
+        uint64_t dt = now > l->stats_since ? now - l->stats_since : 0;
+        if (l->count == 0 && l->state == COA_LC_ROUTED)
+            st.wait_clocks[COA_WAIT_NO_DATA] += dt;
+        st.occupancy_sum += (uint64_t)l->count * dt;
+        st.wait_clocks[l->last_wait % COA_WAIT_COUNT] += coa_lc_frozen_clocks(c, i, now);
+        hash_fields(s, &st, state_fields_coa_lc_stats(), true);
     }
-    for (unsigned i = 0; i < c->cfg.spools; i++) {
-        const coa_spool_t *sp = &c->spool[i];
-        uint64_t v[] = {sp->mode, sp->lc, sp->status, sp->addr, (uint32_t)sp->stride, sp->count, sp->words};
-        mix(s, v, sizeof v);
-    }
-    for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
-        u64(s, c->remote_free[d]);
-        if (with_stats) {
-            u64(s, c->link_stats[d].words);
-            u64(s, c->link_stats[d].busy_clocks);
-        }
-    }
-    u64(s, c->asleep);
-    u64(s, c->narrivals);
-    u64(s, c->moved);
 }
 
 uint64_t emu_array_hash(const emu_array_t *a, bool with_memory, bool with_stats)
