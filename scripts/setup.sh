@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   meson ninja-build pkg-config gcc
-  libcmocka-dev libreadline-dev libsdl2-dev libsdl2-ttf-dev libgif-dev libzstd-dev libpng-dev zlib1g-dev libfontconfig-dev libjansson-dev fonts-dejavu-core
+  libcmocka-dev libreadline-dev libsdl2-dev libsdl2-ttf-dev libgif-dev libzstd-dev libpng-dev zlib1g-dev libfontconfig-dev libjansson-dev libcairo2-dev fonts-dejavu-core
   libgmsh-dev libmetis-dev
   valgrind tmux xvfb xdotool
   slurm-wlm munge

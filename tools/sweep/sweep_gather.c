@@ -187,7 +187,7 @@ int sweep_plot(const sweep_t *s, const csv_table_t *t, const char *spec, const c
         for (size_t k = 0; k < npts[i]; k++)
             plot_point(ps, pts[i][k][0], pts[i][k][1]);
     }
-    if (plot_write_svg(&p, path) != 0)
+    if (plot_write_all(&p, path) != 0)
         return err_set(err, errlen, "%s: cannot write the plot", path);
     return 0;
 }

@@ -133,10 +133,10 @@ static int write_plots(const traffic_cli_t *o, plot_t *lat, plot_t *acc, double 
     }
     char path[4096];
     snprintf(path, sizeof path, "%s/latency.svg", o->out_dir);
-    int rc = plot_write_svg(lat, path);
+    int rc = plot_write_all(lat, path);
     snprintf(path, sizeof path, "%s/accepted.svg", o->out_dir);
     if (rc == 0)
-        rc = plot_write_svg(acc, path);
+        rc = plot_write_all(acc, path);
     if (rc != 0) {
         fprintf(stderr, "iwarp traffic: cannot write the plots into %s\n", o->out_dir);
         return -1;
