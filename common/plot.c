@@ -111,7 +111,7 @@ void plot_log_y_if_decades(plot_t *p)
     double lo = INFINITY, hi = 0;
     for (size_t s = 0; s < p->nseries; s++)
         for (size_t i = 0; i < p->series[s].n; i++)
-            if (p->series[s].y[i] > 0) {
+            if (p->series[s].y[i] > 0 && !(p->fit_unmarked && p->series[s].marked[i])) {
                 lo = fmin(lo, p->series[s].y[i]);
                 hi = fmax(hi, p->series[s].y[i]);
             }

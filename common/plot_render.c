@@ -50,6 +50,9 @@ void plot_size(const plot_t *p, int *width, int *height)
 {
     /* 6.5 px a character is what a 12 px sans-serif takes, give or take */
     *width = LEFT + FRAME_W + LEGEND_GAP + 42 + (int)(6.5 * (double)legend_chars(p)) + 16;
+    /* a long title widens the image rather than running off it (9 px a character of bold 16 px) */
+    int title = p->title != NULL ? 9 * (int)strlen(p->title) + 24 : 0;
+    *width = title > *width ? title : *width;
     *height = top_of(p) + FRAME_H + BOTTOM;
 }
 
@@ -120,7 +123,7 @@ static void marker(const plot_canvas_t *c, const plot_series_t *s, double x, dou
     const char *col = colour_of(s);
     bool hollow = s->shade == 1;
     const char *fill = hollow ? NULL : col;
-    double r = hollow ? 5.0 : 3.6, w = hollow ? 1.8 : 0;
+    double r = (hollow ? 5.0 : 3.6) * (s->n > 16 ? 0.7 : 1), w = hollow ? 1.8 : 0; /* smaller where dense */
     const char *stroke = hollow ? col : NULL;
     switch (s->hue % 5) {
     case 0: c->circle(c->ctx, "marker", x, y, r, fill, stroke, w); break;
@@ -297,7 +300,11 @@ void plot_render(const plot_t *p, const plot_canvas_t *c)
     fit(p, &l);
     double bg[] = {0, 0, l.width, 0, l.width, l.height, 0, l.height};
     c->shape(c->ctx, "background", bg, 4, "#ffffff", NULL, 0);
-    double mid = (l.x0 + l.x1) / 2, ty = 24;
+    double mid, ty = 24;
+    if (p->title != NULL && 9.0 * (double)strlen(p->title) + 24 > l.x1 + l.x0)
+        mid = l.width / 2.0; /* centred on the image when centring on the frame would cut it */
+    else
+        mid = (l.x0 + l.x1) / 2;
     c->text(c->ctx, "title", mid, ty, p->title ? p->title : "", 16, PLOT_ANCHOR_MIDDLE, true, false, "#000000");
     if (p->config != NULL)
         c->text(c->ctx, "config", mid, ty += 16, p->config, 12, PLOT_ANCHOR_MIDDLE, false, false, "#333333");

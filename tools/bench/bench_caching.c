@@ -209,6 +209,11 @@ int bench_caching(bench_context_t *ctx)
     char names[NG_MAX + 1][2][32]; /* the plot keeps the series' names, not copies */
     bench_plot_init(ctx, &pl, "Address relation caching: average time per message", "messages (n_i)",
                     "clocks per message", false, false);
+    pl.legend_title = "cached or not, by n_g (groups)";
+    char config[96];
+    snprintf(config, sizeof config, "%u-word messages, 1 to %u of them; a hue per n_g, its ring cached", WORDS,
+             messages);
+    pl.config = config;
     for (unsigned ng = 1; ng <= ngs && !interrupt_requested(); ng++) {
         caching_run_t u, c, lean_u, lean_c;
         caching_program_t cp;
@@ -278,7 +283,7 @@ int bench_caching(bench_context_t *ctx)
         if (ng == 1 || ng == 2 || ng == 4 || ng == 8 || ng == 16) {
             snprintf(names[ng][0], sizeof names[ng][0], "uncached, n_g %u", ng);
             snprintf(names[ng][1], sizeof names[ng][1], "cached, n_g %u", ng);
-            plot_series_t *su = plot_add(&pl, names[ng][0], true), *sc = plot_add(&pl, names[ng][1], false);
+            plot_series_t *su = plot_add(&pl, names[ng][0], false), *sc = plot_add_related(&pl, names[ng][1], su);
             for (unsigned n = 1; n <= messages; n++) {
                 if (su != NULL)
                     plot_point(su, n, mean_end_to_end(&u, n));

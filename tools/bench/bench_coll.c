@@ -9,6 +9,7 @@
  *   4. the chunk size.
  * Every run checks every word of every cell's matrix region.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,10 +215,16 @@ static void print_sweep(bench_context_t *ctx, const coll_job_t *jobs, unsigned c
         plot_series_t *series[2][COLL_IMPLS] = {{NULL}};
         static const char *const names[2][COLL_IMPLS] = {{"naive", "chunked", "ConSet"},
                                                           {"naive, strided", "chunked, strided", "ConSet, strided"}};
-        for (unsigned s = 0; s < 2; s++)
-            for (unsigned impl = 0; impl < COLL_IMPLS; impl++)
-                if (impl != COLL_CONSET || has_conset((coll_pattern_t)p))
-                    series[s][impl] = plot_add(&pl, names[s][impl], s == 1);
+        /* contiguous and strided of one implementation in one hue and marker, the strided ringed */
+        for (unsigned impl = 0; impl < COLL_IMPLS; impl++)
+            if (impl != COLL_CONSET || has_conset((coll_pattern_t)p)) {
+                series[0][impl] = plot_add(&pl, names[0][impl], false);
+                series[1][impl] = plot_add_related(&pl, names[1][impl], series[0][impl]);
+            }
+        char config[96];
+        snprintf(config, sizeof config, "a row of %u cells, chunks of %u words", ROW, CHUNK);
+        pl.config = config;
+        pl.legend_title = "implementation, layout";
         coll_factor_t f = coll_model_factor((coll_pattern_t)p, ROW);
         if (bench_report(ctx)) {
             printf("\n%s, a row of %u cells, chunks of %u words%s; model: ", pattern_titles[p], ROW, CHUNK,
@@ -240,8 +247,8 @@ static void print_sweep(bench_context_t *ctx, const coll_job_t *jobs, unsigned c
             for (unsigned k = 0; k < used; k++) {
                 const coll_job_t *j = &jobs[i + k];
                 record(ctx, j, naive);
-                if (j->rc == 0 && j->r.wrong == 0 && series[strided][k] != NULL)
-                    plot_point(series[strided][k], (double)words, coll_mbps(j->r.bytes, j->r.clocks));
+                bool good = j->rc == 0 && j->r.wrong == 0; /* a failed run is a gap in its line */
+                plot_point(series[strided][k], (double)words, good ? coll_mbps(j->r.bytes, j->r.clocks) : NAN);
             }
             if (bench_report(ctx)) {
                 char b[5][32], mc[3][32], shape[32];

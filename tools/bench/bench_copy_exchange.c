@@ -183,14 +183,20 @@ int bench_copy_exchange(bench_context_t *ctx, const copy_table_t *iwarp)
                2 * (ctx->quick ? cases[NXQY + 1].quick : cases[NXQY + 1].p).n, "exchange", "phases", "network",
                "packing", "model", "chained", "model", "ch./pack.");
     plot_t pl;
-    bench_plot_init(ctx, &pl, "Exchanges on 8x8 under ConSet: buffer packing and chained", "exchange",
+    bench_plot_init(ctx, &pl, "Exchanges under ConSet: buffer packing and chained", "exchange",
                     "MB/s per cell", false, false);
     const char *names[NCASES]; /* the plot keeps the pointers: written below, in this function */
     for (unsigned c = 0; c < NCASES; c++)
         names[c] = cases[c].name;
     plot_categories(&pl, names, NCASES);
-    plot_series_t *series[STYLES] = {plot_add(&pl, "network alone", false), plot_add(&pl, "buffer packing", true),
+    pl.legend_title = "style (bar: model)";
+    char config[96];
+    snprintf(config, sizeof config, "%ux%u array under ConSet; model from the measured table", side, side);
+    pl.config = config;
+    plot_series_t *series[STYLES] = {plot_add(&pl, "network alone", false), plot_add(&pl, "buffer packing", false),
                                      plot_add(&pl, "chained", false)};
+    plot_series_t *models[STYLES] = {NULL, plot_add_model(&pl, "buffer packing, model", series[1]),
+                                     plot_add_model(&pl, "chained, model", series[2])};
     int rc = 0;
     for (unsigned c = 0; c < NCASES; c++) {
         bool ok = true;
@@ -213,6 +219,7 @@ int bench_copy_exchange(bench_context_t *ctx, const copy_table_t *iwarp)
                 rc = -1;
             record(ctx, c, s, jobs->r[c][s], mbps[s], s > 0 ? expr[s] : NULL, model[s]);
             plot_point(series[s], c, mbps[s]);
+            plot_point(models[s], c, model[s]); /* NULL for the network alone: no model */
         }
         if (bench_report(ctx))
             printf("%-10s %6u %8.2f   %8.2f %8.2f   %8.2f %8.2f   %8.2f\n", cases[c].name, jobs->r[c][1][0].phases,

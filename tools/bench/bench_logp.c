@@ -29,6 +29,7 @@ static void write_plots(const bench_context_t *ctx, const logp_result_t *r)
     char names[8][32]; /* the plot keeps the series' names, not copies */
     bench_plot_init(ctx, &p, "LogGP flood test: time per message", "message size (bytes)", "clocks per message", true,
                     true);
+    p.legend_title = "queue depth (messages); model";
     for (unsigned d = 0; d < r->ndepths && d < 8; d++) {
         snprintf(names[d], sizeof names[d], "queue depth %u", r->depths[d]);
         s = plot_add(&p, names[d], false);

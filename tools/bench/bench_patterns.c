@@ -372,12 +372,16 @@ static void write_plot(const bench_context_t *ctx, const pattern_case_t *pc, con
     snprintf(title, sizeof title, "%s pattern on 8x8: aggregate bandwidth", info->name);
     plot_t p;
     bench_plot_init(ctx, &p, title, "words per connection", "MB/s (all cells)", true, false);
-    plot_series_t *s[6] = {plot_add(&p, "ConSet, the paper's compiler, emulated", false),
-                           plot_add(&p, "ConSet, predicted", true),
-                           plot_add(&p, "message passing, emulated", false),
-                           plot_add(&p, "message passing, predicted", true),
-                           plot_add(&p, "ConSet, congestion-aware schedule, emulated", false),
-                           plot_add(&p, "ConSet, our compiler, emulated", false)};
+    p.legend_title = "scheme (dashed: its model)";
+    /* each model in its measurement's colour; the three ConSet schedules in one hue */
+    plot_series_t *s[7];
+    s[0] = plot_add(&p, "ConSet, the paper's compiler, emulated", false);
+    s[1] = plot_add_model(&p, "ConSet, predicted", s[0]);
+    s[2] = plot_add(&p, "message passing, emulated", false);
+    s[3] = plot_add_model(&p, "message passing, predicted", s[2]);
+    s[4] = plot_add_related(&p, "ConSet, congestion-aware schedule, emulated", s[0]);
+    s[5] = plot_add_related(&p, "ConSet, our compiler, emulated", s[0]);
+    s[6] = plot_add_model(&p, "ConSet, our compiler, predicted", s[5]);
     /* The measurements the paper publishes (Table 1, the torus) as markers where its sizes are ours. */
     plot_series_t *m[2] = {NULL, NULL};
     for (unsigned i = 0; i < nsizes; i++) {
@@ -398,6 +402,7 @@ static void write_plot(const bench_context_t *ctx, const pattern_case_t *pc, con
         plot_point(s[3], sizes[i], mbps(r[i].bytes, r[i].predicted_msgpass));
         plot_point(s[4], sizes[i], mbps(r[i].bytes, r[i].emulated_links));
         plot_point(s[5], sizes[i], mbps(r[i].bytes, r[i].emulated_ours));
+        plot_point(s[6], sizes[i], mbps(r[i].bytes, r[i].predicted_ours));
     }
     char file[64];
     snprintf(file, sizeof file, "patterns_%s.svg", pattern_name(pc->kind));

@@ -96,7 +96,7 @@ static int gather(const sweep_t *s, const sweep_cli_t *o)
         if (y != NULL)
             *y++ = '\0';
         snprintf(path, sizeof path, "%s/%s-%s-vs-%s.svg", dir, s->name, y ? y : "", spec);
-        if (sweep_plot(s, &t, o->plots[i], path, err, sizeof err) != 0) {
+        if (sweep_plot(s, &t, o->plots[i], o->log_y, path, err, sizeof err) != 0) {
             fprintf(stderr, "iwarp sweep: %s\n", err);
             rc = -1;
         } else if (!o->quiet) {

@@ -22,7 +22,9 @@ void sweep_cli_usage(FILE *out)
             "  --case K          run case K only (what each Slurm array task does)\n"
             "  --list            print the cases and their commands, run nothing\n"
             "  --gather          only write the CSV (and plots) from the results\n"
-            "  --plot X:Y[:G]    also an SVG of column Y against column X, a line per value of column G (up to 4)\n"
+            "  --plot X:Y[:G]    also a plot (SVG, PNG, PDF) of column Y against column X, a line per value of\n"
+            "                    column G (up to 4)\n"
+            "  --log-y           the plots' y axes logarithmic (they are anyway where y spans over two decades)\n"
             "  --slurm SCRIPT    write a Slurm job-array script for the pending cases instead of running them\n"
             "  --submit          and submit it with sbatch (--wait: sbatch --wait, then gather)\n"
             "  --sbatch OPTION   an extra #SBATCH line, e.g. --sbatch --partition=debug (up to 16)\n"
@@ -55,6 +57,7 @@ int sweep_cli_parse(int argc, char **argv, sweep_cli_t *o)
         OPT_SBATCH,
         OPT_QUIET,
         OPT_PLOT,
+        OPT_LOG_Y,
         OPT_HELP
     };
     static const struct option longopts[] = {
@@ -71,6 +74,7 @@ int sweep_cli_parse(int argc, char **argv, sweep_cli_t *o)
         {"sbatch", required_argument, NULL, OPT_SBATCH},
         {"quiet", no_argument, NULL, OPT_QUIET},
         {"plot", required_argument, NULL, OPT_PLOT},
+        {"log-y", no_argument, NULL, OPT_LOG_Y},
         {"help", no_argument, NULL, OPT_HELP},
         {NULL, 0, NULL, 0},
     };
@@ -124,6 +128,7 @@ int sweep_cli_parse(int argc, char **argv, sweep_cli_t *o)
             }
             o->plots[o->nplots++] = optarg;
             break;
+        case OPT_LOG_Y: o->log_y = true; break;
         case OPT_HELP:
         case 'h': sweep_cli_usage(stdout); return 1;
         default: sweep_cli_usage(stderr); return -1;

@@ -16,6 +16,7 @@ typedef struct sweep_cli {
     unsigned jobs, limit;
     int only_case;
     bool list, gather, submit, wait, quiet;
+    bool log_y; /* --log-y: the plots' y axes logarithmic */
     const char *sbatch[SWEEP_CLI_MAX_SBATCH];
     unsigned nsbatch;
     const char *plots[SWEEP_CLI_MAX_PLOTS];

@@ -118,7 +118,23 @@ static int by_x(const void *a, const void *b)
     return (*x > *y) - (*x < *y);
 }
 
-int sweep_plot(const sweep_t *s, const csv_table_t *t, const char *spec, const char *path, char *err, size_t errlen)
+/* A row is marked when its record says the point saturated or did not converge (traffic's JSON). */
+static bool row_marked(const csv_table_t *t, const csv_row_t *r)
+{
+    int sat = -1, conv = -1;
+    for (size_t c = 0; c < t->ncolumns; c++) {
+        const char *dot = strrchr(t->columns[c], '.'), *name = dot != NULL ? dot + 1 : t->columns[c];
+        if (strcmp(name, "saturated") == 0)
+            sat = (int)c;
+        else if (strcmp(name, "converged") == 0)
+            conv = (int)c;
+    }
+    const char *sv = cell(r, sat), *cv = cell(r, conv);
+    return strcmp(sv, "true") == 0 || strcmp(sv, "1") == 0 || strcmp(cv, "false") == 0 || strcmp(cv, "0") == 0;
+}
+
+int sweep_plot(const sweep_t *s, const csv_table_t *t, const char *spec, bool log_y, const char *path, char *err,
+               size_t errlen)
 {
     char buf[512];
     snprintf(buf, sizeof buf, "%s", spec);
@@ -148,10 +164,22 @@ int sweep_plot(const sweep_t *s, const csv_table_t *t, const char *spec, const c
         return err_set(err, errlen, "--plot %s: the table has no column '%s'", spec, missing);
     char title[600];
     snprintf(title, sizeof title, "%s against %s (sweep %s)", yname, xname, s->name);
+    char xlabel[300], ylabel[300], legend[300] = "";
+    sweep_column_label(xname, xlabel, sizeof xlabel);
+    sweep_column_label(yname, ylabel, sizeof ylabel);
+    for (unsigned k = 0; k < ngroup; k++) {
+        size_t len = strlen(legend);
+        sweep_column_label(t->columns[gc[k]], legend + len + (k ? 2 : 0), sizeof legend - len - (k ? 2 : 0));
+        if (k)
+            memcpy(legend + len, ", ", 2);
+    }
     plot_t p;
-    plot_init(&p, title, xname, yname, false, false);
+    plot_init(&p, title, xlabel, ylabel, false, log_y);
+    p.legend_title = ngroup > 0 ? legend : NULL;
+    p.mark_label = "saturated or not converged";
+    p.fit_unmarked = true;
     /* Points as (x, y) pairs per series, sorted by x so each line reads left to right. */
-    double pts[PLOT_MAX_SERIES][PLOT_MAX_POINTS][2];
+    double pts[PLOT_MAX_SERIES][PLOT_MAX_POINTS][3]; /* x, y, marked */
     size_t npts[PLOT_MAX_SERIES] = {0};
     char names[PLOT_MAX_SERIES][160];
     size_t nseries = 0;
@@ -177,6 +205,7 @@ int sweep_plot(const sweep_t *s, const csv_table_t *t, const char *spec, const c
             return err_set(err, errlen, "--plot %s: more than %d points on the line '%s'", spec, PLOT_MAX_POINTS, g);
         pts[i][npts[i]][0] = x;
         pts[i][npts[i]][1] = y;
+        pts[i][npts[i]][2] = row_marked(t, &t->rows[r]);
         npts[i]++;
     }
     if (nseries == 0)
@@ -185,8 +214,9 @@ int sweep_plot(const sweep_t *s, const csv_table_t *t, const char *spec, const c
         qsort(pts[i], npts[i], sizeof pts[i][0], by_x);
         plot_series_t *ps = plot_add(&p, names[i], false);
         for (size_t k = 0; k < npts[i]; k++)
-            plot_point(ps, pts[i][k][0], pts[i][k][1]);
+            (pts[i][k][2] != 0 ? plot_point_marked : plot_point)(ps, pts[i][k][0], pts[i][k][1]);
     }
+    plot_log_y_if_decades(&p);
     if (plot_write_all(&p, path) != 0)
         return err_set(err, errlen, "%s: cannot write the plot", path);
     return 0;

@@ -32,9 +32,15 @@ int sweep_run(const sweep_t *s, const sweep_run_options_t *o, char *err, size_t 
 /* Every record's output as table rows, in case order (docs/sweep.md); write it with csv_write, free it with
  * csv_free. 0 or -1 with a message. */
 int sweep_gather(const sweep_t *s, const char *results, csv_table_t *t, char *err, size_t errlen);
-/* An SVG plot of column Y against column X of the table, a line per value of column GROUP (per combination
- * for GROUP "a,b"): spec "X:Y" or "X:Y:GROUP". Rows without numbers in X and Y are left out. 0 or -1 with a message. */
-int sweep_plot(const sweep_t *s, const csv_table_t *t, const char *spec, const char *path, char *err, size_t errlen);
+/* A plot (path.svg, and .png and .pdf beside it) of column Y against column X of the table, a line per value of
+ * column GROUP (per combination for GROUP "a,b"): spec "X:Y" or "X:Y:GROUP". Rows without numbers in X and Y are
+ * left out; rows whose "saturated" column is true or whose "converged" is false are ringed and kept out of the y
+ * axis's fit. log_y, or y spanning over two decades, makes the y axis logarithmic. 0 or -1 with a message. */
+int sweep_plot(const sweep_t *s, const csv_table_t *t, const char *spec, bool log_y, const char *path, char *err,
+               size_t errlen);
+/* The unit of a column the sweeps usually plot (by its last dotted part), or NULL; and "name (unit)". */
+const char *sweep_column_unit(const char *column);
+void sweep_column_label(const char *column, char *buf, size_t cap);
 
 typedef struct sweep_slurm_options {
     const char *script;     /* where the job script goes */

@@ -131,6 +131,7 @@ static int write_plots(const traffic_cli_t *o, plot_t *lat, plot_t *acc, double 
         plot_point(diag, 0, 0);
         plot_point(diag, top, top);
     }
+    plot_log_y_if_decades(lat);
     char path[4096];
     snprintf(path, sizeof path, "%s/latency.svg", o->out_dir);
     int rc = plot_write_all(lat, path);
@@ -155,6 +156,20 @@ int cmd_traffic(int argc, char **argv)
     plot_init(&lat, "latency vs offered load", "offered data words/cell/clock", "mean latency (clocks)", false, false);
     plot_init(&acc, "accepted vs offered load", "offered data words/cell/clock", "accepted data words/cell/clock",
               false, false);
+    /* The titles name the configuration; saturated or unconverged points are ringed, not dropped, and kept out
+     * of the latency axis's fit so that one saturated latency does not flatten the rest. */
+    char sizes[128], config[256];
+    sizes_text(&o.cfg, sizes, sizeof sizes);
+    snprintf(config, sizeof config, "%ux%u torus, %s, %s injection, %s data words a message", o.cfg.machine.width,
+             o.cfg.machine.height,
+             o.cfg.routing == TRAFFIC_FIXED ? "fixed pathways" : "routed messages (dimension order)",
+             o.cfg.injection == TRAFFIC_ONOFF ? "on/off" : "Bernoulli", sizes);
+    for (plot_t *pl = &lat; pl != NULL; pl = pl == &lat ? &acc : NULL) {
+        pl->config = config;
+        pl->legend_title = "pattern";
+        pl->mark_label = "saturated or not converged";
+    }
+    lat.fit_unmarked = true;
     traffic_config_t uniform = o.cfg;
     uniform.pattern = TRAFFIC_UNIFORM;
     double bound = traffic_bisection_bound(&uniform);
@@ -190,10 +205,13 @@ int cmd_traffic(int argc, char **argv)
                 text_point(&pt);
             }
             fflush(stdout);
-            if (!pt.saturated && ls != NULL)
+            if (pt.saturated || !pt.converged) {
+                plot_point_marked(ls, pt.offered, pt.latency_mean);
+                plot_point_marked(as, pt.offered, pt.accepted);
+            } else {
                 plot_point(ls, pt.offered, pt.latency_mean);
-            if (as != NULL)
                 plot_point(as, pt.offered, pt.accepted);
+            }
         }
     }
     interrupt_disarm();
