@@ -111,12 +111,14 @@ void plot_log_y_if_decades(plot_t *p)
     double lo = INFINITY, hi = 0;
     for (size_t s = 0; s < p->nseries; s++)
         for (size_t i = 0; i < p->series[s].n; i++)
-            if (p->series[s].y[i] > 0 && !(p->fit_unmarked && p->series[s].marked[i])) {
+            if (p->series[s].y[i] > 0) {
                 lo = fmin(lo, p->series[s].y[i]);
                 hi = fmax(hi, p->series[s].y[i]);
             }
-    if (hi > 0 && hi / lo > 100)
+    if (hi > 0 && hi / lo > 100) {
         p->log_y = true;
+        p->fit_unmarked = false; /* a log axis shows the marked points too without squashing the rest */
+    }
 }
 
 int plot_make_dirs(const char *dir)

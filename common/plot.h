@@ -60,8 +60,8 @@ void plot_point_marked(plot_series_t *s, double x, double y);
 void plot_gap(plot_series_t *s);
 /* Makes the x axis name its points: point x = i stands for names[i] (the array must outlive the plot). */
 void plot_categories(plot_t *p, const char *const *names, size_t n);
-/* Turns a linear y axis logarithmic when the positive data span more than two decades (the unmarked data when
- * the plot fits its axis to them). */
+/* Turns a linear y axis logarithmic when the positive data, marked points included, span more than two
+ * decades; the axis then fits all points (fit_unmarked off), since a log axis shows them without squashing. */
 void plot_log_y_if_decades(plot_t *p);
 
 /* Write the plot; each returns 0, or -1 with errno (or, for PNG/PDF, EIO from cairo). Create the folder. */

@@ -68,8 +68,8 @@ static void fit_log(plot_axis_t *a, double lo, double hi)
 
 static void fit_linear(plot_axis_t *a, double lo, double hi)
 {
-    if (lo >= 0 && lo <= hi * 0.25)
-        lo = 0; /* magnitudes near zero read against it; data far above it get the whole axis */
+    if (lo >= 0 && (lo < hi * 0.2 || hi <= lo))
+        lo = 0; /* magnitudes near zero (or all one value) read against it; data far above it get the axis */
     if (hi <= lo)
         hi = lo + (lo != 0 ? fabs(lo) * 0.1 : 1);
     double span = hi - lo, room = span * 0.04;

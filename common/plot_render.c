@@ -41,18 +41,31 @@ static int top_of(const plot_t *p)
 static size_t legend_chars(const plot_t *p)
 {
     size_t longest = p->legend_title != NULL ? strlen(p->legend_title) : 0;
+    if (p->mark_label != NULL && strlen(p->mark_label) > longest)
+        longest = strlen(p->mark_label); /* counted whether or not a point is marked: a little room at worst */
     for (size_t s = 0; s < p->nseries; s++)
         longest = strlen(p->series[s].name) > longest ? strlen(p->series[s].name) : longest;
     return longest < 60 ? longest : 60;
+}
+
+/* The widest line above the frame: a long title or configuration widens the image rather than running off it
+ * (10 px a character of bold 16 px, 7 px of 12 px, with room). */
+static int header_width(const plot_t *p)
+{
+    int w = p->title != NULL ? 10 * (int)strlen(p->title) + 30 : 0;
+    const char *const lines[] = {p->config, p->note};
+    for (size_t i = 0; i < 2; i++)
+        if (lines[i] != NULL && 7 * (int)strlen(lines[i]) + 30 > w)
+            w = 7 * (int)strlen(lines[i]) + 30;
+    return w;
 }
 
 void plot_size(const plot_t *p, int *width, int *height)
 {
     /* 6.5 px a character is what a 12 px sans-serif takes, give or take */
     *width = LEFT + FRAME_W + LEGEND_GAP + 42 + (int)(6.5 * (double)legend_chars(p)) + 16;
-    /* a long title widens the image rather than running off it (9 px a character of bold 16 px) */
-    int title = p->title != NULL ? 9 * (int)strlen(p->title) + 24 : 0;
-    *width = title > *width ? title : *width;
+    int header = header_width(p);
+    *width = header > *width ? header : *width;
     *height = top_of(p) + FRAME_H + BOTTOM;
 }
 
@@ -110,10 +123,12 @@ static double px_x(const layout_t *l, double v)
     return plot_axis_px(&l->ax, v, l->x0, l->x1);
 }
 
+/* A point beyond the axis (a marked one left out of the fit) sits just inside its edge, under an arrow. */
+enum { BEYOND = 16 };
 static double px_y(const layout_t *l, double v)
 {
     double y = plot_axis_px(&l->ay, v, l->y0, l->y1);
-    return fmin(l->y0, fmax(l->y1, y)); /* a marked point beyond a fitted axis sits on its edge */
+    return y < l->y1 ? l->y1 + BEYOND : y > l->y0 ? l->y0 - BEYOND : y;
 }
 
 /* The marker of a series: its hue picks the shape, its shade whether it is filled (a ring around its twin's
@@ -123,7 +138,8 @@ static void marker(const plot_canvas_t *c, const plot_series_t *s, double x, dou
     const char *col = colour_of(s);
     bool hollow = s->shade == 1;
     const char *fill = hollow ? NULL : col;
-    double r = (hollow ? 5.0 : 3.6) * (s->n > 16 ? 0.7 : 1), w = hollow ? 1.8 : 0; /* smaller where dense */
+    /* a third shade's dot is smaller, so the first one's shows round it; all smaller where dense */
+    double r = (hollow ? 5.0 : s->shade == 2 ? 2.4 : 3.6) * (s->n > 16 ? 0.7 : 1), w = hollow ? 1.8 : 0;
     const char *stroke = hollow ? col : NULL;
     switch (s->hue % 5) {
     case 0: c->circle(c->ctx, "marker", x, y, r, fill, stroke, w); break;
@@ -212,10 +228,10 @@ static void series_marks(const plot_t *p, const layout_t *l, const plot_canvas_t
             marker(c, sr, x, y);
         if (!sr->marked[i])
             continue;
-        c->circle(c->ctx, "mark", x, y, 8, NULL, "#000000", 1.4);
-        if (!plot_axis_holds(&l->ay, sr->y[i])) { /* beyond the fitted axis: an arrow out of the frame */
-            double dir = plot_axis_px(&l->ay, sr->y[i], l->y0, l->y1) < l->y1 ? -1 : 1, tip = y + dir * 14;
-            double xy[] = {x, tip, x - 5, tip - dir * 7, x + 5, tip - dir * 7};
+        c->circle(c->ctx, "mark", x, y, 7, NULL, "#000000", 1.4);
+        if (!plot_axis_holds(&l->ay, sr->y[i])) { /* beyond the fitted axis: an arrow to the frame's edge */
+            double dir = plot_axis_px(&l->ay, sr->y[i], l->y0, l->y1) < l->y1 ? -1 : 1, tip = y + dir * (BEYOND - 1);
+            double xy[] = {x, tip, x - 4, tip - dir * 7, x + 4, tip - dir * 7};
             c->shape(c->ctx, "mark", xy, 3, "#000000", NULL, 0);
         }
     }
@@ -272,9 +288,12 @@ static void legend(const plot_t *p, const layout_t *l, const plot_canvas_t *c)
         const plot_series_t *sr = &p->series[s];
         for (size_t i = 0; i < sr->n; i++)
             any_mark |= sr->marked[i];
-        if (!sr->points_only && !(l->categorical && sr->model_of < 0 && !sr->dashed)) {
+        bool model = sr->model_of >= 0 || sr->dashed;
+        if (l->categorical && model) { /* the short solid bar the plot draws */
+            double xy[] = {x + 4, y, x + 22, y};
+            c->line(c->ctx, "legend", xy, 2, colour_of(sr), 2.6, NULL);
+        } else if (!sr->points_only && !l->categorical) {
             double xy[] = {x, y, x + 26, y};
-            bool model = sr->model_of >= 0 || sr->dashed;
             c->line(c->ctx, "legend", xy, 2, colour_of(sr), model ? 2.2 : width_of(sr), model ? "7,4" : NULL);
         }
         if (has_markers(sr) && sr->model_of < 0)
@@ -282,7 +301,7 @@ static void legend(const plot_t *p, const layout_t *l, const plot_canvas_t *c)
         c->text(c->ctx, "legend", x + 32, y + 4, sr->name, 12, PLOT_ANCHOR_START, false, false, "#000000");
     }
     if (any_mark) {
-        c->circle(c->ctx, "legend", x + 13, y, 8, NULL, "#000000", 1.4);
+        c->circle(c->ctx, "legend", x + 13, y, 7, NULL, "#000000", 1.4);
         c->text(c->ctx, "legend", x + 32, y + 4, p->mark_label ? p->mark_label : "marked", 12, PLOT_ANCHOR_START,
                 false, false, "#000000");
     }
@@ -301,7 +320,7 @@ void plot_render(const plot_t *p, const plot_canvas_t *c)
     double bg[] = {0, 0, l.width, 0, l.width, l.height, 0, l.height};
     c->shape(c->ctx, "background", bg, 4, "#ffffff", NULL, 0);
     double mid, ty = 24;
-    if (p->title != NULL && 9.0 * (double)strlen(p->title) + 24 > l.x1 + l.x0)
+    if (header_width(p) > l.x1 + l.x0)
         mid = l.width / 2.0; /* centred on the image when centring on the frame would cut it */
     else
         mid = (l.x0 + l.x1) / 2;

@@ -116,7 +116,14 @@ static void test_an_interrupted_sweep_resumes_to_the_same_records(void **state)
     assert_non_null(strstr(out, "<svg"));
     assert_non_null(strstr(out, ">uniform<"));
     assert_non_null(strstr(out, ">neighbour<"));
+    /* the legend names what tells the lines apart; the y axis its unit */
+    assert_non_null(strstr(out, "class='legend-title'"));
+    assert_non_null(strstr(out, ">p<"));
+    assert_non_null(strstr(out, "latency_mean (clocks)"));
     free(out);
+    assert_int_equal(sh(NULL, "test -s '%s/t-latency_mean-vs-offered.png' && test -s '%s/t-latency_mean-vs-offered.pdf'",
+                        dir, dir),
+                     0);
     assert_int_equal(sh(&out,
                         "cd '%s' && '%s' sweep t.sweep --results a.jsonl --csv a.csv --gather --plot "
                         "nope:latency_mean 2>&1",

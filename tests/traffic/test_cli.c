@@ -52,6 +52,18 @@ static void test_a_curve_prints_a_row_per_rate_and_draws_both_plots(void **state
     free(out);
     assert_int_equal(access("/tmp/iwarp-traffic-test/latency.svg", R_OK), 0);
     assert_int_equal(access("/tmp/iwarp-traffic-test/accepted.svg", R_OK), 0);
+    assert_int_equal(access("/tmp/iwarp-traffic-test/latency.png", R_OK), 0);
+    assert_int_equal(access("/tmp/iwarp-traffic-test/accepted.pdf", R_OK), 0);
+    /* the configuration under the title: array, routing, injection, message size */
+    FILE *f = fopen("/tmp/iwarp-traffic-test/latency.svg", "r");
+    assert_non_null(f);
+    static char svg[1 << 16];
+    svg[fread(svg, 1, sizeof svg - 1, f)] = '\0';
+    fclose(f);
+    const char *config = strstr(svg, "class='config'");
+    assert_non_null(config);
+    assert_non_null(strstr(config, "8x8 torus, routed messages (dimension order), Bernoulli injection"));
+    assert_non_null(strstr(config, "data words a message"));
 }
 
 static void test_json_is_a_record_per_point_and_the_threads_change_nothing(void **state)

@@ -176,6 +176,7 @@ int sweep_plot(const sweep_t *s, const csv_table_t *t, const char *spec, bool lo
     plot_t p;
     plot_init(&p, title, xlabel, ylabel, false, log_y);
     p.legend_title = ngroup > 0 ? legend : NULL;
+    p.config = s->command; /* the configuration: the command each case ran, with its {placeholders} */
     p.mark_label = "saturated or not converged";
     p.fit_unmarked = true;
     /* Points as (x, y) pairs per series, sorted by x so each line reads left to right. */
