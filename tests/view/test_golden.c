@@ -5,6 +5,7 @@
  * Rebaseline after a change to what the viewer draws, then look at every changed PNG before committing:
  *     IWARP_REBASELINE=1 meson test -C build view_golden
  */
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -173,11 +174,64 @@ static void test_a_replay_draws_the_live_frame(void **state)
     }
 }
 
+/* The colour marks left of the channel table's rows in the side panel at 1280x800: column 895 holds
+ * nothing else (the panel starts at 884, its text at 902), so each run of saturated pixels is one row. */
+static unsigned table_rows(const uint8_t *px, unsigned w, unsigned h)
+{
+    unsigned rows = 0, run = 0;
+    for (unsigned y = 0; y < h; y++) {
+        const uint8_t *p = px + ((size_t)y * w + 895) * 3;
+        int hi = p[0] > p[1] ? (p[0] > p[2] ? p[0] : p[2]) : (p[1] > p[2] ? p[1] : p[2]);
+        int lo = p[0] < p[1] ? (p[0] < p[2] ? p[0] : p[2]) : (p[1] < p[2] ? p[1] : p[2]);
+        if (hi - lo > 60) {
+            run++;
+        } else {
+            rows += run >= 5;
+            run = 0;
+        }
+    }
+    return rows;
+}
+
+/* The channels a demo's "What to look for" names are in the table at the default size, legend or not
+ * (the legend gives way): wormhole's ch 0 no_channel and ch 8 no_space, round robin's four queues. */
+static void test_the_narrative_channels_are_shown(void **state)
+{
+    (void)state;
+    static const struct {
+        golden_t g;
+        unsigned rows;
+    } cases[] = {
+        {{"wormhole", 150, "wormhole.png"}, 2},
+        {{"roundrobin", 110, "roundrobin.png"}, 4},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char got[512], err[512];
+        temp_png(got, sizeof got, cases[i].g.file);
+        int rc = shoot(&cases[i].g, got, NULL, NULL);
+        if (rc == 2)
+            skip();
+        assert_int_equal(rc, 0);
+        uint8_t *px;
+        unsigned w, h;
+        if (view_png_read(got, &px, &w, &h, err, sizeof err) != 0)
+            fail_msg("%s", err);
+        assert_int_equal(w, SHOT_W);
+        unsigned rows = table_rows(px, w, h);
+        free(px);
+        if (rows != cases[i].rows)
+            fail_msg("%s at %" PRIu64 ": %u channel rows shown, want %u (kept at %s)", cases[i].g.demo,
+                     cases[i].g.at, rows, cases[i].rows, got);
+        unlink(got);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_frames_match_the_golden_ones),
         cmocka_unit_test(test_a_replay_draws_the_live_frame),
+        cmocka_unit_test(test_the_narrative_channels_are_shown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

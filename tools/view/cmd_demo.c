@@ -55,7 +55,7 @@ int cmd_demo(int argc, char **argv)
     demo_t d;
     char err[512];
     if (demo_load(&d, dir, name, err, sizeof err) != 0) {
-        fprintf(stderr, "iwarp demo: %s; `iwarp demo` lists them\n", err);
+        fprintf(stderr, "iwarp demo: %s\n", err); /* says what lists the demos, or the keys, as fits */
         demo_free(&d);
         view_cli_free(&c);
         return 2;

@@ -61,7 +61,8 @@ static int header_line(demo_t *d, const char *key, size_t klen, const char *val,
         if (*end != '\0')
             return err_set(err, errlen, "%s.txt:%u: shot wants a clock", d->name, ln);
     } else {
-        return err_set(err, errlen, "%s.txt:%u: unknown key '%.*s'", d->name, ln, (int)klen, key);
+        return err_set(err, errlen, "%s.txt:%u: unknown key '%.*s' (the keys: title, order, summary, speed, select, shot)",
+                       d->name, ln, (int)klen, key);
     }
 #undef KEY
     return 0;
@@ -277,14 +278,14 @@ int demo_load(demo_t *d, const char *dir, const char *name, char *err, size_t er
     memset(d, 0, sizeof *d);
     for (const char *c = name; *c; c++)
         if (*c == '/' || *c == '.')
-            return err_set(err, errlen, "no demo named '%s'", name);
+            return err_set(err, errlen, "no demo named '%s'; `iwarp demo` lists them", name);
     char path[4096];
     snprintf(path, sizeof path, "%s/%s.txt", dir, name);
     view_bytes_t text = {0};
     char inner[512];
     if (view_read_file(path, &text, 1u << 20, true, inner, sizeof inner) != 0) {
         view_bytes_free(&text);
-        return err_set(err, errlen, "no demo named '%s' (%s)", name, inner);
+        return err_set(err, errlen, "no demo named '%s' (%s); `iwarp demo` lists them", name, inner);
     }
     int rc = demo_parse(d, name, (const char *)text.data, err, errlen);
     view_bytes_free(&text);

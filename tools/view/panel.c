@@ -1,6 +1,7 @@
 /* Everything around the grid: the top bar, the side panel (narrative, cell details, legend), the timeline
  * and the keyboard-help overlay. */
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -91,6 +92,7 @@ void panel_draw_top(render_t *r, const render_frame_t *f)
 typedef struct pen {
     render_t *r;
     int x, y, w, bottom;
+    bool draw; /* false: only measures, so the panel can choose what fits before drawing */
 } pen_t;
 
 static void heading(pen_t *p, const char *s)
@@ -98,7 +100,8 @@ static void heading(pen_t *p, const char *s)
     text_font_t *f = text_font(&p->r->text, FACE_BOLD, px(p->r, 15));
     if (f == NULL || p->y + f->height > p->bottom)
         return;
-    text_draw(&p->r->text, f, p->x, p->y, s, render_theme()->text);
+    if (p->draw)
+        text_draw(&p->r->text, f, p->x, p->y, s, render_theme()->text);
     p->y += f->height + px(p->r, 3);
 }
 
@@ -107,7 +110,8 @@ static void line(pen_t *p, text_font_t *f, const char *s, SDL_Color c)
     if (f == NULL || p->y + f->height > p->bottom)
         return;
     char buf[256];
-    text_draw(&p->r->text, f, p->x, p->y, text_fit(&p->r->text, f, s, p->w, buf, sizeof buf), c);
+    if (p->draw)
+        text_draw(&p->r->text, f, p->x, p->y, text_fit(&p->r->text, f, s, p->w, buf, sizeof buf), c);
     p->y += f->height;
 }
 
@@ -118,7 +122,8 @@ static void para(pen_t *p, text_font_t *f, const char *s, SDL_Color c)
     int h = text_wrap(&p->r->text, f, p->x, p->y, p->w, s, c, false, 1.12);
     if (p->y + h > p->bottom)
         return;
-    text_wrap(&p->r->text, f, p->x, p->y, p->w, s, c, true, 1.12);
+    if (p->draw)
+        text_wrap(&p->r->text, f, p->x, p->y, p->w, s, c, true, 1.12);
     p->y += h;
 }
 
@@ -190,6 +195,13 @@ static void cell_details(pen_t *p, const render_frame_t *f)
     p->y += px(r, 6);
     /* The channels in use: a table as wide as the panel allows. */
     line(p, mono, "ch state    route     from      n cr wait", th->muted);
+    /* The lines after the table (spools, links) keep their room; the registers come last and go first. */
+    int after = 0;
+    for (unsigned s = 0; s < vl->spools; s++)
+        after += (view_spool(m, cell, s)[VM_SP_A] & 0xff) != COA_SPOOL_IDLE;
+    for (unsigned d = 0; d < COA_NUM_DIRS; d++)
+        after += view_link(m, cell, d)[VM_LINK_WORDS] != 0;
+    after = mono != NULL ? after * mono->height : 0;
     /* The channels of pathways in use first, then the static routes nothing feeds (grey), as room allows. */
     unsigned shown = 0, active = 0;
     for (int pass = 0; pass < 2; pass++) {
@@ -201,14 +213,16 @@ static void cell_details(pen_t *p, const render_frame_t *f)
             if ((li.state == COA_LC_FREE && li.count == 0) || fed != (pass == 0))
                 continue;
             active++;
-            if (mono == NULL || p->y + 2 * mono->height > p->bottom - px(r, 60))
+            if (mono == NULL || p->y + 2 * mono->height > p->bottom - after)
                 continue;
             char rt[24], sr[24];
             snprintf(buf, sizeof buf, "%2u %-8s %-9s %-9s %u %2u %s", lc, coa_lc_state_name((coa_lc_state_t)li.state),
                      end_name(li.route, true, rt, sizeof rt), end_name(li.source, false, sr, sizeof sr), li.count,
                      li.credits, li.wait ? coa_wait_name((coa_wait_t)li.wait) : "");
             SDL_Color c = render_lc_colour(r, m, idx, lc);
-            draw_fill(r->ren, (float)(p->x - px(r, 8)), (float)p->y + 2, (float)px(r, 4), (float)mono->height - 4, c);
+            if (p->draw)
+                draw_fill(r->ren, (float)(p->x - px(r, 8)), (float)p->y + 2, (float)px(r, 4),
+                          (float)mono->height - 4, c);
             line(p, mono, buf, th->text);
             shown++;
         }
@@ -265,9 +279,17 @@ static void cell_details(pen_t *p, const render_frame_t *f)
     }
 }
 
-static int legend_height(render_t *r)
+typedef enum legend_kind { LEGEND_NONE, LEGEND_SHORT, LEGEND_FULL } legend_kind_t;
+
+/* Its room, heading and margin included. */
+static int legend_height(render_t *r, legend_kind_t kind)
 {
-    return px(r, 286);
+    text_font_t *h = text_font(&r->text, FACE_BOLD, px(r, 15)), *f = text_font(&r->text, FACE_SANS, px(r, 13));
+    if (kind == LEGEND_NONE || h == NULL || f == NULL)
+        return 0;
+    if (kind == LEGEND_FULL)
+        return px(r, 286);
+    return px(r, 12) + h->height + px(r, 3) + 4 * f->height + px(r, 2 + 6 + 4);
 }
 
 static void swatch(pen_t *p, text_font_t *f, int x, SDL_Color c, const char *s)
@@ -276,7 +298,7 @@ static void swatch(pen_t *p, text_font_t *f, int x, SDL_Color c, const char *s)
     text_draw(&p->r->text, f, x + f->height, p->y, s, render_theme()->text);
 }
 
-static void legend(pen_t *p)
+static void legend(pen_t *p, legend_kind_t kind)
 {
     const render_theme_t *th = render_theme();
     render_t *r = p->r;
@@ -314,6 +336,8 @@ static void legend(pen_t *p)
     }
     text_draw(&r->text, f, p->x + 4 * (bw + px(r, 3)) + px(r, 6), p->y, "cap: header setting up / draining", th->text);
     p->y += f->height + px(r, 4);
+    if (kind != LEGEND_FULL)
+        return;
     para(p, f,
          "Colour = one pathway, the same on every cell and link it crosses. With 20 channels the bars come in "
          "three groups: local (0-7), pool 0 (8-15), pool 1 (16-19).",
@@ -343,16 +367,11 @@ static void legend(pen_t *p)
     p->y += f->height;
 }
 
-void panel_draw_side(render_t *r, const render_frame_t *f)
+/* What the panel says above the legend: how the run ended, the narrative, the selected cell. */
+static void side_content(pen_t *p, const render_frame_t *f)
 {
     const render_theme_t *th = render_theme();
-    const SDL_Rect *R = &r->lay.panel;
-    draw_fill(r->ren, (float)R->x, (float)R->y, (float)R->w, (float)R->h, th->panel);
-    draw_fill(r->ren, (float)R->x, (float)R->y, 1, (float)R->h, th->line);
-    int pad = px(r, 18);
-    pen_t p = {r, R->x + pad, R->y + pad, R->w - 2 * pad, R->y + R->h - pad};
-    if (f->legend)
-        p.bottom -= legend_height(r);
+    render_t *r = p->r;
     text_font_t *body = text_font(&r->text, FACE_SANS, px(r, 15)), *small = text_font(&r->text, FACE_SANS, px(r, 13));
     /* How the run ended, when the cursor is there: a deadlock shows its cycle. */
     if (at_end(f) && f->trace->end_status != EMU_RUN_DONE) {
@@ -360,7 +379,7 @@ void panel_draw_side(render_t *r, const render_frame_t *f)
         const char *e = end_text(f->trace, &ec);
         char buf[160];
         snprintf(buf, sizeof buf, "%s at clock %" PRIu64, e, f->trace->end_clock);
-        heading(&p, buf);
+        heading(p, buf);
         if ((f->trace->end_status == EMU_RUN_DEADLOCK || f->trace->end_status == EMU_RUN_LIVELOCK) &&
             f->trace->end_deadlock != NULL) {
             const char *s = f->trace->end_deadlock;
@@ -370,13 +389,13 @@ void panel_draw_side(render_t *r, const render_frame_t *f)
                 size_t n = nl ? (size_t)(nl - s) : strlen(s);
                 char ln[200];
                 snprintf(ln, sizeof ln, "%.*s", (int)(n < sizeof ln - 1 ? n : sizeof ln - 1), s);
-                para(&p, mono, ln, th->fault);
+                para(p, mono, ln, th->fault);
                 s += n + (nl ? 1 : 0);
             }
         } else if (f->trace->nfaults > 0) {
-            para(&p, small, f->trace->faults[0].text, th->fault);
+            para(p, small, f->trace->faults[0].text, th->fault);
         }
-        p.y += px(r, 10);
+        p->y += px(r, 10);
     }
     if (f->narrative != NULL && f->narrative[0] != '\0') {
         /* Paragraphs: blank lines apart in the narrative file. */
@@ -392,26 +411,49 @@ void panel_draw_side(render_t *r, const render_frame_t *f)
                 for (char *c = buf; *c; c++)
                     if (*c == '\n')
                         *c = ' ';
-                para(&p, body, buf, th->text);
-                p.y += px(r, 8);
+                para(p, body, buf, th->text);
+                p->y += px(r, 8);
             }
             s += n;
             while (*s == '\n')
                 s++;
         }
-        p.y += px(r, 4);
+        p->y += px(r, 4);
     }
     if (f->selected >= 0 && (unsigned)f->selected < f->now->l.width * f->now->l.height) {
-        draw_fill(r->ren, (float)p.x, (float)p.y, (float)p.w, 1, th->line);
-        p.y += px(r, 8);
-        cell_details(&p, f);
+        if (p->draw)
+            draw_fill(r->ren, (float)p->x, (float)p->y, (float)p->w, 1, th->line);
+        p->y += px(r, 8);
+        cell_details(p, f);
     } else {
-        para(&p, small, "Click a cell for its channels, spools, links, registers and source line.", th->muted);
+        para(p, small, "Click a cell for its channels, spools, links, registers and source line.", th->muted);
     }
-    if (f->legend) {
-        pen_t lp = {r, R->x + pad, R->y + R->h - pad - legend_height(r) + px(r, 12), R->w - 2 * pad, R->y + R->h};
+}
+
+/* The legend gives way to the panel's content: in full when both fit, else its first rows (cell states,
+ * bars and caps), else not at all; the channel table must not be cut for it on a lecture-hall screen. */
+void panel_draw_side(render_t *r, const render_frame_t *f)
+{
+    const render_theme_t *th = render_theme();
+    const SDL_Rect *R = &r->lay.panel;
+    draw_fill(r->ren, (float)R->x, (float)R->y, (float)R->w, (float)R->h, th->panel);
+    draw_fill(r->ren, (float)R->x, (float)R->y, 1, (float)R->h, th->line);
+    int pad = px(r, 18), top = R->y + pad, bottom = R->y + R->h - pad;
+    pen_t p = {r, R->x + pad, top, R->w - 2 * pad, INT_MAX / 2, false};
+    side_content(&p, f);
+    int need = p.y - top, room = bottom - top;
+    legend_kind_t kind = LEGEND_NONE;
+    if (f->legend)
+        kind = need + legend_height(r, LEGEND_FULL) <= room      ? LEGEND_FULL
+               : need + legend_height(r, LEGEND_SHORT) <= room ? LEGEND_SHORT
+                                                                 : LEGEND_NONE;
+    int lh = legend_height(r, kind);
+    p = (pen_t){r, R->x + pad, top, R->w - 2 * pad, bottom - lh, true};
+    side_content(&p, f);
+    if (kind != LEGEND_NONE) {
+        pen_t lp = {r, R->x + pad, bottom - lh + px(r, 12), R->w - 2 * pad, R->y + R->h, true};
         draw_fill(r->ren, (float)lp.x, (float)lp.y - (float)px(r, 8), (float)lp.w, 1, th->line);
-        legend(&lp);
+        legend(&lp, kind);
     }
 }
 
