@@ -24,6 +24,7 @@ static void usage(FILE *out, const char *who)
             "  --select X,Y        show this cell's details\n"
             "  --zoom Z            cells Z times larger than fit (1..16; keys I, O, 0 and the wheel)\n"
             "  --center X,Y        the cell in the middle of the grid when zoomed\n"
+            "  --scale N           text and panels N times larger, for a projector (1..4; keys + -)\n"
             "  --size WxH          window or image size (default 1280x800)\n"
             "  --screenshot FILE   draw one frame without a display, write it as PNG and quit\n"
             "  --at N              the clock of that frame (default: the end of the run)\n"
@@ -45,6 +46,15 @@ static void usage(FILE *out, const char *who)
 }
 
 /* "AxB" with both in 1..max. */
+/* A factor of 1..max (fractions too): false when s is not one. */
+static bool factor_of(const char *s, float max, float *out)
+{
+    char *end;
+    double z = strtod(s, &end);
+    *out = (float)z;
+    return end != s && *end == '\0' && z >= 1 && z <= max;
+}
+
 static bool pair_of(const char *s, char sep, unsigned max, unsigned *a, unsigned *b)
 {
     char *end;
@@ -95,6 +105,7 @@ int view_cli_parse(view_cli_t *c, int argc, char **argv, const char *who, bool n
         O_FONTS,
         O_LOG,
         O_ZOOM,
+        O_SCALE,
         O_CENTER,
         O_ANIM,
         O_FROM,
@@ -122,6 +133,7 @@ int view_cli_parse(view_cli_t *c, int argc, char **argv, const char *who, bool n
         {"font-dir", required_argument, NULL, O_FONTS},
         {"log", required_argument, NULL, O_LOG},
         {"zoom", required_argument, NULL, O_ZOOM},
+        {"scale", required_argument, NULL, O_SCALE},
         {"animation", required_argument, NULL, O_ANIM},
         {"from", required_argument, NULL, O_FROM},
         {"to", required_argument, NULL, O_TO},
@@ -223,14 +235,14 @@ int view_cli_parse(view_cli_t *c, int argc, char **argv, const char *who, bool n
                 bad = "--rate wants 1..50 frames a second";
             break;
         }
-        case O_ZOOM: {
-            char *end;
-            double z = strtod(optarg, &end);
-            if (end == optarg || *end != '\0' || !(z >= 1 && z <= VIEW_MAX_ZOOM))
-                bad = "--zoom wants 1..16";
-            c->v.zoom = (float)z;
+        case O_SCALE:
+            if (!factor_of(optarg, VIEW_MAX_SCALE, &c->v.scale))
+                bad = "--scale wants 1..4";
             break;
-        }
+        case O_ZOOM:
+            if (!factor_of(optarg, VIEW_MAX_ZOOM, &c->v.zoom))
+                bad = "--zoom wants 1..16";
+            break;
         case O_CENTER: {
             unsigned x = 0, y = 0;
             if (!pair_of(optarg, ',', EMU_MAX_DIM - 1, &x, &y))

@@ -10,9 +10,9 @@ typedef struct key_binding {
 
 static const key_binding_t bindings[] = {
     {SDLK_SPACE, ACT_PLAY},      {SDLK_RETURN, ACT_PLAY},    {SDLK_RIGHT, ACT_STEP},       {SDLK_PERIOD, ACT_STEP},
-    {SDLK_LEFT, ACT_BACK},       {SDLK_COMMA, ACT_BACK},     {SDLK_UP, ACT_FASTER},        {SDLK_PLUS, ACT_FASTER},
-    {SDLK_EQUALS, ACT_FASTER},   {SDLK_KP_PLUS, ACT_FASTER}, {SDLK_DOWN, ACT_SLOWER},      {SDLK_MINUS, ACT_SLOWER},
-    {SDLK_KP_MINUS, ACT_SLOWER}, {SDLK_f, ACT_FULL},         {SDLK_PAGEUP, ACT_JUMP_BACK}, {SDLK_PAGEDOWN, ACT_JUMP_ON},
+    {SDLK_LEFT, ACT_BACK},       {SDLK_COMMA, ACT_BACK},     {SDLK_UP, ACT_FASTER},        {SDLK_PLUS, ACT_TEXT_LARGER},
+    {SDLK_EQUALS, ACT_TEXT_LARGER},   {SDLK_KP_PLUS, ACT_TEXT_LARGER}, {SDLK_DOWN, ACT_SLOWER},      {SDLK_MINUS, ACT_TEXT_SMALLER},
+    {SDLK_KP_MINUS, ACT_TEXT_SMALLER}, {SDLK_f, ACT_FULL},         {SDLK_PAGEUP, ACT_JUMP_BACK}, {SDLK_PAGEDOWN, ACT_JUMP_ON},
     {SDLK_HOME, ACT_HOME},       {SDLK_END, ACT_END},        {SDLK_p, ACT_PREV_MARK},      {SDLK_n, ACT_NEXT_MARK},
     {SDLK_h, ACT_HELP},          {SDLK_QUESTION, ACT_HELP},  {SDLK_SLASH, ACT_HELP},       {SDLK_F1, ACT_HELP},
     {SDLK_l, ACT_LEGEND},        {SDLK_r, ACT_FPS},          {SDLK_s, ACT_SHOT},           {SDLK_ESCAPE, ACT_ESCAPE},
@@ -23,7 +23,8 @@ static const view_key_help_t help[] = {
     {"Space", "play / pause"},
     {"\u2192  or  .", "one clock on (pauses)"},
     {"\u2190  or  ,", "one clock back (pauses)"},
-    {"\u2191 \u2193  or  + -", "faster / slower (1 clock/s to full speed)"},
+    {"\u2191 \u2193  or  wheel", "faster / slower (1 clock/s to full speed)"},
+    {"+  -", "larger / smaller text, for a projector"},
     {"F", "full speed, and back"},
     {"PgUp  PgDn", "100 clocks back / on"},
     {"Home  End", "start / end of the run"},

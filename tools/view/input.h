@@ -28,6 +28,8 @@ typedef enum view_action {
     ACT_ZOOM_IN, /* larger cells around the middle (the wheel zooms at the pointer) */
     ACT_ZOOM_OUT,
     ACT_ZOOM_FIT, /* the whole array again */
+    ACT_TEXT_LARGER, /* the presentation scale: text and panels */
+    ACT_TEXT_SMALLER,
     ACT_ESCAPE,   /* close the help, else deselect the cell */
 } view_action_t;
 

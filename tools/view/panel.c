@@ -13,7 +13,7 @@
 
 static int px(const render_t *r, float v)
 {
-    return (int)(v * r->lay.s + 0.5f);
+    return (int)(v * r->lay.t + 0.5f);
 }
 
 static bool at_end(const render_frame_t *f)
@@ -502,6 +502,8 @@ void panel_draw_timeline(render_t *r, const render_frame_t *f)
     const char *keys =
         "Space play/pause    \u2190 \u2192 step    \u2191 \u2193 speed    drag to scrub    click a cell    "
         "H help";
+    if (text_width(&r->text, hint, keys) > b->w) /* larger text: only the key that tells the others */
+        keys = "H help";
     text_draw_centred(&r->text, hint, b->x + b->w / 2, R->y + R->h - hint->height - px(r, 6), keys, th->muted);
 }
 

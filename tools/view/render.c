@@ -158,17 +158,24 @@ static void layout(render_layout_t *L, const view_layout_t *vl, const render_fra
     float s = fminf((float)w / 1280.0f, (float)h / 800.0f);
     s = s < 0.6f ? 0.6f : s > 2.0f ? 2.0f : s;
     L->s = s;
-    int top = (int)(54 * s), bottom = (int)(74 * s);
-    int panel_w = (int)fminf(fmaxf((float)w * 0.31f, 320 * s), 480 * s);
-    if (panel_w > w / 2)
-        panel_w = w / 2;
+    float u = f->scale >= 1 ? f->scale : 1, t = s * u;
+    L->t = t;
+    /* The panels grow with the text; the grid keeps at least a third of the width. */
+    int top = (int)(54 * t), bottom = (int)(74 * t);
+    int panel_w = (int)fminf(fmaxf((float)w * 0.31f * u, 320 * t), 480 * t);
+    if (panel_w > w * 2 / 3)
+        panel_w = w * 2 / 3;
+    if (top + bottom > h / 3) { /* the bars keep their proportions in a third of the height */
+        top = h * 54 / (3 * 128);
+        bottom = h / 3 - top;
+    }
     L->top = (SDL_Rect){0, 0, w, top};
     L->panel = (SDL_Rect){w - panel_w, top, panel_w, h - top};
     L->timeline = (SDL_Rect){0, h - bottom, w - panel_w, bottom};
     int pad = (int)(10 * s);
     L->grid = (SDL_Rect){pad, top + pad, w - panel_w - 2 * pad, h - top - bottom - 2 * pad};
-    L->bar = (SDL_Rect){L->timeline.x + (int)(24 * s), L->timeline.y + (int)(14 * s), L->timeline.w - (int)(48 * s),
-                        (int)(14 * s)};
+    L->bar = (SDL_Rect){L->timeline.x + (int)(24 * t), L->timeline.y + (int)(14 * t), L->timeline.w - (int)(48 * t),
+                        (int)(14 * t)};
     L->cw = vl->width;
     L->ch = vl->height;
     L->zoom = f->zoom > 1 ? f->zoom : 1;
@@ -177,7 +184,7 @@ static void layout(render_layout_t *L, const view_layout_t *vl, const render_fra
      * at any size (a font of at least 10 px), taking their room from the grid. */
     if (fminf(px, py) * 0.72f < TITLE_MIN_BOX) {
         L->rulers = true;
-        L->ruler_font = (int)fmaxf(10, 12 * s);
+        L->ruler_font = (int)fmaxf(10, 12 * t);
         int band = (int)((float)L->ruler_font * 1.6f), left = (int)((float)L->ruler_font * 1.9f);
         L->ruler_x = (SDL_Rect){L->grid.x + left, L->grid.y, L->grid.w - left, band};
         L->ruler_y = (SDL_Rect){L->grid.x, L->grid.y + band, left, L->grid.h - band};
@@ -395,7 +402,7 @@ static void draw_links(render_t *r, const render_frame_t *f)
     band = band < 3 ? 3 : band > 24 * L->s ? 24 * L->s : band;
     float stub = L->gap * 0.9f;
     text_font_t *small =
-        fminf(L->pitch_x, L->pitch_y) >= 150 * L->s ? text_font(&r->text, FACE_SANS, (int)(11 * L->s)) : NULL;
+        fminf(L->pitch_x, L->pitch_y) >= 150 * L->s ? text_font(&r->text, FACE_SANS, (int)(11 * L->t)) : NULL;
     for (unsigned y = 0; y < vl->height; y++) {
         for (unsigned x = 0; x < vl->width; x++) {
             const uint64_t *cell = view_cell(m, x, y);
@@ -520,7 +527,8 @@ static void draw_cells(render_t *r, const render_frame_t *f)
     const view_model_t *m = f->now;
     const view_layout_t *vl = &m->l;
     float B = fminf(L->box_w, L->box_h), BW = L->box_w, BH = L->box_h, s = L->s;
-    int title_size = (int)fminf(fmaxf(B * 0.13f, 9), 19 * s);
+    /* The presentation scale enlarges the cell's text as far as its box allows. */
+    int title_size = (int)fminf(fmaxf(B * 0.13f, 9) * L->t / s, fminf(19 * L->t, B * 0.2f));
     text_font_t *title = B >= TITLE_MIN_BOX ? text_font(&r->text, FACE_BOLD, title_size) : NULL;
     text_font_t *badge = B >= 70 ? text_font(&r->text, FACE_SANS, (int)fmaxf(title_size * 0.8f, 8)) : NULL;
     text_font_t *mono = B >= 100 ? text_font(&r->text, FACE_MONO, (int)fmaxf(title_size * 0.78f, 8)) : NULL;
@@ -586,9 +594,16 @@ static void draw_cells(render_t *r, const render_frame_t *f)
                           gx16 = bar_x(16, 20, bx + pad, BW - 2 * pad, &bw),
                           gx19 = bar_x(19, 20, bx + pad, BW - 2 * pad, &bw);
                 float ly = bars_y + bars_h + 2;
-                text_draw_centred(&r->text, tiny, (int)((gx0 + gx8 - bw) / 2 + bw / 2), (int)ly, "local", theme.muted);
-                text_draw_centred(&r->text, tiny, (int)((gx8 + gx16) / 2), (int)ly, "pool 0", theme.muted);
-                text_draw_centred(&r->text, tiny, (int)((gx16 + gx19 + bw) / 2), (int)ly, "pool 1", theme.muted);
+                /* Each name under its own group, shortened or left out where it would run into the next. */
+                static const char *const names[2][3] = {{"local", "pool 0", "pool 1"}, {"loc", "p0", "p1"}};
+                float lo[3] = {gx0, gx8, gx16}, hi[3] = {gx8 - bw * 0.3f, gx16 - bw * 0.3f, gx19 + bw};
+                for (int g = 0; g < 3; g++)
+                    for (int k = 0; k < 2; k++)
+                        if ((float)text_width(&r->text, tiny, names[k][g]) <= hi[g] - lo[g]) {
+                            text_draw_centred(&r->text, tiny, (int)((lo[g] + hi[g]) / 2), (int)ly, names[k][g],
+                                              theme.muted);
+                            break;
+                        }
             }
             draw_bars(r, m, idx, bx + pad, bars_y, BW - 2 * pad, bars_h);
         }

@@ -37,11 +37,15 @@ typedef struct render_frame {
     /* Zoom over the grid: 1 (or less) fits the whole array; above, cells are that much larger and the grid
      * shows the part around (view_x, view_y), in cells (negative: the middle of the array). */
     float zoom, view_x, view_y;
+    /* Text and the panels around the grid this much larger than the window size alone makes them (1..4): a
+     * lecture hall reads the panel from the back row. */
+    float scale;
 } render_frame_t;
 
 typedef struct render_layout {
     int w, h;
-    float s; /* interface scale: 1 at 1280x800 */
+    float s; /* window scale: 1 at 1280x800 */
+    float t; /* text and panel scale: s times the frame's presentation scale */
     SDL_Rect top, grid, panel, timeline;
     SDL_Rect bar; /* the timeline's track */
     /* Cell (x, y) is a box_w x box_h box at (ox + x * pitch_x, oy + y * pitch_y); links cross the gaps. */

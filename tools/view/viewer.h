@@ -23,9 +23,11 @@ typedef struct viewer_opts {
     const char *record;   /* live: write the recording here on exit */
     float zoom;           /* 1: the whole array fits (default); up to VIEW_MAX_ZOOM */
     float view_x, view_y; /* the cell at the middle of the grid when zoomed; negative: the array's middle */
+    float scale;          /* text and panels, for a projector: 1 (default) to VIEW_MAX_SCALE; keys + - */
 } viewer_opts_t;
 
 #define VIEW_MAX_ZOOM 16.0f
+#define VIEW_MAX_SCALE 4.0f
 
 void viewer_opts_defaults(viewer_opts_t *o);
 
