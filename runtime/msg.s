@@ -5,8 +5,9 @@
 # section 4.3). It sends MSG_SENDS messages at once (default 1, the paper's one transmitter), each from its
 # own spool on its own pathway, and drives each through spool-done events: the header (street signs
 # straight from the route table), then, in the handler of the header's event and while the header holds
-# the pathway, the message's own work (taking it off the queue, the info word, setting up the spool for
-# the data), the data straight from the caller's buffer, then the trailer. Foreground receives:
+# the pathway, the message's own work (taking it off the queue, the info word into the descriptor, the
+# spool set up to send it), the info word, the data straight from the caller's buffer, then the trailer.
+# Foreground receives:
 # msg_receive takes the oldest pathway in the arrival queue and spools its words into the caller's buffer.
 #
 # Routes are deterministic and dimension-ordered (X, then Y, the shorter way round each ring), written as
@@ -51,7 +52,8 @@
         .equ D_BUF,     8
         .equ D_LEN,     12
         .equ D_NEXT,    16
-        .equ D_PHASE,   20               # 1 header, 2 data, 3 trailer
+        .equ D_PHASE,   20               # 1 header, 2 info word, 3 data, 4 trailer
+        .equ D_INFO,    24               # the info word, spooled from here
 
         .equ DS_FREE, 0
         .equ DS_QUEUED, 1
@@ -527,18 +529,26 @@ msg_advance:
         stw  r17, [msg_qtail]
 9:      li   r19, DS_SENDING
         stw  r19, [r13 + D_STATE]
-        # the info word (source id << 20 | length), written through go1 into the pathway's channel, which the
-        # gate leaves again for the spool
+        # the info word (source id << 20 | length), spooled from the descriptor: the spool, not the handler,
+        # waits while the pathway's queue is full (a handler that wrote it through a gate would stall the CA with
+        # its events off, and so the receives that free the channels the header waits for)
         ldw  r17, [r13 + D_LEN]
         ldw  r18, [msg_self]
-        rdcr r19, [r14 + SPOOL_LC]
         sll  r18, r18, 20
         or   r18, r18, r17
-        wrcr r19, [COA_GATE_OUT1]
-        mov  go1, r18
-        li   r19, COA_NONE
-        wrcr r19, [COA_GATE_OUT1]
+        stw  r18, [r13 + D_INFO]
+        add  r18, r13, D_INFO
+        wrcr r18, [r14 + SPOOL_ADDR]
+        li   r18, 1
+        wrcr r18, [r14 + SPOOL_COUNT]
+        wrcr zero, [r14 + SPOOL_TAG_HEAD]
+        li   r18, SPOOL_SEND
+        wrcr r18, [r14 + SPOOL_CTRL]
+        ret
+1:      li   r16, 3
+        bne  r15, r16, 1f
         # the data, straight from the caller's buffer (an empty message goes on to the trailer)
+        ldw  r17, [r13 + D_LEN]
         beqz r17, .trailer
         ldw  r18, [r13 + D_BUF]
         wrcr r18, [r14 + SPOOL_ADDR]
@@ -548,9 +558,9 @@ msg_advance:
         wrcr r18, [r14 + SPOOL_CTRL]
         ret
 .trailer:
-        li   r15, 3
+        li   r15, 4
         stw  r15, [r13 + D_PHASE]
-1:      li   r16, 3
+1:      li   r16, 4
         bne  r15, r16, 2f
         li   r18, msg_trailer
         wrcr r18, [r14 + SPOOL_ADDR]
