@@ -412,7 +412,7 @@ static void test_a_geo_file_that_runs_commands_or_exits_is_refused_by_line(void 
     snprintf(args, sizeof args, "fem %s --array 2x2", write_geo("abort.geo", "General.AbortOnError = 4;\n"));
     expect(args, 1, "abort.geo:5:1: 'General' sets gmsh's general options");
     snprintf(args, sizeof args, "fem %s --array 2x2", write_geo("ok.geo", "// a plain square\n"));
-    expect(args, 0, "mesh read from the file, partition into 4");
+    expect(args, 0, "mesh made by gmsh from the .geo, partition into 4");
     write_bytes(at("mesh.txt"), "SystemCall \"true\";\n", 20);
     snprintf(args, sizeof args, "fem %s --array 2x2", at("mesh.txt"));
     expect(args, 1, "mesh.txt: not a .msh or .geo file");

@@ -349,6 +349,20 @@ static void test_fem_doc_example_prints_what_the_doc_shows(void **state)
     expect("fem g20k --array 2x+2", 2, "bad value '2x+2' for --array");
 }
 
+/* docs/fem.md: --run sets the paper's model of the exchange (bench fem's Table 6) beside the emulated clocks, in
+ * the run's style and coding, with the clocks a word the model takes from the loops. */
+static void test_fem_run_prints_the_models_prediction(void **state)
+{
+    (void)state;
+    expect("fem g20k --array 4x4 --run", 0,
+           "exchange 27698 clocks; y on every cell: right\nthe model's exchange (as bench fem's Table 6): 28028 "
+           "clocks, phases x 520 + AS's schedule of each phase at b = 13 a word; emulated/predicted 0.99\n");
+    expect("fem g20k --array 4x4 --run --msgpass --liw", 0,
+           "the model's exchange (as bench fem's Table 6): 22114 clocks, the most over the cells of 2c + a w a "
+           "message, c = 400, a = 3.0 gather + 11 receive; emulated/predicted 1.17\n");
+    expect("fem g20k --array 4x4 --run --json", 0, "\"predicted_exchange_clocks\": 28028,");
+}
+
 /* docs/fem.md: --partitioner chooses METIS or RCB, for iwarp fem and for bench fem's products; the report
  * says which, and how far the figures are from the paper's. */
 static void test_fem_partitioner_is_chosen_by_name(void **state)
@@ -468,6 +482,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_copy_model_refuses_bad_expressions_and_tables),
         cmocka_unit_test(test_fem_doc_example_prints_what_the_doc_shows),
         cmocka_unit_test(test_fem_partitioner_is_chosen_by_name),
+        cmocka_unit_test(test_fem_run_prints_the_models_prediction),
         cmocka_unit_test(test_gmsh_is_loaded_only_for_a_mesh),
         cmocka_unit_test(test_coll_doc_examples_print_what_the_doc_shows),
         cmocka_unit_test(test_non_finite_numbers_are_refused_with_the_range),

@@ -52,6 +52,8 @@ static void test_a_built_in_mesh_is_made_once_and_the_same_every_time(void **sta
     assert_int_equal(fem_analyse("g20k", 8, 8, FEM_METIS, other, &c, err, sizeof err), 0);
     assert_int_equal(c.mesh_made, 1);
     assert_int_equal(c.part_made, 1);
+    assert_string_equal(fem_mesh_origin("g20k", c.mesh_made), "made by gmsh now");
+    assert_string_equal(fem_mesh_origin("g20k", b.mesh_made), "from the cache");
     assert_memory_equal(a.part.epart, b.part.epart, a.mesh.nelems * sizeof *a.part.epart);
     assert_memory_equal(a.part.epart, c.part.epart, a.mesh.nelems * sizeof *a.part.epart);
     assert_int_equal(a.phases, c.phases);
@@ -120,6 +122,7 @@ static void test_a_users_msh_file_is_read(void **state)
     assert_int_equal(a.mesh.nelems, 4);
     assert_int_equal(a.mesh.nnodes, 5);
     assert_int_equal(a.stats.elems_min + a.stats.elems_max, 4);
+    assert_string_equal(fem_mesh_origin(path, a.mesh_made), "read from the .msh");
     /* two parts of a fan of four triangles share the centre and two corners, or the centre and one */
     assert_true(a.part.words[1] == a.part.words[2]);
     assert_true(a.part.words[1] >= 2 && a.part.words[1] <= 3);

@@ -12,6 +12,7 @@
 #include "file.h"
 #include "json.h"
 #include "emu.h"
+#include "model.h"
 
 
 static void print_text(const char *mesh, const fem_analysis_t *a)
@@ -19,9 +20,8 @@ static void print_text(const char *mesh, const fem_analysis_t *a)
     const fem_stats_t *s = &a->stats;
     /* The paper's column only where it applies: its mesh, in its 64 parts. */
     const fem_paper_table4_t *p = a->part.parts == 64 ? fem_paper_row(mesh) : NULL;
-    bool builtin = fem_paper_row(mesh) != NULL;
     printf("%s: %uD, %zu elements, %zu nodes; mesh %s, partition into %u by %s %s\n", mesh, a->mesh.dim, s->elements,
-           s->nodes, !builtin ? "read from the file" : a->mesh_made ? "made by gmsh now" : "from the cache",
+           s->nodes, fem_mesh_origin(mesh, a->mesh_made),
            a->part.parts, fem_partitioner_label(a->how), a->part_made ? "made now" : "from the cache");
     printf("%-28s %14s %14s\n", "", "here", p ? "paper" : "");
     /* Each row: its label, this mesh's pair of figures and the paper's (a pair when min/max). */
@@ -59,7 +59,41 @@ static void print_text(const char *mesh, const fem_analysis_t *a)
                100 * fem_paper_distance(s, a->phases, p));
 }
 
-static void print_json(const char *mesh, const fem_analysis_t *a, const fem_run_t *r, bool liw)
+/* The paper's model of the run's exchange in its style and coding, as bench fem's Table 6 predicts it
+ * (fem_kernel.h), with the clocks a word that the model takes from the assembled loops. */
+static int predict(const fem_analysis_t *a, bool msgpass, bool liw, fem_model_t *m, double *clocks, char *err,
+                   size_t cap)
+{
+    if (fem_model_loops(liw ? FEM_LIW : FEM_ONE_OP, m, err, cap) != 0)
+        return -1;
+    if (msgpass) {
+        *clocks = fem_predict_msgpass(a, m);
+        return 0;
+    }
+    return fem_predict_conset(a, m, clocks, err, cap);
+}
+
+static void print_run(unsigned w, unsigned h, const fem_run_t *r, bool msgpass, bool liw, const fem_model_t *m,
+                      double predicted)
+{
+    double mflops = 2.0 * (double)r->nnz / ((double)r->compute_max / 20e6) / 1e6;
+    printf("one product on the emulated %ux%u (%s, %s): %llu entries; local product %llu..%llu clocks "
+           "(%.1f MFLOPS over the array at the slowest cell), exchange %llu clocks; y on every cell: %s\n",
+           w, h, msgpass ? "message passing" : "ConSet",
+           liw ? "LIW loops" : "the paper's loops, one operation an instruction", (unsigned long long)r->nnz,
+           (unsigned long long)r->compute_min, (unsigned long long)r->compute_max, mflops,
+           (unsigned long long)r->exchange, r->wrong == 0 ? "right" : "WRONG");
+    if (msgpass)
+        printf("the model's exchange (as bench fem's Table 6): %.0f clocks, the most over the cells of 2c + a w a "
+               "message, c = %d, a = %.1f gather + %.0f receive; emulated/predicted %.2f\n",
+               predicted, MODEL_C, m->gather_a, m->receive_a, (double)r->exchange / predicted);
+    else
+        printf("the model's exchange (as bench fem's Table 6): %.0f clocks, phases x %d + AS's schedule of each "
+               "phase at b = %.0f a word; emulated/predicted %.2f\n",
+               predicted, MODEL_PER_PHASE, m->conset_b, (double)r->exchange / predicted);
+}
+
+static void print_json(const char *mesh, const fem_analysis_t *a, const fem_run_t *r, double predicted, bool liw)
 {
     const fem_stats_t *s = &a->stats;
     json_writer_t j;
@@ -89,6 +123,7 @@ static void print_json(const char *mesh, const fem_analysis_t *a, const fem_run_
         json_u64(&j, "compute_clocks_min", r->compute_min);
         json_u64(&j, "compute_clocks_max", r->compute_max);
         json_u64(&j, "exchange_clocks", r->exchange);
+        json_double(&j, "predicted_exchange_clocks", predicted);
         json_u64(&j, "total_clocks", r->total);
         json_u64(&j, "wrong", r->wrong);
     }
@@ -133,24 +168,22 @@ int cmd_fem(int argc, char **argv)
         }
     }
     fem_run_t r = {0};
+    fem_model_t model = {0};
+    double predicted = 0;
     if (rc == 0 && run &&
-        fem_kernel_run(&a, w, h, msgpass ? FEM_MSGPASS : FEM_CONSET, liw ? FEM_LIW : FEM_ONE_OP, threads, &r, err,
-                       sizeof err) != 0) {
+        (predict(&a, msgpass, liw, &model, &predicted, err, sizeof err) != 0 ||
+         fem_kernel_run(&a, w, h, msgpass ? FEM_MSGPASS : FEM_CONSET, liw ? FEM_LIW : FEM_ONE_OP, threads, &r, err,
+                        sizeof err) != 0)) {
         fprintf(stderr, "iwarp fem: %s\n", err);
         rc = 1;
         run = false;
     }
     if (json)
-        print_json(mesh, &a, run ? &r : NULL, liw);
+        print_json(mesh, &a, run ? &r : NULL, predicted, liw);
     else
         print_text(mesh, &a);
-    if (run && !json) {
-        double mflops = 2.0 * (double)r.nnz / ((double)r.compute_max / 20e6) / 1e6;
-        printf("one product on the emulated %ux%u (%s, %s): %llu entries; local product %llu..%llu clocks "
-               "(%.1f MFLOPS over the array at the slowest cell), exchange %llu clocks; y on every cell: %s\n",
-               w, h, msgpass ? "message passing" : "ConSet", liw ? "LIW loops" : "the paper's loops, one operation an instruction", (unsigned long long)r.nnz, (unsigned long long)r.compute_min, (unsigned long long)r.compute_max,
-               mflops, (unsigned long long)r.exchange, r.wrong == 0 ? "right" : "WRONG");
-    }
+    if (run && !json)
+        print_run(w, h, &r, msgpass, liw, &model, predicted);
     if (cset_path != NULL && rc == 0 && !json)
         printf("the pattern as a connection set (%u connections): %s\n", a.stats.connections, cset_path);
     if (run && r.wrong != 0)

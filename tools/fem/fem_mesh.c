@@ -237,13 +237,27 @@ int fem_mesh_read(const char *path, fem_mesh_t *m, char *err, size_t cap)
     return fem_sandbox_read(path, &limits, m, err, cap);
 }
 
-int fem_mesh_load(const char *name, const char *cache_dir, fem_mesh_t *m, int *made, char *err, size_t cap)
+static bool is_builtin(const char *name)
 {
-    *made = 0;
     bool builtin = false;
     for (unsigned i = 0; i < FEM_MESHES; i++)
         builtin |= strcmp(name, fem_mesh_names[i]) == 0;
-    if (!builtin)
+    return builtin;
+}
+
+const char *fem_mesh_origin(const char *name, int made)
+{
+    if (is_builtin(name))
+        return made ? "made by gmsh now" : "from the cache";
+    size_t n = strlen(name);
+    /* fem_mesh_read takes only these two kinds (check_file) */
+    return n >= 4 && strcmp(name + n - 4, ".geo") == 0 ? "made by gmsh from the .geo" : "read from the .msh";
+}
+
+int fem_mesh_load(const char *name, const char *cache_dir, fem_mesh_t *m, int *made, char *err, size_t cap)
+{
+    *made = 0;
+    if (!is_builtin(name))
         return fem_mesh_read(name, m, err, cap);
     char path[4096];
     snprintf(path, sizeof path, "%s/%s.v%d.msh", cache_dir, name, FEM_MESH_RECIPE);

@@ -37,6 +37,10 @@ enum { FEM_MESH_RECIPE = 2 };
  * (cache_dir is made as needed); a name that is not built in is a path to read. *made says which. */
 int fem_mesh_load(const char *name, const char *cache_dir, fem_mesh_t *m, int *made, char *err, size_t cap);
 
+/* Where fem_mesh_load's mesh came from, for a report: a built-in one made by gmsh now or from the cache, a
+ * user's .geo meshed by gmsh now (it is a program, run each time), a user's .msh read as it is. */
+const char *fem_mesh_origin(const char *name, int made);
+
 void fem_mesh_free(fem_mesh_t *m);
 
 #endif
