@@ -358,7 +358,8 @@ static void test_the_soak_checks_words_and_threads(void **state)
     (void)state;
     expect("soak --runs 3 --seed 7 --quiet", 0, "soak: 3 runs, ");
     expect("soak --runs 3 --seed 7", 0, "run    3 ok");
-    expect("soak --runs 0", 2, "--runs wants a positive number, not '0'");
+    expect("soak --runs 0", 2, "--runs wants 1..2^64-1, not '0'");
+    expect("soak --seed x", 2, "--seed wants 0..2^64-1, not 'x'");
     char *a, *b, cmd[512];
     snprintf(cmd, sizeof cmd, "'%s' soak --runs 2 --seed 11 | grep '^run'", iwarp);
     assert_int_equal(command_run(cmd, &a), 0);

@@ -64,9 +64,9 @@ static void test_the_machine_gives_a_single_program_its_array(void **state)
 static void test_counts_are_checked(void **state)
 {
     (void)state;
-    expect("run programs/bench/compute.s --max-cycles -1", 2, "--max-cycles wants a positive number, not '-1'");
-    expect("run programs/bench/compute.s --max-cycles 99999999999999999999999", 2, "--max-cycles wants a positive");
-    expect("run programs/bench/compute.s --state-hash-at ' 7'", 2, "--state-hash-at wants a positive clock");
+    expect("run programs/bench/compute.s --max-cycles -1", 2, "--max-cycles wants 1..2^64-1 cycles, not '-1'");
+    expect("run programs/bench/compute.s --max-cycles 99999999999999999999999", 2, "--max-cycles wants 1..2^64-1");
+    expect("run programs/bench/compute.s --state-hash-at ' 7'", 2, "--state-hash-at wants a clock 1..2^64-1");
     expect("run programs/bench/compute.s --args 10 --max-cycles 0x100", 1, "cycles   256 ");
     expect("run programs/bench/compute.s --args 1,,2", 2, "--args wants up to 8 comma-separated 32-bit numbers");
     expect("run programs/bench/compute.s --args ''", 2, "--args wants up to 8");

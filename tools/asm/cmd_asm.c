@@ -86,7 +86,7 @@ static int parse_args(int argc, char **argv, asm_args_t *a)
             errno = 0;
             unsigned long base = strtoul(v, &end, 0);
             if (*end != '\0' || errno != 0 || base > 0xfffffffcul || base % 4 != 0) {
-                fprintf(stderr, "iwarp asm: --text-base needs a word-aligned 32-bit address, not '%s'\n", v);
+                fprintf(stderr, "iwarp asm: --text-base needs a word-aligned 32-bit address (a multiple of 4, 0..0xfffffffc), not '%s'\n", v);
                 return 2;
             }
             a->text_base = (uint32_t)base;

@@ -90,7 +90,7 @@ static int parse_options(int argc, char **argv, run_options_t *o)
         case OPT_NO_PHASES: o->no_phases = true; break;
         case OPT_HASH_AT: {
             if (emu_parse_count(optarg, &o->hash_at) != 0 || o->hash_at == 0) {
-                fprintf(stderr, "iwarp run: --state-hash-at wants a positive clock, not '%s'\n", optarg);
+                fprintf(stderr, "iwarp run: --state-hash-at wants a clock 1..2^64-1, not '%s'\n", optarg);
                 return -1;
             }
             break;

@@ -46,7 +46,7 @@ int program_options_take(program_options_t *o, int c, const char *arg, const cha
     case 'I': return push(o->includes, &o->nincludes, arg, who, "-I options");
     case PROGRAM_OPT_MAX_CYCLES:
         if (emu_parse_count(arg, &o->max_cycles) != 0 || o->max_cycles == 0) {
-            fprintf(stderr, "iwarp %s: --max-cycles wants a positive number, not '%s'\n", who, arg);
+            fprintf(stderr, "iwarp %s: --max-cycles wants 1..2^64-1 cycles, not '%s'\n", who, arg);
             return -1;
         }
         o->max_given = true;

@@ -32,7 +32,7 @@ static int count_arg(const char *s, const char *name, uint64_t *v)
 {
     if (emu_parse_count(s, v) == 0 && *v > 0)
         return 0;
-    fprintf(stderr, "iwarp soak: %s wants a positive number, not '%s'\n", name, s);
+    fprintf(stderr, "iwarp soak: %s wants 1..2^64-1, not '%s'\n", name, s);
     return -1;
 }
 
@@ -63,7 +63,7 @@ int cmd_soak(int argc, char **argv)
             break;
         case O_SEED:
             if (emu_parse_count(optarg, &seed) != 0) {
-                fprintf(stderr, "iwarp soak: --seed wants a number, not '%s'\n", optarg);
+                fprintf(stderr, "iwarp soak: --seed wants 0..2^64-1, not '%s'\n", optarg);
                 return 2;
             }
             break;

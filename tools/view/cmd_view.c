@@ -70,6 +70,9 @@ static bool pair_of(const char *s, char sep, unsigned max, unsigned *a, unsigned
     return true;
 }
 
+/* --select and --center say the range in their messages as text */
+_Static_assert(EMU_MAX_DIM == 32, "the --select and --center messages say 0..31");
+
 static bool number(const char *s, uint64_t *v)
 {
     return emu_parse_count(s, v) == 0;
@@ -175,7 +178,7 @@ int view_cli_parse(view_cli_t *c, int argc, char **argv, const char *who, bool n
         case O_SELECT: {
             unsigned x = 0, y = 0;
             if (!pair_of(optarg, ',', EMU_MAX_DIM - 1, &x, &y))
-                bad = "--select wants X,Y";
+                bad = "--select wants X,Y of a cell, each 0..31";
             c->v.select = (int)(y * 1000 + x); /* resolved against the array's width once it is known */
             c->select_given = true;
             break;
@@ -183,7 +186,7 @@ int view_cli_parse(view_cli_t *c, int argc, char **argv, const char *who, bool n
         case O_SIZE: {
             unsigned w = 0, h = 0;
             if (!pair_of(optarg, 'x', 8192, &w, &h) || w < 320 || h < 200)
-                bad = "--size wants WxH, at least 320x200";
+                bad = "--size wants WxH, 320..8192 x 200..8192";
             c->v.width = (int)w;
             c->v.height = (int)h;
             break;
@@ -191,7 +194,7 @@ int view_cli_parse(view_cli_t *c, int argc, char **argv, const char *who, bool n
         case O_SHOT: c->screenshot = optarg; break;
         case O_AT:
             if (!number(optarg, &c->at))
-                bad = "--at wants a clock";
+                bad = "--at wants a clock 0..2^64-1";
             c->at_given = true;
             break;
         case O_HELPO: c->v.help = true; break;
@@ -217,16 +220,16 @@ int view_cli_parse(view_cli_t *c, int argc, char **argv, const char *who, bool n
         case O_ANIM: c->animation = optarg; break;
         case O_FROM:
             if (!number(optarg, &c->from))
-                bad = "--from wants a clock";
+                bad = "--from wants a clock 0..2^64-1";
             break;
         case O_TO:
             if (!number(optarg, &c->to))
-                bad = "--to wants a clock";
+                bad = "--to wants a clock 0..2^64-1";
             c->to_given = true;
             break;
         case O_STEP:
             if (!number(optarg, &c->step) || c->step == 0)
-                bad = "--step wants a positive number of clocks";
+                bad = "--step wants 1..2^64-1 clocks";
             break;
         case O_AFPS: {
             char *end;
@@ -246,7 +249,7 @@ int view_cli_parse(view_cli_t *c, int argc, char **argv, const char *who, bool n
         case O_CENTER: {
             unsigned x = 0, y = 0;
             if (!pair_of(optarg, ',', EMU_MAX_DIM - 1, &x, &y))
-                bad = "--center wants X,Y";
+                bad = "--center wants X,Y of a cell, each 0..31";
             /* the middle of cell (x, y) */
             c->v.view_x = (float)x + 0.5f;
             c->v.view_y = (float)y + 0.5f;
