@@ -8,6 +8,7 @@
 
 #include <cmocka.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "traffic/traffic_internal.h"
@@ -149,6 +150,46 @@ static void test_no_word_lost_with_bursts_shallow_queues_and_odd_sides(void **st
     soak(&cfg, 4000);
     cfg.pattern = TRAFFIC_TORNADO;
     soak(&cfg, 4000);
+}
+
+/* A point that did not converge says why and what to change (traffic_why): at a low load, too few messages a
+ * sample period, and the period it names is long enough for the point to converge; past saturation, lower the
+ * rate; a converged point says nothing. */
+static void test_an_unconverged_point_says_what_to_change(void **state)
+{
+    (void)state;
+    traffic_config_t cfg;
+    config(&cfg, 8, 8);
+    cfg.rate = 0.001;
+    cfg.min_samples = cfg.max_samples = 3;
+    traffic_point_t pt;
+    char err[256];
+    traffic_why_t why;
+    if (traffic_measure(&cfg, &pt, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_false(pt.converged);
+    assert_false(pt.saturated);
+    traffic_why(&cfg, &pt, &why);
+    const char *at = strstr(why.change, "lengthen --sample to about ");
+    if (strncmp(why.why, "not converged: ", 15) != 0 || at == NULL)
+        fail_msg("%s; %s", why.why, why.change);
+    unsigned long long sample = strtoull(at + strlen("lengthen --sample to about "), NULL, 10);
+    assert_true(sample > cfg.sample);
+    cfg.sample = sample;
+    cfg.max_samples = 10;
+    if (traffic_measure(&cfg, &pt, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    traffic_why(&cfg, &pt, &why);
+    if (!pt.converged || why.why[0] != '\0' || why.change[0] != '\0')
+        fail_msg("--sample %llu: converged %d, %s", sample, pt.converged, why.why);
+    config(&cfg, 8, 8);
+    cfg.rate = 0.3;
+    cfg.max_samples = 3;
+    if (traffic_measure(&cfg, &pt, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    traffic_why(&cfg, &pt, &why);
+    if (!pt.saturated || strncmp(why.why, "saturated: ", 11) != 0 || strncmp(why.change, "lower --rate", 12) != 0)
+        fail_msg("rate 0.3: %s; %s", why.why, why.change);
 }
 
 static void test_uniform_accepted_throughput_stays_below_the_bisection_bound(void **state)
@@ -336,6 +377,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zero_load_latency_is_the_formula_on_8x8),
+        cmocka_unit_test(test_an_unconverged_point_says_what_to_change),
         cmocka_unit_test(test_zero_load_latency_is_the_formula_with_other_timings),
         cmocka_unit_test(test_no_word_lost_duplicated_or_reordered_past_saturation),
         cmocka_unit_test(test_no_word_lost_with_bursts_shallow_queues_and_odd_sides),

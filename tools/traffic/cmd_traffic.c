@@ -73,6 +73,10 @@ static void json_point(const traffic_config_t *cfg, const traffic_point_t *pt, d
     json_u64(&j, "samples", pt->samples);
     json_bool(&j, "converged", pt->converged);
     json_bool(&j, "saturated", pt->saturated);
+    traffic_why_t why;
+    traffic_why(cfg, pt, &why);
+    json_string(&j, "why", why.why);
+    json_string(&j, "change", why.change);
     json_u64(&j, "measured", pt->measured);
     json_u64(&j, "delivered", pt->delivered);
     json_u64(&j, "clocks", pt->clocks);
@@ -108,12 +112,16 @@ static void text_header(const traffic_config_t *cfg, double bound)
            "max", "network", "util", "umax", "samples", "");
 }
 
-static void text_point(const traffic_point_t *pt)
+static void text_point(const traffic_config_t *cfg, const traffic_point_t *pt)
 {
     printf("%7.4f %8.4f %8.4f %9.1f %7.0f %7.0f %8.0f %9.1f %6.3f %6.3f %7u %s%s\n", pt->rate, pt->offered,
            pt->accepted, pt->latency_mean, pt->latency_p50, pt->latency_p99, pt->latency_max, pt->network_latency_mean,
            pt->link_util_mean, pt->link_util_max, pt->samples, pt->saturated ? "saturated" : "",
            pt->converged || pt->saturated ? "" : "not converged");
+    traffic_why_t why;
+    traffic_why(cfg, pt, &why);
+    if (why.why[0] != '\0')
+        printf("  %s\n  change: %s\n", why.why, why.change);
     if (pt->errors > 0)
         printf("  %llu errors; the first: %s\n", (unsigned long long)pt->errors, pt->first_error);
 }
@@ -202,7 +210,7 @@ int cmd_traffic(int argc, char **argv)
             if (o.json) {
                 json_point(&cfg, &pt, bound, o.links);
             } else {
-                text_point(&pt);
+                text_point(&cfg, &pt);
             }
             fflush(stdout);
             if (pt.saturated || !pt.converged) {

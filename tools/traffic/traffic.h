@@ -118,6 +118,7 @@ typedef struct traffic_point {
     double accepted;     /* data words delivered per cell per clock in the sample periods */
     double latency_mean; /* creation to tail delivered, clocks, of the messages created in the samples */
     double latency_p50, latency_p90, latency_p99, latency_max;
+    double latency_sd; /* their standard deviation: how many a period must deliver for the mean to settle */
     double network_latency_mean;                   /* first word into the agent to tail delivered */
     double hop_latency_mean[TRAFFIC_MAX_HOP_BINS]; /* by hop count; NaN where no message had that many */
     uint64_t hop_messages[TRAFFIC_MAX_HOP_BINS];
@@ -130,6 +131,10 @@ typedef struct traffic_point {
     unsigned samples;
     bool converged;
     bool saturated;
+    /* The last sample period, for saying why a point did not converge: the relative change of the accepted rate
+     * and of the mean latency from the period before (NaN where there was none), and its deliveries. */
+    double accepted_change, latency_change;
+    uint64_t sample_delivered;
     uint64_t clocks; /* the whole run: warm-up, samples, drain */
     uint64_t errors; /* words lost, duplicated, reordered or corrupt: must be 0 */
     char first_error[256];
@@ -137,6 +142,13 @@ typedef struct traffic_point {
 
 /* Warm-up, sample periods until converged, drain (docs/traffic.md). 0, or -1 with a message. */
 int traffic_measure(const traffic_config_t *cfg, traffic_point_t *pt, char *err, size_t errlen);
+
+/* Why a point is saturated or did not converge, and which option to change (both "" when it converged
+ * unsaturated): traffic_why.c. Each under 110 characters, a line of the table's report. */
+typedef struct traffic_why {
+    char why[160], change[160];
+} traffic_why_t;
+void traffic_why(const traffic_config_t *cfg, const traffic_point_t *pt, traffic_why_t *out);
 
 /* A measurement a person waits for: a progress line on a terminal naming `what` (none when quiet or not a
  * terminal), and Ctrl-C (interrupt.h, armed by the caller) obeyed between slices of clocks: the measurement

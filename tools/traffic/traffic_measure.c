@@ -100,6 +100,10 @@ static void latencies(const tr_net_t *n, uint64_t from, uint64_t to, traffic_poi
     }
     pt->delivered = k;
     pt->latency_mean = k ? sum / (double)k : NAN;
+    double squares = 0;
+    for (size_t j = 0; j < k; j++)
+        squares += (v[j].delay - pt->latency_mean) * (v[j].delay - pt->latency_mean);
+    pt->latency_sd = k > 1 ? sqrt(squares / (double)(k - 1)) : NAN;
     pt->latency_p50 = percentile(v, k, 0.5);
     pt->latency_p90 = percentile(v, k, 0.9);
     pt->latency_p99 = percentile(v, k, 0.99);
@@ -161,6 +165,9 @@ int traffic_measure_watched(const traffic_config_t *cfg, traffic_point_t *pt, tr
                          : NAN;
         pt->converged = pt->samples >= cfg->min_samples && pt->samples >= 2 && settled(acc, prev_acc, cfg->tolerance) &&
                         (isnan(lat) ? isnan(prev_lat) : settled(lat, prev_lat, cfg->tolerance));
+        pt->accepted_change = fabs(acc - prev_acc) / fabs(acc);
+        pt->latency_change = fabs(lat - prev_lat) / fabs(lat);
+        pt->sample_delivered = now.delivered - prev.delivered;
         prev = now;
         prev_acc = acc;
         prev_lat = lat;
