@@ -36,7 +36,7 @@ static int model_conset_cmd(bool json)
         json_begin_object(&j, NULL);
         json_begin_array(&j, "records");
     } else {
-        printf("ConSet model: phases x %d clocks (t_sync %d + t_phase %d, as the paper's tables imply)\n"
+        printf("ConSet model: phases x %d clocks (t_sync %d + t_phase %d less 8: what the paper's tables fit)\n"
                "             + %d clocks per word each cell sends\n\n",
                MODEL_PER_PHASE, MODEL_T_SYNC, MODEL_T_PHASE, MODEL_B);
         printf("%-11s %7s %7s %12s %12s %9s\n", "pattern", "phases", "words", "model", "paper pred.", "dev %");
