@@ -16,7 +16,7 @@ static const bench_t suite[] = {
     {"traffic", bench_traffic, "network-only clocks per host second: 8x8 uniform traffic from host-side generators"},
     {"caching", bench_caching, "address relation caching: break-even and assembly speedup by n_g, beside the model; HPF array assignments"},
     {"fem", bench_fem, "the finite element meshes (gmsh), partitions (METIS and RCB), patterns and phases: the ConSet paper's Table 4"},
-    {"collectives", bench_collectives, "the buffered collectives paper's collective patterns (trees, rings, pipelined broadcast, buffered send): naive, chunked, ConSet"},
+    {"collectives", bench_collectives, "buffered collectives (trees, rings, pipelined broadcast, buffered send): naive, chunked, ConSet"},
     {"copy", bench_copy, "the copy-transfer model's basic transfers on iWarp (local copies, sends, receives, network), by stride"},
 };
 _Static_assert(sizeof suite / sizeof suite[0] == BENCH_COUNT, "BENCH_COUNT must count the suite's benches");

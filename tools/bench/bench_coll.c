@@ -227,7 +227,8 @@ static void print_sweep(bench_context_t *ctx, const coll_job_t *jobs, unsigned c
         pl.legend_title = "implementation, layout";
         coll_factor_t f = coll_model_factor((coll_pattern_t)p, ROW);
         if (bench_report(ctx)) {
-            printf("\n%s, a row of %u cells, chunks of %u words%s; model: ", pattern_titles[p], ROW, CHUNK,
+            /* the model on a line of its own: with the title it ran to 152 columns */
+            printf("\n%s, a row of %u cells, chunks of %u words%s\nmodel: ", pattern_titles[p], ROW, CHUNK,
                    coll_is_multi((coll_pattern_t)p) ? " (words: the P blocks together)" : "");
             if (f.lo == f.hi)
                 printf("%.0f messages of the block\n", f.lo);
@@ -352,41 +353,39 @@ static unsigned add_table1(job_list_t *l, bool quick)
     return l->n - first;
 }
 
-static void print_table1(bench_context_t *ctx, const coll_job_t *jobs, unsigned count, bool quick)
+/* One Q's block of Table 1 for multi-broadcast or multi-reduce: a row a shape. jobs: the table's jobs as
+ * add_table1 made them (shape, then Q, then the five runs). */
+static void print_table1_q(const coll_job_t *jobs, unsigned red, unsigned qi, unsigned shapes)
 {
     static const char *const shape_names[4] = {"1000xQ", "1000x2Q", "1000x32", "4000x32"};
-    unsigned i = 0;
-    for (unsigned red = 0; red < 2 && i < count; red++) {
-        if (bench_report(ctx)) {
-            printf("\nRow multi-%s on 1xQ in MB/s a cell, as the buffered collectives paper's Table 1 (A naive, B chunked, C "
-                   "ConSet;\nM x N fp32 words, column blocks dealt round the cells); B/A here and in the paper\n",
-                   red ? "reduce" : "broadcast");
-            printf("%-8s", "M x N");
-            for (unsigned qi = 0; qi < 3; qi++)
-                printf(" | Q=%u tree A     B   B/A paper   ring A     B     C   B/A paper", table1_q[qi]);
-            printf("\n");
-        }
-        for (unsigned shape = 0; shape < (quick ? 2u : 4u); shape++) {
-            if (bench_report(ctx))
-                printf("%-8s", shape_names[shape]);
-            for (unsigned qi = 0; qi < 3; qi++) {
-                const coll_job_t *tree = &jobs[i], *ring = &jobs[i + 2];
-                for (unsigned k = 0; k < 5; k++)
-                    record(ctx, &jobs[i + k], k < 2 ? tree : ring);
-                if (bench_report(ctx)) {
-                    const unsigned *pp = paper_table1[red][shape][qi];
-                    char a[5][16], r[2][16];
-                    printf(" | %9s %5s %5s %5.2f %8s %5s %5s %5s %5.2f", mbps_cell(tree, a[0], 16),
-                           mbps_cell(&jobs[i + 1], a[1], 16), ratio_cell(&jobs[i + 1], tree, r[0], 16),
-                           (double)pp[1] / pp[0], mbps_cell(ring, a[2], 16), mbps_cell(&jobs[i + 3], a[3], 16),
-                           mbps_cell(&jobs[i + 4], a[4], 16), ratio_cell(&jobs[i + 3], ring, r[1], 16),
-                           (double)pp[3] / pp[2]);
-                }
-                i += 5;
-            }
-            if (bench_report(ctx))
-                printf("\n");
-        }
+    printf("Q=%u\n%-8s %9s %5s %5s %5s %8s %5s %5s %5s %5s\n", table1_q[qi], "M x N", "tree A", "B", "B/A", "paper",
+           "ring A", "B", "C", "B/A", "paper");
+    for (unsigned shape = 0; shape < shapes; shape++) {
+        const coll_job_t *j = &jobs[(red * shapes * 3 + shape * 3 + qi) * 5], *tree = &j[0], *ring = &j[2];
+        const unsigned *pp = paper_table1[red][shape][qi];
+        char a[5][16], r[2][16];
+        printf("%-8s %9s %5s %5s %5.2f %8s %5s %5s %5s %5.2f\n", shape_names[shape], mbps_cell(tree, a[0], 16),
+               mbps_cell(&j[1], a[1], 16), ratio_cell(&j[1], tree, r[0], 16), (double)pp[1] / pp[0],
+               mbps_cell(ring, a[2], 16), mbps_cell(&j[3], a[3], 16), mbps_cell(&j[4], a[4], 16),
+               ratio_cell(&j[3], ring, r[1], 16), (double)pp[3] / pp[2]);
+    }
+}
+
+/* The paper's Table 1 sets its three Q side by side (300 columns here); a block a Q keeps it under 120. */
+static void print_table1(bench_context_t *ctx, const coll_job_t *jobs, unsigned count, bool quick)
+{
+    unsigned shapes = quick ? 2u : 4u;
+    for (unsigned i = 0; i + 5 <= count; i += 5)
+        for (unsigned k = 0; k < 5; k++)
+            record(ctx, &jobs[i + k], k < 2 ? &jobs[i] : &jobs[i + 2]);
+    if (!bench_report(ctx))
+        return;
+    for (unsigned red = 0; red < 2 && (red + 1) * shapes * 3 * 5 <= count; red++) {
+        printf("\nRow multi-%s on 1xQ in MB/s a cell, as the buffered collectives paper's Table 1\n(A naive, B chunked, "
+               "C ConSet; M x N fp32 words, column blocks dealt round the cells); B/A here and in the paper\n",
+               red ? "reduce" : "broadcast");
+        for (unsigned qi = 0; qi < 3; qi++)
+            print_table1_q(jobs, red, qi, shapes);
     }
 }
 
