@@ -26,8 +26,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (unsigned k = 0; k < 6; k++)
             nodes[6 * c + k] = tri[k];
     }
+    double coords[3 * 2 * (COLS + 1)] = {0}; /* bottom row at y 0, top row at y 1, x the column */
+    for (unsigned c = 0; c <= COLS; c++) {
+        coords[3 * c] = coords[3 * (COLS + 1 + c)] = c;
+        coords[3 * (COLS + 1 + c) + 1] = 1;
+    }
     fem_mesh_t m = {.dim = 2, .nnodes = 2 * (COLS + 1), .nelems = ELEMS, .elem_ptr = ptr, .elem_nodes = nodes,
-                    .face_nodes = 2};
+                    .face_nodes = 2, .coords = coords};
     char path[64];
     if (fuzz_temp_file(data, size, path, sizeof path) != 0)
         return 0;

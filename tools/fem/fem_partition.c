@@ -116,7 +116,7 @@ int fem_partition(const fem_mesh_t *m, unsigned parts, fem_partitioner_t how, fe
     if (rc != 0)
         snprintf(err, cap, "out of memory");
     else if (how == FEM_RCB && fem_rcb(m, parts, p->epart) != 0) {
-        snprintf(err, cap, "out of memory");
+        snprintf(err, cap, m->coords == NULL ? "RCB needs the nodes' coordinates, and the mesh has none" : "out of memory");
         rc = -1;
     } else if (how == FEM_METIS)
         rc = metis_parts(m, parts, p->epart, err, cap);

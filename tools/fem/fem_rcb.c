@@ -57,7 +57,8 @@ int fem_rcb(const fem_mesh_t *m, unsigned parts, uint32_t *epart)
     size_t ne = m->nelems;
     double *cen = calloc(ne * 3, sizeof *cen);
     rcb_item_t *items = malloc(ne * sizeof *items);
-    int rc = cen != NULL && items != NULL && ne > 0 ? 0 : -1;
+    /* RCB cuts by position: a mesh without its nodes' coordinates cannot be cut so. */
+    int rc = cen != NULL && items != NULL && ne > 0 && m->coords != NULL ? 0 : -1;
     if (rc == 0) {
         /* An element's centroid: the mean of its nodes (z is 0 throughout a 2D mesh, so never cut). */
         for (size_t e = 0; e < ne; e++) {
