@@ -447,6 +447,58 @@ static void record_pattern(bench_context_t *ctx, const pattern_case_t *pc, const
     }
 }
 
+/* The pattern's tables: emulated against predicted and the paper's, the seeds' spread, the congestion-aware
+ * schedule, faithful against lean, and the calibration against the paper's measured Table 1. */
+static void print_pattern(const pattern_case_t *pc, const uint32_t *sizes, unsigned nsizes, const pattern_result_t *r)
+{
+    const model_pattern_info_t *info = model_pattern(pc->model);
+    /* Every line under 120 columns: the links columns have lines of their own under the table. */
+    printf("\n%s: %u phase%s (the paper's compiler as we run it; as the paper ran it: %u; ours: %u;\n"
+           "congestion-aware: %u), %u messages per cell\n",
+           info->name, r[0].phases, r[0].phases == 1 ? "" : "s", info->conset_phases, r[0].phases_ours,
+           r[0].phases_links, r[0].messages);
+    printf("%7s | %10s %10s %10s %10s | %10s %10s %10s | %9s %9s\n", "words", "ConSet", "ConSet", "paper", "ours",
+           "MsgPass", "MsgPass", "paper", "ConSet", "MsgPass");
+    printf("%7s | %10s %10s %10s %10s | %10s %10s %10s | %9s %9s\n", "", "predicted", "emulated", "predicted",
+           "emulated", "predicted", "emulated", "predicted", "MB/s", "MB/s");
+    for (unsigned i = 0; i < nsizes; i++)
+        printf("%7u | %10.0f %10.0f %10.0f %10.0f | %10.0f %10.0f %10.0f | %9.1f %9.1f\n", sizes[i],
+               r[i].predicted_conset, r[i].emulated_conset, model_seed_predicted_conset(pc->model, i),
+               r[i].emulated_ours, r[i].predicted_msgpass, r[i].emulated_msgpass,
+               model_seed_predicted_msgpass(pc->model, i), mbps(r[i].bytes, r[i].emulated_conset),
+               mbps(r[i].bytes, r[i].emulated_msgpass));
+    for (unsigned i = 0; i < nsizes; i++) {
+        seed_spread_t sp;
+        if (!has_seeds(pc, i) || !seed_spread(&r[i], &sp))
+            continue;
+        printf("%7u | the paper's compiler, %u seeds: emulated min %.0f, median %.0f, max %.0f (spread %.1f%%), "
+               "phases %u..%u\n",
+               sizes[i], sp.n, sp.min, sp.median, sp.max, sp.spread_percent, sp.phases_min, sp.phases_max);
+    }
+    printf("ConSet with the congestion-aware schedule (links: its phases, %d clocks a switch), clocks:\n",
+           MODEL_PER_PHASE);
+    for (unsigned i = 0; i < nsizes; i++)
+        printf("%7u |   links predicted %10.0f, emulated %10.0f\n", sizes[i], r[i].predicted_links,
+               r[i].emulated_links);
+    printf("the paper-faithful runs against the leaner ones (faithful / lean - 1): ConSet, the paper's compiler "
+           "against\nours; message passing, one transmitter against four sends (%s)\n",
+           LEAN_SENDS);
+    for (unsigned i = 0; i < nsizes; i++)
+        printf("%7u |   ConSet %8.0f vs %8.0f  %+6.1f%%   |   MsgPass %8.0f vs %8.0f  %+6.1f%%\n", sizes[i],
+               r[i].emulated_conset, r[i].emulated_ours, deviation(r[i].emulated_conset, r[i].emulated_ours),
+               r[i].emulated_msgpass, r[i].emulated_msgpass_lean,
+               deviation(r[i].emulated_msgpass, r[i].emulated_msgpass_lean));
+    if (model_seed_measured_conset(pc->model, 0) > 0) {
+        printf("calibration against the paper's measured Table 1 (emulated vs measured):\n");
+        for (unsigned i = 0; i < nsizes; i++) {
+            double mc = model_seed_measured_conset(pc->model, i), mm = model_seed_measured_msgpass(pc->model, i);
+            printf("%7u |   ConSet %8.0f vs %8.0f  %+6.1f%%   |   MsgPass %8.0f vs %8.0f  %+6.1f%%\n", sizes[i],
+                   r[i].emulated_conset, mc, deviation(r[i].emulated_conset, mc), r[i].emulated_msgpass, mm,
+                   deviation(r[i].emulated_msgpass, mm));
+        }
+    }
+}
+
 int bench_patterns(bench_context_t *ctx)
 {
     uint32_t sizes[MODEL_SIZES];
@@ -485,7 +537,6 @@ int bench_patterns(bench_context_t *ctx)
     unsigned all_sizes = nsizes;
     for (unsigned c = 0; c < NCASES; c++) {
         const pattern_case_t *pc = &cases[c];
-        const model_pattern_info_t *info = model_pattern(pc->model);
         pattern_result_t *r = results[c];
         /* After Ctrl-C (interrupt.h) only the sizes whose three runs all ended are results. */
         nsizes = 0;
@@ -499,56 +550,10 @@ int bench_patterns(bench_context_t *ctx)
         }
         if (nsizes == 0)
             continue;
-        write_plot(ctx, pc, sizes, nsizes, r);
         record_pattern(ctx, pc, sizes, nsizes, r);
-        if (!bench_report(ctx))
-            continue;
-        /* Every line under 120 columns: the links columns have lines of their own under the table. */
-        printf("\n%s: %u phase%s (the paper's compiler as we run it; as the paper ran it: %u; ours: %u;\n"
-               "congestion-aware: %u), %u messages per cell\n",
-               info->name, r[0].phases, r[0].phases == 1 ? "" : "s", info->conset_phases, r[0].phases_ours,
-               r[0].phases_links, r[0].messages);
-        printf("%7s | %10s %10s %10s %10s | %10s %10s %10s | %9s %9s\n", "words", "ConSet", "ConSet", "paper", "ours",
-               "MsgPass", "MsgPass", "paper", "ConSet", "MsgPass");
-        printf("%7s | %10s %10s %10s %10s | %10s %10s %10s | %9s %9s\n", "", "predicted", "emulated", "predicted",
-               "emulated", "predicted", "emulated", "predicted", "MB/s", "MB/s");
-        for (unsigned i = 0; i < nsizes; i++)
-            printf("%7u | %10.0f %10.0f %10.0f %10.0f | %10.0f %10.0f %10.0f | %9.1f %9.1f\n", sizes[i],
-                   r[i].predicted_conset, r[i].emulated_conset, model_seed_predicted_conset(pc->model, i),
-                   r[i].emulated_ours, r[i].predicted_msgpass, r[i].emulated_msgpass,
-                   model_seed_predicted_msgpass(pc->model, i), mbps(r[i].bytes, r[i].emulated_conset),
-                   mbps(r[i].bytes, r[i].emulated_msgpass));
-        for (unsigned i = 0; i < nsizes; i++) {
-            seed_spread_t sp;
-            if (!has_seeds(pc, i) || !seed_spread(&r[i], &sp))
-                continue;
-            printf("%7u | the paper's compiler, %u seeds: emulated min %.0f, median %.0f, max %.0f (spread %.1f%%), "
-                   "phases %u..%u\n",
-                   sizes[i], sp.n, sp.min, sp.median, sp.max, sp.spread_percent, sp.phases_min, sp.phases_max);
-        }
-        printf("ConSet with the congestion-aware schedule (links: its phases, %d clocks a switch), clocks:\n",
-               MODEL_PER_PHASE);
-        for (unsigned i = 0; i < nsizes; i++)
-            printf("%7u |   links predicted %10.0f, emulated %10.0f\n", sizes[i], r[i].predicted_links,
-                   r[i].emulated_links);
-        printf("the paper-faithful runs against the leaner ones (faithful / lean - 1): ConSet, the paper's compiler "
-               "against\nours; message passing, one transmitter against four sends (%s)\n",
-               LEAN_SENDS);
-        for (unsigned i = 0; i < nsizes; i++)
-            printf("%7u |   ConSet %8.0f vs %8.0f  %+6.1f%%   |   MsgPass %8.0f vs %8.0f  %+6.1f%%\n", sizes[i],
-                   r[i].emulated_conset, r[i].emulated_ours, deviation(r[i].emulated_conset, r[i].emulated_ours),
-                   r[i].emulated_msgpass, r[i].emulated_msgpass_lean,
-                   deviation(r[i].emulated_msgpass, r[i].emulated_msgpass_lean));
-        if (model_seed_measured_conset(pc->model, 0) > 0) {
-            printf("calibration against the paper's measured Table 1 (emulated vs measured):\n");
-            for (unsigned i = 0; i < nsizes; i++) {
-                double mc = model_seed_measured_conset(pc->model, i), mm = model_seed_measured_msgpass(pc->model, i);
-                printf("%7u |   ConSet %8.0f vs %8.0f  %+6.1f%%   |   MsgPass %8.0f vs %8.0f  %+6.1f%%\n", sizes[i],
-                       r[i].emulated_conset, mc, deviation(r[i].emulated_conset, mc), r[i].emulated_msgpass, mm,
-                       deviation(r[i].emulated_msgpass, mm));
-            }
-        }
-        printf("plot: %s/patterns_%s.svg\n", ctx->out_dir, pattern_name(pc->kind));
+        if (bench_report(ctx))
+            print_pattern(pc, sizes, nsizes, r);
+        write_plot(ctx, pc, sizes, nsizes, r);
     }
     return rc;
 }
