@@ -194,10 +194,303 @@ static bool ring_without_dateline(const emu_array_t *a, const wait_node_t *cyc, 
     return true;
 }
 
+/* --- The messages in the cycle: the pathways its channels belong to, one row each. --- */
+
+enum { MAX_MESSAGES = 32, MAX_PATH = 512 };
+
+typedef struct cycle_msg {
+    unsigned cell, lc; /* its first channel, where its words enter the network */
+    unsigned last;     /* its last node in the cycle (the others come right before it) */
+    unsigned nodes;    /* how many nodes of the cycle it holds */
+    char from[32], to[32], sent[24], length[16], holds[96], waits[128];
+} cycle_msg_t;
+
+static unsigned cell_at(const emu_array_t *a, unsigned cell, unsigned dir, unsigned *x, unsigned *y)
+{
+    unsigned n = neighbour(a, cell, dir);
+    *x = n % a->machine.width;
+    *y = n / a->machine.width;
+    return n;
+}
+
+/* The next channel of (cell, lc)'s pathway, downstream or upstream, when the two still point at each other. */
+static bool along(const emu_array_t *a, unsigned *cell, unsigned *lc, bool down)
+{
+    const coa_lc_t *l = &a->cells[*cell].coa.lc[*lc];
+    coa_end_t to = down ? l->route : l->source;
+    if (to.kind != COA_END_LINK || to.index >= a->cells[*cell].coa.cfg.channels)
+        return false;
+    unsigned next = neighbour(a, *cell, to.dir);
+    const coa_lc_t *n = &a->cells[next].coa.lc[to.index];
+    coa_end_t back = down ? n->source : n->route;
+    if (n->state == COA_LC_FREE || back.kind != COA_END_LINK || neighbour(a, next, back.dir) != *cell ||
+        back.index != *lc)
+        return false;
+    *cell = next;
+    *lc = to.index;
+    return true;
+}
+
+/* Whether a node of the cycle is a channel that carries a message (a draining channel's message has left), and
+ * then where that message's words enter the network: the key that tells messages apart. */
+static bool message_of(const emu_array_t *a, const wait_node_t *n, unsigned *cell, unsigned *lc)
+{
+    if (n->is_ca)
+        return false;
+    const coa_lc_t *l = &a->cells[n->cell].coa.lc[n->lc];
+    if (l->state == COA_LC_FREE || l->state == COA_LC_DRAINING)
+        return false;
+    *cell = n->cell;
+    *lc = n->lc;
+    for (unsigned limit = a->ncells * COA_MAX_CHANNELS; limit > 0 && along(a, cell, lc, false); limit--)
+        ;
+    return true;
+}
+
+static const char *sink_name(unsigned kind, unsigned index, char *buf, size_t cap)
+{
+    switch (kind) {
+    case COA_END_GATE: snprintf(buf, cap, "gi%u", index); break;
+    case COA_END_SPOOL: snprintf(buf, cap, "spool %u", index); break;
+    default: snprintf(buf, cap, "queue"); break;
+    }
+    return buf;
+}
+
+/* Where the message goes, how many words of data it has sent and how long it is, from its channels: its words
+ * in the network, what its receiver took, its header's signs, and the runtime's info word (runtime/msg.s: the
+ * first data word is the source id << 20 | the length) or its sending spool. */
+static void message_words(const emu_array_t *a, cycle_msg_t *m)
+{
+    unsigned w = a->machine.width;
+    const coa_t *oc = &a->cells[m->cell].coa;
+    const coa_lc_t *ol = &oc->lc[m->lc];
+    char end[16];
+    if (ol->source.kind == COA_END_GATE)
+        snprintf(m->from, sizeof m->from, "(%u,%u) go%u", m->cell % w, m->cell / w, ol->source.index);
+    else if (ol->source.kind == COA_END_SPOOL)
+        snprintf(m->from, sizeof m->from, "(%u,%u) spool %u", m->cell % w, m->cell / w, ol->source.index);
+    else
+        snprintf(m->from, sizeof m->from, "(%u,%u)?", m->cell % w, m->cell / w); /* the trace ends there */
+    /* Downstream to the header or the sink, then the queues from there back up, oldest word first. */
+    unsigned pc[MAX_PATH], pl[MAX_PATH], np = 0, cell = m->cell, lc = m->lc;
+    do {
+        pc[np] = cell;
+        pl[np++] = lc;
+    } while (np < MAX_PATH && along(a, &cell, &lc, true));
+    uint64_t data = 0;
+    bool have_first = false, have_sign = false;
+    uint32_t first = 0;
+    coa_sign_t sign = {0};
+    for (unsigned k = np; k-- > 0;) {
+        const coa_t *c = &a->cells[pc[k]].coa;
+        for (unsigned i = 0; i < c->lc[pl[k]].count; i++) {
+            bool tag = false;
+            uint32_t word = coa_lc_peek(c, pl[k], i, &tag);
+            coa_sign_t s;
+            if (!tag) {
+                data++;
+                if (!have_first)
+                    first = word;
+                have_first = true;
+            } else if (!have_sign && coa_sign_decode(word, &s) && s.action >= COA_SIGN_GATE) {
+                sign = s;
+                have_sign = true;
+            }
+        }
+    }
+    const coa_t *hc = &a->cells[pc[np - 1]].coa;
+    const coa_lc_t *h = &hc->lc[pl[np - 1]];
+    unsigned hx = pc[np - 1] % w, hy = pc[np - 1] / w;
+    bool arrived = h->state == COA_LC_ARRIVED || (h->state == COA_LC_ROUTED && h->route.kind != COA_END_LINK);
+    bool to_queue, taken_known = true;
+    uint64_t taken = 0;
+    if (arrived) {
+        unsigned kind = h->state == COA_LC_ARRIVED ? COA_END_QUEUE : h->route.kind;
+        snprintf(m->to, sizeof m->to, "(%u,%u) %s", hx, hy, sink_name(kind, h->route.index, end, sizeof end));
+        to_queue = kind == COA_END_QUEUE;
+        if (kind == COA_END_SPOOL) {
+            /* What its receiving spool has written to memory so far. */
+            const coa_spool_t *sp = &hc->spool[h->route.index % COA_MAX_SPOOLS];
+            taken_known = sp->mode == COA_SPOOL_RECEIVE && sp->lc == pl[np - 1];
+            taken = taken_known ? sp->index : 0;
+        } else if (kind == COA_END_GATE) {
+            /* The words that left the channel, but for the sign that ended the pathway there: only when this
+             * pathway is the only one the channel has carried. */
+            taken_known = h->stats.pathways == 1 && h->stats.words_out >= 1;
+            taken = taken_known ? h->stats.words_out - 1 : 0;
+        }
+    } else if (have_sign) {
+        snprintf(m->to, sizeof m->to, "(%u,%u) %s", sign.x, sign.y,
+                 sink_name(sign.action == COA_SIGN_GATE    ? COA_END_GATE
+                           : sign.action == COA_SIGN_SPOOL ? COA_END_SPOOL
+                                                           : COA_END_QUEUE,
+                           sign.sink, end, sizeof end));
+        to_queue = sign.action == COA_SIGN_QUEUE;
+    } else {
+        snprintf(m->to, sizeof m->to, "?");
+        to_queue = false;
+    }
+    /* The info word: only while nothing has been taken, for the arrival queue, naming the message's source. */
+    bool info =
+        have_first && taken == 0 && taken_known && to_queue && first >> 20 == m->cell && (first & 0xfffffu) + 1 >= data;
+    const coa_spool_t *sp = ol->source.kind == COA_END_SPOOL ? &oc->spool[ol->source.index % COA_MAX_SPOOLS] : NULL;
+    if (info) {
+        data--;
+        snprintf(m->length, sizeof m->length, "%u", first & 0xfffffu);
+    } else if (sp != NULL && sp->mode == COA_SPOOL_SEND && sp->lc == m->lc && sp->tag_head == 0 && sp->tag_tail == 0) {
+        snprintf(m->length, sizeof m->length, "%llu", (unsigned long long)sp->index + sp->count);
+    } else {
+        snprintf(m->length, sizeof m->length, "?");
+    }
+    snprintf(m->sent, sizeof m->sent, "%s%llu", taken_known ? "" : ">=", (unsigned long long)(data + taken));
+}
+
+static void node_text(const emu_array_t *a, const wait_node_t *n, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "(%u,%u) lc %u", n->cell % a->machine.width, n->cell / a->machine.width, n->lc);
+}
+
+static void message_ref(const int *group, unsigned k, char *buf, size_t cap)
+{
+    if (group[k] >= 0)
+        snprintf(buf, cap, ", held by #%d", group[k] + 1);
+    else
+        buf[0] = '\0';
+}
+
+/* What the message whose last node in the cycle is k waits for: the next node, through the CA in between. */
+static void message_waits(const emu_array_t *a, const wait_node_t *cyc, unsigned n, const int *group, unsigned k,
+                          char *buf, size_t cap)
+{
+    unsigned w = a->machine.width, next = (k + 1) % n, x, y;
+    const wait_node_t *node = &cyc[k], *nn = &cyc[next];
+    const emu_cell_t *c = &a->cells[node->cell];
+    const coa_lc_t *l = &c->coa.lc[node->lc];
+    char ref[32], at[40];
+    if (nn->is_ca) {
+        /* A receiver that does not read, or a sender that does not write: what that CA waits for instead. */
+        const ca_t *ca = &a->cells[nn->cell].ca;
+        unsigned after = (next + 1) % n;
+        char them[16] = "";
+        if (!cyc[after].is_ca && group[after] >= 0)
+            snprintf(them, sizeof them, " #%d", group[after] + 1);
+        const char *does = ca->s.wait_cause == CA_STALL_WFE ? "it sleeps in wfe, for"
+                           : ca->s.wait_gate >= 2           ? "it waits to send"
+                                                            : "it waits for the words of";
+        if (l->count > 0 && l->route.kind == COA_END_GATE)
+            snprintf(buf, cap, "(%u,%u) to read gi%u; %s%s", c->x, c->y, l->route.index, does, them);
+        else if (l->source.kind == COA_END_GATE)
+            snprintf(buf, cap, "(%u,%u) to write go%u; %s%s", c->x, c->y, l->source.index, does, them);
+        else
+            snprintf(buf, cap, "(%u,%u)'s CA; %s%s", nn->cell % w, nn->cell / w, does, them);
+        return;
+    }
+    message_ref(group, next, ref, sizeof ref);
+    node_text(a, nn, at, sizeof at);
+    if (l->count > 0 && l->state == COA_LC_HEADER && l->travel_dir < COA_NUM_DIRS) {
+        cell_at(a, node->cell, l->travel_dir, &x, &y);
+        snprintf(buf, cap, "a pool-%u channel at (%u,%u)%s", l->pool, x, y, ref);
+    } else if (l->count > 0) {
+        snprintf(buf, cap, "room in %s%s", at, ref);
+    } else {
+        snprintf(buf, cap, "words from %s%s", at, ref);
+    }
+}
+
+/* A table of the messages (pathways) whose channels make up the cycle: where each comes from and goes, how far it
+ * has come, the channels of the cycle it holds and what it waits for, which the next one holds. */
+static void messages(emu_array_t *a, const wait_node_t *cyc, unsigned n)
+{
+    if (n > MAX_CHAIN)
+        return;
+    unsigned key_cell[MAX_CHAIN], key_lc[MAX_CHAIN];
+    bool keyed[MAX_CHAIN];
+    for (unsigned k = 0; k < n; k++)
+        keyed[k] = message_of(a, &cyc[k], &key_cell[k], &key_lc[k]);
+#define SAME(i, j) (keyed[i] && keyed[j] && key_cell[i] == key_cell[j] && key_lc[i] == key_lc[j])
+    /* Start where a message starts, so that none is cut in two by the cycle's wrap. */
+    unsigned start = n;
+    for (unsigned k = 0; k < n && start == n; k++)
+        if (keyed[k] && !SAME((k + n - 1) % n, k))
+            start = k;
+    if (start == n)
+        return;
+    int group[MAX_CHAIN];
+    static cycle_msg_t msg[MAX_MESSAGES];
+    unsigned nm = 0, more = 0;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned k = (start + i) % n, prev = (k + n - 1) % n;
+        group[k] = -1;
+        if (!keyed[k])
+            continue;
+        if (i > 0 && SAME(prev, k) && group[prev] >= 0) {
+            group[k] = group[prev];
+            msg[group[k]].last = k;
+            msg[group[k]].nodes++;
+            continue;
+        }
+        if (nm == MAX_MESSAGES) {
+            more++;
+            continue;
+        }
+        memset(&msg[nm], 0, sizeof msg[nm]);
+        msg[nm].cell = key_cell[k];
+        msg[nm].lc = key_lc[k];
+        msg[nm].last = k;
+        msg[nm].nodes = 1;
+        group[k] = (int)nm++;
+    }
+#undef SAME
+    for (unsigned i = 0; i < nm; i++) {
+        cycle_msg_t *m = &msg[i];
+        message_words(a, m);
+        char first[32], last[32];
+        node_text(a, &cyc[(m->last + n + 1 - m->nodes) % n], first, sizeof first);
+        node_text(a, &cyc[m->last], last, sizeof last);
+        if (m->nodes == 1)
+            snprintf(m->holds, sizeof m->holds, "%s", last);
+        else if (m->nodes == 2)
+            snprintf(m->holds, sizeof m->holds, "%s, %s", first, last);
+        else
+            snprintf(m->holds, sizeof m->holds, "%s .. %s", first, last);
+        message_waits(a, cyc, n, group, m->last, m->waits, sizeof m->waits);
+    }
+    /* Columns as wide as their widest entry, so that the table stays narrow on small arrays. */
+    int wf = 4, wt = 2, ws = 4, wl = 6, wh = 5;
+    for (unsigned i = 0; i < nm; i++) {
+        wf = (int)strlen(msg[i].from) > wf ? (int)strlen(msg[i].from) : wf;
+        wt = (int)strlen(msg[i].to) > wt ? (int)strlen(msg[i].to) : wt;
+        ws = (int)strlen(msg[i].sent) > ws ? (int)strlen(msg[i].sent) : ws;
+        wl = (int)strlen(msg[i].length) > wl ? (int)strlen(msg[i].length) : wl;
+        wh = (int)strlen(msg[i].holds) > wh ? (int)strlen(msg[i].holds) : wh;
+    }
+    char line[512];
+    append(a->deadlock, sizeof a->deadlock,
+           "messages in the cycle (each holds channels from its source on and waits for one the next holds):\n");
+    snprintf(line, sizeof line, "  %2s  %-*s  %-*s  %*s  %*s  %-*s  %s\n", "#", wf, "from", wt, "to", ws, "sent", wl,
+             "length", wh, "holds", "waits for");
+    append(a->deadlock, sizeof a->deadlock, line);
+    for (unsigned i = 0; i < nm; i++) {
+        const cycle_msg_t *m = &msg[i];
+        snprintf(line, sizeof line, "  %2u  %-*s  %-*s  %*s  %*s  %-*s  %s\n", i + 1, wf, m->from, wt, m->to, ws,
+                 m->sent, wl, m->length, wh, m->holds, m->waits);
+        append(a->deadlock, sizeof a->deadlock, line);
+    }
+    if (more > 0) {
+        snprintf(line, sizeof line, "  ... and %u more\n", more);
+        append(a->deadlock, sizeof a->deadlock, line);
+    }
+    append(a->deadlock, sizeof a->deadlock,
+           "  sent: data words so far (in the network or taken); length: from the runtime's info word or the "
+           "sending spool\n");
+}
+
 /* A plain-language cause when the cycle is a known pattern, and what decides when a deadlock is noticed. */
 static void explain(emu_array_t *a, const wait_node_t *cyc, unsigned n)
 {
     char line[512], what[32];
+    messages(a, cyc, n);
     uint64_t t = closed_at(a, cyc, n);
     snprintf(line, sizeof line,
              "the cycle closed at clock %llu (nothing in it moved after that); it was noticed at clock %llu, once "

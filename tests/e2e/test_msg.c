@@ -96,6 +96,34 @@ static void test_random_long_messages_deadlock_without_the_dateline(void **state
     unsigned long long at = strtoull(closed + strlen("the cycle closed at clock "), NULL, 10);
     assert_true(at > 0 && at < emu_array_clock(r.array));
     assert_non_null(strstr(report, "deadlock_clocks = 100000"));
+    /* And the messages of the cycle, one row each: every one is sent by the runtime's spool 0 to an arrival queue,
+     * its length read from its info word, and waits for a channel the next one holds, the last for one the first
+     * holds. The rows fit in 120 columns. */
+    const char *table = strstr(report, "messages in the cycle");
+    assert_non_null(table);
+    const char *row = strchr(table, '\n') + 1;
+    assert_int_equal(strncmp(row, "   #  from", 10), 0);
+    unsigned rows = 0, waits_for[32];
+    for (row = strchr(row, '\n') + 1; strncmp(row, "   ", 3) == 0 && rows < 32; row = strchr(row, '\n') + 1) {
+        size_t len = (size_t)(strchr(row, '\n') - row);
+        char text[256];
+        snprintf(text, sizeof text, "%.*s", (int)len, row);
+        assert_true(len < 120);
+        unsigned num, fx, fy, spool, tx, ty, sent, length;
+        if (sscanf(text, " %u (%u,%u) spool %u (%u,%u) queue %u %u", &num, &fx, &fy, &spool, &tx, &ty, &sent,
+                   &length) != 8)
+            fail_msg("not a row of a message the runtime sent: %s", text);
+        assert_int_equal(num, rows + 1);
+        assert_true(sent > 0 && sent <= length);
+        const char *held = strstr(text, "a pool-0 channel at (");
+        assert_non_null(held);
+        held = strstr(held, ", held by #");
+        assert_non_null(held);
+        waits_for[rows++] = (unsigned)strtoul(held + strlen(", held by #"), NULL, 10);
+    }
+    assert_true(rows >= 2);
+    for (unsigned i = 0; i < rows; i++)
+        assert_int_equal(waits_for[i], (i + 1) % rows + 1);
     e2e_free(&r);
 }
 

@@ -384,9 +384,20 @@ static void side_content(pen_t *p, const render_frame_t *f)
             f->trace->end_deadlock != NULL) {
             const char *s = f->trace->end_deadlock;
             text_font_t *mono = text_font(&r->text, FACE_MONO, px(r, 11));
+            bool table = false;
             while (*s != '\0' && mono != NULL) {
                 const char *nl = strchr(s, '\n');
                 size_t n = nl ? (size_t)(nl - s) : strlen(s);
+                /* The table of the messages in the cycle is too wide for the panel: the console and `iwarp run`
+                 * print it; the cells' channels show the same here. */
+                if (strncmp(s, "messages in the cycle", 21) == 0)
+                    table = true;
+                else if (s[0] != ' ')
+                    table = false;
+                if (table) {
+                    s += n + (nl ? 1 : 0);
+                    continue;
+                }
                 char ln[200];
                 snprintf(ln, sizeof ln, "%.*s", (int)(n < sizeof ln - 1 ? n : sizeof ln - 1), s);
                 para(p, mono, ln, th->fault);
