@@ -33,7 +33,14 @@ static dbg_goal_t goal_points(void)
 
 static int go(dbg_t *d, const dbg_goal_t *g)
 {
+    uint64_t from = emu_array_clock(d->a);
+    if (g->track_cell >= 0)
+        dbg_gap_start(d, (unsigned)g->track_cell);
     dbg_run(d, g);
+    if (g->track_cell >= 0) {
+        dbg_gap_end(d);
+        dbg_gap_report(d, (unsigned)g->track_cell, "on", emu_array_clock(d->a) - from);
+    }
     dbg_report_stop(d);
     return 0;
 }
@@ -88,6 +95,7 @@ int dbg_cmd_step(dbg_t *d, char *args)
                              dbg_cell_x(d, d->sel), dbg_cell_y(d, d->sel), dbg_state_text(ca));
         g.step_cell = (int)d->sel;
         g.step_bundles = ca->s.stats.bundles + n;
+        g.track_cell = (int)d->sel;
     }
     return go(d, &g);
 }
@@ -111,11 +119,14 @@ int dbg_cmd_next(dbg_t *d, char *args)
     if (dbg_word(&args) != NULL)
         return dbg_error(d, "usage: next [N]");
     unsigned cell = d->sel;
+    uint64_t from = emu_array_clock(d->a);
+    dbg_gap_start(d, cell);
     for (uint64_t k = 0; k < n; k++) {
         const ca_t *ca = dbg_ca(d, cell);
         if (!cell_live(ca))
             return dbg_error(d, "(%u,%u) is %s", dbg_cell_x(d, cell), dbg_cell_y(d, cell), dbg_state_text(ca));
         dbg_goal_t g = goal_points();
+        g.track_cell = (int)cell;
         if (is_call(ca)) {
             /* Over the call: the call opens one level, its matching ret closes it. */
             g.ret = true;
@@ -129,6 +140,8 @@ int dbg_cmd_next(dbg_t *d, char *args)
         if ((r != DBG_STOP_STEP && r != DBG_STOP_RETURN) || k + 1 == n)
             break;
     }
+    dbg_gap_end(d);
+    dbg_gap_report(d, cell, "on", emu_array_clock(d->a) - from);
     dbg_report_stop(d);
     return 0;
 }

@@ -91,7 +91,8 @@ static const dbg_command_t commands[] = {
      NULL},
     {"step", 1, NULL, dbg_cmd_step, "[N] [clocks]",
      "run until the selected cell has issued N instructions, or N clocks\n"
-     "Every cell runs meanwhile; stop points still stop the run.\n"
+     "Every cell runs meanwhile; stop points still stop the run. Crossing a wait of 100 clocks or more in which\n"
+     "the cell issued nothing (wfe, a gate), it says how long and what the cell waited for.\n"
      "Example: step 3    step 10 clocks",
      complete_steps},
     {"next", 1, NULL, dbg_cmd_next, "[N]",
@@ -241,6 +242,8 @@ static const dbg_command_t commands[] = {
      complete_snapshot},
     {"reverse-step", 9, "rs", dbg_cmd_reverse_step, "[N] [clocks]",
      "go back before the selected cell's last N instructions, or N clocks\n"
+     "Going back over a wait of 100 clocks or more in which the cell issued nothing, it says how long and what\n"
+     "the cell waited for (step and next do the same going forward).\n"
      "Time travel replays from snapshots: one every `snapshot-interval` clocks (10000 at first), at most\n"
      "`snapshot-keep` of them (as many as fit in 256 MB, at most 64; an 8x8 array of 512 KB cells takes ~33 MB\n"
      "each; when even one does not fit, only the start is kept and going back replays from clock 0).\n"

@@ -135,7 +135,20 @@ typedef struct dbg_goal {
     bool replay;            /* time travel: clocks run before, ignore counts and hit counts untouched */
     uint64_t record_only;   /* count stop events instead of stopping, and stop at this one (0: the first) */
     uint64_t record_before; /* recording: events that stop before this clock count (see qualified_events) */
+    int track_cell;         /* >= 0: note the stretches in which this cell issues nothing (dbg_t.gap) */
 } dbg_goal_t;
+
+/* step, next and reverse-step cross the clocks of a cell's waits: the longest stretch in which it issued nothing,
+ * so that they can say so when it is long (the clocks from `from` to below `to`, and what the cell waited for). */
+enum { DBG_LONG_WAIT_CLOCKS = 100 };
+typedef struct dbg_gap {
+    uint64_t bundles; /* the cell's instructions so far: a change is an instruction issued */
+    uint64_t from;    /* the first clock of the stretch in progress */
+    char what[512];   /* what the cell waits for in it ("" until seen waiting) */
+    uint64_t best_from, best_to;
+    char best_what[512];
+    unsigned nlong; /* stretches of DBG_LONG_WAIT_CLOCKS or more */
+} dbg_gap_t;
 
 typedef struct dbg_snap {
     emu_snapshot_t *snap;
@@ -195,6 +208,7 @@ struct dbg {
     bool event_after_pending;  /* the last recorded event fired after a clock; its stop clock is the next one */
     uint64_t qualified_events; /* recording: the number of the last event that stops before record_before */
     uint64_t last_after_clock; /* the clock the last after_clock hook saw */
+    dbg_gap_t gap;             /* the goal's track_cell: its waits crossed */
     int call_depth;            /* next/finish: calls the cell has made and not returned from */
     uint32_t track_pc;         /* next/finish: the cell's pc before this clock, to see which bundle issued */
     uint64_t track_bundles;
@@ -324,6 +338,13 @@ dbg_goal_t dbg_goal(uint64_t limit);
 dbg_reason_t dbg_run(dbg_t *d, const dbg_goal_t *g);
 /* Prints why the run stopped and where the selected cell is. */
 void dbg_report_stop(dbg_t *d);
+/* Starts noting the stretches in which `cell` issues nothing, from now on (goals with track_cell = cell). */
+void dbg_gap_start(dbg_t *d, unsigned cell);
+/* Ends the stretch in progress at the current clock. */
+void dbg_gap_end(dbg_t *d);
+/* When the longest stretch noted is long, says that the session went `verb` ("back", "on") `clocks` clocks across
+ * it, and what the cell waited for. */
+void dbg_gap_report(dbg_t *d, unsigned cell, const char *verb, uint64_t clocks);
 /* The emu output callback: program console lines, printed once (not again when time travel replays them). */
 void dbg_on_output(void *user, unsigned x, unsigned y, const char *text);
 /* Makes the run state that of a snapshot (ring or file). */

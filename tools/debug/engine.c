@@ -121,6 +121,70 @@ static bool before_clock(void *user, emu_array_t *a, uint64_t clock)
     return false;
 }
 
+void dbg_gap_start(dbg_t *d, unsigned cell)
+{
+    memset(&d->gap, 0, sizeof d->gap);
+    d->gap.bundles = dbg_ca(d, cell)->s.stats.bundles;
+    d->gap.from = emu_array_clock(d->a);
+}
+
+/* A stretch without an instruction ends at `to`: the longest so far is kept. */
+static void gap_close(dbg_gap_t *gap, uint64_t to)
+{
+    if (to <= gap->from)
+        return;
+    if (to - gap->from >= DBG_LONG_WAIT_CLOCKS)
+        gap->nlong++;
+    if (to - gap->from > gap->best_to - gap->best_from) {
+        gap->best_from = gap->from;
+        gap->best_to = to;
+        memcpy(gap->best_what, gap->what, sizeof gap->what);
+    }
+}
+
+/* After a clock: an instruction issued ends the stretch; a wait in it is described as it begins. */
+static void gap_track(dbg_t *d, unsigned cell, uint64_t clock)
+{
+    const ca_t *ca = dbg_ca(d, cell);
+    dbg_gap_t *gap = &d->gap;
+    if (ca->s.stats.bundles != gap->bundles) {
+        gap_close(gap, clock);
+        gap->bundles = ca->s.stats.bundles;
+        gap->from = clock + 1;
+        gap->what[0] = '\0';
+    } else if (gap->what[0] == '\0' && ca->s.state == CA_WAITING) {
+        char where[96], line[64], why[320];
+        dbg_addr_text(d, cell, ca->s.pc, where, sizeof where);
+        dbg_line_text(d, cell, ca->s.pc, line, sizeof line);
+        dbg_wait_text(d, cell, why, sizeof why);
+        snprintf(gap->what, sizeof gap->what, "at %s%s%s it %s", where, *line ? " " : "", line, why);
+    }
+}
+
+void dbg_gap_end(dbg_t *d)
+{
+    gap_close(&d->gap, emu_array_clock(d->a));
+    d->gap.from = emu_array_clock(d->a);
+}
+
+void dbg_gap_report(dbg_t *d, unsigned cell, const char *verb, uint64_t clocks)
+{
+    const dbg_gap_t *gap = &d->gap;
+    if (gap->best_to - gap->best_from < DBG_LONG_WAIT_CLOCKS)
+        return;
+    char more[48] = "";
+    if (gap->nlong > 1)
+        snprintf(more, sizeof more, ", the longest of %u", gap->nlong);
+    dbg_printf(d,
+               "went %s %llu clocks, across a wait of %llu clocks (clock %llu to %llu%s) in which (%u,%u) issued "
+               "nothing:\n",
+               verb, (unsigned long long)clocks, (unsigned long long)(gap->best_to - gap->best_from),
+               (unsigned long long)gap->best_from, (unsigned long long)gap->best_to, more, dbg_cell_x(d, cell),
+               dbg_cell_y(d, cell));
+    if (gap->best_what[0] != '\0')
+        dbg_printf(d, "  %s\n", gap->best_what);
+}
+
 static bool after_clock(void *user, emu_array_t *a, uint64_t clock)
 {
     dbg_t *d = user;
@@ -131,6 +195,8 @@ static bool after_clock(void *user, emu_array_t *a, uint64_t clock)
     if (clock + 1 > d->output_high)
         d->output_high = clock + 1;
     dbg_log_marks(d, clock);
+    if (g->track_cell >= 0)
+        gap_track(d, (unsigned)g->track_cell, clock);
     if (d->phases != NULL && clock >= d->phases_high) { /* a replayed clock is in the account already */
         d->phases_high = clock + 1;
         phase_account_observe(d->phases, clock);
@@ -220,6 +286,7 @@ dbg_goal_t dbg_goal(uint64_t limit)
     memset(&g, 0, sizeof g);
     g.limit = limit;
     g.step_cell = -1;
+    g.track_cell = -1;
     return g;
 }
 

@@ -245,9 +245,18 @@ int dbg_cmd_reverse_step(dbg_t *d, char *args)
                          dbg_cell_x(d, cell), dbg_cell_y(d, cell));
     }
     uint64_t issue = d->last_after_clock;
+    /* On to now, noting the waits that going back crosses: a long one deserves a word. */
+    dbg_gap_start(d, cell);
+    if (now - emu_array_clock(d->a) >= DBG_LONG_WAIT_CLOCKS) {
+        dbg_goal_t rest = replay_goal(now);
+        rest.track_cell = (int)cell;
+        dbg_run(d, &rest);
+        dbg_gap_end(d);
+    }
     if (dbg_travel_to(d, issue) != 0)
         return -1;
     d->sel = cell;
+    dbg_gap_report(d, cell, "back", now - issue);
     landed(d);
     return 0;
 }
