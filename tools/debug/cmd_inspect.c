@@ -461,12 +461,14 @@ int dbg_cmd_info(dbg_t *d, char *args)
 {
     char *w = dbg_word(&args);
     static const char *const topics =
-        "breakpoints, snapshots, marks [N], phases, program, settings, registers [X,Y], frame";
+        "breakpoints, catch, snapshots, marks [N], phases, program, settings, registers [X,Y], frame";
     if (w == NULL)
         return dbg_error(d, "usage: info TOPIC, one of %s", topics);
     size_t n = strlen(w);
     if (strncmp(w, "breakpoints", n) == 0 || strncmp(w, "watchpoints", n) == 0) {
         dbg_info_points(d);
+    } else if (strncmp(w, "catch", n) == 0) {
+        dbg_info_catch(d);
     } else if (strncmp(w, "snapshots", n) == 0) {
         dbg_info_snapshots(d);
     } else if (strncmp(w, "marks", n) == 0 && n >= 2) {

@@ -16,8 +16,8 @@ static void complete_info(dbg_t *d, const char *line, const char *text, dbg_str_
 {
     (void)d;
     (void)line;
-    static const char *const topics[] = {"breakpoints", "watchpoints", "snapshots", "marks",  "phases",
-                                         "registers",   "program",     "settings",  "frame", NULL};
+    static const char *const topics[] = {"breakpoints", "watchpoints", "catch",    "snapshots", "marks", "phases",
+                                         "registers",   "program",     "settings", "frame",     NULL};
     complete_words(topics, text, words);
 }
 
@@ -152,7 +152,8 @@ static const dbg_command_t commands[] = {
      "open/close: a channel starts or stops delivering to a gate, a spool or the arrival queue.\n"
      "phase, send, receive, mark: marks the runtimes raise by writing control register MARK (kind << 24 | data).\n"
      "Deadlocks and faults always stop the run; the console shows the wait cycle or the fault.\n"
-     "CELLS: all by default.\n"
+     "CELLS: all by default. Four or more hits of one catchpoint in a clock are summed up in a line\n"
+     "(\"catchpoint 1 on 64 cells, (0,0) to (7,7), at clock 714: 64 pathways opened\"); `info catch` lists them.\n"
      "Example: catch open    catch phase 2    catch send @0,0",
      complete_catch},
     {"delete", 1, NULL, dbg_cmd_delete, "[N...]",
@@ -229,10 +230,11 @@ static const dbg_command_t commands[] = {
      dbg_complete_expr},
     {"undisplay", 3, NULL, dbg_cmd_undisplay, "[N]", "forget display N (alone: all of them)\nExample: undisplay 1",
      NULL},
-    {"info", 1, NULL, dbg_cmd_info, "breakpoints|snapshots|marks [N]|phases|program|settings|registers|frame",
-     "list stop points, snapshots, marks, a ConSet run's phases so far, programs, settings or the selected frame\n"
-     "Example: info "
-     "breakpoints",
+    {"info", 1, NULL, dbg_cmd_info, "breakpoints|catch|snapshots|marks [N]|phases|program|settings|registers|frame",
+     "list stop points, catches, snapshots, marks, a ConSet run's phases, programs, settings or the selected frame\n"
+     "info catch lists the catchpoint hits of the last stop that had some (a stop sums up four or more hits of\n"
+     "one catchpoint in a line).\n"
+     "Example: info breakpoints    info catch",
      complete_info},
     /* time travel */
     {"snapshot", 2, NULL, dbg_cmd_snapshot, "save FILE | load FILE | list",

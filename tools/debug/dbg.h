@@ -108,6 +108,17 @@ typedef struct dbg_point {
     int64_t event_arg; /* phase number or mark kind to match, -1 any */
 } dbg_point_t;
 
+/* A catchpoint's hit in the stop being reported: a line of dbg_t.stop_msg, which a stop with many hits of one
+ * catchpoint sums up in one line (`info catch` lists them all). */
+typedef struct dbg_catch_hit {
+    unsigned point; /* its id */
+    dbg_catch_t event;
+    unsigned cell;
+    uint32_t value; /* a mark's data: the phase, the other cell of a message */
+    uint64_t clock;
+    size_t at; /* where its line starts in stop_msg */
+} dbg_catch_hit_t;
+
 /* --- running --- */
 
 typedef enum dbg_reason {
@@ -195,6 +206,10 @@ struct dbg {
     uint64_t skip_clock;     /* breakpoints do not fire at this clock (the one stopped at) */
     uint64_t max_cycles;     /* from the run description: runs never go past it */
     dbg_str_t stop_msg;      /* why the run stopped, built by the hooks */
+    dbg_catch_hit_t *hits;   /* the catchpoint lines of stop_msg, in order */
+    size_t nhits, hits_cap;
+    dbg_str_t catch_list; /* `info catch`: the catchpoint lines of the last stop that had some */
+    uint64_t catch_clock;
     dbg_reason_t reason;
     int stop_cell;          /* cell to select after the stop, -1: keep */
     const dbg_goal_t *goal; /* of the run in progress */
@@ -338,6 +353,14 @@ dbg_goal_t dbg_goal(uint64_t limit);
 dbg_reason_t dbg_run(dbg_t *d, const dbg_goal_t *g);
 /* Prints why the run stopped and where the selected cell is. */
 void dbg_report_stop(dbg_t *d);
+/* Prints the stop's messages (stop_msg), runs of one watchpoint or catchpoint over many cells summed up. */
+void dbg_write_stop_messages(dbg_t *d);
+/* Forgets the stop's messages. */
+void dbg_stop_clear(dbg_t *d);
+/* Notes that the line about to be added to stop_msg is a hit of catchpoint p on cell (value: the mark's data). */
+void dbg_note_catch(dbg_t *d, const dbg_point_t *p, unsigned cell, uint32_t value, uint64_t clock);
+/* `info catch`: the catchpoint hits of the last stop that had some. */
+void dbg_info_catch(dbg_t *d);
 /* Starts noting the stretches in which `cell` issues nothing, from now on (goals with track_cell = cell). */
 void dbg_gap_start(dbg_t *d, unsigned cell);
 /* Ends the stretch in progress at the current clock. */

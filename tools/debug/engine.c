@@ -7,6 +7,7 @@
  * events, until) is seen after a clock, by comparing state, and stops before the next one.
  */
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dbg.h"
@@ -59,7 +60,7 @@ static bool event(dbg_t *d, bool after, uint64_t clock)
     if (g->record_only == 0 || d->events == g->record_only)
         return true;
     /* Recording: this one does not stop; its message would describe a stop that never happens. */
-    dbg_str_clear(&d->stop_msg);
+    dbg_stop_clear(d);
     d->reason = DBG_STOP_NONE;
     d->stop_cell = -1;
     if (after)
@@ -299,7 +300,7 @@ dbg_reason_t dbg_run(dbg_t *d, const dbg_goal_t *g)
     d->qualified_events = 0;
     d->event_after_pending = false;
     d->ring_stop = false;
-    dbg_str_clear(&d->stop_msg);
+    dbg_stop_clear(d);
     for (unsigned i = 0; i < d->npoints; i++)
         d->points[i]->fired = false;
     uint64_t limit = g->limit < d->max_cycles ? g->limit : d->max_cycles;
@@ -398,15 +399,125 @@ static bool cell_in(const char *line, size_t n, size_t *at, size_t *len)
     return false;
 }
 
+void dbg_stop_clear(dbg_t *d)
+{
+    dbg_str_clear(&d->stop_msg);
+    d->nhits = 0;
+}
+
+void dbg_note_catch(dbg_t *d, const dbg_point_t *p, unsigned cell, uint32_t value, uint64_t clock)
+{
+    if (d->nhits == d->hits_cap) {
+        size_t cap = d->hits_cap ? 2 * d->hits_cap : 64;
+        dbg_catch_hit_t *grown = realloc(d->hits, cap * sizeof *grown);
+        if (grown == NULL)
+            return; /* the line is printed all the same, only not summed up */
+        d->hits = grown;
+        d->hits_cap = cap;
+    }
+    d->hits[d->nhits++] = (dbg_catch_hit_t){p->id, p->event, cell, value, clock, d->stop_msg.len};
+}
+
+enum { SUMMARY_MIN_LINES = 4 }; /* runs of this many lines about one point and many cells are summed up */
+
+/* One line for the hits of catchpoint `point` in this stop: how many, on how many cells, what happened. */
+static void catch_summary(dbg_t *d, unsigned point, unsigned count)
+{
+    unsigned cells = 0, lo = UINT32_MAX, hi = 0;
+    bool same = true;
+    const dbg_catch_hit_t *first = NULL;
+    for (size_t k = 0; k < d->nhits; k++) {
+        const dbg_catch_hit_t *h = &d->hits[k];
+        if (h->point != point)
+            continue;
+        if (first == NULL)
+            first = h;
+        same &= h->value == first->value;
+        bool seen = false; /* a cell counts once, however many of its pathways opened */
+        for (size_t j = 0; j < k && !seen; j++)
+            seen = d->hits[j].point == point && d->hits[j].cell == h->cell;
+        cells += !seen;
+        lo = h->cell < lo ? h->cell : lo;
+        hi = h->cell > hi ? h->cell : hi;
+    }
+    char what[96];
+    switch (first->event) {
+    case DBG_CATCH_OPEN: snprintf(what, sizeof what, "%u pathways opened", count); break;
+    case DBG_CATCH_CLOSE: snprintf(what, sizeof what, "%u pathways closed", count); break;
+    case DBG_CATCH_PHASE:
+        if (same)
+            snprintf(what, sizeof what, "phase %u begins", first->value);
+        else
+            snprintf(what, sizeof what, "%u phases begin", count);
+        break;
+    case DBG_CATCH_SEND: snprintf(what, sizeof what, "%u messages sent", count); break;
+    case DBG_CATCH_RECEIVE: snprintf(what, sizeof what, "%u messages received", count); break;
+    default: snprintf(what, sizeof what, "%u marks", count); break;
+    }
+    if (cells == 1)
+        dbg_printf(d, "catchpoint %u on (%u,%u) at clock %llu: %s; `info catch` lists them\n", point, dbg_cell_x(d, lo),
+                   dbg_cell_y(d, lo), (unsigned long long)first->clock, what);
+    else
+        dbg_printf(d, "catchpoint %u on %u cells, (%u,%u) to (%u,%u), at clock %llu: %s; `info catch` lists them\n",
+                   point, cells, dbg_cell_x(d, lo), dbg_cell_y(d, lo), dbg_cell_x(d, hi), dbg_cell_y(d, hi),
+                   (unsigned long long)first->clock, what);
+}
+
+/* The catchpoint lines of this stop, for `info catch`. */
+static void keep_catch_list(dbg_t *d)
+{
+    if (d->nhits == 0)
+        return;
+    dbg_str_clear(&d->catch_list);
+    d->catch_clock = d->hits[0].clock;
+    for (size_t k = 0; k < d->nhits; k++) {
+        const char *line = d->stop_msg.s + d->hits[k].at, *end = d->stop_msg.s + d->stop_msg.len;
+        const char *eol = memchr(line, '\n', (size_t)(end - line));
+        dbg_str_add(&d->catch_list, line, eol != NULL ? (size_t)(eol - line) + 1 : (size_t)(end - line));
+    }
+}
+
+void dbg_info_catch(dbg_t *d)
+{
+    if (d->catch_list.len == 0) {
+        dbg_printf(d, "no catchpoint has stopped the run yet\n");
+        return;
+    }
+    dbg_printf(d, "catchpoint hits of the stop at clock %llu:\n", (unsigned long long)d->catch_clock);
+    dbg_write(d, d->catch_list.s, d->catch_list.len);
+}
+
 /* The stop's messages, with runs of four or more watchpoint lines that differ only in their cell written as
  * one ("watchpoint 1 on 16 cells, (0,0) to (3,3), at clock 17: a0 was 0, now 24"): a watch on @all of 8x8
- * would print 64 lines for one clock. */
-static void write_stop_messages(dbg_t *d)
+ * would print 64 lines for one clock. Catchpoints likewise: four or more hits of one catchpoint in a stop are
+ * one line, and `info catch` lists them. */
+void dbg_write_stop_messages(dbg_t *d)
 {
+    keep_catch_list(d);
     const char *s = d->stop_msg.s, *end = s + d->stop_msg.len;
+    size_t hit = 0; /* the next catchpoint line */
     while (s < end) {
         const char *eol = memchr(s, '\n', (size_t)(end - s));
         size_t n = eol != NULL ? (size_t)(eol - s) + 1 : (size_t)(end - s);
+        size_t off = (size_t)(s - d->stop_msg.s);
+        if (hit < d->nhits && d->hits[hit].at == off) {
+            unsigned point = d->hits[hit].point, count = 0;
+            bool first = true;
+            for (size_t k = 0; k < d->nhits; k++)
+                if (d->hits[k].point == point) {
+                    count++;
+                    first &= k >= hit;
+                }
+            hit++;
+            if (count >= SUMMARY_MIN_LINES) {
+                if (first)
+                    catch_summary(d, point, count);
+            } else {
+                dbg_write(d, s, n);
+            }
+            s += n;
+            continue;
+        }
         size_t at, len;
         unsigned count = 1;
         const char *last = s;
@@ -428,7 +539,7 @@ static void write_stop_messages(dbg_t *d)
                 q += qn;
             }
         }
-        if (count >= 4) {
+        if (count >= SUMMARY_MIN_LINES) {
             dbg_printf(d, "%.*son %u cells, %.*s to %.*s,%.*s", (int)(at - 3), s, count, (int)len, s + at,
                        (int)last_len, last + last_at, (int)(n - at - len), s + at + len);
             s = last + last_n;
@@ -442,7 +553,7 @@ static void write_stop_messages(dbg_t *d)
 void dbg_report_stop(dbg_t *d)
 {
     if (d->stop_msg.len > 0)
-        write_stop_messages(d);
+        dbg_write_stop_messages(d);
     unsigned long long clock = emu_array_clock(d->a);
     switch (d->reason) {
     case DBG_STOP_LIMIT:

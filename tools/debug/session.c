@@ -174,6 +174,8 @@ void dbg_free(dbg_t *d)
     free(d->program_name);
     dbg_str_free(&d->capture);
     dbg_str_free(&d->stop_msg);
+    dbg_str_free(&d->catch_list);
+    free(d->hits);
     for (unsigned i = 0; i < d->ndisplays; i++)
         free(d->displays[i]);
     free(d->repeat);

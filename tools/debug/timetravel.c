@@ -287,7 +287,7 @@ int dbg_cmd_reverse_continue(dbg_t *d, char *args)
             dbg_run(d, &g);
             d->skip_clock = emu_array_clock(d->a);
             if (d->stop_msg.len > 0)
-                dbg_write(d, d->stop_msg.s, d->stop_msg.len);
+                dbg_write_stop_messages(d);
             landed(d);
             return 0;
         }

@@ -224,6 +224,7 @@ static bool check_marks(dbg_t *d, dbg_point_t *p, unsigned i, uint64_t clock)
             continue;
         unsigned x = dbg_cell_x(d, i), y = dbg_cell_y(d, i);
         unsigned long long c = clock;
+        dbg_note_catch(d, p, i, data, clock);
         if (kind == EMU_MARK_PHASE)
             dbg_str_printf(&d->stop_msg, "catchpoint %u: phase %u begins on (%u,%u) at clock %llu\n", p->id, data, x, y,
                            c);
@@ -261,6 +262,7 @@ static bool check_channels(dbg_t *d, uint64_t clock)
                     continue;
                 char sink[96];
                 unsigned x = dbg_cell_x(d, i), y = dbg_cell_y(d, i);
+                dbg_note_catch(d, p, i, 0, clock);
                 if (opened) {
                     dbg_end_text(d, i, c->lc[lc].route, true, sink, sizeof sink);
                     unsigned oc, olc, hops;
