@@ -426,6 +426,7 @@ uint64_t ca_step(ca_t *ca, uint64_t now)
             if (s->state != CA_WAITING || s->wait_cause != CA_STALL_WFE) {
                 ca_finish(ca, now);
                 s->wait_since = now;
+                s->wait_began = now;
                 s->wait_cause = CA_STALL_WFE;
                 s->state = CA_WAITING;
             }
@@ -446,6 +447,7 @@ uint64_t ca_step(ca_t *ca, uint64_t now)
             if (s->state != CA_WAITING || s->wait_cause != cause) {
                 ca_finish(ca, now);
                 s->wait_since = now;
+                s->wait_began = now;
                 s->wait_cause = (uint8_t)cause;
                 s->state = CA_WAITING;
             }

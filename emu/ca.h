@@ -18,7 +18,7 @@
 #include "program.h"
 
 #define CA_STATES(X)                                                                                                   \
-    X(IDLE, "idle") /* no program loaded */                                                                            \
+    X(IDLE, "idle")       /* no program loaded */                                                                      \
     X(RUNNING, "running") /* executing or about to */                                                                  \
     X(WAITING, "waiting") /* its next bundle waits for a gate */                                                       \
     X(HALTED, "halted")                                                                                                \
@@ -32,24 +32,24 @@ typedef enum ca_state {
 
 /* Events (docs/isa.md): bits of the pending and mask registers. */
 enum {
-    CA_EVENT_SPOOL0 = 1u << 0,   /* bits 0..7: spool s finished */
-    CA_EVENT_ARRIVAL = 1u << 8,  /* a pathway waits in the arrival queue (level) */
-    CA_EVENT_TIMER = 1u << 9,    /* the clock reached the timer */
-    CA_EVENT_SOFT0 = 1u << 16,   /* bits 16..31: raised by software */
+    CA_EVENT_SPOOL0 = 1u << 0,  /* bits 0..7: spool s finished */
+    CA_EVENT_ARRIVAL = 1u << 8, /* a pathway waits in the arrival queue (level) */
+    CA_EVENT_TIMER = 1u << 9,   /* the clock reached the timer */
+    CA_EVENT_SOFT0 = 1u << 16,  /* bits 16..31: raised by software */
     CA_EVENT_LEVEL_BITS = CA_EVENT_ARRIVAL,
 };
 
 #define CA_STALL_CAUSES(X)                                                                                             \
     X(GATE_IN_EMPTY, "gate_in_empty")                                                                                  \
     X(GATE_OUT_FULL, "gate_out_full")                                                                                  \
-    X(WFE, "wfe") /* wfe: waiting for the network or an event */                                                      \
+    X(WFE, "wfe")       /* wfe: waiting for the network or an event */                                                 \
     X(BYPASS, "bypass") /* a result of the instruction before is not yet where this one reads it (docs/isa.md) */
 
 typedef enum ca_stall_cause {
 #define X(id, name) CA_STALL_##id,
     CA_STALL_CAUSES(X)
 #undef X
-    CA_STALL_COUNT
+        CA_STALL_COUNT
 } ca_stall_cause_t;
 
 typedef struct ca_stats {
@@ -57,14 +57,14 @@ typedef struct ca_stats {
     uint64_t ops;         /* operations issued (a bundle holds one or more) */
     uint64_t busy_clocks; /* clocks spent executing bundles */
     uint64_t stall_clocks[CA_STALL_COUNT];
-    uint64_t mem_reads;   /* word accesses; a double counts two */
+    uint64_t mem_reads; /* word accesses; a double counts two */
     uint64_t mem_writes;
     uint64_t gate_reads;
     uint64_t gate_writes;
     uint64_t cr_reads;
     uint64_t cr_writes;
     uint64_t branches_taken;
-    uint64_t events;      /* events taken */
+    uint64_t events; /* events taken */
 } ca_stats_t;
 
 /* Everything that changes as the core runs, in one block so a snapshot is a copy. */
@@ -72,23 +72,24 @@ typedef struct ca_state_block {
     uint32_t regs[ISA_NUM_REGS];
     uint32_t pc;
     ca_state_t state;
-    uint64_t ready_at;    /* first clock at which the next bundle may issue */
-    uint64_t wait_since;  /* clock at which the current gate wait began */
-    uint8_t wait_cause;   /* ca_stall_cause_t of the current wait */
-    uint8_t wait_gate;    /* gate number it waits for (input 0/1, output 2/3) */
-    bool wfe_armed;       /* a wfe is waiting */
-    bool wfe_reached;     /* the program came to a wfe (slept in it, passed it, or took an event at it); the cell
-                           * clears it: its wait loop's bundles are not progress (emu/cell.c) */
-    uint64_t wfe_token;   /* the network activity count when the last wfe finished */
+    uint64_t ready_at;       /* first clock at which the next bundle may issue */
+    uint64_t wait_since;     /* the current wait's clocks before this one are in stall_clocks (ca_finish moves it) */
+    uint64_t wait_began;     /* clock at which the current wait began, for reports: no run's end moves it */
+    uint8_t wait_cause;      /* ca_stall_cause_t of the current wait */
+    uint8_t wait_gate;       /* gate number it waits for (input 0/1, output 2/3) */
+    bool wfe_armed;          /* a wfe is waiting */
+    bool wfe_reached;        /* the program came to a wfe (slept in it, passed it, or took an event at it); the cell
+                              * clears it: its wait loop's bundles are not progress (emu/cell.c) */
+    uint64_t wfe_token;      /* the network activity count when the last wfe finished */
     uint64_t mem_busy_until; /* the CA's memory accesses take the memory up to this clock (exclusive) */
-    uint64_t halted_at;   /* clock of the halt or fault */
-    bool events_on;       /* global event enable: cleared on entry to a handler, set by rfe */
-    bool in_handler;      /* between an event's entry and its rfe */
+    uint64_t halted_at;      /* clock of the halt or fault */
+    bool events_on;          /* global event enable: cleared on entry to a handler, set by rfe */
+    bool in_handler;         /* between an event's entry and its rfe */
     uint32_t event_mask;
     uint32_t event_vector;
-    uint32_t epc;         /* where rfe returns */
+    uint32_t epc;           /* where rfe returns */
     uint32_t event_pending; /* latched event bits */
-    uint64_t timer_at;    /* clock at which CA_EVENT_TIMER becomes pending; 0 = off */
+    uint64_t timer_at;      /* clock at which CA_EVENT_TIMER becomes pending; 0 = off */
     emu_fault_t fault;
     ca_stats_t stats;
 } ca_state_block_t;
@@ -154,8 +155,14 @@ uint64_t ca_run_ahead_noted(ca_t *ca, uint64_t horizon, ca_undo_t *undo, uint64_
 void ca_undo_apply(ca_t *ca, const ca_undo_t *undo);
 
 /* Reads of the architectural state for tools; the 64-bit form joins an even/odd pair. */
-static inline uint32_t ca_reg(const ca_t *ca, unsigned r) { return ca->s.regs[r & 127u]; }
-static inline bool ca_done(const ca_t *ca) { return ca->s.state == CA_HALTED || ca->s.state == CA_FAULTED; }
+static inline uint32_t ca_reg(const ca_t *ca, unsigned r)
+{
+    return ca->s.regs[r & 127u];
+}
+static inline bool ca_done(const ca_t *ca)
+{
+    return ca->s.state == CA_HALTED || ca->s.state == CA_FAULTED;
+}
 
 /* Whether a state block from outside (a snapshot file) is one the core can run on: every enum, index and string
  * in range, and a running core's pc in memory. 0, or -1 with "FIELD is VALUE, ..." in err. Other addresses and

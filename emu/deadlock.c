@@ -160,7 +160,7 @@ static uint64_t closed_at(const emu_array_t *a, const wait_node_t *cyc, unsigned
     uint64_t t = 0;
     for (unsigned k = 0; k < n; k++) {
         const emu_cell_t *c = &a->cells[cyc[k].cell];
-        uint64_t at = cyc[k].is_ca ? c->ca.s.wait_since : c->coa.lc[cyc[k].lc].moved_at;
+        uint64_t at = cyc[k].is_ca ? c->ca.s.wait_began : c->coa.lc[cyc[k].lc].moved_at;
         if (at != UINT64_MAX && at > t) /* UINT64_MAX: no word has ever left that channel */
             t = at;
     }

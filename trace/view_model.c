@@ -162,16 +162,12 @@ static void update_cell(view_model_t *m, const emu_array_t *a, unsigned x, unsig
     const ca_t *ca = emu_array_ca(a, x, y);
     const coa_t *co = emu_array_coa(a, x, y);
 
-    /* The core keeps wait_since for its statistics and moves it whenever a run stops (ca_finish), so a
-     * wait's start is taken when the wait is first seen, right after the clock that began it. */
-    uint64_t caw = ca_word(ca);
-    bool new_wait = ca->s.state == CA_WAITING && m->slots[base + VM_CA] != caw;
-    put(m, base + VM_CA, caw, ch);
+    put(m, base + VM_CA, ca_word(ca), ch);
     put(m, base + VM_PC, ca->s.pc, ch);
     if (ca->s.state != CA_WAITING)
         put(m, base + VM_SINCE, ca_done(ca) ? ca->s.halted_at : 0, ch);
-    else if (new_wait)
-        put(m, base + VM_SINCE, ca->s.wait_since, ch);
+    else
+        put(m, base + VM_SINCE, ca->s.wait_began, ch);
     if (ran) {
         const uint32_t *marks;
         unsigned n = emu_array_marks(a, x, y, &marks);

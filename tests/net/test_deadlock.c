@@ -6,6 +6,7 @@
 #include "net_harness.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { RING_WORDS = 100, DEADLOCK_CLOCKS = 300 };
@@ -16,8 +17,9 @@ typedef struct ring_cell {
 } ring_cell_t;
 
 /* Each cell of the ring opens a pathway to gi0 of the next one, writes RING_WORDS words and only then reads
- * RING_WORDS from its own gi0. With small queues every CA stalls on go0 and nobody reads. */
-static void run_ring(net_t *n, const ring_cell_t *ring, unsigned len)
+ * RING_WORDS from its own gi0. With small queues every CA stalls on go0 and nobody reads. In one run, or in
+ * runs of `slice` clocks as the console and `iwarp run` make them. */
+static void run_ring_sliced(net_t *n, const ring_cell_t *ring, unsigned len, uint64_t slice)
 {
     net_create(n);
     for (unsigned i = 0; i < len; i++) {
@@ -38,7 +40,16 @@ static void run_ring(net_t *n, const ring_cell_t *ring, unsigned len)
                      ring[i].x, ring[i].y, ring[i].dir, next->x, next->y, (unsigned)RING_WORDS, (unsigned)RING_WORDS);
         net_load(n, ring[i].x, ring[i].y, p, NULL, 0);
     }
-    net_run(n, NET_LIMIT);
+    if (slice == 0)
+        net_run(n, NET_LIMIT);
+    else
+        while (net_run(n, net_clock(n) + slice) == EMU_RUN_LIMIT && net_clock(n) < NET_LIMIT)
+            ;
+}
+
+static void run_ring(net_t *n, const ring_cell_t *ring, unsigned len)
+{
+    run_ring_sliced(n, ring, len, 0);
 }
 
 /* Status deadlock, found no later than deadlock_clocks after the last progress, and a report that starts
@@ -90,6 +101,34 @@ static void test_two_cells_streaming_to_each_other_deadlock_and_the_cycle_is_rep
     run_ring(&n, ring, 2);
     expect_ring_deadlock(&n, ring, 2);
     net_free(&n);
+}
+
+static unsigned long long closed_at(const net_t *n)
+{
+    const char *closed = strstr(emu_array_deadlock(n->array), "the cycle closed at clock ");
+    assert_non_null(closed);
+    return strtoull(closed + strlen("the cycle closed at clock "), NULL, 10);
+}
+
+/* The clock the cycle closed is when its last word moved or its last CA began to wait, however the run was cut
+ * into pieces: a run's end settles the CA's stall clocks, but the wait began where it began. */
+static void test_the_clock_the_cycle_closed_does_not_depend_on_how_the_run_was_cut(void **state)
+{
+    (void)state;
+    static const ring_cell_t ring[] = {{0, 0, COA_DIR_PX}, {1, 0, COA_DIR_PX}};
+    unsigned long long at[2];
+    for (unsigned k = 0; k < 2; k++) {
+        net_t n;
+        net_init(&n, 2, 1);
+        net_set(&n, "queue_depth", "%u", 2);
+        net_set(&n, "deadlock_clocks", "%u", DEADLOCK_CLOCKS);
+        run_ring_sliced(&n, ring, 2, k == 0 ? 0 : 7);
+        expect_ring_deadlock(&n, ring, 2);
+        at[k] = closed_at(&n);
+        net_free(&n);
+    }
+    assert_true(at[0] > 0 && at[0] < 100);
+    assert_int_equal(at[1], at[0]);
 }
 
 static void test_four_cell_ring_with_turns_deadlocks_and_the_cycle_is_reported(void **state)
@@ -283,6 +322,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_two_cells_streaming_to_each_other_deadlock_and_the_cycle_is_reported),
+        cmocka_unit_test(test_the_clock_the_cycle_closed_does_not_depend_on_how_the_run_was_cut),
         cmocka_unit_test(test_four_cell_ring_with_turns_deadlocks_and_the_cycle_is_reported),
         cmocka_unit_test(test_four_cells_around_a_torus_ring_deadlock),
         cmocka_unit_test(test_headers_waiting_for_each_others_channels_around_a_ring_deadlock),

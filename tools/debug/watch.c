@@ -92,13 +92,12 @@ void dbg_arm_watches(dbg_t *d)
                 p->have[i] = true;
                 break;
             case DBG_WATCH_STALL: {
-                /* A wait going on when the run starts counts from when it began (the CA's record, or the clock a
-                 * run last ended at a limit: the array settles its statistics there). If it is already long
-                 * enough, it has been seen: fire on the next one. */
+                /* A wait going on when the run starts counts from when it began. If it is already long enough,
+                 * it has been seen: fire on the next one. */
                 bool waiting = ca->s.state == CA_WAITING && (p->gate < 0 || wait_what(ca) == p->gate);
                 uint64_t now = emu_array_clock(d->a);
-                p->old[i] = waiting ? (int64_t)ca->s.wait_since : -1;
-                p->have[i] = waiting && now - ca->s.wait_since >= p->min_clocks;
+                p->old[i] = waiting ? (int64_t)ca->s.wait_began : -1;
+                p->have[i] = waiting && now - ca->s.wait_began >= p->min_clocks;
                 break;
             }
             case DBG_BREAK:
