@@ -1,6 +1,8 @@
 /* The connection-set model: tasks, connections with a hash over their ids, ordering constraints, the writer. */
 #include "cset.h"
 
+#include "fnv.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,10 +36,7 @@ void cset_free(cset_t *s)
 /* FNV-1a: names are short, and the table only has to be deterministic and spread them. */
 static uint32_t hash_name(const char *name, size_t len)
 {
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (uint8_t)name[i]) * 16777619u;
-    return h;
+    return fnv1a32(FNV32_OFFSET, name, len);
 }
 
 /* The two indexes differ only in where entry i's name is. */

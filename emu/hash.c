@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "array_internal.h"
+#include "fnv.h"
 #include "state_fields.h"
 
 typedef struct hasher {
@@ -18,14 +19,17 @@ static void mix(hasher_t *s, const void *p, size_t n)
     for (; i + 8 <= n; i += 8) {
         uint64_t w;
         memcpy(&w, b + i, 8);
-        s->h = (s->h ^ w) * 0x100000001b3ull;
+        s->h = (s->h ^ w) * FNV64_PRIME;
         s->h ^= s->h >> 29;
     }
     for (; i < n; i++)
-        s->h = (s->h ^ b[i]) * 0x100000001b3ull;
+        s->h = (s->h ^ b[i]) * FNV64_PRIME;
 }
 
-static void u64(hasher_t *s, uint64_t v) { mix(s, &v, sizeof v); }
+static void u64(hasher_t *s, uint64_t v)
+{
+    mix(s, &v, sizeof v);
+}
 
 /* A struct by its table (emu/state_fields.h): every field it declares as state, in the table's order. */
 static void hash_fields(hasher_t *s, const void *base, const state_struct_t *t, bool with_stats)
@@ -38,9 +42,7 @@ static void hash_fields(hasher_t *s, const void *base, const state_struct_t *t, 
             if (with_stats)
                 mix(s, p, f->size);
             break;
-        case STATE_BYTES:
-            mix(s, p, f->size);
-            break;
+        case STATE_BYTES: mix(s, p, f->size); break;
         case STATE_TEXT: {
             const uint8_t *end = memchr(p, 0, f->size);
             mix(s, p, end != NULL ? (size_t)(end - p) : f->size);
@@ -51,8 +53,7 @@ static void hash_fields(hasher_t *s, const void *base, const state_struct_t *t, 
                 hash_fields(s, p + k, f->of, with_stats);
             break;
         case STATE_BY_HAND:
-        case STATE_NOT_HASHED:
-            break;
+        case STATE_NOT_HASHED: break;
         }
     }
 }
@@ -96,7 +97,7 @@ static void hash_coa(hasher_t *s, const coa_t *c, bool with_stats, uint64_t now)
 
 uint64_t emu_array_hash(const emu_array_t *a, bool with_memory, bool with_stats)
 {
-    hasher_t s = {0xcbf29ce484222325ull};
+    hasher_t s = {FNV64_OFFSET};
     u64(&s, a->clock);
     for (unsigned i = 0; i < a->ncells; i++) {
         const emu_cell_t *c = &a->cells[i];

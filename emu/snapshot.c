@@ -14,6 +14,7 @@
 #include "cell.h"
 #include "err.h"
 #include "file.h"
+#include "fnv.h"
 
 /* 03: a checksum of everything before it ends the file. */
 static const char snap_magic[8] = {'I', 'W', 'S', 'N', 'A', 'P', '0', '3'};
@@ -49,36 +50,28 @@ struct emu_snapshot {
 
 /* FNV-1a over each cell's program (entry, text and data) or its absence: restoring cells' registers and
  * memory under another program would run a made-up state. */
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-    const uint8_t *b = p;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ b[i]) * 0x100000001b3ull;
-    return h;
-}
-
 static uint64_t program_fingerprint(const emu_program_t *p)
 {
     uint32_t head[4] = {p != NULL, p != NULL ? p->image.entry : 0, p != NULL ? p->image.text_words : 0,
                         p != NULL ? p->image.data_bytes : 0};
-    uint64_t h = fnv(0xcbf29ce484222325ull, head, sizeof head);
+    uint64_t h = fnv1a64(FNV64_OFFSET, head, sizeof head);
     if (p != NULL) {
-        h = fnv(h, p->image.text, p->image.text_words * sizeof *p->image.text);
-        h = fnv(h, p->image.data, p->image.data_bytes);
+        h = fnv1a64(h, p->image.text, p->image.text_words * sizeof *p->image.text);
+        h = fnv1a64(h, p->image.data, p->image.data_bytes);
     }
     return h;
 }
 
 static uint64_t programs_fingerprint(const emu_array_t *a)
 {
-    uint64_t h = 0xcbf29ce484222325ull, one = 0;
+    uint64_t h = FNV64_OFFSET, one = 0;
     const emu_program_t *last = NULL;
     for (unsigned i = 0; i < a->ncells; i++) {
         const emu_program_t *p = a->cells[i].ca.prog;
         if (i == 0 || p != last) /* cells that run the same program (the usual case) hash it once */
             one = program_fingerprint(p);
         last = p;
-        h = fnv(h, &one, sizeof one);
+        h = fnv1a64(h, &one, sizeof one);
     }
     return h;
 }
@@ -251,14 +244,14 @@ static void io_write(snap_io_t *io, const void *p, size_t n)
 {
     if (io->rc == 0 && fwrite(p, 1, n, io->f) != n)
         io->rc = -1;
-    io->sum = fnv(io->sum, p, n);
+    io->sum = fnv1a64(io->sum, p, n);
 }
 
 static void io_read(snap_io_t *io, void *p, size_t n)
 {
     if (io->rc == 0 && fread(p, 1, n, io->f) != n)
         io->rc = -1;
-    io->sum = fnv(io->sum, p, n);
+    io->sum = fnv1a64(io->sum, p, n);
 }
 
 int emu_snapshot_save(const emu_snapshot_t *s, const char *path, char *err, size_t errlen)
@@ -279,7 +272,7 @@ int emu_snapshot_save(const emu_snapshot_t *s, const char *path, char *err, size
     h.ctrl_per_slot = s->ctrl_per_slot;
     size_t qw = queue_words(&s->machine) * s->ncells;
     size_t nslots = s->ncells * s->slots_per_cell;
-    snap_io_t io = {out.f, 0xcbf29ce484222325ull, 0};
+    snap_io_t io = {out.f, FNV64_OFFSET, 0};
     io_write(&io, &h, sizeof h);
     io_write(&io, s->deadlock, sizeof s->deadlock);
     io_write(&io, s->cells, s->ncells * sizeof *s->cells);
@@ -372,7 +365,7 @@ emu_snapshot_t *emu_snapshot_load(const char *path, char *err, size_t errlen)
     snap_header_t h;
     uint32_t sizes[6];
     header_sizes(sizes);
-    snap_io_t io = {f, 0xcbf29ce484222325ull, 0};
+    snap_io_t io = {f, FNV64_OFFSET, 0};
     io_read(&io, &h, sizeof h);
     if (io.rc != 0 || memcmp(h.magic, snap_magic, 6) != 0) {
         err_set(err, errlen, "%s: not a snapshot%s", path, io.rc != 0 ? " (shorter than a snapshot's header)" : "");

@@ -4,13 +4,11 @@
 #include <string.h>
 
 #include "asm_internal.h"
+#include "fnv.h"
 
 static uint32_t hash_name(const char *s, size_t n)
 {
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 16777619u;
-    return h;
+    return fnv1a32(FNV32_OFFSET, s, n);
 }
 
 asm_sym_t *asm_sym_lookup(asm_t *as, const char *name, size_t len)

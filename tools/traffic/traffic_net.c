@@ -9,8 +9,9 @@
 #include <string.h>
 
 #include "coa_cr.h"
-#include "err.h"
 #include "conset/route.h"
+#include "err.h"
+#include "fnv.h"
 #include "traffic_internal.h"
 
 static uint64_t probability(double p)
@@ -533,27 +534,20 @@ const char *tr_net_first_error(const tr_net_t *n)
     return "";
 }
 
-static uint64_t fnv(uint64_t h, uint64_t v)
-{
-    for (unsigned b = 0; b < 8; b++)
-        h = (h ^ (v >> (8 * b) & 0xffu)) * 0x100000001b3ull;
-    return h;
-}
-
 uint64_t tr_net_hash(const tr_net_t *n)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
+    uint64_t h = FNV64_OFFSET;
     for (unsigned i = 0; i < n->ncells; i++) {
         const tr_cell_t *c = &n->cells[i];
         for (unsigned d = 0; d < COA_NUM_DIRS; d++)
-            h = fnv(fnv(h, c->coa.link_stats[d].words), c->coa.link_stats[d].busy_clocks);
+            h = fnv1a64_u64(fnv1a64_u64(h, c->coa.link_stats[d].words), c->coa.link_stats[d].busy_clocks);
         for (unsigned lc = 0; lc < c->coa.cfg.channels; lc++) {
             const coa_lc_stats_t *s = &c->coa.lc[lc].stats;
-            h = fnv(fnv(fnv(h, s->words_in), s->words_out), s->pathways);
+            h = fnv1a64_u64(fnv1a64_u64(fnv1a64_u64(h, s->words_in), s->words_out), s->pathways);
             for (unsigned k = 0; k < COA_WAIT_COUNT; k++)
-                h = fnv(h, s->wait_clocks[k]);
+                h = fnv1a64_u64(h, s->wait_clocks[k]);
         }
-        h = fnv(fnv(fnv(h, c->counts.delivered), c->counts.latency_sum), c->rng);
+        h = fnv1a64_u64(fnv1a64_u64(fnv1a64_u64(h, c->counts.delivered), c->counts.latency_sum), c->rng);
     }
     return h;
 }
