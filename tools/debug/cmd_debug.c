@@ -1,96 +1,18 @@
 /* iwarp debug: the console over a live array. Takes what `iwarp run` takes (a program with --array/--args, or a
  * run description), then reads commands from -e, -x scripts, the terminal (readline) or a pipe. */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "commands.h"
 #include "dbg.h"
+#include "debug_cli.h"
 #include "file.h"
 #include "phase_predict.h"
-#include "program_options.h"
 #include "run_desc.h"
 
-enum { MAX_ITEMS = 64 };
-
-typedef struct debug_options {
-    program_options_t p;
-    const char *scripts[MAX_ITEMS], *cmds[MAX_ITEMS];
-    unsigned nscripts, ncmds;
-    bool echo, batch;
-} debug_options_t;
-
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: iwarp debug [options] PROGRAM.s|PROGRAM.img|DESCRIPTION.run\n"
-            "An interactive console over a live array (docs/console.md). The program arguments are those of\n"
-            "`iwarp run`: --array WxH, --args A,B,..., --machine FILE, --set KEY=VALUE, -D NAME=VALUE, -I DIR,\n"
-            "--max-cycles N (--threads is accepted; a debugged array runs on one thread, with the same results).\n"
-            "  -x FILE      run the commands in FILE, then exit (repeatable)\n"
-            "  -e COMMAND   run COMMAND first (repeatable)\n"
-            "  --echo       print each command before its output, as a transcript\n"
-            "  --batch      exit after the -e commands instead of reading more\n"
-            "Without -x or --batch, commands come from the terminal (GNU readline, history in $IWARP_HISTORY or\n"
-            "~/.iwarp_history) or, when standard input is not a terminal, from it.\n"
-            "Exit status: 0; 1 when a script's expect or assert failed or an error went unchecked; 2 on bad usage.\n");
-}
-
-/* Appends a string option to one of the lists. */
-static int push(const char **list, unsigned *n, const char *value, const char *what)
-{
-    if (*n == MAX_ITEMS) {
-        fprintf(stderr, "iwarp debug: at most %d %s\n", MAX_ITEMS, what);
-        return -1;
-    }
-    list[(*n)++] = value;
-    return 0;
-}
-
-static int parse_options(int argc, char **argv, debug_options_t *o)
-{
-    enum { O_ECHO = 256, O_BATCH, O_HELP };
-    static const struct option longopts[] = {
-        PROGRAM_LONG_OPTIONS,
-        {"echo", no_argument, NULL, O_ECHO},
-        {"batch", no_argument, NULL, O_BATCH},
-        {"help", no_argument, NULL, O_HELP},
-        {NULL, 0, NULL, 0},
-    };
-    memset(o, 0, sizeof *o);
-    program_options_init(&o->p);
-    optind = 0; /* glibc: start afresh, forgetting any earlier vector (1 keeps its place in a cluster) */
-    int c;
-    while ((c = getopt_long(argc, argv, PROGRAM_SHORT_OPTIONS "x:e:h", longopts, NULL)) != -1) {
-        int rc = program_options_take(&o->p, c, optarg, "debug"); /* --threads: a debugged array runs on one */
-        if (rc != 0) {
-            if (rc < 0)
-                return -1;
-            continue;
-        }
-        switch (c) {
-        case 'x': rc = push(o->scripts, &o->nscripts, optarg, "-x scripts"); break;
-        case 'e': rc = push(o->cmds, &o->ncmds, optarg, "-e commands"); break;
-        case O_ECHO: o->echo = true; break;
-        case O_BATCH: o->batch = true; break;
-        case O_HELP:
-        case 'h': usage(stdout); exit(0);
-        default: return -1;
-        }
-        if (rc != 0)
-            return -1;
-    }
-    if (optind != argc - 1) {
-        usage(stderr);
-        return -1;
-    }
-    o->p.file = argv[optind];
-    return 0;
-}
-
 /* The run description: a .run file, or one program on every cell of --array. */
-static int describe(const debug_options_t *o, const emu_machine_t *m, run_desc_t *desc)
+static int describe(const debug_cli_t *o, const emu_machine_t *m, run_desc_t *desc)
 {
     if (run_desc_is_path(o->p.file)) {
         if (o->p.nargs > 0 || o->p.array_given) {
@@ -128,9 +50,10 @@ static char *history_path(void)
 
 int cmd_debug(int argc, char **argv)
 {
-    debug_options_t o;
-    if (parse_options(argc, argv, &o) != 0)
-        return 2;
+    debug_cli_t o;
+    int parsed = debug_cli_parse(argc, argv, &o);
+    if (parsed != 0)
+        return parsed > 0 ? 0 : 2;
     emu_machine_t m;
     bool described = run_desc_is_path(o.p.file);
     if (run_machine_of_options(&m, !described, o.p.machine_file, o.p.sets, o.p.nsets, "debug") != 0)
