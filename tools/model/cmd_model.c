@@ -1,32 +1,15 @@
 /* iwarp model: the analytic models of seed 004, beside the seed's own predictions and, for message passing,
  * beside the same model with c and a fitted to the emulated LogGP microbenchmarks. */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "logp.h"
 #include "commands.h"
 #include "json.h"
 #include "model.h"
+#include "model_cli.h"
 #include "coll_model.h"
 #include "model_caching.h"
-
-static void usage(FILE *out)
-{
-    fprintf(
-        out,
-        "usage: iwarp model conset|msgpass|caching [--json] [--quick]\n"
-        "       iwarp model copy [options] [EXPR]   (iwarp model copy --help)\n"
-        "       iwarp model coll [options]          (iwarp model coll --help)\n"
-        "  conset   the ConSet model (the ConSet paper, sections 2 and 4.2.1) for the torus, butterfly and all-to-all "
-        "patterns,\n"
-        "           with the paper's predicted columns of Tables 1-3 and the deviation\n"
-        "  msgpass  the message-passing model (the ConSet paper, 3.1 and 4.3.1: c = 400, a = 2) beside the same model\n"
-        "           with c and a fitted to the emulated flood test (runs it: --quick for fewer sizes)\n"
-        "  caching  address relation caching (Dinda and O'Hallaron): break-even repetitions and assembly speedup by\n"
-        "           n_g for iWarp (static and dynamic loop counts) and the Paragon, beside the paper's Pred-Stat\n");
-}
 
 static int model_conset_cmd(bool json)
 {
@@ -235,40 +218,16 @@ static int model_caching_cmd(bool json)
 
 int cmd_model(int argc, char **argv)
 {
-    enum { OPT_JSON = 256, OPT_QUICK, OPT_HELP };
-    static const struct option longopts[] = {
-        {"json", no_argument, NULL, OPT_JSON},
-        {"quick", no_argument, NULL, OPT_QUICK},
-        {"help", no_argument, NULL, OPT_HELP},
-        {NULL, 0, NULL, 0},
-    };
-    if (argc >= 2 && strcmp(argv[1], "copy") == 0)
-        return model_copy_cmd(argc - 1, argv + 1);
-    if (argc >= 2 && strcmp(argv[1], "coll") == 0)
-        return model_coll_cmd(argc - 1, argv + 1);
-    bool json = false, quick = false;
-    optind = 0; /* glibc: start afresh, forgetting any earlier vector (1 keeps its place in a cluster) */
-    int c;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        switch (c) {
-        case OPT_JSON: json = true; break;
-        case OPT_QUICK: quick = true; break;
-        case OPT_HELP:
-        case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
-        }
+    model_cli_t o;
+    int parsed = model_cli_parse(argc, argv, &o);
+    if (parsed != 0)
+        return parsed > 0 ? 0 : 2;
+    switch (o.model) {
+    case MODEL_CLI_CONSET: return model_conset_cmd(o.json);
+    case MODEL_CLI_MSGPASS: return model_msgpass_cmd(o.json, o.quick);
+    case MODEL_CLI_CACHING: return model_caching_cmd(o.json);
+    case MODEL_CLI_COPY: return model_copy_cmd(argc - 1, argv + 1);
+    case MODEL_CLI_COLL: return model_coll_cmd(argc - 1, argv + 1);
     }
-    if (optind != argc - 1) {
-        usage(stderr);
-        return 2;
-    }
-    if (strcmp(argv[optind], "conset") == 0)
-        return model_conset_cmd(json);
-    if (strcmp(argv[optind], "msgpass") == 0)
-        return model_msgpass_cmd(json, quick);
-    if (strcmp(argv[optind], "caching") == 0)
-        return model_caching_cmd(json);
-    fprintf(stderr, "iwarp model: no model named '%s'\n", argv[optind]);
-    usage(stderr);
     return 2;
 }
