@@ -1,28 +1,13 @@
 /* iwarp asm: assemble source files into an image. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "asm.h"
+#include "asm_cli.h"
 #include "commands.h"
 #include "file.h"
 #include "program_load.h"
-
-static void asm_usage(FILE *out)
-{
-    fprintf(out,
-            "usage: iwarp asm [-o out.img] [-I dir]... [-D NAME[=value]]... [--text-base ADDR] file.s...\n"
-            "\n"
-            "Assembles the files as if they were one (labels are shared) into an image.\n"
-            "  -o FILE            output image (default: the first file with .img in place of .s)\n"
-            "  -I DIR             search DIR for .include files, after the including file's directory (then\n"
-            "                     runtime/ and the source root, as iwarp run does)\n"
-            "  -D NAME[=value]    define NAME like .equ (value defaults to 1)\n"
-            "  --text-base ADDR   address of .text (default 0x%x)\n"
-            "Diagnostics go to stderr as file:line:col: error: message. Exit status: 0 ok, 1 errors, 2 usage.\n",
-            ASM_DEFAULT_TEXT_BASE);
-}
 
 static char *default_output(const char *src)
 {
@@ -37,73 +22,6 @@ static char *default_output(const char *src)
         memcpy(out + n, ".img", 5);
     }
     return out;
-}
-
-typedef struct asm_args {
-    const char *output;
-    const char **includes, **defines, **files;
-    size_t nincludes, ndefines, nfiles;
-    uint32_t text_base;
-} asm_args_t;
-
-/* Value of an option given as "-X value" or "-Xvalue"; NULL (after a message) when missing. */
-static const char *option_value(int argc, char **argv, int *i, const char *opt)
-{
-    size_t n = strlen(opt);
-    if (argv[*i][n] != '\0')
-        return argv[*i] + n;
-    if (*i + 1 >= argc) {
-        fprintf(stderr, "iwarp asm: %s needs a value\n", opt);
-        return NULL;
-    }
-    return argv[++*i];
-}
-
-static int parse_args(int argc, char **argv, asm_args_t *a)
-{
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        const char *v;
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            asm_usage(stdout);
-            return 0;
-        } else if (strncmp(arg, "-o", 2) == 0) {
-            if ((v = option_value(argc, argv, &i, "-o")) == NULL)
-                return 2;
-            a->output = v;
-        } else if (strncmp(arg, "-I", 2) == 0) {
-            if ((v = option_value(argc, argv, &i, "-I")) == NULL)
-                return 2;
-            a->includes[a->nincludes++] = v;
-        } else if (strncmp(arg, "-D", 2) == 0) {
-            if ((v = option_value(argc, argv, &i, "-D")) == NULL)
-                return 2;
-            a->defines[a->ndefines++] = v;
-        } else if (strcmp(arg, "--text-base") == 0) {
-            if ((v = option_value(argc, argv, &i, "--text-base")) == NULL)
-                return 2;
-            char *end;
-            errno = 0;
-            unsigned long base = strtoul(v, &end, 0);
-            if (*end != '\0' || errno != 0 || base > 0xfffffffcul || base % 4 != 0) {
-                fprintf(stderr, "iwarp asm: --text-base needs a word-aligned 32-bit address (a multiple of 4, 0..0xfffffffc), not '%s'\n", v);
-                return 2;
-            }
-            a->text_base = (uint32_t)base;
-        } else if (arg[0] == '-' && arg[1] != '\0') {
-            fprintf(stderr, "iwarp asm: unknown option '%s'\n", arg);
-            asm_usage(stderr);
-            return 2;
-        } else {
-            a->files[a->nfiles++] = arg;
-        }
-    }
-    if (a->nfiles == 0) {
-        fprintf(stderr, "iwarp asm: no input files\n");
-        asm_usage(stderr);
-        return 2;
-    }
-    return -1;
 }
 
 static int write_image(const asm_result_t *r, const char *path)
@@ -128,19 +46,10 @@ static int write_image(const asm_result_t *r, const char *path)
 
 int cmd_asm(int argc, char **argv)
 {
-    size_t n = argc > 0 ? (size_t)argc : 1;
-    asm_args_t a = {.text_base = ASM_DEFAULT_TEXT_BASE};
-    a.includes = calloc(n + 2, sizeof *a.includes); /* and the two folders iwarp run searches too */
-    a.defines = calloc(n, sizeof *a.defines);
-    a.files = calloc(n, sizeof *a.files);
-    int rc = 1;
-    if (a.includes == NULL || a.defines == NULL || a.files == NULL) {
-        fprintf(stderr, "iwarp asm: out of memory\n");
-        goto out;
-    }
-    rc = parse_args(argc, argv, &a);
-    if (rc >= 0)
-        goto out;
+    asm_cli_t a;
+    int parsed = asm_cli_parse(argc, argv, &a);
+    if (parsed != 0)
+        return parsed > 0 ? 0 : 2;
     /* After -I, as iwarp run does: the runtimes (coa.inc, msg.s, conset.s ...) and the source root. */
     char runtime_dir[1024], root_dir[1024];
     a.includes[a.nincludes++] = iwarp_path(runtime_dir, sizeof runtime_dir, "runtime");
@@ -156,7 +65,7 @@ int cmd_asm(int argc, char **argv)
     asm_result_t res;
     int failed = asm_assemble_files(a.files, a.nfiles, &opt, &res);
     asm_print_diags(&res, stderr);
-    rc = 1;
+    int rc = 1;
     if (!failed) {
         char *def = a.output ? NULL : default_output(a.files[0]);
         const char *path = a.output ? a.output : def;
@@ -172,9 +81,6 @@ int cmd_asm(int argc, char **argv)
         free(def);
     }
     asm_result_free(&res);
-out:
-    free(a.includes);
-    free(a.defines);
-    free(a.files);
+    asm_cli_free(&a);
     return rc;
 }
