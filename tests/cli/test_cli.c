@@ -216,6 +216,21 @@ static void test_asm_assembles_the_shipped_programs(void **state)
     unlink("/tmp/iwarp-cli-pathway.img");
 }
 
+/* --text-base is digits (decimal, 0x hex or 0 octal) from its first character: strtoul read '' as 0, and took
+ * ' 4096', '+4096' and '-0' too, where every other number of the command line wants digits only. */
+static void test_asm_text_base_wants_digits(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {"''", "' 4096'", "+4096", "-0"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char args[256];
+        snprintf(args, sizeof args, "asm programs/bench/compute.s -o /tmp/iwarp-cli-base.img --text-base %s", bad[i]);
+        expect(args, 2, "--text-base needs a word-aligned 32-bit address (a multiple of 4, 0..0xfffffffc)");
+    }
+    expect("asm programs/bench/compute.s -o /tmp/iwarp-cli-base.img --text-base 010 && echo assembled", 0, "assembled");
+    unlink("/tmp/iwarp-cli-base.img");
+}
+
 /* With no display the viewer says so, rather than run unseen. */
 static void test_the_viewer_without_a_display_says_so(void **state)
 {
@@ -474,6 +489,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_the_cycle_limit_says_where_the_cells_are),
         cmocka_unit_test(test_empty_programs_and_false_recordings_are_refused),
         cmocka_unit_test(test_asm_assembles_the_shipped_programs),
+        cmocka_unit_test(test_asm_text_base_wants_digits),
         cmocka_unit_test(test_hpf_runs_an_assignment_and_refuses_bad_ones),
         cmocka_unit_test(test_array_sizes_follow_one_rule),
         cmocka_unit_test(test_hpf_doc_example_prints_what_the_doc_shows),

@@ -58,10 +58,11 @@ static int parse_args(int argc, char **argv, asm_cli_t *a)
         } else if (strcmp(arg, "--text-base") == 0) {
             if ((v = option_value(argc, argv, &i, "--text-base")) == NULL)
                 return -1;
+            /* strtoul alone would read '' as 0 and skip a leading space or sign */
             char *end;
             errno = 0;
             unsigned long base = strtoul(v, &end, 0);
-            if (*end != '\0' || errno != 0 || base > 0xfffffffcul || base % 4 != 0) {
+            if (*v < '0' || *v > '9' || *end != '\0' || errno != 0 || base > 0xfffffffcul || base % 4 != 0) {
                 fprintf(stderr,
                         "iwarp asm: --text-base needs a word-aligned 32-bit address (a multiple of 4, 0..0xfffffffc), "
                         "not '%s'\n",
