@@ -54,12 +54,19 @@ declare -A seeds=(
   [cli_hpf]="fuzz/corpus/cli_hpf"
   [cli_fem]="fuzz/corpus/cli_fem"
   [cli_sweep]="fuzz/corpus/cli_sweep"
+  [cli_run]="fuzz/corpus/cli_run"
+  [cli_debug]="fuzz/corpus/cli_debug"
+  [cli_route]="fuzz/corpus/cli_route"
+  [cli_model]="fuzz/corpus/cli_model"
+  [cli_soak]="fuzz/corpus/cli_soak"
+  [cli_asm]="fuzz/corpus/cli_asm"
+  [cli_dis]="fuzz/corpus/cli_dis"
 )
 names=("$@")
 # gmsh_read runs by name only: gmsh's own binary readers size allocations by the file's counts (libFuzzer finds
 # a malloc of 6.8 GB in GModel::_readMSH2 within a minute), which iwarp contains with the child's RLIMIT_AS.
 ((${#names[@]})) || names=(asm image cset run_desc machine snapshot trace celldata demo dbg_expr dbg_script options sweep json hpf copy fem_partition msh_check
-  cli_traffic cli_coll cli_bench cli_hpf cli_fem cli_sweep)
+  cli_traffic cli_coll cli_bench cli_hpf cli_fem cli_sweep cli_run cli_debug cli_route cli_model cli_soak cli_asm cli_dis)
 
 # Inputs longer than libFuzzer's default cap of 4096 bytes, for the harnesses whose parsers nest: their
 # recursion limits are reached only by deeper inputs (30,000 '(' overflowed the assembler's stack).
