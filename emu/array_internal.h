@@ -122,6 +122,7 @@ struct emu_array {
     unsigned nthreads;
     volatile bool stop_requested;
     char deadlock[8192];    /* the wait cycle found when the run stopped on a deadlock */
+    emu_wait_cycle_t deadlock_cycle; /* ... and its steps (not kept by snapshots: n = 0 after a restore) */
     emu_output_fn output;
     void *output_user;
     emu_hooks_t hooks;

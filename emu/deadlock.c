@@ -14,8 +14,17 @@ typedef struct wait_node {
     bool is_ca;
     unsigned cell;
     unsigned lc;
+    unsigned lane_cell, lane_dir; /* the link the wait for the next node crosses (emu_wait_step_t) */
     char why[384];
 } wait_node_t;
+
+/* Where a search writes: the report's text and the cycle's steps. */
+typedef struct found {
+    char *text;
+    size_t cap;
+    emu_wait_cycle_t *cycle;
+    bool noticed; /* the deadlock window closed (else the run stopped first) */
+} found_t;
 
 static unsigned neighbour(const emu_array_t *a, unsigned cell, unsigned dir)
 {
@@ -39,6 +48,12 @@ static void say(wait_node_t *n, const char *fmt, ...)
     va_end(ap);
 }
 
+static void lane(wait_node_t *n, unsigned cell, unsigned dir)
+{
+    n->lane_cell = cell;
+    n->lane_dir = dir;
+}
+
 /* Fills in why `n` waits and returns what it waits for; false at a dead end. */
 static bool step(const emu_array_t *a, wait_node_t *n, wait_node_t *next)
 {
@@ -46,6 +61,7 @@ static bool step(const emu_array_t *a, wait_node_t *n, wait_node_t *next)
     const coa_t *coa = &c->coa;
     memset(next, 0, sizeof *next);
     next->cell = n->cell;
+    next->lane_dir = n->lane_dir = COA_NUM_DIRS;
     if (n->is_ca) {
         unsigned g = c->ca.s.wait_gate;
         if (c->ca.s.state != CA_WAITING) {
@@ -87,6 +103,7 @@ static bool step(const emu_array_t *a, wait_node_t *n, wait_node_t *next)
         say(n, "(%u,%u) channel %u is draining: its trailer has left, it waits for the last credits from (%u,%u) "
             "channel %u before it is free", c->x, c->y, n->lc, down % a->machine.width, down / a->machine.width,
             l->route.index);
+        lane(n, n->cell, l->route.dir);
         next->cell = down;
         next->lc = l->route.index;
         return true;
@@ -97,6 +114,7 @@ static bool step(const emu_array_t *a, wait_node_t *n, wait_node_t *next)
             unsigned up = neighbour(a, n->cell, l->source.dir);
             say(n, "(%u,%u) channel %u is empty, fed by (%u,%u) channel %u", c->x, c->y, n->lc, up % a->machine.width,
                 up / a->machine.width, l->source.index);
+            lane(n, up, coa_dir_opposite((coa_dir_t)l->source.dir)); /* the words would come from up */
             next->cell = up;
             next->lc = l->source.index;
             return true;
@@ -115,6 +133,7 @@ static bool step(const emu_array_t *a, wait_node_t *n, wait_node_t *next)
             l->pool, down % a->machine.width, down / a->machine.width);
         if (pool == 0)
             return false;
+        lane(n, n->cell, l->travel_dir);
         next->cell = down;
         next->lc = (unsigned)__builtin_ctzll(pool);
         return true;
@@ -125,6 +144,7 @@ static bool step(const emu_array_t *a, wait_node_t *n, wait_node_t *next)
         say(n, "(%u,%u) channel %u holds %u word%s, no room at (%u,%u) channel %u", c->x, c->y, n->lc, l->count,
             l->count == 1 ? "" : "s",
             down % a->machine.width, down / a->machine.width, l->route.index);
+        lane(n, n->cell, l->route.dir);
         next->cell = down;
         next->lc = l->route.index;
         return true;
@@ -153,15 +173,30 @@ static void append(char *buf, size_t cap, const char *text)
         snprintf(buf + n, cap - n, "%s", text);
 }
 
-/* The clock the cycle closed: the last time anything in it moved (a word left one of its channels, or one of
- * its agents began its wait). The run stops deadlock_clocks later, when the detector notices. */
+/* When a node's wait began: the last word that left a channel, or, for a header waiting for a channel, when it
+ * was decoded (a header that never moved has no other clock: the first hop of a message blocked at its second).
+ * UINT64_MAX when nothing says. */
+static uint64_t wait_began(const emu_array_t *a, const wait_node_t *n)
+{
+    const emu_cell_t *c = &a->cells[n->cell];
+    if (n->is_ca)
+        return c->ca.s.wait_began;
+    const coa_lc_t *l = &c->coa.lc[n->lc];
+    uint64_t at = l->moved_at; /* UINT64_MAX: no word has ever left that channel */
+    if (l->state == COA_LC_HEADER && l->setup_started && (at == UINT64_MAX || l->setup_done > at))
+        at = l->setup_done;
+    return at;
+}
+
+/* The clock the cycle closed: the last time anything in it moved (a word left one of its channels, one of its
+ * headers was decoded, or one of its agents began its wait). The run stops deadlock_clocks later, when the
+ * detector notices. */
 static uint64_t closed_at(const emu_array_t *a, const wait_node_t *cyc, unsigned n)
 {
     uint64_t t = 0;
     for (unsigned k = 0; k < n; k++) {
-        const emu_cell_t *c = &a->cells[cyc[k].cell];
-        uint64_t at = cyc[k].is_ca ? c->ca.s.wait_began : c->coa.lc[cyc[k].lc].moved_at;
-        if (at != UINT64_MAX && at > t) /* UINT64_MAX: no word has ever left that channel */
+        uint64_t at = wait_began(a, &cyc[k]);
+        if (at != UINT64_MAX && at > t)
             t = at;
     }
     return t;
@@ -487,17 +522,24 @@ static void messages(emu_array_t *a, const wait_node_t *cyc, unsigned n)
 }
 
 /* A plain-language cause when the cycle is a known pattern, and what decides when a deadlock is noticed. */
-static void explain(emu_array_t *a, const wait_node_t *cyc, unsigned n)
+static void explain(const emu_array_t *a, found_t *out, const wait_node_t *cyc, unsigned n)
 {
     char line[512], what[32];
     messages(a, cyc, n);
     uint64_t t = closed_at(a, cyc, n);
-    snprintf(line, sizeof line,
-             "the cycle closed at clock %llu (nothing in it moved after that); it was noticed at clock %llu, once "
-             "nothing in the array had progressed for deadlock_clocks = %llu clocks (the setting that decides when "
-             "a deadlock is noticed)\n",
-             (unsigned long long)t, (unsigned long long)a->clock, (unsigned long long)a->machine.deadlock_clocks);
-    append(a->deadlock, sizeof a->deadlock, line);
+    out->cycle->closed_at = t;
+    if (out->noticed)
+        snprintf(line, sizeof line,
+                 "the cycle closed at clock %llu (nothing in it moved after that); it was noticed at clock %llu, "
+                 "once nothing in the array had progressed for deadlock_clocks = %llu clocks (the setting that "
+                 "decides when a deadlock is noticed)\n",
+                 (unsigned long long)t, (unsigned long long)a->clock, (unsigned long long)a->machine.deadlock_clocks);
+    else
+        snprintf(line, sizeof line,
+                 "the cycle closed at clock %llu (nothing in it moved after that); the run stopped at clock %llu, "
+                 "before the deadlock detector's window (deadlock_clocks = %llu clocks without progress) closed\n",
+                 (unsigned long long)t, (unsigned long long)a->clock, (unsigned long long)a->machine.deadlock_clocks);
+    append(out->text, out->cap, line);
     if (ring_without_dateline(a, cyc, n, what, sizeof what)) {
         const coa_lc_t *l = &a->cells[cyc[0].cell].coa.lc[cyc[0].lc];
         snprintf(line, sizeof line,
@@ -505,7 +547,7 @@ static void explain(emu_array_t *a, const wait_node_t *cyc, unsigned n)
                  "and waits for the next one round the ring; a route that changes pool where the ring wraps (the "
                  "dateline) breaks such cycles\n",
                  l->pool, what);
-        append(a->deadlock, sizeof a->deadlock, line);
+        append(out->text, out->cap, line);
         return;
     }
     for (unsigned k = 0; k < n; k++) {
@@ -514,7 +556,7 @@ static void explain(emu_array_t *a, const wait_node_t *cyc, unsigned n)
             snprintf(line, sizeof line,
                      "cause: a spool stuck: (%u,%u) sleeps in wfe for a spool that waits on the network itself\n",
                      c->x, c->y);
-            append(a->deadlock, sizeof a->deadlock, line);
+            append(out->text, out->cap, line);
             return;
         }
         if (!cyc[k].is_ca && c->coa.lc[cyc[k].lc].count > 0 && c->coa.lc[cyc[k].lc].route.kind == COA_END_GATE) {
@@ -522,15 +564,15 @@ static void explain(emu_array_t *a, const wait_node_t *cyc, unsigned n)
                      "cause: a receiver not draining: words for (%u,%u) wait in channel %u while its CA waits "
                      "on something else in the cycle (a send before its receive?)\n",
                      c->x, c->y, cyc[k].lc);
-            append(a->deadlock, sizeof a->deadlock, line);
+            append(out->text, out->cap, line);
             return;
         }
     }
 }
 
-/* Follows waits from `start`; returns true (with a->deadlock written) when a cycle closes, else writes the
- * chain only if nothing is written yet. */
-static bool follow(emu_array_t *a, const wait_node_t *start, wait_node_t *chain)
+/* Follows waits from `start`; returns true (with the report and the steps written) when a cycle closes, else
+ * writes the chain only if nothing is written yet. */
+static bool follow(const emu_array_t *a, found_t *out, const wait_node_t *start, wait_node_t *chain)
 {
     unsigned n = 0;
     chain[0] = *start;
@@ -545,25 +587,34 @@ static bool follow(emu_array_t *a, const wait_node_t *start, wait_node_t *chain)
         if (cycle_at >= 0)
             break;
     }
-    if (cycle_at < 0 && a->deadlock[0] != '\0')
+    if (cycle_at < 0 && out->text[0] != '\0')
         return false; /* keep the first chain unless this one closes a cycle */
-    a->deadlock[0] = '\0';
-    append(a->deadlock, sizeof a->deadlock, cycle_at >= 0 ? "wait cycle:\n" : "wait chain (no cycle found):\n");
+    out->text[0] = '\0';
+    append(out->text, out->cap, cycle_at >= 0 ? "wait cycle:\n" : "wait chain (no cycle found):\n");
     for (unsigned k = cycle_at >= 0 ? (unsigned)cycle_at : 0; k < n + (cycle_at < 0); k++) {
-        append(a->deadlock, sizeof a->deadlock, "  ");
-        append(a->deadlock, sizeof a->deadlock, chain[k].why);
-        append(a->deadlock, sizeof a->deadlock, "\n");
+        append(out->text, out->cap, "  ");
+        append(out->text, out->cap, chain[k].why);
+        append(out->text, out->cap, "\n");
     }
-    if (cycle_at >= 0)
-        explain(a, chain + cycle_at, n - (unsigned)cycle_at);
-    return cycle_at >= 0;
+    if (cycle_at < 0)
+        return false;
+    emu_wait_cycle_t *cyc = out->cycle;
+    cyc->n = n - (unsigned)cycle_at;
+    for (unsigned k = 0; k < cyc->n; k++) {
+        const wait_node_t *w = &chain[(unsigned)cycle_at + k];
+        cyc->step[k] = (emu_wait_step_t){w->cell, w->is_ca ? 0 : w->lc, w->is_ca, w->lane_cell, w->lane_dir};
+    }
+    explain(a, out, chain + cycle_at, cyc->n);
+    return true;
 }
 
-bool emu_deadlock_report(emu_array_t *a)
+static bool find_cycle(const emu_array_t *a, found_t *out)
 {
     static const wait_node_t empty;
     wait_node_t chain[MAX_CHAIN];
-    a->deadlock[0] = '\0';
+    _Static_assert((int)MAX_CHAIN <= (int)EMU_WAIT_CYCLE_MAX, "a cycle's steps fit");
+    out->text[0] = '\0';
+    out->cycle->n = 0;
     /* From each waiting computation agent first: that is what the user sees stuck. */
     for (unsigned i = 0; i < a->ncells; i++) {
         if (a->cells[i].ca.s.state != CA_WAITING)
@@ -571,7 +622,7 @@ bool emu_deadlock_report(emu_array_t *a)
         wait_node_t start = empty;
         start.is_ca = true;
         start.cell = i;
-        if (follow(a, &start, chain))
+        if (follow(a, out, &start, chain))
             return true;
     }
     /* Agents asleep in wfe wait on the network as a whole: look for the cycle among the channels. */
@@ -580,8 +631,30 @@ bool emu_deadlock_report(emu_array_t *a)
             wait_node_t start = empty;
             start.cell = i;
             start.lc = (unsigned)__builtin_ctzll(m);
-            if (follow(a, &start, chain))
+            if (follow(a, out, &start, chain))
                 return true;
         }
     return false;
+}
+
+bool emu_deadlock_report(emu_array_t *a)
+{
+    found_t out = {a->deadlock, sizeof a->deadlock, &a->deadlock_cycle, true};
+    return find_cycle(a, &out);
+}
+
+const emu_wait_cycle_t *emu_array_deadlock_cycle(const emu_array_t *a)
+{
+    return &a->deadlock_cycle;
+}
+
+bool emu_array_find_wait_cycle(const emu_array_t *a, emu_wait_cycle_t *cycle, char *report, size_t cap)
+{
+    char none[1];
+    found_t out = {report != NULL && cap > 0 ? report : none, report != NULL && cap > 0 ? cap : sizeof none, cycle,
+                   false};
+    bool found = find_cycle(a, &out);
+    if (!found)
+        out.text[0] = '\0'; /* a chain of waits is no news in a run that was stopped */
+    return found;
 }

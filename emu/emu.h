@@ -155,6 +155,28 @@ uint64_t emu_array_hash(const emu_array_t *a, bool with_memory, bool with_stats)
 /* After EMU_RUN_DEADLOCK: the cycle of waiting cells and channels, one step per line. After EMU_RUN_LIVELOCK: when
  * the last word moved and where the cells that still run are (docs/run.md). */
 const char *emu_array_deadlock(const emu_array_t *a);
+
+/* A wait cycle as steps, for tools that draw it: each step waits for the next, the last for the first. */
+enum { EMU_WAIT_CYCLE_MAX = 256 };
+typedef struct emu_wait_step {
+    unsigned cell;      /* y * width + x */
+    unsigned lc;        /* the logical channel, unless is_ca */
+    bool is_ca;         /* the cell's computation agent */
+    unsigned lane_cell; /* the link between this step and the next, as the outgoing link lane_dir of lane_cell */
+    unsigned lane_dir;  /* (the one the words cross, whichever way the wait points); COA_NUM_DIRS: none, same cell */
+} emu_wait_step_t;
+typedef struct emu_wait_cycle {
+    unsigned n;         /* steps; 0: no cycle */
+    uint64_t closed_at; /* the last clock anything in it moved (or a waiting header was decoded) */
+    emu_wait_step_t step[EMU_WAIT_CYCLE_MAX];
+} emu_wait_cycle_t;
+/* After EMU_RUN_DEADLOCK: the cycle emu_array_deadlock reports, step by step (n = 0 when the report found only a
+ * chain of waits, or after another status). */
+const emu_wait_cycle_t *emu_array_deadlock_cycle(const emu_array_t *a);
+/* The detector on the array as it stands, for a run stopped before the deadlock window closed (a clock limit, a
+ * stop request): fills `out` and writes the report into `report` (may be NULL) when waits close a cycle, and
+ * returns whether they do. Changes nothing in the array. */
+bool emu_array_find_wait_cycle(const emu_array_t *a, emu_wait_cycle_t *out, char *report, size_t cap);
 /* The first cell to fault in this run, or false. */
 bool emu_array_first_fault(const emu_array_t *a, unsigned *x, unsigned *y);
 

@@ -180,6 +180,7 @@ int emu_snapshot_restore(emu_array_t *a, const emu_snapshot_t *s, char *err, siz
     a->last_progress = s->last_progress;
     _Static_assert(sizeof a->deadlock >= sizeof s->deadlock, "the live report holds a snapshot's");
     memcpy(a->deadlock, s->deadlock, sizeof s->deadlock);
+    a->deadlock_cycle.n = 0; /* a snapshot keeps the report's text, not its steps */
     size_t qw = queue_words(m);
     for (unsigned i = 0; i < a->ncells; i++) {
         emu_cell_t *c = &a->cells[i];

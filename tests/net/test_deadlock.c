@@ -82,6 +82,24 @@ static void expect_ring_deadlock(const net_t *n, const ring_cell_t *ring, unsign
     }
     net_expect_contains(text, "go0");
     net_expect_contains(text, "gi0");
+    /* The same cycle as steps, for the viewer to draw: every CA of the ring, and between each cell and the next
+     * the link the ring goes over (on 2x1 both links join the two cells: the step names the one its words use). */
+    const emu_wait_cycle_t *cyc = emu_array_deadlock_cycle(n->array);
+    unsigned w = n->machine.width, cas = 0, lanes = 0;
+    for (unsigned k = 0; k < cyc->n; k++) {
+        const emu_wait_step_t *st = &cyc->step[k];
+        cas += st->is_ca;
+        if (st->lane_dir == COA_NUM_DIRS)
+            continue;
+        lanes++;
+        bool on_ring = false;
+        for (unsigned i = 0; i < len; i++)
+            on_ring |= st->lane_cell == ring[i].y * w + ring[i].x && st->lane_dir == ring[i].dir;
+        if (!on_ring)
+            fail_msg("step %u crosses link %u of cell %u, which is not the ring's", k, st->lane_dir, st->lane_cell);
+    }
+    assert_int_equal(cas, len);
+    assert_int_equal(lanes, len);
     /* Nothing moved in the last deadlock_clocks clocks, and the run stopped right then. */
     for (unsigned i = 0; i < len; i++) {
         const ca_t *ca = net_ca(n, ring[i].x, ring[i].y);
@@ -170,21 +188,20 @@ static void test_four_cells_around_a_torus_ring_deadlock(void **state)
 /* Around a ring with one reservable channel per link and no dateline, each cell's header takes the channel
  * of the next cell and waits for the one after, which the next cell's header holds: a cycle of headers
  * waiting for channels (reason no_channel), reported through the pool channels it waits for. */
-static void test_headers_waiting_for_each_others_channels_around_a_ring_deadlock(void **state)
+enum { HEADER_RING = 4, HEADER_DELAY = 20 };
+
+static void load_header_ring(net_t *n)
 {
-    (void)state;
-    enum { LEN = 4 };
-    net_t n;
-    net_init(&n, LEN, 1);
-    net_set(&n, "deadlock_clocks", "%u", DEADLOCK_CLOCKS);
-    net_create(&n);
-    for (unsigned x = 0; x < LEN; x++) {
-        const emu_program_t *p = net_asmf(&n,
+    net_init(n, HEADER_RING, 1);
+    net_set(n, "deadlock_clocks", "%u", DEADLOCK_CLOCKS);
+    net_create(n);
+    for (unsigned x = 0; x < HEADER_RING; x++) {
+        const emu_program_t *p = net_asmf(n,
                                           "        .include \"net.inc\"\n"
                                           "_start: li   r5, 1 << 8\n"
                                           "        wrcr r5, [COA_LINK_POOL + DIR_PX * 8 + 0 * 2]\n"
                                           "        wrcr zero, [COA_LINK_POOL + DIR_PX * 8 + 1 * 2]\n"
-                                          "        delay 20\n" /* every cell has narrowed its pool */
+                                          "        delay %u\n" /* every cell has narrowed its pool */
                                           "        open 0\n"
                                           "        sign 0, %u, 0, DIR_PX\n"
                                           "        sign 0, %u, 0, SIGN_GATE, 0\n"
@@ -192,9 +209,31 @@ static void test_headers_waiting_for_each_others_channels_around_a_ring_deadlock
                                           "1:      { mov go0, r3 ; loop r3, 1b }\n"
                                           "        trailer 0\n"
                                           "        halt\n",
-                                          x, (x + 2) % LEN);
-        net_load(&n, x, 0, p, NULL, 0);
+                                          (unsigned)HEADER_DELAY, x, (x + 2) % HEADER_RING);
+        net_load(n, x, 0, p, NULL, 0);
     }
+}
+
+/* Its steps: channel 8 of each cell, each waiting over its +X link. */
+static void expect_header_ring_steps(const emu_wait_cycle_t *cyc)
+{
+    assert_int_equal(cyc->n, HEADER_RING);
+    for (unsigned k = 0; k < cyc->n; k++) {
+        const emu_wait_step_t *st = &cyc->step[k];
+        assert_false(st->is_ca);
+        assert_int_equal(st->lc, 8);
+        assert_int_equal(st->lane_cell, st->cell);
+        assert_int_equal(st->lane_dir, COA_DIR_PX);
+        assert_int_equal(cyc->step[(k + 1) % cyc->n].cell, (st->cell + 1) % HEADER_RING);
+    }
+}
+
+static void test_headers_waiting_for_each_others_channels_around_a_ring_deadlock(void **state)
+{
+    (void)state;
+    enum { LEN = HEADER_RING };
+    net_t n;
+    load_header_ring(&n);
     net_run(&n, NET_LIMIT);
     if (n.status != EMU_RUN_DEADLOCK) {
         net_print_state(&n);
@@ -212,6 +251,41 @@ static void test_headers_waiting_for_each_others_channels_around_a_ring_deadlock
         assert_int_equal(c->lc[8].state, COA_LC_HEADER);
         assert_int_equal(coa_lc_wait(c, 8, net_clock(&n)), COA_WAIT_NO_CHANNEL);
     }
+    /* No word ever left these channels: the cycle closed when the last header was decoded, after the delay and
+     * well before the detector noticed, not at clock 0. */
+    const emu_wait_cycle_t *cyc = emu_array_deadlock_cycle(n.array);
+    expect_header_ring_steps(cyc);
+    if (cyc->closed_at <= HEADER_DELAY || cyc->closed_at + DEADLOCK_CLOCKS > net_clock(&n))
+        fail_msg("closed at %llu, noticed at %llu", (unsigned long long)cyc->closed_at,
+                 (unsigned long long)net_clock(&n));
+    snprintf(needle, sizeof needle, "the cycle closed at clock %llu ", (unsigned long long)cyc->closed_at);
+    net_expect_contains(text, needle);
+    net_free(&n);
+}
+
+/* Stopped by its clock limit after the headers blocked and before the window closed, the run's wait cycle is
+ * found all the same (the viewer draws it at a run's end), the same steps, and the report says the run stopped. */
+static void test_a_stopped_run_shows_its_wait_cycle(void **state)
+{
+    (void)state;
+    net_t n;
+    load_header_ring(&n);
+    assert_int_equal(net_run(&n, HEADER_DELAY + DEADLOCK_CLOCKS / 2), EMU_RUN_LIMIT);
+    emu_wait_cycle_t cyc;
+    char report[8192];
+    assert_true(emu_array_find_wait_cycle(n.array, &cyc, report, sizeof report));
+    print_message("%s", report);
+    expect_header_ring_steps(&cyc);
+    net_expect_contains(report, "wait cycle:\n");
+    net_expect_contains(report, "the run stopped at clock");
+    /* Before the headers are out there is no cycle, and no report. */
+    net_free(&n);
+    load_header_ring(&n);
+    assert_int_equal(net_run(&n, HEADER_DELAY / 2), EMU_RUN_LIMIT);
+    report[0] = 'x';
+    assert_false(emu_array_find_wait_cycle(n.array, &cyc, report, sizeof report));
+    assert_int_equal(cyc.n, 0);
+    assert_int_equal(report[0], '\0');
     net_free(&n);
 }
 
@@ -326,6 +400,7 @@ int main(void)
         cmocka_unit_test(test_four_cell_ring_with_turns_deadlocks_and_the_cycle_is_reported),
         cmocka_unit_test(test_four_cells_around_a_torus_ring_deadlock),
         cmocka_unit_test(test_headers_waiting_for_each_others_channels_around_a_ring_deadlock),
+        cmocka_unit_test(test_a_stopped_run_shows_its_wait_cycle),
         cmocka_unit_test(test_a_long_run_that_keeps_moving_is_not_reported_as_deadlock),
         cmocka_unit_test(test_a_cell_that_only_wakes_and_sleeps_is_no_progress),
     };
