@@ -38,6 +38,7 @@ enum view_record_tag {
     VIEW_REC_DELTA = 'D',
     VIEW_REC_FAULT = 'F',
     VIEW_REC_END = 'E',
+    VIEW_REC_CYCLE = 'W', /* the wait cycle at the end (before 'E'): a deadlock's, or a stopped run's */
 };
 
 /* A source file of a program, with the start of each line (1-based lines). */
@@ -129,6 +130,11 @@ typedef struct view_trace {
     uint64_t end_clock, end_cycles;
     emu_run_status_t end_status;
     char *end_deadlock;
+    /* The wait cycle the run ended in (VIEW_REC_CYCLE): its steps, and the clock it closed at (nothing in it
+     * changed from the clock after that to the end). */
+    emu_wait_step_t *cycle;
+    unsigned ncycle;
+    uint64_t cycle_closed;
     char error[256]; /* set when the data is malformed; scanning stops there */
     bool damaged;    /* opened although malformed past last_clock: what precedes plays, `error` says where */
 } view_trace_t;

@@ -272,6 +272,27 @@ static int scan_slots(view_trace_t *t, rd_t *r, uint64_t clock, bool key)
     return r->p == r->end ? 0 : -1;
 }
 
+/* The steps of a wait cycle (docs/trace.md, record W). Returns 0, or -1 when malformed. */
+static int read_cycle(view_trace_t *t, rd_t *r)
+{
+    uint64_t closed = rd_varint(r), n = rd_varint(r), ncells = (uint64_t)t->st.l.width * t->st.l.height;
+    if (r->bad || n == 0 || n > EMU_WAIT_CYCLE_MAX || t->cycle != NULL)
+        return -1;
+    t->cycle = calloc((size_t)n, sizeof *t->cycle);
+    if (t->cycle == NULL)
+        return -1;
+    for (uint64_t k = 0; k < n; k++) {
+        uint64_t cell = rd_varint(r), what = rd_varint(r), dir = rd_varint(r), lane = rd_varint(r);
+        if (r->bad || cell >= ncells || (what >> 1) >= t->st.l.channels || dir > COA_NUM_DIRS || lane >= ncells)
+            return -1;
+        t->cycle[k] =
+            (emu_wait_step_t){(unsigned)cell, (unsigned)(what >> 1), (what & 1) != 0, (unsigned)lane, (unsigned)dir};
+    }
+    t->ncycle = (unsigned)n;
+    t->cycle_closed = closed;
+    return 0;
+}
+
 int view_trace_scan(view_trace_t *t)
 {
     if (t->error[0] != '\0')
@@ -341,6 +362,10 @@ int view_trace_scan(view_trace_t *t)
             t->end_deadlock = dl;
             break;
         }
+        case VIEW_REC_CYCLE:
+            if (read_cycle(t, &r) != 0)
+                return err_set(t->error, sizeof t->error, "the recording is malformed at byte %zu", t->scanned);
+            break;
         default: /* unknown records are skipped: later versions may add some */ break;
         }
         if (t->nkeys == 0)
@@ -467,6 +492,7 @@ void view_trace_close(view_trace_t *t)
     free(t->last_mark);
     free(t->last_mark_clock);
     free(t->end_deadlock);
+    free(t->cycle);
     view_bytes_free(&t->own);
     memset(t, 0, sizeof *t);
 }

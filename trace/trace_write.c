@@ -302,14 +302,41 @@ int view_record_finish(view_recorder_t *r, emu_run_status_t st, char *err, size_
      * cells on the cycle), so take it again at the final clock. */
     uint64_t clock = emu_array_clock(r->a);
     record(r, clock > r->m.clock ? clock : r->m.clock, false);
+    /* The wait cycle, step by step, for the viewer to draw: the deadlock's, or the one a run stopped at its
+     * limit (or by a request) is caught in before the detector's window closed. */
+    const emu_wait_cycle_t *cyc = NULL;
+    const char *dl = "";
+    struct stopped {
+        emu_wait_cycle_t cycle;
+        char report[8192];
+    } *stopped = NULL;
+    if (st == EMU_RUN_DEADLOCK || st == EMU_RUN_LIVELOCK) {
+        dl = emu_array_deadlock(r->a) != NULL ? emu_array_deadlock(r->a) : "";
+        cyc = st == EMU_RUN_DEADLOCK ? emu_array_deadlock_cycle(r->a) : NULL;
+    } else if ((st == EMU_RUN_LIMIT || st == EMU_RUN_STOPPED) && (stopped = malloc(sizeof *stopped)) != NULL &&
+               emu_array_find_wait_cycle(r->a, &stopped->cycle, stopped->report, sizeof stopped->report)) {
+        cyc = &stopped->cycle;
+        dl = stopped->report;
+    }
+    if (cyc != NULL && cyc->n > 0) {
+        view_bytes_varint(&r->pay, r->m.clock);
+        view_bytes_varint(&r->pay, cyc->closed_at);
+        view_bytes_varint(&r->pay, cyc->n);
+        for (unsigned k = 0; k < cyc->n; k++) {
+            const emu_wait_step_t *s = &cyc->step[k];
+            view_bytes_varint(&r->pay, s->cell);
+            view_bytes_varint(&r->pay, (uint64_t)s->lc << 1 | s->is_ca);
+            view_bytes_varint(&r->pay, s->lane_dir);
+            view_bytes_varint(&r->pay, s->lane_cell);
+        }
+        emit(r, VIEW_REC_CYCLE);
+    }
     view_bytes_varint(&r->pay, r->m.clock);
     view_bytes_varint(&r->pay, (uint64_t)st);
     view_bytes_varint(&r->pay, emu_array_cycles(r->a));
-    const char *dl = (st == EMU_RUN_DEADLOCK || st == EMU_RUN_LIVELOCK) && emu_array_deadlock(r->a) != NULL
-                         ? emu_array_deadlock(r->a)
-                         : "";
     view_bytes_string(&r->pay, dl, strlen(dl));
     emit(r, VIEW_REC_END);
+    free(stopped);
     flush_frame(r);
     int rc = 0;
     if (r->write_failed) {

@@ -180,7 +180,8 @@ static void test_a_file_holds_what_memory_holds(void **state)
 }
 
 /* A whole recording in memory, for the tests that only read. */
-static void record_memory(const char *run, view_bytes_t *bytes)
+/* Records a run to its limit (0: the run description's). */
+static void record_memory_to(const char *run, view_bytes_t *bytes, uint64_t limit)
 {
     view_test_run_t r;
     view_test_build(&r, run);
@@ -188,8 +189,14 @@ static void record_memory(const char *run, view_bytes_t *bytes)
     memset(bytes, 0, sizeof *bytes);
     view_recorder_t *rec = view_record_attach_memory(r.a, bytes, run, err, sizeof err);
     assert_non_null(rec);
-    assert_int_equal(view_record_finish(rec, emu_array_run(r.a, r.desc.max_cycles), err, sizeof err), 0);
+    emu_run_status_t st = emu_array_run(r.a, limit > 0 ? limit : r.desc.max_cycles);
+    assert_int_equal(view_record_finish(rec, st, err, sizeof err), 0);
     view_test_free(&r);
+}
+
+static void record_memory(const char *run, view_bytes_t *bytes)
+{
+    record_memory_to(run, bytes, 0);
 }
 
 /* Deltas carry changes: new - old, zigzagged, round trips for any pair of values. */
@@ -258,6 +265,22 @@ static void test_seeks_agree_in_any_order(void **state)
     view_bytes_free(&bytes);
 }
 
+/* The deadlock demo's cycle as the recording keeps it: channel 8 of the four cells of a row, each waiting
+ * over its +X link for the next. */
+static void expect_row_cycle(const view_trace_t *t)
+{
+    assert_int_equal(t->ncycle, 4);
+    unsigned w = t->st.l.width;
+    for (unsigned k = 0; k < t->ncycle; k++) {
+        const emu_wait_step_t *s = &t->cycle[k];
+        assert_false(s->is_ca);
+        assert_int_equal(s->lc, 8);
+        assert_int_equal(s->lane_cell, s->cell);
+        assert_int_equal(s->lane_dir, COA_DIR_PX);
+        assert_int_equal(s->cell / w, t->cycle[0].cell / w);
+    }
+}
+
 static void test_a_deadlock_keeps_its_cycle(void **state)
 {
     (void)state;
@@ -271,6 +294,36 @@ static void test_a_deadlock_keeps_its_cycle(void **state)
     assert_non_null(t.end_deadlock);
     assert_non_null(strstr(t.end_deadlock, "wait cycle"));
     assert_non_null(strstr(t.end_deadlock, "pool-0 channel"));
+    expect_row_cycle(&t);
+    /* It closed long before the detector noticed: the viewer draws it from then on. */
+    assert_true(t.cycle_closed > 100 && t.cycle_closed + 300 <= t.end_clock);
+    view_trace_close(&t);
+    view_bytes_free(&bytes);
+}
+
+/* A run stopped (here by its clock limit) after the cycle closed and before the detector's window did: the
+ * recording keeps the cycle it is caught in, and the report says the run stopped. */
+static void test_a_stopped_run_keeps_its_wait_cycle(void **state)
+{
+    (void)state;
+    view_bytes_t bytes;
+    record_memory_to("programs/demos/deadlock.run", &bytes, 250);
+    view_trace_t t;
+    char err[256];
+    assert_int_equal(view_trace_open_bytes(&t, &bytes, err, sizeof err), 0);
+    assert_true(t.ended);
+    assert_int_equal(t.end_status, EMU_RUN_LIMIT);
+    assert_int_equal(t.end_clock, 250);
+    expect_row_cycle(&t);
+    assert_non_null(strstr(t.end_deadlock, "the run stopped at clock 250"));
+    view_trace_close(&t);
+    view_bytes_free(&bytes);
+    /* Stopped before the headers block: no cycle. */
+    record_memory_to("programs/demos/deadlock.run", &bytes, 50);
+    assert_int_equal(view_trace_open_bytes(&t, &bytes, err, sizeof err), 0);
+    assert_int_equal(t.end_status, EMU_RUN_LIMIT);
+    assert_int_equal(t.ncycle, 0);
+    assert_string_equal(t.end_deadlock, "");
     view_trace_close(&t);
     view_bytes_free(&bytes);
 }
@@ -405,6 +458,7 @@ int main(void)
         cmocka_unit_test(test_an_older_version_is_refused),
         cmocka_unit_test(test_seeks_agree_in_any_order),
         cmocka_unit_test(test_a_deadlock_keeps_its_cycle),
+        cmocka_unit_test(test_a_stopped_run_keeps_its_wait_cycle),
         cmocka_unit_test(test_phase_marks_are_kept),
         cmocka_unit_test(test_source_lines_travel_with_the_recording),
         cmocka_unit_test(test_a_cut_recording_shows_what_it_holds),
