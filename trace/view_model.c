@@ -265,6 +265,23 @@ bool view_lc_upstream(const view_model_t *m, size_t s, size_t *up)
     return true;
 }
 
+bool view_lc_downstream(const view_model_t *m, size_t s, size_t *down)
+{
+    const view_layout_t *l = &m->l;
+    size_t cell = s / l->cell_slots;
+    coa_end_t r = coa_end_decode((uint32_t)(m->slots[s + VM_LC_ENDS] & 0xffff));
+    if (r.kind != COA_END_LINK || r.dir >= COA_NUM_DIRS || r.index >= l->channels)
+        return false;
+    unsigned nx, ny;
+    view_neighbour(l, (unsigned)(cell % l->width), (unsigned)(cell / l->width), r.dir, &nx, &ny);
+    size_t d = ((size_t)ny * l->width + nx) * l->cell_slots + l->lc0 + r.index * VM_LC_SLOTS, up;
+    /* The next hop is there when it is fed by this one: the same test as upstream, from the other end. */
+    if ((m->slots[d + VM_LC_A] & 0xff) == COA_LC_FREE || !view_lc_upstream(m, d, &up) || up != s)
+        return false;
+    *down = d;
+    return true;
+}
+
 static int cmp_u32(const void *p, const void *q)
 {
     uint32_t a = *(const uint32_t *)p, b = *(const uint32_t *)q;

@@ -132,6 +132,8 @@ void view_lc_unpack(const view_model_t *m, const uint64_t *cell, unsigned lc, vi
 /* The channel feeding channel slot `s` (the slot of its VM_LC_A) over a link, if that channel is in use and
  * routed to it: *up is then its slot. */
 bool view_lc_upstream(const view_model_t *m, size_t s, size_t *up);
+/* The channel that channel slot `s` feeds over its link, if that one is in use and fed by it: *down is its slot. */
+bool view_lc_downstream(const view_model_t *m, size_t s, size_t *down);
 /* The slot of channel lc of cell `cell` (its VM_LC_A). */
 static inline size_t view_lc_slot(const view_model_t *m, unsigned cell, unsigned lc)
 {

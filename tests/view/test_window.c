@@ -298,6 +298,20 @@ static void start_viewer(session_t *s, const char *file)
     assert_int_equal(xdo(s, NULL, 0, "windowfocus", "--sync", s->window, NULL), 0);
 }
 
+/* Clicks the middle of cell (0,0), where the viewer's log says it is, and waits for it to be selected; gives its
+ * middle and the timeline's track (x, y of its middle line, width), in window points. */
+static void click_cell0(const session_t *s, int *cx, int *cy, int *bx, int *by, int *bw)
+{
+    char line[512];
+    assert_true(wait_log(s, "layout", "cell0=", 5, line, sizeof line));
+    assert_int_equal(sscanf(line, "layout cell0=%d,%d bar=%d,%d,%d", cx, cy, bx, by, bw), 5);
+    char sx[16], sy[16];
+    snprintf(sx, sizeof sx, "%d", *cx);
+    snprintf(sy, sizeof sy, "%d", *cy);
+    assert_int_equal(xdo(s, NULL, 0, "mousemove", "--window", s->window, "--sync", sx, sy, "click", "1", NULL), 0);
+    expect(s, "selected=0 ");
+}
+
 static void test_keys_and_mouse_drive_a_replay(void **state)
 {
     session_t *s = *state;
@@ -358,14 +372,9 @@ static void test_keys_and_mouse_drive_a_replay(void **state)
     expect(s, "clock=0 ");
 
     /* The mouse: a click on cell (0,0) selects it, a click half-way along the timeline goes there. */
-    assert_true(wait_log(s, "layout", "cell0=", 5, line, sizeof line));
     int cx, cy, bx, by, bw;
-    assert_int_equal(sscanf(line, "layout cell0=%d,%d bar=%d,%d,%d", &cx, &cy, &bx, &by, &bw), 5);
+    click_cell0(s, &cx, &cy, &bx, &by, &bw);
     char sx[16], sy[16];
-    snprintf(sx, sizeof sx, "%d", cx);
-    snprintf(sy, sizeof sy, "%d", cy);
-    assert_int_equal(xdo(s, NULL, 0, "mousemove", "--window", s->window, "--sync", sx, sy, "click", "1", NULL), 0);
-    expect(s, "selected=0");
     snprintf(sx, sizeof sx, "%d", bx + bw / 2);
     snprintf(sy, sizeof sy, "%d", by);
     assert_int_equal(xdo(s, NULL, 0, "mousemove", "--window", s->window, "--sync", sx, sy, "click", "1", NULL), 0);
@@ -410,6 +419,55 @@ static void test_a_live_run_steps(void **state)
     s->viewer = 0;
 }
 
+/* Pixels of this colour in a screenshot. */
+static size_t pixels_of(const char *png, uint8_t r, uint8_t g, uint8_t b)
+{
+    uint8_t *px;
+    unsigned w, h;
+    char err[256];
+    if (view_png_read(png, &px, &w, &h, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    size_t n = 0;
+    for (size_t i = 0; i < (size_t)w * h; i++)
+        n += px[3 * i] == r && px[3 * i + 1] == g && px[3 * i + 2] == b;
+    free(px);
+    return n;
+}
+
+/* The live deadlock demo, paused at clock 200: the cycle has closed (at 107) but the detector will not say so
+ * before 425, and the run goes on; the viewer asks the detector about the array as it stands and outlines the
+ * cycle (the theme's cycle colour, 192,38,211). Then a click on cell (0,0) and ] choose its channels in use in
+ * turn (0 sends from go0, 8 holds the header that waits), Esc forgets the channel, then the cell. */
+static void test_a_paused_live_run_shows_its_wait_cycle(void **state)
+{
+    session_t *s = *state;
+    char run[4096], a[1024], b[1024];
+    start_viewer(s, view_test_path(run, sizeof run, "programs/demos/deadlock.run"));
+    shot(s, a, sizeof a);
+    assert_int_equal(pixels_of(a, 192, 38, 211), 0);
+    key(s, "Next");
+    key(s, "Next");
+    expect(s, "clock=200 playing=0");
+    shot(s, b, sizeof b);
+    if (pixels_of(b, 192, 38, 211) < 500)
+        fail_msg("paused at clock 200, %zu pixels of the cycle's colour (%s)", pixels_of(b, 192, 38, 211), b);
+    int cx, cy, bx, by, bw;
+    click_cell0(s, &cx, &cy, &bx, &by, &bw);
+    key(s, "bracketright");
+    expect(s, "channel=0\n");
+    key(s, "bracketright");
+    expect(s, "channel=8\n");
+    key(s, "bracketleft");
+    expect(s, "channel=0\n");
+    key(s, "Escape");
+    expect(s, "selected=0 zoom=1.00 scale=1.00 channel=-1\n");
+    key(s, "Escape");
+    expect(s, "selected=-1 ");
+    key(s, "q");
+    assert_int_equal(wait_exit(s->viewer, 10), 0);
+    s->viewer = 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -424,6 +482,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_prestate_setup_teardown(test_keys_and_mouse_drive_a_replay, setup, teardown, argv[1]),
         cmocka_unit_test_prestate_setup_teardown(test_a_live_run_steps, setup, teardown, argv[1]),
+        cmocka_unit_test_prestate_setup_teardown(test_a_paused_live_run_shows_its_wait_cycle, setup, teardown, argv[1]),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,27 +13,18 @@
 #include <gif_lib.h>
 #include <sys/wait.h>
 
-#include "render.h"
-#include "shot.h"
-#include "source.h"
-#include "view_test.h"
+#include "view_scene.h"
 
 enum { W = 1280, H = 800 };
 
 static const char *iwarp = "build/tools/iwarp"; /* argv[1] */
 
-typedef struct scene {
-    view_test_run_t run;
-    view_source_t src;
-    view_offscreen_t off;
-    render_t rd;
-} scene_t;
+typedef view_scene_t scene_t;
 
 /* A 32x32 array streaming on every link, at clock 150. */
 static void scene_open(scene_t *s)
 {
     memset(s, 0, sizeof *s);
-    char err[512];
     emu_machine_t m;
     emu_machine_defaults(&m);
     m.width = m.height = 32;
@@ -42,39 +33,18 @@ static void scene_open(scene_t *s)
                                      (const uint32_t[]){200}, 1),
                      0);
     assert_int_equal(run_desc_build(&s->run.desc, NULL, 0, NULL, 0, &s->run.a), 0);
-    assert_int_equal(view_source_live(&s->src, s->run.a, s->run.desc.max_cycles, "stream.s", err, sizeof err), 0);
-    view_source_advance(&s->src, 150, 10);
-    assert_int_equal(view_source_seek(&s->src, 150, VIEW_UTIL_WINDOW), 0);
-    if (view_offscreen_init(&s->off, W, H, err, sizeof err) != 0 ||
-        render_init(&s->rd, s->off.ren, NULL, err, sizeof err) != 0)
-        fail_msg("%s", err);
+    view_scene_open(s, "stream.s", 150, W, H);
 }
 
 static void scene_draw(scene_t *s, float zoom, float vx, float vy)
 {
     render_frame_t f;
-    memset(&f, 0, sizeof f);
-    f.trace = &s->src.trace;
-    f.now = &s->src.cur.m;
-    f.past = &s->src.past.m;
-    f.clock = 150;
-    f.first = view_source_first(&s->src);
-    f.head = view_source_head(&s->src);
-    f.selected = -1;
-    f.legend = true;
+    view_scene_frame(s, &f);
     f.title = "stream.s";
     f.zoom = zoom;
     f.view_x = vx;
     f.view_y = vy;
     render_frame(&s->rd, &f, W, H);
-}
-
-static void scene_close(scene_t *s)
-{
-    render_free(&s->rd);
-    view_offscreen_free(&s->off);
-    view_source_close(&s->src);
-    view_test_free(&s->run);
 }
 
 /* Pixels in r drawn in ink (text is the theme's near-black; a ruler has nothing else that dark). */
@@ -119,7 +89,7 @@ static void test_rulers_carry_the_coordinates_at_32x32(void **state)
     if (a.x + a.w >= b.x)
         fail_msg("column 10's number (x %d, %d wide) runs into the next (x %d)", a.x, a.w, b.x);
     assert_int_equal(L->minimap.w, 0);
-    scene_close(&s);
+    view_scene_close(&s);
 }
 
 static void test_zoomed_in_the_cells_carry_their_names(void **state)
@@ -146,7 +116,7 @@ static void test_zoomed_in_the_cells_carry_their_names(void **state)
     float cx, cy;
     render_grid_coord(&s.rd, L->grid.x + L->grid.w, L->grid.y + L->grid.h, &cx, &cy);
     assert_true(cx <= 32.5f && cy <= 32.5f);
-    scene_close(&s);
+    view_scene_close(&s);
 }
 
 /* --animation writes a GIF that giflib's own decoder reads back: a frame per step, each with its delay, the

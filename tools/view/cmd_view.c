@@ -22,6 +22,8 @@ static void usage(FILE *out, const char *who)
             "  --speed N           clocks per second to start with (default 20; 0: full speed)\n"
             "  --paused            start paused\n"
             "  --select X,Y        show this cell's details\n"
+            "  --channel N         with --select: trace the pathway through that cell's channel N on the grid\n"
+            "                      (keys [ ] and Tab, or a click on its row in the panel)\n"
             "  --zoom Z            cells Z times larger than fit (1..16; keys I, O, 0 and the wheel)\n"
             "  --center X,Y        the cell in the middle of the grid when zoomed\n"
             "  --scale N           text and panels N times larger, for a projector (1..4; keys + -)\n"
@@ -72,6 +74,7 @@ static bool pair_of(const char *s, char sep, unsigned max, unsigned *a, unsigned
 
 /* --select and --center say the range in their messages as text */
 _Static_assert(EMU_MAX_DIM == 32, "the --select and --center messages say 0..31");
+_Static_assert(COA_MAX_CHANNELS == 64, "the --channel message says 0..63");
 
 static bool number(const char *s, uint64_t *v)
 {
@@ -115,6 +118,7 @@ int view_cli_parse(view_cli_t *c, int argc, char **argv, const char *who, bool n
         O_TO,
         O_STEP,
         O_AFPS,
+        O_CHANNEL,
         O_HELP,
     };
     static const struct option opts[] = {
@@ -143,6 +147,7 @@ int view_cli_parse(view_cli_t *c, int argc, char **argv, const char *who, bool n
         {"step", required_argument, NULL, O_STEP},
         {"rate", required_argument, NULL, O_AFPS},
         {"center", required_argument, NULL, O_CENTER},
+        {"channel", required_argument, NULL, O_CHANNEL},
         {"help", no_argument, NULL, O_HELP},
         {NULL, 0, NULL, 0},
     };
@@ -255,6 +260,12 @@ int view_cli_parse(view_cli_t *c, int argc, char **argv, const char *who, bool n
             c->v.view_y = (float)y + 0.5f;
             break;
         }
+        case O_CHANNEL:
+            /* the array's channel count is known once the run is built (view_cli_run) */
+            if (!number(optarg, &n) || n >= COA_MAX_CHANNELS)
+                bad = "--channel wants a logical channel 0..63";
+            c->v.channel = (int)n;
+            break;
         case O_HELP:
         case 'h': usage(stdout, who); return 1;
         default: usage(stderr, who); return -1;
@@ -395,6 +406,15 @@ int view_cli_run(view_cli_t *c, const char *who)
             goto out;
         }
         c->v.select = (int)(y * l->width + x);
+    }
+    if (c->v.channel >= 0 && (unsigned)c->v.channel >= l->channels) {
+        fprintf(stderr, "iwarp %s: --channel %d: the array's cells have channels 0..%u\n", who, c->v.channel,
+                l->channels - 1);
+        goto out;
+    }
+    if (c->v.channel >= 0 && c->v.select < 0 && c->v.narrative == NULL) {
+        fprintf(stderr, "iwarp %s: --channel goes with --select X,Y (the cell whose channel it is)\n", who);
+        goto out;
     }
     int bad_x, bad_y;
     if (c->v.narrative != NULL && !demo_selects_fit(c->v.narrative, l->width, l->height, &bad_x, &bad_y)) {

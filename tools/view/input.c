@@ -17,6 +17,7 @@ static const key_binding_t bindings[] = {
     {SDLK_h, ACT_HELP},          {SDLK_QUESTION, ACT_HELP},  {SDLK_SLASH, ACT_HELP},       {SDLK_F1, ACT_HELP},
     {SDLK_l, ACT_LEGEND},        {SDLK_r, ACT_FPS},          {SDLK_s, ACT_SHOT},           {SDLK_ESCAPE, ACT_ESCAPE},
     {SDLK_q, ACT_QUIT},          {SDLK_i, ACT_ZOOM_IN},      {SDLK_o, ACT_ZOOM_OUT},       {SDLK_0, ACT_ZOOM_FIT},
+    {SDLK_RIGHTBRACKET, ACT_CHANNEL_NEXT}, {SDLK_TAB, ACT_CHANNEL_NEXT}, {SDLK_LEFTBRACKET, ACT_CHANNEL_PREV},
 };
 
 static const view_key_help_t help[] = {
@@ -31,6 +32,7 @@ static const view_key_help_t help[] = {
     {"P  N", "previous / next mark (phase, message)"},
     {"timeline", "click or drag to scrub"},
     {"click a cell", "its channels, registers, source line"},
+    {"[  ]  or  Tab", "its channels: trace one's pathway (or click its row)"},
     {"I  O  0", "zoom in / out / the whole array"},
     {"wheel, drag", "on the grid: zoom at the pointer, pan"},
     {"L", "legend on / off"},

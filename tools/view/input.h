@@ -27,10 +27,12 @@ typedef enum view_action {
     ACT_SHOT,    /* screenshot of the window to a PNG */
     ACT_ZOOM_IN, /* larger cells around the middle (the wheel zooms at the pointer) */
     ACT_ZOOM_OUT,
-    ACT_ZOOM_FIT, /* the whole array again */
+    ACT_ZOOM_FIT,    /* the whole array again */
     ACT_TEXT_LARGER, /* the presentation scale: text and panels */
     ACT_TEXT_SMALLER,
-    ACT_ESCAPE,   /* close the help, else deselect the cell */
+    ACT_CHANNEL_NEXT, /* the selected cell's next channel in use: its pathway is traced */
+    ACT_CHANNEL_PREV,
+    ACT_ESCAPE, /* close the help, else forget the channel, else deselect the cell */
 } view_action_t;
 
 typedef struct view_key_help {

@@ -140,6 +140,67 @@ static const char *end_name(coa_end_t e, bool route, char *buf, size_t cap)
     return buf;
 }
 
+/* "the head ..." for the last hop of a pathway: where its words go, or why its header waits. */
+static void head_text(const view_lc_info_t *li, char *buf, size_t cap)
+{
+    char e[24];
+    if (li->state == COA_LC_HEADER)
+        snprintf(buf, cap, "its header waits here%s%s", li->wait ? ": " : "",
+                 li->wait ? coa_wait_name((coa_wait_t)li->wait) : "");
+    else if (li->route.kind == COA_END_NONE)
+        snprintf(buf, cap, "it ends there (no route on yet)");
+    else if (li->route.kind == COA_END_LINK)
+        snprintf(buf, cap, "on to %s (%s)", end_name(li->route, true, e, sizeof e),
+                 coa_lc_state_name((coa_lc_state_t)li->state));
+    else
+        snprintf(buf, cap, "into %s", end_name(li->route, true, e, sizeof e));
+}
+
+/* The traced pathway in words, hop by hop as the grid numbers them: where it starts, each channel, its head. */
+static void pathway_line(pen_t *p, const render_frame_t *f, unsigned idx)
+{
+    const render_theme_t *th = render_theme();
+    render_t *r = p->r;
+    const view_model_t *m = f->now;
+    unsigned w = m->l.width;
+    text_font_t *sans = text_font(&r->text, FACE_SANS, px(r, 13));
+    render_hop_t hops[64];
+    unsigned n = render_pathway(m, idx, (unsigned)f->channel, hops, 64);
+    char buf[640], e[24];
+    p->y += px(r, 4);
+    if (n == 0) {
+        snprintf(buf, sizeof buf, "Channel %d is free now: no pathway to trace ([ ] or a click choose another).",
+                 f->channel);
+        para(p, sans, buf, th->muted);
+        return;
+    }
+    view_lc_info_t li;
+    view_lc_unpack(m, m->slots + (size_t)hops[0].cell * m->l.cell_slots, hops[0].lc, &li);
+    size_t up;
+    const char *from = li.source.kind == COA_END_NONE   ? "a pattern's route"
+                       : li.source.kind != COA_END_LINK ? end_name(li.source, false, e, sizeof e)
+                       : view_lc_upstream(m, view_lc_slot(m, hops[0].cell, hops[0].lc), &up)
+                           ? "round a ring"
+                           : "where its tail has gone"; /* the hops behind it are free again */
+    int at =
+        snprintf(buf, sizeof buf, "Pathway of ch %d, %u link%s: from %s", f->channel, n - 1, n == 2 ? "" : "s", from);
+    for (unsigned k = 0; k < n && at > 0 && (size_t)at < sizeof buf; k++) {
+        /* Long pathways: the first hops and the last ones. */
+        if (n > 9 && k == 4) {
+            at += snprintf(buf + at, sizeof buf - (size_t)at, " \u2192 ...");
+            k = n - 4;
+        }
+        at += snprintf(buf + at, sizeof buf - (size_t)at, " \u2192 (%u,%u) ch%u", hops[k].cell % w, hops[k].cell / w,
+                       hops[k].lc);
+    }
+    view_lc_unpack(m, m->slots + (size_t)hops[n - 1].cell * m->l.cell_slots, hops[n - 1].lc, &li);
+    char head[96];
+    head_text(&li, head, sizeof head);
+    if (at > 0 && (size_t)at < sizeof buf)
+        snprintf(buf + at, sizeof buf - (size_t)at, "; %s", head);
+    para(p, sans, buf, th->selected);
+}
+
 static void cell_details(pen_t *p, const render_frame_t *f)
 {
     const render_theme_t *th = render_theme();
@@ -220,9 +281,15 @@ static void cell_details(pen_t *p, const render_frame_t *f)
                      end_name(li.route, true, rt, sizeof rt), end_name(li.source, false, sr, sizeof sr), li.count,
                      li.credits, li.wait ? coa_wait_name((coa_wait_t)li.wait) : "");
             SDL_Color c = render_lc_colour(r, m, idx, lc);
-            if (p->draw)
+            if (p->draw) {
+                if ((int)lc == f->channel) /* the channel whose pathway is traced on the grid */
+                    draw_fill(r->ren, (float)(p->x - px(r, 2)), (float)p->y, (float)(p->w + px(r, 4)),
+                              (float)mono->height, color_mix(th->panel, th->selected, 0.18f));
                 draw_fill(r->ren, (float)(p->x - px(r, 8)), (float)p->y + 2, (float)px(r, 4),
                           (float)mono->height - 4, c);
+                if (r->nrows < COA_MAX_CHANNELS)
+                    r->rows[r->nrows++] = (render_row_t){p->y, p->y + mono->height, lc};
+            }
             line(p, mono, buf, th->text);
             shown++;
         }
@@ -233,6 +300,8 @@ static void cell_details(pen_t *p, const render_frame_t *f)
         snprintf(buf, sizeof buf, " ... %u more", active - shown);
         line(p, mono, buf, th->muted);
     }
+    if (f->channel >= 0)
+        pathway_line(p, f, idx);
     for (unsigned s = 0; s < vl->spools; s++) {
         const uint64_t *sp = view_spool(m, cell, s);
         unsigned mode = (unsigned)(sp[VM_SP_A] & 0xff), lc = (unsigned)(sp[VM_SP_A] >> 8 & 0xff);
@@ -281,15 +350,32 @@ static void cell_details(pen_t *p, const render_frame_t *f)
 
 typedef enum legend_kind { LEGEND_NONE, LEGEND_SHORT, LEGEND_FULL } legend_kind_t;
 
+/* What the grid outlines now: a wait cycle, a traced pathway; the legend then has a row for them. */
+static bool outlines_shown(const render_frame_t *f)
+{
+    return (f->cycle != NULL && f->ncycle > 0) || (f->selected >= 0 && f->channel >= 0);
+}
+
 /* Its room, heading and margin included. */
-static int legend_height(render_t *r, legend_kind_t kind)
+static int legend_height(render_t *r, legend_kind_t kind, bool outlines)
 {
     text_font_t *h = text_font(&r->text, FACE_BOLD, px(r, 15)), *f = text_font(&r->text, FACE_SANS, px(r, 13));
     if (kind == LEGEND_NONE || h == NULL || f == NULL)
         return 0;
+    int extra = outlines ? f->height + px(r, 2) : 0;
     if (kind == LEGEND_FULL)
-        return px(r, 286);
-    return px(r, 12) + h->height + px(r, 3) + 4 * f->height + px(r, 2 + 6 + 4);
+        return px(r, 286) + extra;
+    return px(r, 12) + h->height + px(r, 3) + 4 * f->height + px(r, 2 + 6 + 4) + extra;
+}
+
+/* A hollow square: how the grid frames a cycle's or a pathway's cells and links. */
+static void frame_swatch(pen_t *p, text_font_t *f, int x, SDL_Color c, const char *s)
+{
+    const render_theme_t *th = render_theme();
+    float side = (float)f->height - 4, t = fmaxf(2, side * 0.22f);
+    draw_round_fill(p->r->ren, (float)x, (float)p->y + 2, side, side, 3, c);
+    draw_fill(p->r->ren, (float)x + t, (float)p->y + 2 + t, side - 2 * t, side - 2 * t, th->panel);
+    text_draw(&p->r->text, f, x + f->height, p->y, s, th->text);
 }
 
 static void swatch(pen_t *p, text_font_t *f, int x, SDL_Color c, const char *s)
@@ -298,7 +384,7 @@ static void swatch(pen_t *p, text_font_t *f, int x, SDL_Color c, const char *s)
     text_draw(&p->r->text, f, x + f->height, p->y, s, render_theme()->text);
 }
 
-static void legend(pen_t *p, legend_kind_t kind)
+static void legend(pen_t *p, legend_kind_t kind, const render_frame_t *fr)
 {
     const render_theme_t *th = render_theme();
     render_t *r = p->r;
@@ -314,6 +400,19 @@ static void legend(pen_t *p, legend_kind_t kind)
     swatch(p, f, p->x, th->halted, "halted");
     swatch(p, f, p->x + col, th->fault, "fault");
     swatch(p, f, p->x + 2 * col, th->idle, "no program");
+    if (outlines_shown(fr)) {
+        p->y += f->height + px(r, 2);
+        int x = p->x;
+        if (fr->cycle != NULL && fr->ncycle > 0) {
+            const char *what = "wait cycle: each waits for the next";
+            if (f->height + text_width(&r->text, f, what) > 2 * col - px(r, 6))
+                what = "wait cycle";
+            frame_swatch(p, f, x, th->cycle, what);
+            x += 2 * col;
+        }
+        if (fr->selected >= 0 && fr->channel >= 0)
+            frame_swatch(p, f, x, th->selected, x == p->x ? "traced pathway (numbered hops)" : "traced pathway");
+    }
     p->y += f->height + px(r, 6);
     /* The channel bars. */
     int bh = f->height, bw = px(r, 7);
@@ -380,8 +479,8 @@ static void side_content(pen_t *p, const render_frame_t *f)
         char buf[160];
         snprintf(buf, sizeof buf, "%s at clock %" PRIu64, e, f->trace->end_clock);
         heading(p, buf);
-        if ((f->trace->end_status == EMU_RUN_DEADLOCK || f->trace->end_status == EMU_RUN_LIVELOCK) &&
-            f->trace->end_deadlock != NULL) {
+        /* A deadlock's or livelock's report, or the wait cycle a stopped run is caught in. */
+        if (f->trace->end_deadlock != NULL && f->trace->end_deadlock[0] != '\0') {
             const char *s = f->trace->end_deadlock;
             text_font_t *mono = text_font(&r->text, FACE_MONO, px(r, 11));
             bool table = false;
@@ -398,7 +497,7 @@ static void side_content(pen_t *p, const render_frame_t *f)
                     s += n + (nl ? 1 : 0);
                     continue;
                 }
-                char ln[200];
+                char ln[1024]; /* a report's line is a paragraph: the cause, when the cycle closed */
                 snprintf(ln, sizeof ln, "%.*s", (int)(n < sizeof ln - 1 ? n : sizeof ln - 1), s);
                 para(p, mono, ln, th->fault);
                 s += n + (nl ? 1 : 0);
@@ -406,6 +505,25 @@ static void side_content(pen_t *p, const render_frame_t *f)
         } else if (f->trace->nfaults > 0) {
             para(p, small, f->trace->faults[0].text, th->fault);
         }
+        p->y += px(r, 10);
+    } else if (f->cycle != NULL && f->ncycle > 0) {
+        /* Before the end: the cycle is there, and the detector has not said so yet. */
+        char buf[320];
+        if (f->cycle_live)
+            snprintf(buf, sizeof buf, "Wait cycle at clock %" PRIu64, f->clock);
+        else
+            snprintf(buf, sizeof buf, "Wait cycle since clock %" PRIu64, f->cycle_since + 1);
+        heading(p, buf);
+        bool noticed = f->trace->ended && f->trace->end_status == EMU_RUN_DEADLOCK;
+        snprintf(buf, sizeof buf, "Outlined on the grid: %u steps, each waiting for the next, so none can move. %s",
+                 f->ncycle,
+                 noticed ? "" : "The deadlock detector stops a run once nothing has moved for deadlock_clocks.");
+        if (noticed)
+            snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
+                     "The deadlock detector stops the run at clock %" PRIu64 ", once nothing has moved for "
+                     "deadlock_clocks.",
+                     f->trace->end_clock);
+        para(p, small, buf, th->text);
         p->y += px(r, 10);
     }
     if (f->narrative != NULL && f->narrative[0] != '\0') {
@@ -452,19 +570,22 @@ void panel_draw_side(render_t *r, const render_frame_t *f)
     int pad = px(r, 18), top = R->y + pad, bottom = R->y + R->h - pad;
     pen_t p = {r, R->x + pad, top, R->w - 2 * pad, INT_MAX / 2, false};
     side_content(&p, f);
+    r->nrows = 0; /* the drawing pass notes where the channel table's rows are */
+    r->rows_x0 = R->x;
+    r->rows_x1 = R->x + R->w;
     int need = p.y - top, room = bottom - top;
     legend_kind_t kind = LEGEND_NONE;
     if (f->legend)
-        kind = need + legend_height(r, LEGEND_FULL) <= room      ? LEGEND_FULL
-               : need + legend_height(r, LEGEND_SHORT) <= room ? LEGEND_SHORT
-                                                                 : LEGEND_NONE;
-    int lh = legend_height(r, kind);
+        kind = need + legend_height(r, LEGEND_FULL, outlines_shown(f)) <= room    ? LEGEND_FULL
+               : need + legend_height(r, LEGEND_SHORT, outlines_shown(f)) <= room ? LEGEND_SHORT
+                                                                                  : LEGEND_NONE;
+    int lh = legend_height(r, kind, outlines_shown(f));
     p = (pen_t){r, R->x + pad, top, R->w - 2 * pad, bottom - lh, true};
     side_content(&p, f);
     if (kind != LEGEND_NONE) {
         pen_t lp = {r, R->x + pad, bottom - lh + px(r, 12), R->w - 2 * pad, R->y + R->h, true};
         draw_fill(r->ren, (float)lp.x, (float)lp.y - (float)px(r, 8), (float)lp.w, 1, th->line);
-        legend(&lp, kind);
+        legend(&lp, kind, f);
     }
 }
 
@@ -497,6 +618,12 @@ void panel_draw_timeline(render_t *r, const render_frame_t *f)
         else
             draw_fill(r->ren, mx, (float)b->y + 2, 1, (float)b->h - 4,
                       kind == EMU_MARK_MSG_SEND ? th->wait_out : th->wait_in);
+    }
+    if (f->trace->ended && f->trace->ncycle > 0 && f->trace->cycle_closed >= f->first &&
+        f->trace->cycle_closed < f->head) {
+        /* Where the wait cycle closed: from the next clock on the grid outlines it. */
+        float cx = (float)b->x + (float)b->w * (float)(f->trace->cycle_closed + 1 - f->first) / (float)span;
+        draw_fill(r->ren, cx - 1.5f, (float)b->y - 5, 3, (float)b->h + 10, th->cycle);
     }
     if (f->trace->ended && f->trace->end_status != EMU_RUN_DONE) {
         float ex = (float)b->x + (float)b->w * (float)(f->trace->end_clock - f->first) / (float)span;

@@ -40,6 +40,13 @@ typedef struct render_frame {
     /* Text and the panels around the grid this much larger than the window size alone makes them (1..4): a
      * lecture hall reads the panel from the back row. */
     float scale;
+    /* A wait cycle drawn on the grid (not owned): the run's from the clock it closed at, or the live array's
+     * when paused at its clock; NULL when none. */
+    const emu_wait_step_t *cycle;
+    unsigned ncycle;
+    uint64_t cycle_since; /* the clock it closed at */
+    bool cycle_live;      /* found in the live array at this clock: the run goes on */
+    int channel;          /* a channel of the selected cell whose pathway is drawn, -1: none */
 } render_frame_t;
 
 typedef struct render_layout {
@@ -61,12 +68,21 @@ typedef struct render_layout {
     SDL_Rect minimap;    /* when zoomed: the whole array, with the part shown; w = 0 when none */
 } render_layout_t;
 
+/* A row of the selected cell's channel table in the side panel, where the last frame drew it (for clicks). */
+typedef struct render_row {
+    int y0, y1;
+    unsigned lc;
+} render_row_t;
+
 typedef struct render {
     SDL_Renderer *ren;
     text_t text;
     render_layout_t lay;
     uint8_t *fed; /* per channel of the frame: a pathway that something feeds (see render_lc_colour) */
     size_t fed_cap;
+    render_row_t rows[COA_MAX_CHANNELS];
+    unsigned nrows;
+    int rows_x0, rows_x1;
 } render_t;
 
 int render_init(render_t *r, SDL_Renderer *ren, const char *font_dir, char *err, size_t errlen);
@@ -79,14 +95,20 @@ bool render_ruler_label(const render_t *r, bool x_axis, unsigned i, SDL_Rect *wh
 /* The cell coordinate (fractional) under pixel (x, y) of the last frame's grid. */
 void render_grid_coord(const render_t *r, int x, int y, float *cx, float *cy);
 
-/* Hit tests on the last frame's layout: the cell under (x, y) or -1; the timeline position 0..1. */
+/* Hit tests on the last frame's layout: the cell under (x, y) or -1; the timeline position 0..1; the channel
+ * whose row of the side panel's table is under (x, y), or -1. */
 int render_cell_at(const render_t *r, int x, int y);
+int render_channel_at(const render_t *r, int x, int y);
+/* Where the last frame drew link d of `cell`: the band of each segment (two for a wrap-around link, out through
+ * one edge of the grid and in through the other); returns how many. */
+unsigned render_lane_rects(const render_t *r, unsigned cell, unsigned d, SDL_Rect rects[2]);
 bool render_timeline_at(const render_t *r, int x, int y, double *where);
 
 /* --- shared between render.c and panel.c --- */
 
 typedef struct render_theme {
     SDL_Color bg, panel, line, text, muted, cell, slot, selected;
+    SDL_Color cycle; /* the outline of a wait cycle's cells and links: no cell state's, no pathway's colour */
     SDL_Color run, wait_in, wait_out, halted, fault, idle;
     SDL_Color util_lo, util_mid, util_hi;
 } render_theme_t;
@@ -103,6 +125,14 @@ SDL_Color render_state(const view_model_t *m, const uint64_t *cell, bool has_pro
 float render_link_util(const render_frame_t *f, unsigned cell, unsigned d);
 /* Words in flight: where the last word sent on link d is (0..1 along the link), or -1 when none is. */
 float render_word_pos(const render_frame_t *f, const uint64_t *cell, unsigned d);
+
+/* A pathway hop by hop, from the hop where it starts (fed by a gate, a spool or a pattern, or the first of a
+ * ring) to the one its head has reached: channel lc of cell `cell`, each feeding the next over a link. */
+typedef struct render_hop {
+    unsigned cell, lc;
+} render_hop_t;
+/* The hops of the pathway through channel lc of `cell` (none when that channel is free); returns their count. */
+unsigned render_pathway(const view_model_t *m, unsigned cell, unsigned lc, render_hop_t *hops, unsigned cap);
 
 void panel_draw_top(render_t *r, const render_frame_t *f);
 void panel_draw_side(render_t *r, const render_frame_t *f);

@@ -30,6 +30,11 @@ typedef struct viewer {
     bool playing;
     unsigned speed_i, speed_before_full;
     int selected;
+    int channel; /* of the selected cell, whose pathway is traced; -1: none */
+    /* Live and paused at the array's clock: the wait cycle the detector finds there (found at live_cycle_clock,
+     * UINT64_MAX: not looked for). */
+    emu_wait_cycle_t live_cycle;
+    uint64_t live_cycle_clock;
     uint64_t narrative_clock; /* the clock the narrative's selections were last followed at; UINT64_MAX: none */
     bool help, legend, fps_on;
     bool dragging;
@@ -56,6 +61,7 @@ void viewer_opts_defaults(viewer_opts_t *o)
     o->height = 800;
     o->speed = 20;
     o->select = -1;
+    o->channel = -1;
     o->legend = true;
     o->zoom = 1;
     o->scale = 1;
@@ -79,6 +85,65 @@ static double speed_of(const viewer_t *v)
 {
     unsigned n;
     return view_speeds(&n)[v->speed_i];
+}
+
+/* The wait cycle to draw at the frame's clock: the run's (recorded at its end) from the clock after it closed,
+ * nothing in it changing from then on; or, live and paused at the array's clock, the one the detector finds in
+ * the array as it stands, before the detector's window closes. */
+static void frame_cycle(const viewer_t *v, render_frame_t *f)
+{
+    const view_trace_t *t = &v->src->trace;
+    if (t->ended && t->ncycle > 0 && v->clock <= t->end_clock &&
+        (v->clock > t->cycle_closed || v->clock == t->end_clock)) {
+        f->cycle = t->cycle;
+        f->ncycle = t->ncycle;
+        f->cycle_since = t->cycle_closed;
+    } else if (v->live_cycle_clock == v->clock && v->live_cycle.n > 0) {
+        f->cycle = v->live_cycle.step;
+        f->ncycle = v->live_cycle.n;
+        f->cycle_since = v->live_cycle.closed_at;
+        f->cycle_live = true;
+    }
+}
+
+/* Looks for the live array's wait cycle once the play head stops at the array's clock. */
+static void find_live_cycle(viewer_t *v)
+{
+    const view_source_t *s = v->src;
+    if (v->playing || !view_source_growing(s) || s->a == NULL || v->clock != emu_array_clock(s->a) ||
+        v->live_cycle_clock == v->clock)
+        return;
+    if (!emu_array_find_wait_cycle(s->a, &v->live_cycle, NULL, 0))
+        v->live_cycle.n = 0;
+    v->live_cycle_clock = v->clock;
+}
+
+/* The selected cell's channel in use after (step 1) or before (-1) the chosen one, round; -1 when none is. */
+static int next_channel(const viewer_t *v, int step)
+{
+    const view_model_t *m = &v->src->cur.m;
+    unsigned n = m->l.channels;
+    if (v->selected < 0 || n == 0)
+        return -1;
+    const uint64_t *cell = m->slots + (size_t)v->selected * m->l.cell_slots;
+    int at = v->channel >= 0 ? v->channel : step > 0 ? -1 : (int)n;
+    for (unsigned k = 0; k < n; k++) {
+        at = (at + step + (int)n + 1) % ((int)n + 1); /* n + 1 places: the channels, and none */
+        if (at == (int)n)
+            return -1;
+        view_lc_info_t li;
+        view_lc_unpack(m, cell, (unsigned)at, &li);
+        if (li.state != COA_LC_FREE || li.count > 0)
+            return at;
+    }
+    return -1;
+}
+
+static void select_cell(viewer_t *v, int cell)
+{
+    if (cell != v->selected)
+        v->channel = -1;
+    v->selected = cell;
 }
 
 static void fill_frame(const viewer_t *v, render_frame_t *f)
@@ -109,6 +174,8 @@ static void fill_frame(const viewer_t *v, render_frame_t *f)
     f->view_x = v->view_x;
     f->view_y = v->view_y;
     f->scale = v->scale;
+    f->channel = v->selected >= 0 ? v->channel : -1;
+    frame_cycle(v, f);
 }
 
 /* Zooms by `factor`, keeping the cell under pixel (x, y) where it is (the grid's middle when x < 0). */
@@ -140,8 +207,9 @@ static void log_state(viewer_t *v)
     if (v->log == NULL)
         return;
     char line[256];
-    snprintf(line, sizeof line, "clock=%" PRIu64 " playing=%d speed=%g help=%d legend=%d selected=%d zoom=%.2f scale=%.2f\n",
-             v->clock, v->playing, speed_of(v), v->help, v->legend, v->selected, v->zoom, v->scale);
+    snprintf(line, sizeof line,
+             "clock=%" PRIu64 " playing=%d speed=%g help=%d legend=%d selected=%d zoom=%.2f scale=%.2f channel=%d\n",
+             v->clock, v->playing, speed_of(v), v->help, v->legend, v->selected, v->zoom, v->scale, v->channel);
     if (strcmp(line, v->last_log) != 0) {
         fputs(line, v->log);
         fflush(v->log);
@@ -242,11 +310,15 @@ static void act(viewer_t *v, view_action_t a)
         v->zoom = 1;
         v->view_x = v->view_y = -1;
         break;
+    case ACT_CHANNEL_NEXT: v->channel = next_channel(v, 1); break;
+    case ACT_CHANNEL_PREV: v->channel = next_channel(v, -1); break;
     case ACT_ESCAPE:
         if (v->help)
             v->help = false;
+        else if (v->channel >= 0)
+            v->channel = -1;
         else
-            v->selected = -1;
+            select_cell(v, -1);
         break;
     case ACT_NONE: break;
     }
@@ -290,6 +362,11 @@ static void handle(viewer_t *v, const SDL_Event *e)
             scrub(v, x, y);
             break;
         }
+        int lc = render_channel_at(&v->rd, x, y);
+        if (lc >= 0) { /* a row of the channel table: trace that channel's pathway, or stop */
+            v->channel = lc == v->channel ? -1 : lc;
+            break;
+        }
         const SDL_Rect *g = &v->rd.lay.grid;
         if (x >= g->x && x < g->x + g->w && y >= g->y && y < g->y + g->h) {
             v->panning = true;
@@ -320,7 +397,7 @@ static void handle(viewer_t *v, const SDL_Event *e)
             to_pixels(v, &x, &y);
             int cell = render_cell_at(&v->rd, x, y);
             if (cell >= 0)
-                v->selected = cell == v->selected ? -1 : cell;
+                select_cell(v, cell == v->selected ? -1 : cell);
         }
         v->dragging = false;
         v->panning = false;
@@ -434,7 +511,7 @@ static void follow_narrative(viewer_t *v)
     unsigned w = v->src->trace.st.l.width, h = v->src->trace.st.l.height;
     if (demo_select_entered(v->o.narrative, v->narrative_clock, v->clock, &x, &y) && (unsigned)x < w &&
         (unsigned)y < h)
-        v->selected = (int)((unsigned)y * w + (unsigned)x);
+        select_cell(v, (int)((unsigned)y * w + (unsigned)x));
     v->narrative_clock = v->clock;
 }
 
@@ -448,6 +525,8 @@ static void init_state(viewer_t *v, view_source_t *src, const viewer_opts_t *o)
     v->speed_i = speed_index(o->speed);
     v->speed_before_full = v->speed_i == speed_index(0) ? speed_index(20) : v->speed_i;
     v->selected = o->select;
+    v->channel = o->select >= 0 ? o->channel : -1;
+    v->live_cycle_clock = UINT64_MAX;
     /* A cell chosen at the start stays chosen there; the narrative's selections take over as the clock moves. */
     v->narrative_clock = o->select >= 0 ? v->clock : UINT64_MAX;
     v->help = o->help;
@@ -506,6 +585,7 @@ int viewer_main(view_source_t *src, const viewer_opts_t *o)
         play(v, dt > 0.25 ? 0.25 : dt, spare < MIN_EMULATE_S ? MIN_EMULATE_S : spare);
         clamp_clock(v);
         follow_narrative(v);
+        find_live_cycle(v);
         if (view_source_seek(v->src, v->clock, VIEW_UTIL_WINDOW) != 0) {
             fprintf(stderr, "iwarp view: %s\n", v->src->trace.error[0] ? v->src->trace.error : "bad recording");
             rc = 1;

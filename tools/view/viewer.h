@@ -15,6 +15,7 @@ typedef struct viewer_opts {
     bool paused;           /* start paused (else playing) */
     double speed;          /* clocks per second at the start; 0: full speed */
     int select;            /* cell selected at the start, -1: none */
+    int channel;           /* of that cell: the channel whose pathway is traced, -1: none */
     bool help, legend, fps;
     unsigned bench_frames; /* play at full speed for this many frames, print the frame rate and quit */
     bool headless;         /* with --bench-frames: draw offscreen, no window */

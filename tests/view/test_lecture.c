@@ -1,0 +1,181 @@
+/* The viewer in a lecture hall (issue 35), checked on the pixels `iwarp view` and `iwarp demo` write: the wait
+ * cycle of the deadlock demo outlined on its links once it has formed, and a chosen channel's pathway framed hop
+ * by hop.
+ *
+ * Usage: test_view_lecture PATH/TO/iwarp. Frames are drawn offscreen (SDL_VIDEODRIVER=dummy). */
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "view_png.h"
+#include "view_scene.h"
+
+enum { W = 1280, H = 800 };
+
+static const char *iwarp = "build/tools/iwarp"; /* argv[1] */
+
+static void temp_path(char *path, size_t cap, const char *name)
+{
+    snprintf(path, cap, "/tmp/iwarp-lecture-%d-%s", (int)getpid(), name);
+}
+
+/* Runs `iwarp ARGS` and fails the test unless it exits 0. */
+static void run_iwarp(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void run_iwarp(const char *fmt, ...)
+{
+    char args[4096], cmd[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof cmd, "'%s' %s 2>&1", iwarp, args);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    char out[4096];
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        fail_msg("%s: %s", cmd, out);
+}
+
+typedef struct image {
+    uint8_t *px; /* RGB */
+    unsigned w, h;
+} image_t;
+
+static image_t read_png(const char *path)
+{
+    image_t im;
+    char err[512];
+    if (view_png_read(path, &im.px, &im.w, &im.h, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    return im;
+}
+
+static unsigned count_colour(const image_t *im, SDL_Rect r, SDL_Color c)
+{
+    unsigned n = 0;
+    for (int y = r.y; y < r.y + r.h; y++)
+        for (int x = r.x; x < r.x + r.w; x++) {
+            if (x < 0 || y < 0 || (unsigned)x >= im->w || (unsigned)y >= im->h)
+                continue;
+            const uint8_t *p = im->px + ((size_t)y * im->w + (size_t)x) * 3;
+            n += p[0] == c.r && p[1] == c.g && p[2] == c.b;
+        }
+    return n;
+}
+
+/* The layout the viewer draws a demo's array in at W x H (it depends on the size, the array and the zoom and
+ * scale, 1 here, not on the clock), for where its links are. */
+static void layout_open(view_scene_t *l, const char *demo)
+{
+    memset(l, 0, sizeof *l);
+    char rel[256];
+    snprintf(rel, sizeof rel, "programs/demos/%s.run", demo);
+    view_test_build(&l->run, rel);
+    view_scene_open(l, rel, 1, W, H);
+    render_frame_t f;
+    view_scene_frame(l, &f);
+    render_frame(&l->rd, &f, W, H);
+}
+
+/* Pixels of colour c in the frame round link d of `cell`, in the middle third of each of its segments (cells'
+ * rings reach into the ends of a link, not its middle), `t` pixels on either side of its band. */
+static unsigned on_link(const view_scene_t *l, const image_t *im, unsigned cell, unsigned d, SDL_Color c, int t)
+{
+    SDL_Rect seg[2];
+    unsigned n = render_lane_rects(&l->rd, cell, d, seg), found = 0;
+    assert_true(n > 0);
+    for (unsigned i = 0; i < n; i++) {
+        SDL_Rect r = seg[i];
+        if (r.w > r.h) /* horizontal */
+            r = (SDL_Rect){r.x + r.w / 3, r.y - t, r.w / 3, r.h + 2 * t};
+        else
+            r = (SDL_Rect){r.x - t, r.y + r.h / 3, r.w + 2 * t, r.h / 3};
+        found += count_colour(im, r, c);
+    }
+    return found;
+}
+
+/* The deadlock demo's rows each send two hops along +X; the detector's cycle is row 0's: channel 8 of each cell
+ * waiting over its +X link. From the clock after it closed (107) to the end, those four links (the last wraps
+ * round) are framed in the cycle's colour, and no other row's; before, no link is. */
+static void test_the_deadlock_cycle_is_outlined_on_its_links(void **state)
+{
+    (void)state;
+    view_scene_t l;
+    layout_open(&l, "deadlock");
+    SDL_Color cyc = render_theme()->cycle;
+    static const uint64_t clocks[] = {100, 200, 425};
+    for (size_t k = 0; k < sizeof clocks / sizeof clocks[0]; k++) {
+        char png[256];
+        temp_path(png, sizeof png, "deadlock.png");
+        run_iwarp("demo deadlock --size %dx%d --screenshot %s --at %" PRIu64, W, H, png, clocks[k]);
+        image_t im = read_png(png);
+        for (unsigned y = 0; y < 4; y++)
+            for (unsigned x = 0; x < 4; x++) {
+                unsigned n = on_link(&l, &im, y * 4 + x, COA_DIR_PX, cyc, 3);
+                bool want = y == 0 && clocks[k] > 107;
+                if (want && n < 20)
+                    fail_msg("clock %" PRIu64 ": the link (%u,%u) +X has %u pixels of the cycle's colour round it",
+                             clocks[k], x, y, n);
+                if (!want && n > 0)
+                    fail_msg("clock %" PRIu64 ": the link (%u,%u) +X, not on the cycle, has %u pixels of its colour",
+                             clocks[k], x, y, n);
+            }
+        if (clocks[k] <= 107) /* nothing outlined yet, anywhere on the grid */
+            assert_int_equal(count_colour(&im, l.rd.lay.grid, cyc), 0);
+        free(im.px);
+        unlink(png);
+    }
+    view_scene_close(&l);
+}
+
+/* Round robin at clock 110 with (3,0) selected and its channel 8 chosen: the pathway from (0,0)'s spool to
+ * (3,0)'s crosses the three +X links of row 0, framed in the selection's colour; without --channel nothing is. */
+static void test_a_chosen_channel_traces_its_pathway(void **state)
+{
+    (void)state;
+    view_scene_t l;
+    layout_open(&l, "roundrobin");
+    SDL_Color sel = render_theme()->selected;
+    for (int chosen = 0; chosen < 2; chosen++) {
+        char png[256];
+        temp_path(png, sizeof png, "roundrobin.png");
+        run_iwarp("demo roundrobin --size %dx%d --screenshot %s --at 110 --select 3,0%s", W, H, png,
+                  chosen ? " --channel 8" : "");
+        image_t im = read_png(png);
+        for (unsigned x = 0; x < 3; x++) {
+            unsigned n = on_link(&l, &im, x, COA_DIR_PX, sel, 2);
+            if (chosen && n < 20)
+                fail_msg("hop %u, (%u,0) +X, has %u pixels of the selection's colour round it", x + 1, x, n);
+            if (!chosen && n > 0)
+                fail_msg("no channel chosen, yet (%u,0) +X has %u pixels of the selection's colour round it", x, n);
+        }
+        /* The link back, -X, is no hop of it. */
+        assert_int_equal(on_link(&l, &im, 1, COA_DIR_MX, sel, 2), 0);
+        free(im.px);
+        unlink(png);
+    }
+    view_scene_close(&l);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1)
+        iwarp = argv[1];
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_the_deadlock_cycle_is_outlined_on_its_links),
+        cmocka_unit_test(test_a_chosen_channel_traces_its_pathway),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
