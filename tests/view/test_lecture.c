@@ -1,6 +1,6 @@
 /* The viewer in a lecture hall (issue 35), checked on the pixels `iwarp view` and `iwarp demo` write: the wait
- * cycle of the deadlock demo outlined on its links once it has formed, and a chosen channel's pathway framed hop
- * by hop.
+ * cycle of the deadlock demo outlined on its links once it has formed, a chosen channel's pathway framed hop by
+ * hop, and --scale making the text taller.
  *
  * Usage: test_view_lecture PATH/TO/iwarp. Frames are drawn offscreen (SDL_VIDEODRIVER=dummy). */
 #include <inttypes.h>
@@ -169,6 +169,47 @@ static void test_a_chosen_channel_traces_its_pathway(void **state)
     view_scene_close(&l);
 }
 
+/* The height of the first run of rows with ink (the text's near-black) from the top, in the left half: the
+ * title in the top bar, from the top of its capitals to the bottom of its descenders. */
+static unsigned title_height(const image_t *im)
+{
+    unsigned first = 0, rows = 0;
+    for (unsigned y = 0; y < im->h; y++) {
+        bool ink = false;
+        for (unsigned x = 0; x < im->w / 2 && !ink; x++) {
+            const uint8_t *p = im->px + ((size_t)y * im->w + x) * 3;
+            ink = p[0] + p[1] + p[2] < 3 * 100;
+        }
+        if (ink && rows == 0)
+            first = y;
+        if (ink)
+            rows = y - first + 1;
+        else if (rows > 0)
+            break;
+    }
+    return rows;
+}
+
+/* --scale 2 draws the same frame with text twice as tall (within a pixel or two of hinting). */
+static void test_scale_2_makes_the_text_taller(void **state)
+{
+    (void)state;
+    unsigned height[2];
+    for (int s = 1; s <= 2; s++) {
+        char png[256];
+        temp_path(png, sizeof png, "scale.png");
+        run_iwarp("demo roundrobin --size %dx%d --screenshot %s --at 110 --scale %d", W, H, png, s);
+        image_t im = read_png(png);
+        height[s - 1] = title_height(&im);
+        free(im.px);
+        unlink(png);
+    }
+    print_message("title %u pixels tall at scale 1, %u at scale 2\n", height[0], height[1]);
+    assert_true(height[0] >= 10);
+    if (height[1] * 10 < height[0] * 17)
+        fail_msg("the title is %u pixels tall at --scale 2, %u at 1", height[1], height[0]);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1)
@@ -176,6 +217,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_the_deadlock_cycle_is_outlined_on_its_links),
         cmocka_unit_test(test_a_chosen_channel_traces_its_pathway),
+        cmocka_unit_test(test_scale_2_makes_the_text_taller),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
