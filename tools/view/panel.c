@@ -198,7 +198,15 @@ static void pathway_line(pen_t *p, const render_frame_t *f, unsigned idx)
     head_text(&li, head, sizeof head);
     if (at > 0 && (size_t)at < sizeof buf)
         snprintf(buf + at, sizeof buf - (size_t)at, "; %s", head);
-    para(p, sans, buf, th->selected);
+    if (sans != NULL &&
+        p->y + text_wrap(&r->text, sans, p->x, p->y, p->w, buf, th->selected, false, 1.12) <= p->bottom) {
+        para(p, sans, buf, th->selected);
+        return;
+    }
+    /* No room for every hop: one line, from where to where. */
+    snprintf(buf, sizeof buf, "Pathway of ch %d, %u link%s: %s to (%u,%u)", f->channel, n - 1, n == 2 ? "" : "s", from,
+             hops[n - 1].cell % w, hops[n - 1].cell / w);
+    line(p, sans, buf, th->selected);
 }
 
 static void cell_details(pen_t *p, const render_frame_t *f)
@@ -263,18 +271,28 @@ static void cell_details(pen_t *p, const render_frame_t *f)
     for (unsigned d = 0; d < COA_NUM_DIRS; d++)
         after += view_link(m, cell, d)[VM_LINK_WORDS] != 0;
     after = mono != NULL ? after * mono->height : 0;
-    /* The channels of pathways in use first, then the static routes nothing feeds (grey), as room allows. */
+    /* ... and so do the words on the traced pathway, under the table and its " ... N more". */
+    if (f->channel >= 0 && mono != NULL) {
+        after += mono->height;
+        pen_t q = *p;
+        q.draw = false;
+        q.bottom = INT_MAX / 2;
+        pathway_line(&q, f, idx);
+        after += q.y - p->y;
+    }
+    /* The traced channel first, whatever the room; then the channels of pathways in use, then the static routes
+     * nothing feeds (grey), as room allows. */
     unsigned shown = 0, active = 0;
-    for (int pass = 0; pass < 2; pass++) {
+    for (int pass = 0; pass < 3; pass++) {
         for (unsigned lc = 0; lc < vl->channels; lc++) {
             view_lc_info_t li;
             view_lc_unpack(m, cell, lc, &li);
             size_t fi = (size_t)idx * vl->channels + lc;
-            bool fed = r->fed == NULL || fi >= r->fed_cap || r->fed[fi];
-            if ((li.state == COA_LC_FREE && li.count == 0) || fed != (pass == 0))
+            bool fed = r->fed == NULL || fi >= r->fed_cap || r->fed[fi], chosen = (int)lc == f->channel;
+            if ((li.state == COA_LC_FREE && li.count == 0) || chosen != (pass == 0) || (pass > 0 && fed != (pass == 1)))
                 continue;
             active++;
-            if (mono == NULL || p->y + 2 * mono->height > p->bottom - after)
+            if (mono == NULL || p->y + 2 * mono->height > p->bottom - (chosen ? 0 : after))
                 continue;
             char rt[24], sr[24];
             snprintf(buf, sizeof buf, "%2u %-8s %-9s %-9s %u %2u %s", lc, coa_lc_state_name((coa_lc_state_t)li.state),
