@@ -1,6 +1,7 @@
 /* The viewer in a lecture hall (issue 35), checked on the pixels `iwarp view` and `iwarp demo` write: the wait
  * cycle of the deadlock demo outlined on its links once it has formed, a chosen channel's pathway framed hop by
- * hop, and --scale making the text taller.
+ * hop, --scale making the text taller, and an animation small for its frames that shows what the screenshots at
+ * its first and last clocks show.
  *
  * Usage: test_view_lecture PATH/TO/iwarp. Frames are drawn offscreen (SDL_VIDEODRIVER=dummy). */
 #include <inttypes.h>
@@ -10,10 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <gif_lib.h>
 
 #include "view_png.h"
 #include "view_scene.h"
@@ -210,6 +213,120 @@ static void test_scale_2_makes_the_text_taller(void **state)
         fail_msg("the title is %u pixels tall at --scale 2, %u at 1", height[1], height[0]);
 }
 
+/* The picture the decoder shows after each frame: every frame drawn over the one before (disposal "do not
+ * dispose"), its transparent pixels leaving what was there. */
+typedef struct canvas {
+    uint8_t *rgb;
+    int w, h;
+} canvas_t;
+
+static void paint(canvas_t *c, const GifFileType *g, int i)
+{
+    const SavedImage *im = &g->SavedImages[i];
+    const GifImageDesc *d = &im->ImageDesc;
+    const ColorMapObject *map = d->ColorMap != NULL ? d->ColorMap : g->SColorMap;
+    GraphicsControlBlock gcb;
+    assert_int_equal(DGifSavedExtensionToGCB((GifFileType *)g, i, &gcb), GIF_OK);
+    assert_true(gcb.DisposalMode == DISPOSE_DO_NOT);
+    assert_true(d->Left + d->Width <= c->w && d->Top + d->Height <= c->h);
+    for (int y = 0; y < d->Height; y++)
+        for (int x = 0; x < d->Width; x++) {
+            int k = im->RasterBits[y * d->Width + x];
+            if (k == gcb.TransparentColor)
+                continue;
+            assert_true(k < map->ColorCount);
+            uint8_t *p = c->rgb + ((size_t)(d->Top + y) * (size_t)c->w + (size_t)(d->Left + x)) * 3;
+            p[0] = map->Colors[k].Red, p[1] = map->Colors[k].Green, p[2] = map->Colors[k].Blue;
+        }
+}
+
+/* Mean difference per channel, and the share of pixels with a channel more than 48 apart (test_golden's). */
+static void expect_close(const uint8_t *a, const image_t *b, const char *what)
+{
+    uint64_t sum = 0, far = 0;
+    size_t n = (size_t)b->w * b->h;
+    for (size_t i = 0; i < n; i++) {
+        int worst = 0;
+        for (int k = 0; k < 3; k++) {
+            int d = abs((int)a[i * 3 + k] - (int)b->px[i * 3 + k]);
+            sum += (uint64_t)d;
+            worst = d > worst ? d : worst;
+        }
+        far += worst > 48;
+    }
+    double mean = (double)sum / (double)(n * 3), share = (double)far / (double)n;
+    print_message("%s: mean difference %.3f, %.4f%% of pixels far apart\n", what, mean, share * 100);
+    if (mean > 1.0 || share > 0.002)
+        fail_msg("%s differs from the screenshot: mean %.3f, %.3f%% far apart", what, mean, share * 100);
+}
+
+/* The deadlock demo from clock 0 to its end (425) every 5 clocks at 640x400: a GIF that giflib decodes, looping,
+ * a frame per step at the rate asked; small for its frames (one palette for all, then only what changed: 6.6 MB
+ * for 86 frames at 1280x800 with a palette per frame, each frame whole); and its first and last frames, as the
+ * decoder shows them, are the screenshots at clocks 0 and 425. */
+static void test_an_animation_is_small_and_shows_the_screenshots(void **state)
+{
+    (void)state;
+    enum { AW = 640, AH = 400, FRAMES = 86 };
+    char gif[256], first[256], last[256];
+    temp_path(gif, sizeof gif, "deadlock.gif");
+    temp_path(first, sizeof first, "first.png");
+    temp_path(last, sizeof last, "last.png");
+    run_iwarp("demo deadlock --animation %s --from 0 --to 425 --step 5 --rate 5 --size %dx%d", gif, AW, AH);
+    run_iwarp("demo deadlock --screenshot %s --at 0 --size %dx%d", first, AW, AH);
+    run_iwarp("demo deadlock --screenshot %s --at 425 --size %dx%d", last, AW, AH);
+    struct stat st;
+    assert_int_equal(stat(gif, &st), 0);
+    /* A whole first frame (about 25 KB here), then a few KB a frame. */
+    print_message("%d frames: %lld bytes\n", FRAMES, (long long)st.st_size);
+    if (st.st_size > 40000 + 4000 * FRAMES)
+        fail_msg("%d frames take %lld bytes, more than 40 KB + 4 KB a frame", FRAMES, (long long)st.st_size);
+    int e = 0;
+    GifFileType *g = DGifOpenFileName(gif, &e);
+    if (g == NULL)
+        fail_msg("%s: %s", gif, GifErrorString(e));
+    assert_int_equal(DGifSlurp(g), GIF_OK);
+    assert_int_equal(g->SWidth, AW);
+    assert_int_equal(g->SHeight, AH);
+    assert_int_equal(g->ImageCount, FRAMES);
+    assert_non_null(g->SColorMap);
+    GraphicsControlBlock gcb;
+    assert_int_equal(DGifSavedExtensionToGCB(g, 0, &gcb), GIF_OK);
+    assert_int_equal(gcb.DelayTime, 20); /* 5 frames a second */
+    /* giflib files the extensions met before the first image with that image. */
+    bool loops = false;
+    const SavedImage *img0 = &g->SavedImages[0];
+    for (int i = 0; i < img0->ExtensionBlockCount; i++)
+        loops |= img0->ExtensionBlocks[i].Function == APPLICATION_EXT_FUNC_CODE &&
+                 img0->ExtensionBlocks[i].ByteCount == 11 &&
+                 memcmp(img0->ExtensionBlocks[i].Bytes, "NETSCAPE2.0", 11) == 0;
+    assert_true(loops);
+    /* The first frame is whole; the others only what changed. */
+    assert_true(img0->ImageDesc.Width == AW && img0->ImageDesc.Height == AH);
+    canvas_t c = {calloc((size_t)AW * AH, 3), AW, AH};
+    assert_non_null(c.rgb);
+    image_t a = read_png(first), b = read_png(last);
+    uint8_t *shown0 = malloc((size_t)AW * AH * 3);
+    assert_non_null(shown0);
+    for (int i = 0; i < g->ImageCount; i++) {
+        paint(&c, g, i);
+        if (i == 0)
+            memcpy(shown0, c.rgb, (size_t)AW * AH * 3);
+    }
+    expect_close(shown0, &a, "the first frame");
+    expect_close(c.rgb, &b, "the last frame");
+    /* The run moved: the two differ. */
+    assert_memory_not_equal(shown0, c.rgb, (size_t)AW * AH * 3);
+    free(shown0);
+    free(c.rgb);
+    free(a.px);
+    free(b.px);
+    DGifCloseFile(g, &e);
+    unlink(gif);
+    unlink(first);
+    unlink(last);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1)
@@ -218,6 +335,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_the_deadlock_cycle_is_outlined_on_its_links),
         cmocka_unit_test(test_a_chosen_channel_traces_its_pathway),
         cmocka_unit_test(test_scale_2_makes_the_text_taller),
+        cmocka_unit_test(test_an_animation_is_small_and_shows_the_screenshots),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -720,23 +720,34 @@ int viewer_animation(view_source_t *src, const viewer_opts_t *o, uint64_t from, 
         fprintf(stderr, "iwarp view: %s\n", err);
         rc = 2;
     }
-    for (uint64_t clock = from; rc == 0; clock = clock + step > to && clock < to ? to : clock + step) {
-        v.clock = clock;
-        follow_narrative(&v);
-        if (view_source_seek(src, clock, VIEW_UTIL_WINDOW) != 0) {
-            fprintf(stderr, "iwarp view: %s\n", src->trace.error[0] ? src->trace.error : "bad recording");
-            rc = 1;
-            break;
+    /* Twice: the palette is the whole animation's, so every frame is seen before the first is written. The
+     * frames are drawn again rather than kept: 4 MB each at 1280x800. */
+    for (int pass = 0; pass < 2 && rc == 0; pass++) {
+        /* Both passes follow the narrative's selections from the same start (init_state's). */
+        v.narrative_clock = o->select >= 0 ? first : UINT64_MAX;
+        v.selected = o->select;
+        v.channel = o->select >= 0 ? o->channel : -1;
+        for (uint64_t clock = from; rc == 0; clock = clock + step > to && clock < to ? to : clock + step) {
+            v.clock = clock;
+            follow_narrative(&v);
+            if (view_source_seek(src, clock, VIEW_UTIL_WINDOW) != 0) {
+                fprintf(stderr, "iwarp view: %s\n", src->trace.error[0] ? src->trace.error : "bad recording");
+                rc = 1;
+                break;
+            }
+            render_frame_t f;
+            fill_frame(&v, &f);
+            render_frame(&v.rd, &f, o->width, o->height);
+            const uint32_t *px = off.surface->pixels;
+            size_t pitch = (size_t)off.surface->pitch;
+            if ((pass == 0 ? anim_gif_learn(gif, px, pitch, err, sizeof err)
+                           : anim_gif_frame(gif, px, pitch, err, sizeof err)) != 0) {
+                fprintf(stderr, "iwarp view: %s\n", err);
+                rc = 2;
+            }
+            if (clock >= to)
+                break;
         }
-        render_frame_t f;
-        fill_frame(&v, &f);
-        render_frame(&v.rd, &f, o->width, o->height);
-        if (anim_gif_frame(gif, off.surface->pixels, (size_t)off.surface->pitch, err, sizeof err) != 0) {
-            fprintf(stderr, "iwarp view: %s\n", err);
-            rc = 2;
-        }
-        if (clock >= to)
-            break;
     }
     if (gif != NULL && rc != 0)
         anim_gif_abort(gif);
