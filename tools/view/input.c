@@ -32,7 +32,7 @@ static const view_key_help_t help[] = {
     {"P  N", "previous / next mark (phase, message)"},
     {"timeline", "click or drag to scrub"},
     {"click a cell", "its channels, registers, source line"},
-    {"[  ]  or  Tab", "its channels: trace one's pathway (or click its row)"},
+    {"[  ]  or  Tab", "trace the pathway of a channel"},
     {"I  O  0", "zoom in / out / the whole array"},
     {"wheel, drag", "on the grid: zoom at the pointer, pan"},
     {"L", "legend on / off"},

@@ -665,9 +665,25 @@ void panel_draw_timeline(render_t *r, const render_frame_t *f)
 
 /* --- help --- */
 
+static void draw_help(render_t *r);
+
+/* The help fits the window: at a large --scale its rows would run past the bottom, so it is drawn smaller. */
 void panel_draw_help(render_t *r, const render_frame_t *f)
 {
     (void)f;
+    float t = r->lay.t;
+    unsigned n;
+    view_key_help(&n);
+    /* Its height at scale t, as draw_help lays it out: 80 + n rows of 15-point text (1.2 lines) and 6. */
+    float need = t * (80 + (float)n * (15 * 1.2f + 6)), room = (float)r->lay.h * 0.96f;
+    if (need > room)
+        r->lay.t = t * room / need;
+    draw_help(r);
+    r->lay.t = t;
+}
+
+static void draw_help(render_t *r)
+{
     const render_theme_t *th = render_theme();
     text_font_t *title = text_font(&r->text, FACE_BOLD, px(r, 20)), *keyf = text_font(&r->text, FACE_BOLD, px(r, 15)),
                 *body = text_font(&r->text, FACE_SANS, px(r, 15));
