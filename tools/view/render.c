@@ -626,6 +626,8 @@ unsigned render_pathway(const view_model_t *m, unsigned cell, unsigned lc, rende
     /* Back to where it starts (a ring has no start: it starts at the chosen hop). */
     for (size_t steps = 0; view_lc_upstream(m, s, &next) && next != s0 && steps < limit; steps++)
         s = next;
+    if (view_lc_upstream(m, s, &next) && next == s0)
+        s = s0;
     size_t first = s;
     unsigned n = 0;
     for (;;) {
