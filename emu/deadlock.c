@@ -79,8 +79,7 @@ static bool step(const emu_array_t *a, wait_node_t *n, wait_node_t *next)
                     next->lc = coa->spool[s].lc;
                     return true;
                 }
-            say(n, "CA of (%u,%u) at pc 0x%x%s sleeps in wfe, waiting for a word to move", c->x, c->y, c->ca.s.pc,
-                src);
+            say(n, "CA of (%u,%u) at pc 0x%x%s sleeps in wfe, waiting for a word to move", c->x, c->y, c->ca.s.pc, src);
             return false;
         }
         unsigned lc = g < 2 ? coa->gate_in_lc[g] : coa->gate_out_lc[g - 2];
@@ -100,9 +99,10 @@ static bool step(const emu_array_t *a, wait_node_t *n, wait_node_t *next)
     if (l->count == 0 && l->state == COA_LC_DRAINING && l->route.kind == COA_END_LINK) {
         /* Not "empty, fed by" its source: it is free once the channel downstream gives its last credits back. */
         unsigned down = neighbour(a, n->cell, l->route.dir);
-        say(n, "(%u,%u) channel %u is draining: its trailer has left, it waits for the last credits from (%u,%u) "
-            "channel %u before it is free", c->x, c->y, n->lc, down % a->machine.width, down / a->machine.width,
-            l->route.index);
+        say(n,
+            "(%u,%u) channel %u is draining: its trailer has left, it waits for the last credits from (%u,%u) "
+            "channel %u before it is free",
+            c->x, c->y, n->lc, down % a->machine.width, down / a->machine.width, l->route.index);
         lane(n, n->cell, l->route.dir);
         next->cell = down;
         next->lc = l->route.index;
@@ -142,8 +142,7 @@ static bool step(const emu_array_t *a, wait_node_t *n, wait_node_t *next)
     case COA_END_LINK: {
         unsigned down = neighbour(a, n->cell, l->route.dir);
         say(n, "(%u,%u) channel %u holds %u word%s, no room at (%u,%u) channel %u", c->x, c->y, n->lc, l->count,
-            l->count == 1 ? "" : "s",
-            down % a->machine.width, down / a->machine.width, l->route.index);
+            l->count == 1 ? "" : "s", down % a->machine.width, down / a->machine.width, l->route.index);
         lane(n, n->cell, l->route.dir);
         next->cell = down;
         next->lc = l->route.index;
@@ -435,7 +434,7 @@ static void message_waits(const emu_array_t *a, const wait_node_t *cyc, unsigned
 
 /* A table of the messages (pathways) whose channels make up the cycle: where each comes from and goes, how far it
  * has come, the channels of the cycle it holds and what it waits for, which the next one holds. */
-static void messages(emu_array_t *a, const wait_node_t *cyc, unsigned n)
+static void messages(const emu_array_t *a, found_t *out, const wait_node_t *cyc, unsigned n)
 {
     if (n > MAX_CHAIN)
         return;
@@ -501,22 +500,22 @@ static void messages(emu_array_t *a, const wait_node_t *cyc, unsigned n)
         wh = (int)strlen(msg[i].holds) > wh ? (int)strlen(msg[i].holds) : wh;
     }
     char line[512];
-    append(a->deadlock, sizeof a->deadlock,
+    append(out->text, out->cap,
            "messages in the cycle (each holds channels from its source on and waits for one the next holds):\n");
     snprintf(line, sizeof line, "  %2s  %-*s  %-*s  %*s  %*s  %-*s  %s\n", "#", wf, "from", wt, "to", ws, "sent", wl,
              "length", wh, "holds", "waits for");
-    append(a->deadlock, sizeof a->deadlock, line);
+    append(out->text, out->cap, line);
     for (unsigned i = 0; i < nm; i++) {
         const cycle_msg_t *m = &msg[i];
         snprintf(line, sizeof line, "  %2u  %-*s  %-*s  %*s  %*s  %-*s  %s\n", i + 1, wf, m->from, wt, m->to, ws,
                  m->sent, wl, m->length, wh, m->holds, m->waits);
-        append(a->deadlock, sizeof a->deadlock, line);
+        append(out->text, out->cap, line);
     }
     if (more > 0) {
         snprintf(line, sizeof line, "  ... and %u more\n", more);
-        append(a->deadlock, sizeof a->deadlock, line);
+        append(out->text, out->cap, line);
     }
-    append(a->deadlock, sizeof a->deadlock,
+    append(out->text, out->cap,
            "  sent: data words so far (in the network or taken); length: from the runtime's info word or the "
            "sending spool\n");
 }
@@ -525,7 +524,7 @@ static void messages(emu_array_t *a, const wait_node_t *cyc, unsigned n)
 static void explain(const emu_array_t *a, found_t *out, const wait_node_t *cyc, unsigned n)
 {
     char line[512], what[32];
-    messages(a, cyc, n);
+    messages(a, out, cyc, n);
     uint64_t t = closed_at(a, cyc, n);
     out->cycle->closed_at = t;
     if (out->noticed)
@@ -554,8 +553,8 @@ static void explain(const emu_array_t *a, found_t *out, const wait_node_t *cyc, 
         const emu_cell_t *c = &a->cells[cyc[k].cell];
         if (cyc[k].is_ca && c->ca.s.wait_cause == CA_STALL_WFE) {
             snprintf(line, sizeof line,
-                     "cause: a spool stuck: (%u,%u) sleeps in wfe for a spool that waits on the network itself\n",
-                     c->x, c->y);
+                     "cause: a spool stuck: (%u,%u) sleeps in wfe for a spool that waits on the network itself\n", c->x,
+                     c->y);
             append(out->text, out->cap, line);
             return;
         }
