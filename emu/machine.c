@@ -243,7 +243,7 @@ void emu_machine_print(const emu_machine_t *m, FILE *out)
         fprintf(out, "timing.%s = %u\n", isa_timing_key((isa_timing_class_t)t), m->timing.clocks[t]);
 }
 
-int emu_parse_array_size(const char *s, unsigned *width, unsigned *height)
+int emu_parse_pair(const char *s, unsigned max, unsigned *a, unsigned *b)
 {
     char *end;
     if (*s < '0' || *s > '9')
@@ -255,11 +255,16 @@ int emu_parse_array_size(const char *s, unsigned *width, unsigned *height)
     if (*second < '0' || *second > '9')
         return -1;
     unsigned long y = strtoul(second, &end, 10);
-    if (*end != '\0' || x < 1 || y < 1 || x > EMU_MAX_DIM || y > EMU_MAX_DIM)
+    if (*end != '\0' || x < 1 || y < 1 || x > max || y > max)
         return -1;
-    *width = (unsigned)x;
-    *height = (unsigned)y;
+    *a = (unsigned)x;
+    *b = (unsigned)y;
     return 0;
+}
+
+int emu_parse_array_size(const char *s, unsigned *width, unsigned *height)
+{
+    return emu_parse_pair(s, EMU_MAX_DIM, width, height);
 }
 
 uint64_t emu_machine_footprint(const emu_machine_t *m)

@@ -48,7 +48,9 @@ size_t emu_parse_count_prefix(const char *s, uint64_t *v);
 /* The same for a whole string: 0, or -1 when s is not exactly a count. */
 int emu_parse_count(const char *s, uint64_t *v);
 
-/* Parses "WxH" (sides 1..EMU_MAX_DIM; 'X' also separates): 0 and the sides, or -1. */
+/* Parses "AxB" with decimal sides 1..max ('X' also separates; no sign, no blanks): 0 and the sides, or -1. */
+int emu_parse_pair(const char *s, unsigned max, unsigned *a, unsigned *b);
+/* Parses "WxH" (sides 1..EMU_MAX_DIM): 0 and the sides, or -1. */
 int emu_parse_array_size(const char *s, unsigned *width, unsigned *height);
 
 /* Host memory an array of this machine takes (cells' memories, queues and bookkeeping), in bytes. */

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { FUZZ_CLI_MAX_ARGV = 32 };
+enum { FUZZ_CLI_MAX_ARGV = 160 }; /* past the parsers' 64-entry limits (-D, -I, --set, -x, -e) */
 
 /* A command's parser: 0, 1 after --help, -1 after a message on stderr. It frees what it keeps itself. */
 typedef int (*fuzz_cli_parser_t)(int argc, char **argv);

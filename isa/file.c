@@ -1,7 +1,10 @@
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "file.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,8 +174,8 @@ int file_out_not_input(const char *out, const char *const *inputs, size_t n, cha
     for (size_t i = 0; i < n; i++)
         if (inputs[i] != NULL && stat(inputs[i], &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino &&
             S_ISREG(so.st_mode))
-            return err_set(err, errlen, "%s: is also the input %s: it would be overwritten (name another output)",
-                           out, inputs[i]);
+            return err_set(err, errlen, "%s: is also the input %s: it would be overwritten (name another output)", out,
+                           inputs[i]);
     return 0;
 }
 
@@ -200,4 +203,28 @@ int file_out_commit(file_out_t *o, char *err, size_t errlen)
     }
     file_out_abort(o);
     return why != NULL ? err_set(err, errlen, "%s: %s", path, why) : 0;
+}
+
+/* The folder's real path and the last name: "folder/name", or "" when the folder does not exist. */
+static void resolved(const char *path, char *out, size_t cap)
+{
+    char a[PATH_MAX], b[PATH_MAX], dir[PATH_MAX];
+    snprintf(a, sizeof a, "%s", path);
+    snprintf(b, sizeof b, "%s", path);
+    out[0] = '\0';
+    if (realpath(dirname(a), dir) != NULL)
+        snprintf(out, cap, "%s/%s", dir, basename(b));
+}
+
+bool file_outs_same(const char *a, const char *b)
+{
+    if (a == NULL || b == NULL)
+        return false;
+    struct stat sa, sb;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    char ra[PATH_MAX + 256], rb[PATH_MAX + 256];
+    resolved(a, ra, sizeof ra);
+    resolved(b, rb, sizeof rb);
+    return strcmp(a, b) == 0 || (ra[0] != '\0' && strcmp(ra, rb) == 0);
 }

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 /* Opens a regular file for reading ("rb"). Returns NULL with *why set to a static text (strerror, or "is a
@@ -50,5 +51,8 @@ void file_out_abort(file_out_t *o);
  * a path through another folder included. Returns 0 when `out` is none of them (or does not exist yet), or -1 with
  * "out: is also the input IN: it would be overwritten" in err. Commands call it before they run anything. */
 int file_out_not_input(const char *out, const char *const *inputs, size_t n, char *err, size_t errlen);
+/* Whether two outputs name one file, whether or not it exists yet: the same folder (after links) and name, or the
+ * same file under two names. The second would be written over the first. */
+bool file_outs_same(const char *a, const char *b);
 
 #endif

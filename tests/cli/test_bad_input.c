@@ -65,7 +65,10 @@ static void damaged_copy(const char *src, const char *dst, size_t n, size_t flip
 }
 
 /* Copies a whole file (a test's input). */
-static void copy_file(const char *src, const char *dst) { damaged_copy(src, dst, SIZE_MAX, SIZE_MAX); }
+static void copy_file(const char *src, const char *dst)
+{
+    damaged_copy(src, dst, SIZE_MAX, SIZE_MAX);
+}
 
 /* The command is refused (status 2, naming the input it would overwrite) and the input keeps its bytes. */
 static void expect_input_kept(const char *args, const char *input)
@@ -127,6 +130,29 @@ static void test_no_output_is_written_over_an_input(void **state)
     expect_input_kept(args, rec);
 }
 
+/* Two outputs of one command on one file, under one name or two: the second would replace the first. Refused
+ * before either is written. */
+static void test_two_outputs_of_one_command_on_one_file_are_refused(void **state)
+{
+    (void)state;
+    char args[2048];
+    const char *set = at("both.cset");
+    snprintf(args, sizeof args, "route --pattern torus --words 32 --cset %s -o %s", set, set);
+    expect(args, 2, "name one file");
+    assert_int_equal(access(set, F_OK), -1); /* nothing written */
+    snprintf(args, sizeof args, "route --pattern torus --words 32 --cset %s -o %s/./both.cset", set, dir);
+    expect(args, 2, "name one file");
+}
+
+/* A size pair is digits, 'x', digits: no sign (which scanf would wrap to 4294967295), no blank, no plus. */
+static void test_a_block_size_takes_digits_only(void **state)
+{
+    (void)state;
+    expect("model coll --block -1x5 --per-message 10 --per-word 1", 2, "bad value '-1x5' for --block (MxN, each 1 to ");
+    expect("model coll --block 2x+2 --per-message 10 --per-word 1", 2, "bad value '2x+2' for --block");
+    expect("coll --block ' 2x4'", 2, "bad value ' 2x4' for --block (MxN, each 1 to ");
+}
+
 /* A file far larger than any of its kind can be is refused from its size, before it is read: a sparse gigabyte
  * reads no byte. A cell data file whose cells all point at one blob is refused from the total before any cell's
  * copy is made. */
@@ -167,7 +193,8 @@ static void test_oversized_inputs_are_refused_before_reading(void **state)
     free(buf);
     const char *desc = at("shared.run");
     char text[512];
-    snprintf(text, sizeof text, "array 32x32\nprogram p %s/programs/bench/compute.s\ncells all p 1\ncelldata %s at 0x40000\n",
+    snprintf(text, sizeof text,
+             "array 32x32\nprogram p %s/programs/bench/compute.s\ncells all p 1\ncelldata %s at 0x40000\n",
              getenv("PWD") ? getenv("PWD") : ".", cdat);
     write_bytes(desc, text, strlen(text));
     snprintf(args, sizeof args, "run %s", desc);
@@ -506,6 +533,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_a_geo_file_that_does_not_end_stops_at_the_cpu_limit),
         cmocka_unit_test(test_a_msh_file_with_a_huge_node_tag_is_refused_or_read_cheaply),
         cmocka_unit_test(test_no_output_is_written_over_an_input),
+        cmocka_unit_test(test_two_outputs_of_one_command_on_one_file_are_refused),
+        cmocka_unit_test(test_a_block_size_takes_digits_only),
         cmocka_unit_test(test_oversized_inputs_are_refused_before_reading),
         cmocka_unit_test(test_machine_keys_are_checked_together),
         cmocka_unit_test(test_sweeps_refuse_repeated_cases_and_a_second_runner),

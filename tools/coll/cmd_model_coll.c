@@ -35,8 +35,7 @@ static int parse_double(const char *opt, const char *s, double *v)
     *v = strtod(s, &end);
     /* nan passed "*v < 0" and then read as "not given" (the message emulated instead); inf made no model */
     if (end == s || *end != '\0' || !isfinite(*v) || *v < 0) {
-        fprintf(stderr, "iwarp model coll: bad value '%s' for --%s (a finite number of clocks, 0 or more)\n", s,
-                opt);
+        fprintf(stderr, "iwarp model coll: bad value '%s' for --%s (a finite number of clocks, 0 or more)\n", s, opt);
         return -1;
     }
     return 0;
@@ -46,11 +45,11 @@ int model_coll_cmd(int argc, char **argv)
 {
     enum { OPT_CELLS = 256, OPT_BLOCK, OPT_LDA, OPT_A, OPT_B, OPT_IMPL, OPT_CHUNK, OPT_JSON, OPT_HELP };
     static const struct option longopts[] = {
-        {"cells", required_argument, NULL, OPT_CELLS},     {"block", required_argument, NULL, OPT_BLOCK},
-        {"lda", required_argument, NULL, OPT_LDA},         {"per-message", required_argument, NULL, OPT_A},
-        {"per-word", required_argument, NULL, OPT_B},      {"impl", required_argument, NULL, OPT_IMPL},
-        {"chunk", required_argument, NULL, OPT_CHUNK},     {"json", no_argument, NULL, OPT_JSON},
-        {"help", no_argument, NULL, OPT_HELP},             {NULL, 0, NULL, 0},
+        {"cells", required_argument, NULL, OPT_CELLS}, {"block", required_argument, NULL, OPT_BLOCK},
+        {"lda", required_argument, NULL, OPT_LDA},     {"per-message", required_argument, NULL, OPT_A},
+        {"per-word", required_argument, NULL, OPT_B},  {"impl", required_argument, NULL, OPT_IMPL},
+        {"chunk", required_argument, NULL, OPT_CHUNK}, {"json", no_argument, NULL, OPT_JSON},
+        {"help", no_argument, NULL, OPT_HELP},         {NULL, 0, NULL, 0},
     };
     unsigned cells = 8, m = 1, n = 4096, lda = 0, chunk = 1024;
     double a = -1, b = -1;
@@ -60,7 +59,6 @@ int model_coll_cmd(int argc, char **argv)
     int o;
     while ((o = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         uint64_t v;
-        char tail;
         switch (o) {
         case OPT_CELLS:
             if (emu_parse_count(optarg, &v) != 0 || v < 2 || v > 1024) {
@@ -70,8 +68,9 @@ int model_coll_cmd(int argc, char **argv)
             cells = (unsigned)v;
             break;
         case OPT_BLOCK:
-            if (sscanf(optarg, "%ux%u%c", &m, &n, &tail) != 2 || m == 0 || n == 0) {
-                fprintf(stderr, "iwarp model coll: bad value '%s' for --block (MxN, e.g. 32x64)\n", optarg);
+            if (emu_parse_pair(optarg, COLL_MAX_BLOCK_SIDE, &m, &n) != 0) {
+                fprintf(stderr, "iwarp model coll: bad value '%s' for --block (MxN, each 1 to %u, e.g. 32x64)\n",
+                        optarg, COLL_MAX_BLOCK_SIDE);
                 return 2;
             }
             break;
@@ -117,8 +116,15 @@ int model_coll_cmd(int argc, char **argv)
         message = a + b * words;
         source = "given";
     } else {
-        coll_case_t one = {.pattern = COLL_BCAST, .impl = impl, .groups = COLL_ROWS, .width = 2, .height = 1, .m = m,
-                           .n = n, .lda = lda, .chunk = chunk};
+        coll_case_t one = {.pattern = COLL_BCAST,
+                           .impl = impl,
+                           .groups = COLL_ROWS,
+                           .width = 2,
+                           .height = 1,
+                           .m = m,
+                           .n = n,
+                           .lda = lda,
+                           .chunk = chunk};
         coll_result_t r;
         char err[512];
         if (coll_run(&one, 1, &r, err, sizeof err) != 0) {

@@ -34,6 +34,9 @@ typedef enum coll_pattern {
 
 typedef enum coll_impl { COLL_NAIVE, COLL_CHUNKED, COLL_CONSET, COLL_IMPLS } coll_impl_t;
 
+/* The largest side of a block (--block MxN), words or rows. */
+#define COLL_MAX_BLOCK_SIDE (1u << 20)
+
 /* Which cells form a group; every group of the array runs the pattern at the same time. */
 typedef enum coll_groups { COLL_ROWS, COLL_COLUMNS, COLL_WHOLE, COLL_GROUPINGS } coll_groups_t;
 

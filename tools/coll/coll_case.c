@@ -75,7 +75,9 @@ void coll_group_of(const coll_case_t *c, unsigned cell, unsigned *group, unsigne
 
 unsigned coll_cell_of(const coll_case_t *c, unsigned group, unsigned rank)
 {
-    return c->groups == COLL_ROWS ? group * c->width + rank : c->groups == COLL_COLUMNS ? rank * c->width + group : rank;
+    return c->groups == COLL_ROWS      ? group * c->width + rank
+           : c->groups == COLL_COLUMNS ? rank * c->width + group
+                                       : rank;
 }
 
 bool coll_is_multi(coll_pattern_t p)
@@ -87,7 +89,8 @@ bool coll_is_multi(coll_pattern_t p)
 /* Bytes from the first matrix's first word to past its last row's last word. */
 static uint64_t matrix_bytes(const coll_case_t *c)
 {
-    return 4ull * ((uint64_t)(c->m - 1) * c->lda + (coll_is_multi(c->pattern) ? (uint64_t)coll_group_size(c) * c->n : c->n));
+    return 4ull *
+           ((uint64_t)(c->m - 1) * c->lda + (coll_is_multi(c->pattern) ? (uint64_t)coll_group_size(c) * c->n : c->n));
 }
 
 /* The second matrix of COLL_BSEND (where the answer lands on rank 0): past the first and its guards. */
@@ -156,14 +159,15 @@ int coll_case_check(const coll_case_t *c, char *err, size_t cap)
         snprintf(err, cap, "root %u is not a rank of a group of %u", c->root, p);
         return -1;
     }
-    if (c->impl == COLL_CONSET && (c->pattern == COLL_MBCAST_TREE || c->pattern == COLL_MREDUCE_TREE ||
-                                   c->pattern == COLL_BSEND)) {
-        snprintf(err, cap,
-                 c->pattern == COLL_BSEND
-                     ? "%s has no ConSet form: ConSet has connections, not messages to buffer (see docs/collectives.md)"
-                     : "%s has no ConSet form: P trees with P roots would be P connection sets; ConSet's multi-patterns "
-                       "are mbcast-ring, mbcast-pipe and mreduce-ring (see docs/collectives.md)",
-                 pat);
+    if (c->impl == COLL_CONSET &&
+        (c->pattern == COLL_MBCAST_TREE || c->pattern == COLL_MREDUCE_TREE || c->pattern == COLL_BSEND)) {
+        snprintf(
+            err, cap,
+            c->pattern == COLL_BSEND
+                ? "%s has no ConSet form: ConSet has connections, not messages to buffer (see docs/collectives.md)"
+                : "%s has no ConSet form: P trees with P roots would be P connection sets; ConSet's multi-patterns "
+                  "are mbcast-ring, mbcast-pipe and mreduce-ring (see docs/collectives.md)",
+            pat);
         return -1;
     }
     return 0;
@@ -221,9 +225,7 @@ static void image(const coll_case_t *c, unsigned cell, bool after, uint32_t lo, 
                     if (r == c->root || after)
                         *w = value(g, c->root, i, j);
                     break;
-                case COLL_REDUCE:
-                    *w = after && r == c->root ? sum(c, g, i, j) : value(g, r, i, j);
-                    break;
+                case COLL_REDUCE: *w = after && r == c->root ? sum(c, g, i, j) : value(g, r, i, j); break;
                 case COLL_MBCAST_TREE:
                 case COLL_MBCAST_RING:
                 case COLL_MBCAST_PIPE:
@@ -231,17 +233,14 @@ static void image(const coll_case_t *c, unsigned cell, bool after, uint32_t lo, 
                         *w = value(g, b, i, j);
                     break;
                 case COLL_MREDUCE_TREE:
-                case COLL_MREDUCE_RING:
-                    *w = after && b == r ? sum(c, g, i, j) : value(g, r, i, j);
-                    break;
+                case COLL_MREDUCE_RING: *w = after && b == r ? sum(c, g, i, j) : value(g, r, i, j); break;
                 case COLL_BSEND:
                     if (r == 0 || (after && r == p - 1))
                         *w = value(g, 0, i, j);
                     if (r == 0 && after)
                         img[(second_matrix(c) - lo) / 4 + (size_t)i * c->lda + j] = value(g, 0, i, j);
                     break;
-                case COLL_PATTERNS:
-                    break;
+                case COLL_PATTERNS: break;
                 }
             }
 }

@@ -51,9 +51,9 @@ static int parse_u(const char *opt, const char *s, uint64_t lo, uint64_t hi, uns
 static int parse_block(const char *s, unsigned *m, unsigned *n)
 {
     unsigned a, b;
-    char tail;
-    if (sscanf(s, "%ux%u%c", &a, &b, &tail) != 2 || a == 0 || b == 0 || a > 1u << 20 || b > 1u << 20) {
-        fprintf(stderr, "iwarp coll: bad value '%s' for --block (MxN, each 1 to %u, e.g. 32x64)\n", s, 1u << 20);
+    if (emu_parse_pair(s, COLL_MAX_BLOCK_SIDE, &a, &b) != 0) {
+        fprintf(stderr, "iwarp coll: bad value '%s' for --block (MxN, each 1 to %u, e.g. 32x64)\n", s,
+                COLL_MAX_BLOCK_SIDE);
         return -1;
     }
     *m = a;
@@ -63,19 +63,37 @@ static int parse_block(const char *s, unsigned *m, unsigned *n)
 
 int coll_cli_parse(int argc, char **argv, coll_cli_t *o)
 {
-    enum { OPT_IMPL = 256, OPT_ARRAY, OPT_GROUPS, OPT_BLOCK, OPT_LDA, OPT_CHUNK, OPT_ROOT, OPT_DELAY, OPT_MODEL,
-           OPT_THREADS, OPT_JSON, OPT_HELP };
+    enum {
+        OPT_IMPL = 256,
+        OPT_ARRAY,
+        OPT_GROUPS,
+        OPT_BLOCK,
+        OPT_LDA,
+        OPT_CHUNK,
+        OPT_ROOT,
+        OPT_DELAY,
+        OPT_MODEL,
+        OPT_THREADS,
+        OPT_JSON,
+        OPT_HELP
+    };
     static const struct option longopts[] = {
-        {"impl", required_argument, NULL, OPT_IMPL},     {"array", required_argument, NULL, OPT_ARRAY},
-        {"groups", required_argument, NULL, OPT_GROUPS}, {"block", required_argument, NULL, OPT_BLOCK},
-        {"lda", required_argument, NULL, OPT_LDA},       {"chunk", required_argument, NULL, OPT_CHUNK},
-        {"root", required_argument, NULL, OPT_ROOT},     {"delay", required_argument, NULL, OPT_DELAY},
-        {"model", no_argument, NULL, OPT_MODEL},         {"threads", required_argument, NULL, OPT_THREADS},
-        {"json", no_argument, NULL, OPT_JSON},           {"help", no_argument, NULL, OPT_HELP},
+        {"impl", required_argument, NULL, OPT_IMPL},
+        {"array", required_argument, NULL, OPT_ARRAY},
+        {"groups", required_argument, NULL, OPT_GROUPS},
+        {"block", required_argument, NULL, OPT_BLOCK},
+        {"lda", required_argument, NULL, OPT_LDA},
+        {"chunk", required_argument, NULL, OPT_CHUNK},
+        {"root", required_argument, NULL, OPT_ROOT},
+        {"delay", required_argument, NULL, OPT_DELAY},
+        {"model", no_argument, NULL, OPT_MODEL},
+        {"threads", required_argument, NULL, OPT_THREADS},
+        {"json", no_argument, NULL, OPT_JSON},
+        {"help", no_argument, NULL, OPT_HELP},
         {NULL, 0, NULL, 0},
     };
-    coll_case_t c = {.impl = COLL_CHUNKED, .groups = COLL_ROWS, .width = 8, .height = 8, .m = 1, .n = 1024,
-                     .chunk = 1024};
+    coll_case_t c = {
+        .impl = COLL_CHUNKED, .groups = COLL_ROWS, .width = 8, .height = 8, .m = 1, .n = 1024, .chunk = 1024};
     unsigned threads = 1, delay = 0;
     bool json = false, model = false, lda_given = false, root_given = false, chunk_given = false;
     optind = 0;
@@ -126,7 +144,8 @@ int coll_cli_parse(int argc, char **argv, coll_cli_t *o)
             return -1;
     }
     if (optind != argc - 1 || coll_pattern_parse(argv[optind], &c.pattern) != 0) {
-        fprintf(stderr, optind == argc - 1 ? "iwarp coll: unknown pattern '%s'\n" : "iwarp coll: one PATTERN expected\n",
+        fprintf(stderr,
+                optind == argc - 1 ? "iwarp coll: unknown pattern '%s'\n" : "iwarp coll: one PATTERN expected\n",
                 optind < argc ? argv[optind] : "");
         coll_cli_usage(stderr);
         return -1;
@@ -134,8 +153,10 @@ int coll_cli_parse(int argc, char **argv, coll_cli_t *o)
     c.delay = delay;
     /* Options the case does not use: said, not silently dropped. */
     if (root_given && c.pattern != COLL_BCAST && c.pattern != COLL_REDUCE)
-        fprintf(stderr, "iwarp coll: note: %s has no root (every rank is one in turn, or rank 0 sends): --root "
-                "is not used\n", coll_pattern_name(c.pattern));
+        fprintf(stderr,
+                "iwarp coll: note: %s has no root (every rank is one in turn, or rank 0 sends): --root "
+                "is not used\n",
+                coll_pattern_name(c.pattern));
     if (delay > 0 && c.pattern != COLL_BSEND)
         fprintf(stderr, "iwarp coll: note: --delay is for bsend: not used\n");
     if (chunk_given && c.impl != COLL_CHUNKED)

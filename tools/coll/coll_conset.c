@@ -91,9 +91,11 @@ static int tables_for(const coll_case_t *c, celldata_t *tables, unsigned *phases
     if (rc == 0) {
         *phases = plan.nphases;
         if (plan.nphases != 1) {
-            snprintf(err, cap, "the compiler needed %u phases for the %s %s of %ux%u: the streaming program "
-                     "(%s) keeps a tree or ring in one phase", plan.nphases, coll_groups_name(c->groups),
-                     coll_pattern_name(c->pattern), c->width, c->height, PROGRAM);
+            snprintf(err, cap,
+                     "the compiler needed %u phases for the %s %s of %ux%u: the streaming program "
+                     "(%s) keeps a tree or ring in one phase",
+                     plan.nphases, coll_groups_name(c->groups), coll_pattern_name(c->pattern), c->width, c->height,
+                     PROGRAM);
             rc = -1;
         }
         if (rc == 0)

@@ -68,6 +68,11 @@ int cmd_route(int argc, char **argv)
     int opts = route_cli_parse(argc, argv, &o);
     if (opts != 0)
         return opts > 0 ? stdout_status() : 2;
+    if (file_outs_same(o.cset_out, o.output)) {
+        fprintf(stderr, "iwarp route: --cset %s and -o %s name one file: the tables would be written over the set\n",
+                o.cset_out, o.output);
+        return 2;
+    }
     cset_t set;
     char name[512], err[512];
     int rc = load_set(&o, &set, name, sizeof name);
