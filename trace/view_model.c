@@ -1,6 +1,8 @@
 /* The view model: filling it from a live array (the recorder's side), unpacking it (the renderer's side). */
 #include "view_model.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,6 +128,34 @@ void view_lc_unpack(const view_model_t *m, const uint64_t *cell, unsigned lc, vi
     out->head_tagged = (h >> 32 & 1u) != 0;
     out->has_head = (h >> 33 & 1u) != 0;
     out->path = s[VM_LC_PATH];
+}
+
+const char *view_ca_describe(const uint64_t *cell, bool has_program, char *buf, size_t cap)
+{
+    unsigned state = (unsigned)(cell[VM_CA] & 0xff), gate = (unsigned)(cell[VM_CA] >> 16 & 0xff);
+    if (!has_program)
+        snprintf(buf, cap, "no program: its agent only forwards words");
+    else if (state == CA_WAITING)
+        snprintf(buf, cap, "waiting %s %s%u since clock %" PRIu64, gate < 2 ? "for a word on" : "for room on",
+                 gate < 2 ? "gi" : "go", gate % 2, cell[VM_SINCE]);
+    else if (state == CA_HALTED || state == CA_FAULTED)
+        snprintf(buf, cap, "%s at clock %" PRIu64, state == CA_HALTED ? "halted" : "faulted", cell[VM_SINCE]);
+    else
+        snprintf(buf, cap, "running");
+    return buf;
+}
+
+const char *view_end_name(coa_end_t e, bool route, char *buf, size_t cap)
+{
+    static const char *const dirs[4] = {"+X", "-X", "+Y", "-Y"};
+    switch (e.kind) {
+    case COA_END_LINK: snprintf(buf, cap, "%s ch%u", dirs[e.dir & 3], e.index); break;
+    case COA_END_GATE: snprintf(buf, cap, "%s%u", route ? "gi" : "go", e.index); break;
+    case COA_END_SPOOL: snprintf(buf, cap, "spool %u", e.index); break;
+    case COA_END_QUEUE: snprintf(buf, cap, "arrivals"); break;
+    default: snprintf(buf, cap, "-"); break;
+    }
+    return buf;
 }
 
 void view_slot_where(const view_layout_t *l, size_t i, unsigned *cell, view_slot_kind_t *kind, unsigned *unit,
@@ -280,6 +310,28 @@ bool view_lc_downstream(const view_model_t *m, size_t s, size_t *down)
         return false;
     *down = d;
     return true;
+}
+
+void view_model_fed(const view_model_t *m, uint8_t *fed)
+{
+    size_t n = (size_t)m->l.width * m->l.height * m->l.channels;
+    /* Walks each pathway upstream from each of its channels. */
+    for (size_t i = 0; i < n; i++) {
+        size_t s = view_lc_slot(m, (unsigned)(i / m->l.channels), (unsigned)(i % m->l.channels)), up, steps = 0;
+        bool is_fed = false;
+        for (;;) {
+            if ((m->slots[s + VM_LC_A] >> 32 & 0xffff) != 0) {
+                is_fed = true;
+                break;
+            }
+            if (!view_lc_upstream(m, s, &up) || steps++ >= n) {
+                is_fed = coa_end_decode((uint32_t)(m->slots[s + VM_LC_ENDS] >> 16 & 0xffff)).kind != COA_END_NONE;
+                break;
+            }
+            s = up;
+        }
+        fed[i] = is_fed;
+    }
 }
 
 static int cmp_u32(const void *p, const void *q)

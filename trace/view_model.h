@@ -129,6 +129,19 @@ typedef struct view_lc_info {
 
 void view_lc_unpack(const view_model_t *m, const uint64_t *cell, unsigned lc, view_lc_info_t *out);
 
+/* Which channels belong to a pathway that carries something: words on the way, or a source (gate, spool) at its
+ * start; fed[cell * channels + lc] is 1 for those. The views draw the others (static routes nothing feeds yet: a
+ * pattern, a runtime's ring set up in advance) in grey, so the pathways in use stand out. */
+void view_model_fed(const view_model_t *m, uint8_t *fed);
+
+/* What a cell's core does, as the cell details say it: "running", "waiting for room on go0 since clock 83",
+ * "halted at clock 200", or (no program) that its agent only forwards words. */
+const char *view_ca_describe(const uint64_t *cell, bool has_program, char *buf, size_t cap);
+
+/* A channel's route (`route`: where its words go) or source (where they come from) as the cell table writes it:
+ * "+X ch8", "gi0" / "go0", "spool 4", "arrivals", "-". The SDL2 panel and the web page's table share it. */
+const char *view_end_name(coa_end_t e, bool route, char *buf, size_t cap);
+
 /* The channel feeding channel slot `s` (the slot of its VM_LC_A) over a link, if that channel is in use and
  * routed to it: *up is then its slot. */
 bool view_lc_upstream(const view_model_t *m, size_t s, size_t *up);

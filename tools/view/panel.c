@@ -127,19 +127,6 @@ static void para(pen_t *p, text_font_t *f, const char *s, SDL_Color c)
     p->y += h;
 }
 
-static const char *end_name(coa_end_t e, bool route, char *buf, size_t cap)
-{
-    static const char *const dirs[4] = {"+X", "-X", "+Y", "-Y"};
-    switch (e.kind) {
-    case COA_END_LINK: snprintf(buf, cap, "%s ch%u", dirs[e.dir & 3], e.index); break;
-    case COA_END_GATE: snprintf(buf, cap, "%s%u", route ? "gi" : "go", e.index); break;
-    case COA_END_SPOOL: snprintf(buf, cap, "spool %u", e.index); break;
-    case COA_END_QUEUE: snprintf(buf, cap, "arrivals"); break;
-    default: snprintf(buf, cap, "-"); break;
-    }
-    return buf;
-}
-
 /* "the head ..." for the last hop of a pathway: where its words go, or why its header waits. */
 static void head_text(const view_lc_info_t *li, char *buf, size_t cap)
 {
@@ -150,10 +137,10 @@ static void head_text(const view_lc_info_t *li, char *buf, size_t cap)
     else if (li->route.kind == COA_END_NONE)
         snprintf(buf, cap, "it ends there (no route on yet)");
     else if (li->route.kind == COA_END_LINK)
-        snprintf(buf, cap, "on to %s (%s)", end_name(li->route, true, e, sizeof e),
+        snprintf(buf, cap, "on to %s (%s)", view_end_name(li->route, true, e, sizeof e),
                  coa_lc_state_name((coa_lc_state_t)li->state));
     else
-        snprintf(buf, cap, "into %s", end_name(li->route, true, e, sizeof e));
+        snprintf(buf, cap, "into %s", view_end_name(li->route, true, e, sizeof e));
 }
 
 /* The traced pathway in words, hop by hop as the grid numbers them: where it starts, each channel, its head. */
@@ -178,7 +165,7 @@ static void pathway_line(pen_t *p, const render_frame_t *f, unsigned idx)
     view_lc_unpack(m, m->slots + (size_t)hops[0].cell * m->l.cell_slots, hops[0].lc, &li);
     size_t up;
     const char *from = li.source.kind == COA_END_NONE   ? "a pattern's route"
-                       : li.source.kind != COA_END_LINK ? end_name(li.source, false, e, sizeof e)
+                       : li.source.kind != COA_END_LINK ? view_end_name(li.source, false, e, sizeof e)
                        : view_lc_upstream(m, view_lc_slot(m, hops[0].cell, hops[0].lc), &up)
                            ? "round a ring"
                            : "where its tail has gone"; /* the hops behind it are free again */
@@ -225,16 +212,7 @@ static void cell_details(pen_t *p, const render_frame_t *f)
     snprintf(buf, sizeof buf, "Cell (%u,%u)%s%s", x, y, prog ? "  " : "", slash ? slash + 1 : pname);
     heading(p, buf);
     SDL_Color sc = render_state(m, cell, prog != 0, label, sizeof label);
-    unsigned state = (unsigned)(cell[VM_CA] & 0xff), gate = (unsigned)(cell[VM_CA] >> 16 & 0xff);
-    if (prog == 0)
-        snprintf(buf, sizeof buf, "no program: its agent only forwards words");
-    else if (state == CA_WAITING)
-        snprintf(buf, sizeof buf, "waiting %s %s%u since clock %" PRIu64, gate < 2 ? "for a word on" : "for room on",
-                 gate < 2 ? "gi" : "go", gate % 2, cell[VM_SINCE]);
-    else if (state == CA_HALTED || state == CA_FAULTED)
-        snprintf(buf, sizeof buf, "%s at clock %" PRIu64, state == CA_HALTED ? "halted" : "faulted", cell[VM_SINCE]);
-    else
-        snprintf(buf, sizeof buf, "running");
+    view_ca_describe(cell, prog != 0, buf, sizeof buf);
     line(p, sans, buf, sc);
     for (size_t i = 0; i < f->trace->nfaults; i++) {
         const view_fault_event_t *e = &f->trace->faults[i];
@@ -296,8 +274,8 @@ static void cell_details(pen_t *p, const render_frame_t *f)
                 continue;
             char rt[24], sr[24];
             snprintf(buf, sizeof buf, "%2u %-8s %-9s %-9s %u %2u %s", lc, coa_lc_state_name((coa_lc_state_t)li.state),
-                     end_name(li.route, true, rt, sizeof rt), end_name(li.source, false, sr, sizeof sr), li.count,
-                     li.credits, li.wait ? coa_wait_name((coa_wait_t)li.wait) : "");
+                     view_end_name(li.route, true, rt, sizeof rt), view_end_name(li.source, false, sr, sizeof sr),
+                     li.count, li.credits, li.wait ? coa_wait_name((coa_wait_t)li.wait) : "");
             SDL_Color c = render_lc_colour(r, m, idx, lc);
             if (p->draw) {
                 if ((int)lc == f->channel) /* the channel whose pathway is traced on the grid */

@@ -8,37 +8,26 @@
 
 #include "draw.h"
 
-/* A light theme: it survives a classroom projector better than a dark one. */
+/* The colours: palette.def, which the web page shares. */
 static const render_theme_t theme = {
-    .bg = {243, 244, 246, 255},
-    .panel = {255, 255, 255, 255},
-    .line = {209, 213, 219, 255},
-    .text = {17, 24, 39, 255},
-    .muted = {75, 85, 99, 255},
-    .cell = {255, 255, 255, 255},
-    .slot = {229, 231, 235, 255},
-    .selected = {30, 64, 175, 255},
-    .cycle = {192, 38, 211, 255},
-    .run = {22, 163, 74, 255},
-    .wait_in = {37, 99, 235, 255},
-    .wait_out = {234, 88, 12, 255},
-    .halted = {156, 163, 175, 255},
-    .fault = {220, 38, 38, 255},
-    .idle = {209, 213, 219, 255},
-    /* Utilization in greys (busier = darker and wider), so it never looks like a pathway's colour. */
-    .util_lo = {203, 208, 216, 255},
-    .util_mid = {120, 128, 142, 255},
-    .util_hi = {31, 41, 55, 255},
+#define THEME(name, v) .name = {(Uint8)((v) >> 16), (Uint8)((v) >> 8 & 0xff), (Uint8)((v)&0xff), 255},
+#define PATH(v)
+#include "palette.def"
+#undef THEME
+#undef PATH
+};
+static const unsigned path_palette[] = {
+#define THEME(name, v)
+#define PATH(v) v,
+#include "palette.def"
+#undef THEME
+#undef PATH
 };
 
 const render_theme_t *render_theme(void)
 {
     return &theme;
 }
-
-/* Colours told apart by most eyes (Tableau 10 without its grey, which stands for routes nothing feeds). */
-static const unsigned path_palette[] = {0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd,
-                                        0x8c564b, 0xe377c2, 0x17becf, 0xbcbd22};
 
 SDL_Color render_path_colour(uint64_t path)
 {
@@ -55,8 +44,7 @@ SDL_Color render_lc_colour(const render_t *r, const view_model_t *m, unsigned ce
     return render_path_colour(m->slots[view_lc_slot(m, cell, lc) + VM_LC_PATH]);
 }
 
-/* Which channels belong to a pathway that carries something: words on the way, or a source (gate, spool)
- * at its start. Walks each pathway upstream once a frame. */
+/* Which channels belong to a pathway that carries something (view_model_fed). */
 static void find_fed(render_t *r, const view_model_t *m)
 {
     size_t n = (size_t)m->l.width * m->l.height * m->l.channels;
@@ -67,23 +55,7 @@ static void find_fed(render_t *r, const view_model_t *m)
         r->fed = grown;
         r->fed_cap = n;
     }
-    size_t limit = n;
-    for (size_t i = 0; i < n; i++) {
-        size_t s = view_lc_slot(m, (unsigned)(i / m->l.channels), (unsigned)(i % m->l.channels)), up, steps = 0;
-        bool fed = false;
-        for (;;) {
-            if ((m->slots[s + VM_LC_A] >> 32 & 0xffff) != 0) {
-                fed = true;
-                break;
-            }
-            if (!view_lc_upstream(m, s, &up) || steps++ >= limit) {
-                fed = coa_end_decode((uint32_t)(m->slots[s + VM_LC_ENDS] >> 16 & 0xffff)).kind != COA_END_NONE;
-                break;
-            }
-            s = up;
-        }
-        r->fed[i] = fed;
-    }
+    view_model_fed(m, r->fed);
 }
 
 SDL_Color render_util_colour(float u)
