@@ -460,6 +460,8 @@ async function main() {
   $('demo').value = first;
   legend();
   if (!loadDemo(first)) return;
+  // How long the page took to show its first frame (docs/web.md measures it so).
+  document.body.dataset.readyMs = Math.round(performance.now());
   // ?run=N: runs to clock N at once (what tests/web asks for), and says the clock and the state hash.
   if (params.has('run')) {
     api.step(w, +params.get('run'));
