@@ -28,10 +28,12 @@ def folder_of(path):
 
 
 def source_files():
-    """Every source file of the tree, build folders (those meson set up) and hidden ones left out."""
+    """Every source file of the tree; build folders (build*/ at the top, as .gitignore has them, or any meson set
+    up) and hidden ones left out."""
     out = []
     for d, subdirs, names in os.walk(ROOT):
         subdirs[:] = sorted(s for s in subdirs if not s.startswith(".")
+                            and not (d == ROOT and s.startswith("build"))  # .gitignore's /build*/
                             and not os.path.exists(os.path.join(d, s, "meson-info")))
         rel = os.path.relpath(d, ROOT)
         out += [os.path.normpath(os.path.join(rel, n)) for n in sorted(names)
