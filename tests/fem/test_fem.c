@@ -126,6 +126,22 @@ static void test_a_users_msh_file_is_read(void **state)
     /* two parts of a fan of four triangles share the centre and two corners, or the centre and one */
     assert_true(a.part.words[1] == a.part.words[2]);
     assert_true(a.part.words[1] >= 2 && a.part.words[1] <= 3);
+    /* The mesh read once and analysed from memory (as bench fem --mesh does): the same partition and figures, and
+     * the analysis's copy is its own (the mesh read outlives it). */
+    fem_mesh_t m;
+    int made;
+    assert_int_equal(fem_mesh_load(path, cache, &m, &made, err, sizeof err), 0);
+    fem_analysis_t b;
+    assert_int_equal(fem_analyse_mesh(&m, 2, 1, FEM_METIS, &b, err, sizeof err), 0);
+    assert_ptr_not_equal(b.mesh.elem_nodes, m.elem_nodes);
+    assert_memory_equal(a.part.epart, b.part.epart, a.mesh.nelems * sizeof *a.part.epart);
+    assert_int_equal(a.stats.words, b.stats.words);
+    assert_int_equal(a.stats.connections, b.stats.connections);
+    assert_int_equal(a.phases, b.phases);
+    fem_analysis_free(&b);
+    assert_int_equal(m.nelems, 4);
+    assert_int_equal(m.elem_nodes[m.elem_ptr[4] - 1], a.mesh.elem_nodes[a.mesh.elem_ptr[4] - 1]);
+    fem_mesh_free(&m);
     fem_analysis_free(&a);
 }
 

@@ -35,24 +35,17 @@ double fem_paper_distance(const fem_stats_t *s, unsigned phases, const fem_paper
            4;
 }
 
-int fem_analyse(const char *mesh, unsigned width, unsigned height, fem_partitioner_t how, const char *cache_dir,
-                fem_analysis_t *a, char *err, size_t cap)
+/* The steps after the mesh: its partition (kept in part_path when given, else made now), its pattern's statistics,
+ * the connection set and the compiler's phases. Frees a on an error. */
+static int partition_and_compile(fem_analysis_t *a, unsigned width, unsigned height, const char *part_path, char *err,
+                                 size_t cap)
 {
-    memset(a, 0, sizeof *a);
-    a->how = how;
-    if (fem_mesh_load(mesh, cache_dir, &a->mesh, &a->mesh_made, err, cap) != 0)
-        return -1;
-    /* A user's mesh is partitioned afresh; a built-in one's partition is kept beside it. */
     int rc;
     unsigned parts = width * height;
-    if (fem_paper_row(mesh) != NULL) {
-        char path[4200];
-        /* METIS's under the name it has always had; RCB's beside it */
-        snprintf(path, sizeof path, "%s/%s.v%d.%spart%u", cache_dir, mesh, FEM_MESH_RECIPE, how == FEM_RCB ? "rcb." : "",
-                 parts);
-        rc = fem_partition_cached(&a->mesh, parts, how, path, &a->part, &a->part_made, err, cap);
+    if (part_path != NULL) {
+        rc = fem_partition_cached(&a->mesh, parts, a->how, part_path, &a->part, &a->part_made, err, cap);
     } else {
-        rc = fem_partition(&a->mesh, parts, how, &a->part, err, cap);
+        rc = fem_partition(&a->mesh, parts, a->how, &a->part, err, cap);
         a->part_made = 1;
     }
     if (rc == 0) {
@@ -64,6 +57,35 @@ int fem_analyse(const char *mesh, unsigned width, unsigned height, fem_partition
     if (rc != 0)
         fem_analysis_free(a);
     return rc;
+}
+
+int fem_analyse(const char *mesh, unsigned width, unsigned height, fem_partitioner_t how, const char *cache_dir,
+                fem_analysis_t *a, char *err, size_t cap)
+{
+    memset(a, 0, sizeof *a);
+    a->how = how;
+    if (fem_mesh_load(mesh, cache_dir, &a->mesh, &a->mesh_made, err, cap) != 0)
+        return -1;
+    /* A user's mesh is partitioned afresh; a built-in one's partition is kept beside it. */
+    if (fem_paper_row(mesh) == NULL)
+        return partition_and_compile(a, width, height, NULL, err, cap);
+    char path[4200];
+    /* METIS's under the name it has always had; RCB's beside it */
+    snprintf(path, sizeof path, "%s/%s.v%d.%spart%u", cache_dir, mesh, FEM_MESH_RECIPE, how == FEM_RCB ? "rcb." : "",
+             width * height);
+    return partition_and_compile(a, width, height, path, err, cap);
+}
+
+int fem_analyse_mesh(const fem_mesh_t *mesh, unsigned width, unsigned height, fem_partitioner_t how, fem_analysis_t *a,
+                     char *err, size_t cap)
+{
+    memset(a, 0, sizeof *a);
+    a->how = how;
+    if (fem_mesh_copy(mesh, &a->mesh) != 0) {
+        snprintf(err, cap, "out of memory");
+        return -1;
+    }
+    return partition_and_compile(a, width, height, NULL, err, cap);
 }
 
 void fem_analysis_free(fem_analysis_t *a)

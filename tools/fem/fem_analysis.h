@@ -26,6 +26,10 @@ typedef struct fem_analysis {
 /* `mesh`: a built-in name or a gmsh file, partitioned by `how`. The cache (meshes and partitions) is cache_dir. */
 int fem_analyse(const char *mesh, unsigned width, unsigned height, fem_partitioner_t how, const char *cache_dir,
                 fem_analysis_t *a, char *err, size_t cap);
+/* The same for a mesh already read (fem_mesh_load), as bench fem reads a user's meshes before it runs anything:
+ * a keeps a copy of it, partitioned by `how` now (a user's mesh has no cached partition). */
+int fem_analyse_mesh(const fem_mesh_t *mesh, unsigned width, unsigned height, fem_partitioner_t how, fem_analysis_t *a,
+                     char *err, size_t cap);
 void fem_analysis_free(fem_analysis_t *a);
 
 /* The paper's Table 4 for the four meshes it names (in fem_mesh_names order). comm: words a processor sends

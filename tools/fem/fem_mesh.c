@@ -286,6 +286,32 @@ int fem_mesh_load(const char *name, const char *cache_dir, fem_mesh_t *m, int *m
     return fem_mesh_read(path, m, err, cap);
 }
 
+/* malloc and memcpy, or NULL when there is nothing to copy (a mesh without coordinates has none) */
+static void *dup_array(const void *from, size_t bytes, bool *failed)
+{
+    if (from == NULL || bytes == 0)
+        return NULL;
+    void *to = malloc(bytes);
+    if (to == NULL)
+        *failed = true;
+    else
+        memcpy(to, from, bytes);
+    return to;
+}
+
+int fem_mesh_copy(const fem_mesh_t *from, fem_mesh_t *to)
+{
+    bool failed = false;
+    *to = *from;
+    to->elem_ptr = dup_array(from->elem_ptr, (from->nelems + 1) * sizeof *from->elem_ptr, &failed);
+    size_t nodes = from->elem_ptr != NULL ? from->elem_ptr[from->nelems] : 0;
+    to->elem_nodes = dup_array(from->elem_nodes, nodes * sizeof *from->elem_nodes, &failed);
+    to->coords = dup_array(from->coords, 3 * from->nnodes * sizeof *from->coords, &failed);
+    if (failed)
+        fem_mesh_free(to);
+    return failed ? -1 : 0;
+}
+
 void fem_mesh_free(fem_mesh_t *m)
 {
     free(m->elem_ptr);
