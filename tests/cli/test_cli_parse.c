@@ -228,6 +228,48 @@ static void test_the_program_and_tool_parsers_fill_their_options(void **state)
 #endif
 }
 
+/* bench --mesh is fem's: alone it runs fem only, beside named benches fem must be among them, and two meshes must
+ * differ in their files' names (the report names a mesh so). The files are not read here. */
+static void test_bench_mesh_runs_fem_alone(void **state)
+{
+    (void)state;
+    bench_cli_t b;
+    char *alone[] = {"bench", "--quick", "--mesh", "dir/a.msh", "--mesh", "b.geo", NULL};
+    assert_int_equal(bench_cli_parse(ARGC(alone), alone, &b), 0);
+    assert_int_equal(b.fem_nmeshes, 2);
+    assert_string_equal(b.fem_meshes[0], "dir/a.msh");
+    assert_string_equal(b.fem_meshes[1], "b.geo");
+    for (unsigned i = 0; i < BENCH_COUNT; i++)
+        assert_int_equal(b.selected[i], strcmp(bench_suite[i].name, "fem") == 0);
+    char *beside[] = {"bench", "copy", "--mesh", "a.msh", "fem", NULL};
+    assert_int_equal(bench_cli_parse(ARGC(beside), beside, &b), 0);
+    for (unsigned i = 0; i < BENCH_COUNT; i++)
+        assert_int_equal(b.selected[i],
+                         strcmp(bench_suite[i].name, "fem") == 0 || strcmp(bench_suite[i].name, "copy") == 0);
+    char *without_fem[] = {"bench", "--mesh", "a.msh", "patterns", NULL};
+    assert_int_equal(bench_cli_parse(ARGC(without_fem), without_fem, &b), -1);
+    char *same_name[] = {"bench", "--mesh", "x/a.msh", "--mesh", "y/a.msh", NULL};
+    assert_int_equal(bench_cli_parse(ARGC(same_name), same_name, &b), -1);
+    char *folder[] = {"bench", "--mesh", "meshes/", NULL};
+    assert_int_equal(bench_cli_parse(ARGC(folder), folder, &b), -1);
+    char *many[2 + 2 * (BENCH_FEM_MAX_MESHES + 1)];
+    char names[BENCH_FEM_MAX_MESHES + 1][16];
+    int n = 0;
+    many[n++] = "bench";
+    for (int i = 0; i <= BENCH_FEM_MAX_MESHES; i++) {
+        snprintf(names[i], sizeof names[i], "m%d.msh", i);
+        many[n++] = "--mesh";
+        many[n++] = names[i];
+    }
+    many[n] = NULL;
+    assert_int_equal(bench_cli_parse(n - 2, many, &b), 0); /* as many as the plot has series */
+    assert_int_equal(b.fem_nmeshes, BENCH_FEM_MAX_MESHES);
+    assert_int_equal(bench_cli_parse(n, many, &b), -1); /* one more */
+    char *none[] = {"bench", "fem", NULL};
+    assert_int_equal(bench_cli_parse(ARGC(none), none, &b), 0);
+    assert_int_equal(b.fem_nmeshes, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -235,6 +277,7 @@ int main(void)
         cmocka_unit_test(test_each_parser_fills_its_options),
         cmocka_unit_test(test_help_returns_from_the_program_commands_parsers),
         cmocka_unit_test(test_the_program_and_tool_parsers_fill_their_options),
+        cmocka_unit_test(test_bench_mesh_runs_fem_alone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,6 +19,16 @@ typedef enum bench_format {
 
 enum { BENCH_MAX_JOBS = 64 };
 
+/* bench fem --mesh: at most a mesh a series of its plot of words per connection. */
+enum { BENCH_FEM_MAX_MESHES = PLOT_MAX_SERIES };
+
+/* A mesh of bench fem: one of the paper's four, or one --mesh names. */
+typedef struct bench_fem_mesh {
+    const char *name;      /* in the report, the records and the plots: a built-in name, or the file's name */
+    const char *file;      /* a user's file as given; NULL for a built-in mesh (the paper's figures are its) */
+    struct fem_mesh *mesh; /* the file's, read (a .geo meshed) before any bench ran; NULL for a built-in one */
+} bench_fem_mesh_t;
+
 typedef struct bench_context {
     bench_format_t format;
     bool quick;
@@ -26,6 +36,8 @@ typedef struct bench_context {
     unsigned jobs; /* emulated runs at once where a bench has independent ones (results do not change) */
     const char *out_dir;
     unsigned fem_partitioner; /* bench fem: the partition (fem_partitioner_t) its products run on */
+    const bench_fem_mesh_t *fem_meshes; /* bench fem --mesh: the meshes it runs instead of the paper's four */
+    unsigned fem_nmeshes;               /* 0: the paper's four */
     unsigned threads;  /* host threads for the emulated runs (results do not depend on it) */
     run_threads_t *share; /* threads + the cores of the job workers left idle (bench_run_jobs), for long runs */
     json_writer_t *jw; /* inside the "records" array when JSON */
@@ -49,10 +61,17 @@ int bench_collectives(bench_context_t *ctx);
 /* The exchanges of bench copy (bench_copy_exchange.c), modelled with the table the first half measured. */
 struct copy_table;
 int bench_copy_exchange(bench_context_t *ctx, const struct copy_table *iwarp);
-/* bench fem's Table 4 for fem_mesh_names[mesh], partitioned by each partitioner in fem_partitioner_t's order
- * (bench_fem_table4.c). */
+/* bench fem's Table 4 for a mesh partitioned by each partitioner in fem_partitioner_t's order, beside the
+ * paper's figures when it is one of the paper's meshes (bench_fem_table4.c). */
 struct fem_analysis;
-void bench_fem_table4(bench_context_t *ctx, unsigned mesh, const struct fem_analysis *const by[]);
+void bench_fem_table4(bench_context_t *ctx, const bench_fem_mesh_t *mesh, const struct fem_analysis *const by[]);
+/* What bench fem calls a user's mesh: the file's name without its folders. */
+const char *bench_fem_mesh_name(const char *file);
+/* bench fem --mesh: reads the n files (a built-in name is left to be made when the bench runs) into out[n], before
+ * any bench runs, so that a broken file stops the run before anything else. -1 after saying on stderr what is
+ * wrong (`file:line:col: what`, as iwarp fem says it), nothing kept. */
+int bench_fem_meshes_read(const char *const *files, unsigned n, bench_fem_mesh_t *out);
+void bench_fem_meshes_free(bench_fem_mesh_t *meshes, unsigned n);
 /* The HPF array assignments of bench caching (bench_hpf.c). */
 int bench_caching_hpf(bench_context_t *ctx);
 

@@ -24,21 +24,29 @@ const bench_t *const bench_suite = suite;
 
 void bench_cli_usage(FILE *out)
 {
-    fprintf(out, "usage: iwarp bench [--json | --csv] [--quick] [--out DIR] [--threads N] [--partitioner P] [BENCH...]\n"
-                 "Runs the named benches (default: all) and prints their report.\n"
-                 "  --json      one JSON document with a record per measured case, on stdout\n"
-                 "  --csv       the same records as one CSV table (a column per field), on stdout\n"
-                 "  --quick     smaller runs (for tests and a first look)\n"
-                 "  --out DIR   where each report's folder goes (default: out/bench): DATE-ID/ with its plots\n"
-                 "              and results.csv, and DIR/latest pointing at the newest\n"
-                 "  --threads N host threads for the emulated runs (default 1; results do not change)\n"
-                 "  --jobs N    emulated runs at once where a bench has independent ones (default: the cores;\n"
-                 "              results do not change; the speed bench always runs one at a time)\n"
-                 "  --quiet     no progress lines on a terminal\n"
-                 "  --partitioner metis|rcb\n"
-                 "              fem: the partition its products run on (default metis; Table 4 shows both)\n"
-                 "Ctrl-C stops the bench inside the case being run: the cases that ended are reported; status 130.\n"
-                 "benches:\n");
+    fprintf(out,
+            "usage: iwarp bench [--json | --csv] [--quick] [--out DIR] [--threads N] [--partitioner P]\n"
+            "                   [--mesh FILE]... [BENCH...]\n"
+            "Runs the named benches (default: all) and prints their report.\n"
+            "  --json      one JSON document with a record per measured case, on stdout\n"
+            "  --csv       the same records as one CSV table (a column per field), on stdout\n"
+            "  --quick     smaller runs (for tests and a first look)\n"
+            "  --out DIR   where each report's folder goes (default: out/bench): DATE-ID/ with its plots\n"
+            "              and results.csv, and DIR/latest pointing at the newest\n"
+            "  --threads N host threads for the emulated runs (default 1; results do not change)\n"
+            "  --jobs N    emulated runs at once where a bench has independent ones (default: the cores;\n"
+            "              results do not change; the speed bench always runs one at a time)\n"
+            "  --quiet     no progress lines on a terminal\n"
+            "  --partitioner metis|rcb\n"
+            "              fem: the partition its products run on (default metis; Table 4 shows both)\n"
+            "  --mesh FILE fem on this mesh instead of the paper's four, without the paper's figures: a gmsh\n"
+            "              .msh, or a .geo that gmsh meshes, as iwarp fem reads them (64 elements or more for\n"
+            "              the 8x8 array; a built-in name runs that mesh beside the paper); again for more\n"
+            "              meshes (up to %d). Only fem takes it: alone, it runs fem only; with benches\n"
+            "              named, fem must be one. The files are read before any bench runs\n"
+            "Ctrl-C stops the bench inside the case being run: the cases that ended are reported; status 130.\n"
+            "benches:\n",
+            BENCH_FEM_MAX_MESHES);
     for (unsigned i = 0; i < BENCH_COUNT; i++)
         fprintf(out, "  %-10s %s\n", bench_suite[i].name, bench_suite[i].summary);
 }
@@ -55,9 +63,53 @@ static int count_in(const char *opt, const char *s, unsigned lo, unsigned hi, un
     return 0;
 }
 
+static unsigned fem_index(void)
+{
+    unsigned i = 0;
+    while (strcmp(bench_suite[i].name, "fem") != 0)
+        i++;
+    return i;
+}
+
+/* One more --mesh FILE: the records, tables and plots name a mesh by its file's name, so two must differ in it. */
+static int add_mesh(bench_cli_t *o, const char *file)
+{
+    const char *name = bench_fem_mesh_name(file);
+    if (name[0] == '\0') {
+        fprintf(stderr, "iwarp bench: --mesh wants a mesh file, not '%s'\n", file);
+        return -1;
+    }
+    if (o->fem_nmeshes == BENCH_FEM_MAX_MESHES) {
+        fprintf(stderr, "iwarp bench: --mesh at most %d times (the plot of words per connection has a series a mesh)\n",
+                BENCH_FEM_MAX_MESHES);
+        return -1;
+    }
+    for (unsigned i = 0; i < o->fem_nmeshes; i++)
+        if (strcmp(bench_fem_mesh_name(o->fem_meshes[i]), name) == 0) {
+            fprintf(stderr,
+                    "iwarp bench: --mesh %s and --mesh %s: both would be %s in the report, which names a mesh "
+                    "by its file's name\n",
+                    o->fem_meshes[i], file, name);
+            return -1;
+        }
+    o->fem_meshes[o->fem_nmeshes++] = file;
+    return 0;
+}
+
 int bench_cli_parse(int argc, char **argv, bench_cli_t *o)
 {
-    enum { OPT_JSON = 256, OPT_CSV, OPT_QUICK, OPT_OUT, OPT_HELP, OPT_THREADS, OPT_QUIET, OPT_JOBS, OPT_PARTITIONER };
+    enum {
+        OPT_JSON = 256,
+        OPT_CSV,
+        OPT_QUICK,
+        OPT_OUT,
+        OPT_HELP,
+        OPT_THREADS,
+        OPT_QUIET,
+        OPT_JOBS,
+        OPT_PARTITIONER,
+        OPT_MESH
+    };
     static const struct option longopts[] = {
         {"json", no_argument, NULL, OPT_JSON},
         {"csv", no_argument, NULL, OPT_CSV},
@@ -67,6 +119,7 @@ int bench_cli_parse(int argc, char **argv, bench_cli_t *o)
         {"threads", required_argument, NULL, OPT_THREADS},
         {"jobs", required_argument, NULL, OPT_JOBS},
         {"partitioner", required_argument, NULL, OPT_PARTITIONER},
+        {"mesh", required_argument, NULL, OPT_MESH},
         {"help", no_argument, NULL, OPT_HELP},
         {NULL, 0, NULL, 0},
     };
@@ -107,13 +160,19 @@ int bench_cli_parse(int argc, char **argv, bench_cli_t *o)
             o->fem_partitioner = (unsigned)how;
             break;
         }
+        case OPT_MESH:
+            if (add_mesh(o, optarg) != 0)
+                return -1;
+            break;
         case OPT_HELP:
         case 'h': bench_cli_usage(stdout); return 1;
         default: bench_cli_usage(stderr); return -1;
         }
     }
+    /* --mesh is fem's: alone, it runs fem only (the suite would take its hours for benches the mesh does not
+     * concern); beside named benches, fem must be one of them. */
     for (unsigned i = 0; i < BENCH_COUNT; i++)
-        o->selected[i] = optind == argc;
+        o->selected[i] = optind == argc && (o->fem_nmeshes == 0 || strcmp(bench_suite[i].name, "fem") == 0);
     for (int k = optind; k < argc; k++) {
         unsigned i = 0;
         while (i < BENCH_COUNT && strcmp(bench_suite[i].name, argv[k]) != 0)
@@ -124,6 +183,11 @@ int bench_cli_parse(int argc, char **argv, bench_cli_t *o)
             return -1;
         }
         o->selected[i] = true;
+    }
+    if (o->fem_nmeshes > 0 && optind < argc && !o->selected[fem_index()]) {
+        fprintf(stderr, "iwarp bench: --mesh is for the fem bench, which is not among the benches named: name fem "
+                        "too, or no bench (--mesh alone runs fem)\n");
+        return -1;
     }
     return 0;
 }

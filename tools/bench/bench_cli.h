@@ -18,7 +18,9 @@ typedef struct bench_cli {
     bool quick, quiet;
     const char *out_dir;
     unsigned threads, jobs;
-    unsigned fem_partitioner; /* fem_partitioner_t: bench fem's products run on it */
+    unsigned fem_partitioner;                     /* fem_partitioner_t: bench fem's products run on it */
+    const char *fem_meshes[BENCH_FEM_MAX_MESHES]; /* --mesh: bench fem's meshes instead of the paper's four */
+    unsigned fem_nmeshes;
     bool selected[BENCH_COUNT]; /* every one when none is named */
 } bench_cli_t;
 

@@ -78,6 +78,12 @@ int cmd_bench(int argc, char **argv)
         fprintf(stderr, "iwarp bench: cannot write into %s: %s\n", ctx.out_dir, strerror(errno));
         return 2;
     }
+    /* bench fem's meshes, read now: a broken one stops the run before any bench runs or a folder is made. */
+    bench_fem_mesh_t meshes[BENCH_FEM_MAX_MESHES];
+    if (bench_fem_meshes_read(o.fem_meshes, o.fem_nmeshes, meshes) != 0)
+        return 1;
+    ctx.fem_meshes = meshes;
+    ctx.fem_nmeshes = o.fem_nmeshes;
     run_meta_t meta;
     run_meta_init(&meta, argc, argv);
     /* A report's plots and table go into a folder of this run's own, never over another run's. */
@@ -85,6 +91,7 @@ int cmd_bench(int argc, char **argv)
     const char *parent = ctx.out_dir;
     if (bench_run_dir(parent, ctx.quick, run_dir, sizeof run_dir, base, sizeof base) != 0) {
         fprintf(stderr, "iwarp bench: cannot make a folder in %s: %s\n", parent, strerror(errno));
+        bench_fem_meshes_free(meshes, o.fem_nmeshes);
         return 2;
     }
     ctx.out_dir = run_dir; /* the plots of a --json or --csv run are kept too */
@@ -163,5 +170,6 @@ int cmd_bench(int argc, char **argv)
             printf("this run's folder: %s (also %s/latest)\n", ctx.out_dir, parent);
     }
     csv_free(&csv);
+    bench_fem_meshes_free(meshes, o.fem_nmeshes);
     return interrupted ? 130 : rc;
 }
