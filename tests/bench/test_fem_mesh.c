@@ -1,0 +1,202 @@
+/* iwarp bench fem --mesh as a person runs it (the binary is argv[1]): a user's meshes in place of the paper's four,
+ * their records named after the files and the product's y right on every cell; a broken file stops the bench with
+ * iwarp fem's message before anything runs. docs/bench.md, docs/fem.md. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "command.h"
+#include "iwarp_config.h"
+
+static const char *iwarp;
+static char dir[] = "/tmp/iwarp-bench-mesh-XXXXXX";
+
+/* The 128 triangles of an 8 x 8 grid of unit squares, each cut along a diagonal, in gmsh's MSH 2.2 format. */
+static void write_grid(const char *path)
+{
+    enum { N = 8 };
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n%d\n", (N + 1) * (N + 1));
+    for (int j = 0; j <= N; j++)
+        for (int i = 0; i <= N; i++)
+            fprintf(f, "%d %d %d 0\n", j * (N + 1) + i + 1, i, j);
+    fprintf(f, "$EndNodes\n$Elements\n%d\n", 2 * N * N);
+    int e = 1;
+    for (int j = 0; j < N; j++)
+        for (int i = 0; i < N; i++) {
+            int a = j * (N + 1) + i + 1, b = a + 1, c = b + N + 1, d = a + N + 1;
+            fprintf(f, "%d 2 2 1 1 %d %d %d\n", e++, a, b, c);
+            fprintf(f, "%d 2 2 1 1 %d %d %d\n", e++, a, c, d);
+        }
+    fprintf(f, "$EndElements\n");
+    fclose(f);
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static int make_dir(void **state)
+{
+    (void)state;
+    return mkdtemp(dir) != NULL ? 0 : -1;
+}
+
+static int remove_dir(void **state)
+{
+    (void)state;
+    char cmd[128], *out;
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    int rc = command_run(cmd, &out);
+    free(out);
+    return rc;
+}
+
+/* `iwarp bench --out OUT ARGS`, stdout in *out and stderr in *err; the exit status. */
+static int bench(const char *out_dir, const char *args, char **out, char **err)
+{
+    char cmd[4096], errpath[256];
+    snprintf(errpath, sizeof errpath, "%s/stderr", dir);
+    snprintf(cmd, sizeof cmd, "'%s' bench --out '%s' %s 2>'%s'", iwarp, out_dir, args, errpath);
+    int rc = command_run(cmd, out);
+    snprintf(cmd, sizeof cmd, "cat '%s'", errpath);
+    assert_int_equal(command_run(cmd, err), 0);
+    return rc;
+}
+
+/* Two meshes of one's own, a .geo that gmsh meshes and a .msh: each has its Table 4 (METIS and RCB) and a product
+ * in each style and coding, named after its file, with its path as given, none of the paper's figures, and y
+ * right on every cell (a product with a wrong y is an error, not a record: four records each). */
+static void test_a_users_meshes_run_in_place_of_the_papers(void **state)
+{
+    (void)state;
+    char grid[256], out_dir[256], args[1024];
+    snprintf(grid, sizeof grid, "%s/grid.msh", dir);
+    write_grid(grid);
+    snprintf(out_dir, sizeof out_dir, "%s/out", dir);
+    const char *square = IWARP_SOURCE_ROOT "/tests/bench/square.geo";
+    snprintf(args, sizeof args, "fem --quick --json --mesh '%s' --mesh '%s'", square, grid);
+    char *out, *err;
+    int rc = bench(out_dir, args, &out, &err);
+    if (rc != 0)
+        fail_msg("bench %s: status %d:\n%s", args, rc, err);
+    json_error_t jerr;
+    json_t *doc = json_loads(out, 0, &jerr);
+    if (doc == NULL)
+        fail_msg("not JSON: %s", jerr.text);
+    static const struct {
+        const char *name;
+        long long elements;
+    } meshes[2] = {{"square.geo", 404}, {"grid.msh", 128}};
+    const char *files[2] = {square, grid};
+    unsigned structure[2] = {0}, products[2] = {0};
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(doc, "records"), i, r)
+    {
+        assert_string_equal(json_string_value(json_object_get(r, "bench")), "fem");
+        const char *name = json_string_value(json_object_get(r, "case"));
+        unsigned m = strcmp(name, meshes[0].name) == 0 ? 0 : strcmp(name, meshes[1].name) == 0 ? 1 : 2;
+        if (m == 2)
+            fail_msg("a record of mesh '%s'", name);
+        if (m == 0 && products[1] + structure[1] > 0)
+            fail_msg("square.geo's records after grid.msh's: the meshes run in the order given");
+        assert_string_equal(json_string_value(json_object_get(r, "mesh_file")), files[m]);
+        const char *key;
+        json_t *v;
+        json_object_foreach(r, key, v)
+        {
+            if (strncmp(key, "paper_", 6) == 0)
+                fail_msg("%s: a field %s", name, key);
+        }
+        const char *kind = json_string_value(json_object_get(r, "kind"));
+        if (strcmp(kind, "structure") == 0) {
+            structure[m]++;
+            assert_int_equal(json_integer_value(json_object_get(r, "elements")), meshes[m].elements);
+            assert_true(json_integer_value(json_object_get(r, "phases")) >= 1);
+        } else {
+            assert_string_equal(kind, "product");
+            products[m]++;
+            assert_int_equal(json_integer_value(json_object_get(r, "wrong")), 0);
+            assert_true(json_integer_value(json_object_get(r, "exchange_clocks")) > 0);
+        }
+    }
+    for (unsigned m = 0; m < 2; m++)
+        if (structure[m] != 2 || products[m] != 4)
+            fail_msg("%s: %u structure records (want 2: METIS, RCB) and %u products (want 4)", meshes[m].name,
+                     structure[m], products[m]);
+    json_decref(doc);
+    free(out);
+    free(err);
+}
+
+/* A broken file, however it is broken, gives the message iwarp fem gives and status 1; nothing runs (nothing on
+ * stdout: not even the JSON document's start) and no report folder is made, though a good mesh comes first. */
+static void test_a_broken_mesh_stops_the_bench_before_anything_runs(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file, *text, *says;
+    } broken[] = {
+        {"letter.msh", "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n2\n1 0 0 0\n2 1 x 0\n$EndNodes\n",
+         ":7: expected a node: tag x y z"},
+        {"exit.geo", "x = 1;\n  Exit;\n",
+         ":2:3: 'Exit' exits the process: iwarp refuses it in a .geo file (even in a comment or a string)"},
+        {"small.msh",
+         "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n3\n1 0 0 0\n2 1 0 0\n3 0 1 0\n$EndNodes\n$Elements\n1\n"
+         "1 2 2 1 1 1 2 3\n$EndElements\n",
+         ": 1 elements: bench fem cuts a mesh into the 64 cells of 8x8, an element a cell at the least"},
+        {"none.msh", NULL, ": no such mesh file"},
+    };
+    for (size_t k = 0; k < sizeof broken / sizeof broken[0]; k++) {
+        char path[256], out_dir[256], args[1024], want[512];
+        snprintf(path, sizeof path, "%s/%s", dir, broken[k].file);
+        if (broken[k].text != NULL)
+            write_text(path, broken[k].text);
+        snprintf(out_dir, sizeof out_dir, "%s/broken", dir);
+        snprintf(args, sizeof args, "--json --mesh '%s/tests/bench/square.geo' --mesh '%s'", IWARP_SOURCE_ROOT, path);
+        char *out, *err;
+        int rc = bench(out_dir, args, &out, &err);
+        snprintf(want, sizeof want, "iwarp bench fem: %s%s", path, broken[k].says);
+        if (rc != 1 || strstr(err, want) != err || out[0] != '\0')
+            fail_msg("bench %s: status %d (want 1), stdout '%s', stderr:\n%s\n(want it to start: %s)", args, rc, out,
+                     err, want);
+        free(out);
+        free(err);
+        char cmd[512], *ls;
+        snprintf(cmd, sizeof cmd, "ls -A '%s'", out_dir);
+        assert_int_equal(command_run(cmd, &ls), 0);
+        if (ls[0] != '\0')
+            fail_msg("%s: bench made %s", broken[k].file, ls);
+        free(ls);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s IWARP\n", argv[0]);
+        return 2;
+    }
+    iwarp = argv[1];
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_a_users_meshes_run_in_place_of_the_papers),
+        cmocka_unit_test(test_a_broken_mesh_stops_the_bench_before_anything_runs),
+    };
+    return cmocka_run_group_tests(tests, make_dir, remove_dir);
+}
