@@ -1,6 +1,7 @@
 /* iwarp bench fem --mesh as a person runs it (the binary is argv[1]): a user's meshes in place of the paper's four,
  * their records named after the files and the product's y right on every cell; a broken file stops the bench with
- * iwarp fem's message before anything runs. docs/bench.md, docs/fem.md. */
+ * iwarp fem's message before anything runs; docs/bench.md's example prints what the doc shows. docs/bench.md,
+ * docs/fem.md. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -187,16 +188,74 @@ static void test_a_broken_mesh_stops_the_bench_before_anything_runs(void **state
     }
 }
 
+/* The command of the first block after `heading` in doc (a line `build/tools/iwarp ...`, without that) and the
+ * lines of the next block, each with its newline. */
+static void doc_example(const char *doc, const char *heading, char *command, size_t cap, char *shown, size_t shown_cap)
+{
+    FILE *f = fopen(doc, "r");
+    assert_non_null(f);
+    char line[512];
+    int stage = 0; /* 0 before the section, 1 in it, 2 in the command's block, 3 after it, 4 in the output's */
+    command[0] = shown[0] = '\0';
+    while (stage < 5 && fgets(line, sizeof line, f) != NULL) {
+        bool fence = strncmp(line, "```", 3) == 0;
+        if (stage == 0 && strncmp(line, heading, strlen(heading)) == 0)
+            stage = 1;
+        else if (fence && stage > 0)
+            stage++;
+        else if (stage == 2 && command[0] == '\0' && strncmp(line, "build/tools/iwarp ", 18) == 0)
+            snprintf(command, cap, "%.*s", (int)strcspn(line + 18, "\n"), line + 18);
+        else if (stage == 4 && strlen(shown) + strlen(line) < shown_cap)
+            strcat(shown, line);
+    }
+    fclose(f);
+    if (stage != 5 || command[0] == '\0')
+        fail_msg("%s: no section '%s' with a command block and an output block", doc, heading);
+}
+
+/* docs/bench.md's example of --mesh, run in the source folder (with --out, so that no report lands there): every
+ * line the doc shows is a whole line of what it prints, in the doc's order (the doc leaves out the plots' paths,
+ * the wall times and the texts around the tables). */
+static void test_the_docs_example_prints_what_the_doc_shows(void **state)
+{
+    (void)state;
+    char command[512], shown[4096], cmd[1024], *out;
+    doc_example(IWARP_SOURCE_ROOT "/docs/bench.md", "### Your own mesh (`--mesh`)", command, sizeof command, shown,
+                sizeof shown);
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s --out '%s/doc' 2>&1", IWARP_SOURCE_ROOT, iwarp, command, dir);
+    assert_int_equal(command_run(cmd, &out), 0);
+    const char *at = out;
+    for (char *save, *line = strtok_r(shown, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
+        const char *p = at;
+        size_t n = strlen(line);
+        while ((p = strstr(p, line)) != NULL && !((p == out || p[-1] == '\n') && p[n] == '\n'))
+            p++;
+        if (p == NULL)
+            fail_msg("iwarp %s does not print this line (after what came before it in docs/bench.md):\n%s\n"
+                     "it printed:\n%s",
+                     command, line, out);
+        at = p + n;
+    }
+    free(out);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: %s IWARP\n", argv[0]);
         return 2;
     }
-    iwarp = argv[1];
+    static char absolute[4096], here[2048]; /* the docs' example runs in the source folder */
+    if (argv[1][0] != '/' && getcwd(here, sizeof here) == NULL) {
+        perror("getcwd");
+        return 2;
+    }
+    snprintf(absolute, sizeof absolute, "%s%s%s", argv[1][0] == '/' ? "" : here, argv[1][0] == '/' ? "" : "/", argv[1]);
+    iwarp = absolute;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_users_meshes_run_in_place_of_the_papers),
         cmocka_unit_test(test_a_broken_mesh_stops_the_bench_before_anything_runs),
+        cmocka_unit_test(test_the_docs_example_prints_what_the_doc_shows),
     };
     return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }
