@@ -74,7 +74,7 @@ void coa_reset(coa_t *c)
     default_pools(c);
 }
 
-int coa_init(coa_t *c, const coa_config_t *cfg, uint8_t *mem, uint32_t mem_bytes, uint32_t mem_guard)
+int coa_init(coa_t *c, const coa_config_t *cfg, coa_place_t at, uint8_t *mem, uint32_t mem_bytes, uint32_t mem_guard)
 {
     memset(c, 0, sizeof *c);
     if (cfg->channels == 0 || cfg->channels > COA_MAX_CHANNELS || cfg->spools > COA_MAX_SPOOLS ||
@@ -82,6 +82,7 @@ int coa_init(coa_t *c, const coa_config_t *cfg, uint8_t *mem, uint32_t mem_bytes
         cfg->hop_latency > COA_MAX_HOP_LATENCY)
         return -1;
     c->cfg = *cfg;
+    c->at = at;
     c->w.qdata = calloc((size_t)cfg->channels * cfg->queue_depth, sizeof *c->w.qdata);
     c->w.qtag = calloc((size_t)cfg->channels * cfg->queue_depth, sizeof *c->w.qtag);
     c->w.in_posted = aligned_alloc(COA_CACHE_LINE, COA_CACHE_LINE);
@@ -141,9 +142,15 @@ void coa_after_ca(coa_t *c, uint64_t now, bool mem_used)
         coa_account_waits(c, now);
 }
 
-bool coa_quiescent(const coa_t *c) { return !coa_active(c); }
+bool coa_quiescent(const coa_t *c)
+{
+    return !coa_active(c);
+}
 
-void coa_thaw_waits(coa_t *c, uint64_t now) { coa_thaw(c, ~0ull, now); }
+void coa_thaw_waits(coa_t *c, uint64_t now)
+{
+    coa_thaw(c, ~0ull, now);
+}
 
 void coa_settle(coa_t *c, uint64_t now)
 {
@@ -152,15 +159,16 @@ void coa_settle(coa_t *c, uint64_t now)
         coa_lc_note_state(c, lc, now);
 }
 
-
-uint32_t coa_gate_in_pop(coa_t *c, unsigned g, uint64_t now) { return coa_lc_pop(c, c->gate_in_lc[g], NULL, now); }
-
+uint32_t coa_gate_in_pop(coa_t *c, unsigned g, uint64_t now)
+{
+    return coa_lc_pop(c, c->gate_in_lc[g], NULL, now);
+}
 
 void coa_gate_out_push(coa_t *c, unsigned g, uint32_t word, uint64_t now)
 {
     unsigned lc = c->gate_out_lc[g];
     bool tag = (c->tag_next >> g & 1u) != 0;
-    c->tag_next &= (uint8_t)~(1u << g);
+    c->tag_next &= (uint8_t) ~(1u << g);
     coa_lc_push(c, lc, word, tag, now);
     coa_lc_note_written(c, lc, word, tag, now);
     /* Writing the trailer ends the program's use of the pathway. */

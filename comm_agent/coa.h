@@ -53,9 +53,9 @@ typedef struct coa_end {
 
 #define COA_LC_STATES(X)                                                                                               \
     X(FREE, "free")                                                                                                    \
-    X(HEADER, "header") /* allocated; the next word must be a street sign */                                           \
-    X(ROUTED, "routed") /* words flow to its route */                                                                  \
-    X(ARRIVED, "arrived") /* the pathway ended here; waiting in the arrival queue */                                   \
+    X(HEADER, "header")     /* allocated; the next word must be a street sign */                                       \
+    X(ROUTED, "routed")     /* words flow to its route */                                                              \
+    X(ARRIVED, "arrived")   /* the pathway ended here; waiting in the arrival queue */                                 \
     X(DRAINING, "draining") /* the trailer left; waiting for the last credits before it is free */
 
 typedef enum coa_lc_state {
@@ -67,19 +67,19 @@ typedef enum coa_lc_state {
 /* Why a channel holding words did not move one in a clock (counted per clock, see coa_lc_stats_t). */
 #define COA_WAITS(X)                                                                                                   \
     X(NONE, "none")                                                                                                    \
-    X(NO_DATA, "no_data") /* routed but empty */                                                                       \
-    X(NO_SPACE, "no_space") /* no credit: the downstream queue is full */                                              \
-    X(LOST_TURN, "lost_turn") /* the link served another channel (or is busy with a word) */                           \
+    X(NO_DATA, "no_data")       /* routed but empty */                                                                 \
+    X(NO_SPACE, "no_space")     /* no credit: the downstream queue is full */                                          \
+    X(LOST_TURN, "lost_turn")   /* the link served another channel (or is busy with a word) */                         \
     X(NO_CHANNEL, "no_channel") /* a header waits for a free channel in its pool */                                    \
-    X(SETUP, "setup") /* a header is being decoded */                                                                  \
-    X(RECEIVER, "receiver") /* at the sink: the gate or spool is not taking words */                                   \
-    X(ASLEEP, "asleep") /* the agent sleeps */
+    X(SETUP, "setup")           /* a header is being decoded */                                                        \
+    X(RECEIVER, "receiver")     /* at the sink: the gate or spool is not taking words */                               \
+    X(ASLEEP, "asleep")         /* the agent sleeps */
 
 typedef enum coa_wait {
 #define X(id, name) COA_WAIT_##id,
     COA_WAITS(X)
 #undef X
-    COA_WAIT_COUNT
+        COA_WAIT_COUNT
 } coa_wait_t;
 
 typedef struct coa_lc_stats {
@@ -102,20 +102,20 @@ typedef struct coa_lc {
     uint8_t state;
     coa_end_t route;
     coa_end_t source;
-    uint8_t travel_dir;  /* direction the pathway is heading (straight on), COA_NONE before the first turn */
-    uint8_t pool;        /* pool for the next dynamically allocated hop */
-    bool owned_by_link;  /* allocated by the upstream neighbour: freeing it sends FREE upstream */
-    bool open_pending;   /* the next word sent carries the set-up of the neighbour's channel */
+    uint8_t travel_dir; /* direction the pathway is heading (straight on), COA_NONE before the first turn */
+    uint8_t pool;       /* pool for the next dynamically allocated hop */
+    bool owned_by_link; /* allocated by the upstream neighbour: freeing it sends FREE upstream */
+    bool open_pending;  /* the next word sent carries the set-up of the neighbour's channel */
     bool trailer_sent;
-    uint16_t credits;    /* room in the downstream queue (route LINK) */
+    uint16_t credits; /* room in the downstream queue (route LINK) */
     uint16_t head, count;
-    uint16_t ntagged;    /* tagged words in the queue */
+    uint16_t ntagged; /* tagged words in the queue */
     bool setup_started;
-    bool header_out;     /* a gate or spool wrote a header here and no data word has followed it yet */
-    uint8_t last_wait;   /* coa_wait_t of the last clock, for tools */
-    uint64_t setup_done; /* clock at which the header at the head has been decoded */
-    uint64_t moved_at;   /* clock of the last word that left it */
-    uint64_t header_at;  /* header_out: the clock its last street sign entered */
+    bool header_out;      /* a gate or spool wrote a header here and no data word has followed it yet */
+    uint8_t last_wait;    /* coa_wait_t of the last clock, for tools */
+    uint64_t setup_done;  /* clock at which the header at the head has been decoded */
+    uint64_t moved_at;    /* clock of the last word that left it */
+    uint64_t header_at;   /* header_out: the clock its last street sign entered */
     uint64_t stats_since; /* time-weighted statistics are settled up to here */
     uint64_t frozen_from; /* frozen (coa_t.frozen_lc): the first clock of last_wait not yet in stats */
     coa_lc_stats_t stats;
@@ -138,11 +138,11 @@ typedef struct coa_spool {
     uint8_t status;
     uint32_t addr;
     int32_t stride;
-    uint32_t count;     /* words left */
-    uint32_t tag_head;  /* send: this many leading words go tagged */
-    uint32_t tag_tail;  /* send: this many trailing words go tagged */
-    uint32_t index;     /* words moved in the current transfer */
-    uint64_t words;     /* moved in total, for statistics */
+    uint32_t count;    /* words left */
+    uint32_t tag_head; /* send: this many leading words go tagged */
+    uint32_t tag_tail; /* send: this many trailing words go tagged */
+    uint32_t index;    /* words moved in the current transfer */
+    uint64_t words;    /* moved in total, for statistics */
 } coa_spool_t;
 
 /* What crosses a link in one slot: at most one word, plus control messages going the other way
@@ -150,9 +150,9 @@ typedef struct coa_spool {
 typedef struct coa_flit {
     uint32_t word;
     uint8_t tag;
-    uint8_t dst_lc;  /* channel at the receiving cell */
-    uint8_t src_lc;  /* channel at the sending cell (for credits) */
-    uint8_t open;    /* first word of a dynamic pathway: the receiver sets the channel up */
+    uint8_t dst_lc; /* channel at the receiving cell */
+    uint8_t src_lc; /* channel at the sending cell (for credits) */
+    uint8_t open;   /* first word of a dynamic pathway: the receiver sets the channel up */
     uint8_t pool;
     uint8_t travel_dir;
 } coa_flit_t;
@@ -217,15 +217,18 @@ typedef struct coa_link_stats {
     uint64_t busy_clocks;
 } coa_link_stats_t;
 
+/* The machine keys the agent reads, one field per row of coa_keys.def: the machine description embeds this
+ * struct (emu_machine_t's agent), so a key added there reaches every agent with no copy to keep. */
 typedef struct coa_config {
-    unsigned channels;
-    unsigned queue_depth;
-    unsigned link_clocks;
-    unsigned hop_latency;
-    unsigned setup_clocks;
-    unsigned spools;
-    unsigned x, y, width, height;
+#define COA_KEY(field, def, min, max, unit, doc, source) unsigned field;
+#include "coa_keys.def"
+#undef COA_KEY
 } coa_config_t;
+
+/* Where the agent's cell sits on the torus (street signs name cells by x and y). */
+typedef struct coa_place {
+    unsigned x, y, width, height;
+} coa_place_t;
 
 typedef struct coa_fault {
     bool raised;
@@ -235,7 +238,7 @@ typedef struct coa_fault {
 
 /* Where an agent's state lives and whom it talks to. */
 typedef struct coa_wiring {
-    uint32_t *qdata;               /* channels * queue_depth words */
+    uint32_t *qdata; /* channels * queue_depth words */
     uint8_t *qtag;
     coa_line_t *out[COA_NUM_DIRS]; /* written by this cell */
     /* The slots of the lines coming in, written by the neighbour in that direction (their nslots: in_mask + 1).
@@ -246,13 +249,14 @@ typedef struct coa_wiring {
      * the senders write, so that a sender on another thread does not steal the line of what this agent writes. */
     _Atomic uint64_t *in_posted; /* [COA_NUM_DIRS], 64-byte aligned */
     uint64_t in_taken[COA_NUM_DIRS];
-    uint8_t *mem;                  /* memory shared with the computation agent */
+    uint8_t *mem; /* memory shared with the computation agent */
     uint32_t mem_bytes;
     uint32_t mem_guard;
 } coa_wiring_t;
 
 typedef struct coa {
     coa_config_t cfg;
+    coa_place_t at;
     coa_lc_t lc[COA_MAX_CHANNELS];
     coa_spool_t spool[COA_MAX_SPOOLS];
     uint8_t gate_in_lc[COA_NUM_GATES];
@@ -267,9 +271,9 @@ typedef struct coa {
     uint8_t arrivals[COA_MAX_CHANNELS];
     unsigned narrivals;
     /* dynamic allocation */
-    uint64_t local_pool;                    /* channels ALLOC may hand out */
+    uint64_t local_pool;                             /* channels ALLOC may hand out */
     uint64_t link_pool[COA_NUM_DIRS][COA_NUM_POOLS]; /* neighbour's channels this cell may take, per pool */
-    uint64_t remote_free[COA_NUM_DIRS];     /* of those, the ones free as far as this cell knows */
+    uint64_t remote_free[COA_NUM_DIRS];              /* of those, the ones free as far as this cell knows */
     /* Headers that found no free channel: no use trying again before a neighbour's channel may have become
      * free (coa_unblock_headers empties it). */
     uint64_t blocked_lc;
@@ -280,26 +284,26 @@ typedef struct coa {
     coa_link_stats_t link_stats[COA_NUM_DIRS];
     uint8_t spool_rr;
     /* activity */
-    uint64_t moved;      /* words moved in total (deadlock detection watches it) */
-    uint64_t busy_lc;    /* mask of channels holding words */
-    uint64_t tagged_lc;  /* channels holding a tagged word */
-    uint64_t header_lc;  /* channels in state header */
-    uint64_t routed_lc;  /* channels in state routed */
-    uint64_t credit_lc;  /* channels with a credit (credits > 0): what a link's scheduler asks with routed_lc */
+    uint64_t moved;     /* words moved in total (deadlock detection watches it) */
+    uint64_t busy_lc;   /* mask of channels holding words */
+    uint64_t tagged_lc; /* channels holding a tagged word */
+    uint64_t header_lc; /* channels in state header */
+    uint64_t routed_lc; /* channels in state routed */
+    uint64_t credit_lc; /* channels with a credit (credits > 0): what a link's scheduler asks with routed_lc */
     /* Channels whose wait is counted lazily: waiting for a credit, or a header for a free channel, a reason no
      * clock changes until an event on the channel (coa_lc_thaw) does. Under congestion most waiting channels
      * wait so, for hundreds of clocks. */
     uint64_t frozen_lc;
     uint64_t link_lc[COA_NUM_DIRS]; /* channels routed to each outgoing link */
     uint64_t linked_lc;             /* the four together */
-    uint32_t spools_active; /* mask of spools not idle */
+    uint32_t spools_active;         /* mask of spools not idle */
     /* Active spools that could not move a word at their last try, and cannot until their channel (stuck_lcs,
      * stuck_on: by channel, the spools waiting on it) or their own set-up changes: coa_spools skips them. Under
      * congestion most tries fail, each a look at a channel. */
     uint32_t spools_stuck;
     uint64_t stuck_lcs;
     uint32_t stuck_on[COA_MAX_CHANNELS];
-    uint32_t spool_events;  /* spools that finished since the CA last looked (its event bits 0..7) */
+    uint32_t spool_events;      /* spools that finished since the CA last looked (its event bits 0..7) */
     uint64_t out_pending_until; /* a word or message sent on a link arrives by this clock */
     coa_fault_t fault;
     /* Wiring, not state: set when the array is built and kept by a snapshot's restore (the live array's
@@ -309,15 +313,18 @@ typedef struct coa {
 _Static_assert(offsetof(coa_t, w) + sizeof(coa_wiring_t) == sizeof(coa_t),
                "the wiring is coa_t's last member: a snapshot copies the state up to it");
 
-int coa_init(coa_t *c, const coa_config_t *cfg, uint8_t *mem, uint32_t mem_bytes, uint32_t mem_guard);
+/* An agent of machine keys cfg at place `at`, sharing mem with its computation agent. 0, or -1 (a key outside what
+ * the agent can hold, or no memory). */
+int coa_init(coa_t *c, const coa_config_t *cfg, coa_place_t at, uint8_t *mem, uint32_t mem_bytes, uint32_t mem_guard);
 void coa_free(coa_t *c);
 /* Back to the state after reset: every channel free and empty, spools idle, gates unbound. */
 void coa_reset(coa_t *c);
 
 /* Whether a state from outside (a snapshot file) is one the agent can run on (coa_check.c): its configuration is
- * cfg, that of its machine and place, and every index, count, state and mask is in range and in step with its
- * channels; qtag: its queues' tags (channels * queue_depth). 0, or -1 with "FIELD is VALUE, ..." in err. */
-int coa_state_check(const coa_t *c, const coa_config_t *cfg, const uint8_t *qtag, char *err, size_t errlen);
+ * cfg, that of its machine, its place is `at`, and every index, count, state and mask is in range and in step
+ * with its channels; qtag: its queues' tags (channels * queue_depth). 0, or -1 with "FIELD is VALUE, ..." in err. */
+int coa_state_check(const coa_t *c, const coa_config_t *cfg, coa_place_t at, const uint8_t *qtag, char *err,
+                    size_t errlen);
 /* The same for a slot of a line into a cell of `channels` channels, its control messages in ctrl (a slot holds
  * ctrl_cap of them). */
 int coa_slot_check(const coa_slot_t *s, const coa_ctrl_t *ctrl, unsigned ctrl_cap, unsigned channels, char *err,
@@ -344,7 +351,10 @@ static inline uint64_t coa_in_full(const coa_t *c)
            (atomic_load_explicit(&posted[3], memory_order_relaxed) ^ taken[3]);
 }
 /* Whether something a neighbour sent is on its way in: posted on a link and not yet delivered. */
-static inline bool coa_receiving(const coa_t *c) { return coa_in_full(c) != 0; }
+static inline bool coa_receiving(const coa_t *c)
+{
+    return coa_in_full(c) != 0;
+}
 
 /* The three parts of a clock (see the top of this file). mem_used: the CA took the memory port. Arrivals are
  * inline up to the test that something is due on one of the four lines: most clocks of most cells nothing is, and
@@ -357,7 +367,10 @@ static inline void coa_deliver(coa_t *c, uint64_t now)
 }
 void coa_after_ca(coa_t *c, uint64_t now, bool mem_used);
 /* Whether anything can happen without a new arrival or a CA action (lets the array skip idle clocks). */
-static inline bool coa_active(const coa_t *c) { return c->busy_lc != 0 || c->loading || c->spools_active != 0; }
+static inline bool coa_active(const coa_t *c)
+{
+    return c->busy_lc != 0 || c->loading || c->spools_active != 0;
+}
 /* Whether an active agent is stuck after clock `now`: no clock from now + 1 on changes anything in it but its
  * waits (each channel's reason the same at each; coa_account_stuck_waits adds them up), until a word or
  * control message arrives or the CA acts. Under congestion most agents spend most clocks so. */
@@ -365,7 +378,10 @@ bool coa_stuck(const coa_t *c, uint64_t now);
 /* What coa_account_waits would have added over the n clocks from `from` on, in which the agent was stuck. */
 void coa_account_stuck_waits(coa_t *c, uint64_t from, uint64_t n);
 /* Whether something this agent sent is still on its way to a neighbour. */
-static inline bool coa_sending(const coa_t *c, uint64_t now) { return c->out_pending_until > now; }
+static inline bool coa_sending(const coa_t *c, uint64_t now)
+{
+    return c->out_pending_until > now;
+}
 
 /* The computation agent's side (see emu/port.h). Status: 0 ready, 1 wait, 2 unbound. The status checks are
  * inline: the core asks them for every bundle that uses a gate. */
@@ -394,7 +410,10 @@ int coa_cr_read(coa_t *c, uint32_t index, uint32_t *value, uint64_t now);
 int coa_cr_write(coa_t *c, uint32_t index, uint32_t value, uint64_t now);
 
 /* Encodings used by the control registers. */
-static inline uint32_t coa_end_encode(coa_end_t e) { return (uint32_t)e.kind << 12 | (uint32_t)(e.dir & 15u) << 8 | e.index; }
+static inline uint32_t coa_end_encode(coa_end_t e)
+{
+    return (uint32_t)e.kind << 12 | (uint32_t)(e.dir & 15u) << 8 | e.index;
+}
 static inline coa_end_t coa_end_decode(uint32_t v)
 {
     return (coa_end_t){(uint8_t)(v >> 12 & 15u), (uint8_t)(v >> 8 & 15u), (uint8_t)(v & 0xffu)};

@@ -35,26 +35,26 @@ static uint64_t channels_mask(unsigned channels)
     return channels >= 64 ? ~0ull : coa_bit(channels) - 1u;
 }
 
-static int check_config(const coa_config_t *got, const coa_config_t *want, char *err, size_t errlen)
+/* The agent's copy of the machine's keys (every row of coa_keys.def) and its place. */
+static int check_config(const coa_t *c, const coa_config_t *want, coa_place_t at, char *err, size_t errlen)
 {
+#define COA_KEY(field, def, min, max, unit, doc, source)                                                               \
+    if (c->cfg.field != want->field)                                                                                   \
+        return fail(err, errlen, "cfg.%s is %u, the machine has %u", #field, c->cfg.field, want->field);
+#include "coa_keys.def"
+#undef COA_KEY
     const struct {
         const char *name;
         unsigned got, want;
     } f[] = {
-        {"channels", got->channels, want->channels},
-        {"queue_depth", got->queue_depth, want->queue_depth},
-        {"link_clocks", got->link_clocks, want->link_clocks},
-        {"hop_latency", got->hop_latency, want->hop_latency},
-        {"setup_clocks", got->setup_clocks, want->setup_clocks},
-        {"spools", got->spools, want->spools},
-        {"x", got->x, want->x},
-        {"y", got->y, want->y},
-        {"width", got->width, want->width},
-        {"height", got->height, want->height},
+        {"x", c->at.x, at.x},
+        {"y", c->at.y, at.y},
+        {"width", c->at.width, at.width},
+        {"height", c->at.height, at.height},
     };
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
         if (f[i].got != f[i].want)
-            return fail(err, errlen, "cfg.%s is %u, the machine has %u", f[i].name, f[i].got, f[i].want);
+            return fail(err, errlen, "at.%s is %u, the cell's is %u", f[i].name, f[i].got, f[i].want);
     return 0;
 }
 
@@ -229,10 +229,11 @@ static int check_agent(const coa_t *c, char *err, size_t errlen)
     return 0;
 }
 
-int coa_state_check(const coa_t *c, const coa_config_t *cfg, const uint8_t *qtag, char *err, size_t errlen)
+int coa_state_check(const coa_t *c, const coa_config_t *cfg, coa_place_t at, const uint8_t *qtag, char *err,
+                    size_t errlen)
 {
     /* The configuration first: the checks below measure against it. */
-    if (check_config(&c->cfg, cfg, err, errlen) != 0)
+    if (check_config(c, cfg, at, err, errlen) != 0)
         return -1;
     for (unsigned lc = 0; lc < cfg->channels && lc < COA_MAX_CHANNELS; lc++)
         if (check_channel(c, lc, qtag, err, errlen) != 0)

@@ -2,7 +2,10 @@
  * consuming trailers where pathways end. */
 #include "coa_header.h"
 
-static bool names_this_cell(const coa_t *c, const coa_sign_t *s) { return s->x == c->cfg.x && s->y == c->cfg.y; }
+static bool names_this_cell(const coa_t *c, const coa_sign_t *s)
+{
+    return s->x == c->at.x && s->y == c->at.y;
+}
 
 /* The channel's pathway ends here: bind it to its sink. */
 static void sink(coa_t *c, unsigned lc, const coa_sign_t *s, uint64_t now)

@@ -37,7 +37,7 @@ int emu_array_create(emu_array_t **out, const emu_machine_t *m, char *err, size_
             a->ncells = i + 1;
             emu_array_free(a);
             return err_set(err, errlen, "out of memory for cells (%u bytes of memory each, %u channels of %u words)",
-                           m->mem_bytes, m->channels, m->queue_depth);
+                           m->mem_bytes, m->agent.channels, m->agent.queue_depth);
         }
     }
     for (unsigned i = 0; i < a->ncells; i++)
@@ -123,9 +123,6 @@ void emu_array_request_stop(emu_array_t *a)
 {
     a->stop_requested = true;
 }
-
-
-
 
 /* The cells still asleep with a stuck agent would have been stepped at every clock the run went through (an
  * active agent keeps the clock from skipping), adding to their waits: the books as they would be. */

@@ -65,9 +65,9 @@ static int cell_cr_read(void *ctx, uint32_t index, uint32_t *value)
     case EMU_CR_CLOCK_HI: *value = (uint32_t)(c->saved.now >> 32); return 0;
     case EMU_CR_MEM_BYTES: *value = m->mem_bytes; return 0;
     case EMU_CR_CELL_ID: *value = c->y * m->width + c->x; return 0;
-    case EMU_CR_QUEUE_DEPTH: *value = m->queue_depth; return 0;
-    case EMU_CR_HOP_LATENCY: *value = m->hop_latency; return 0;
-    case EMU_CR_LINK_CLOCKS: *value = m->link_clocks; return 0;
+    case EMU_CR_QUEUE_DEPTH: *value = m->agent.queue_depth; return 0;
+    case EMU_CR_HOP_LATENCY: *value = m->agent.hop_latency; return 0;
+    case EMU_CR_LINK_CLOCKS: *value = m->agent.link_clocks; return 0;
     case EMU_CR_EVENT_ENABLE: *value = c->ca.s.events_on; return 0;
     case EMU_CR_EVENT_MASK: *value = c->ca.s.event_mask; return 0;
     case EMU_CR_EVENT_PENDING: *value = ca_events_pending(&c->ca, c->saved.now); return 0;
@@ -178,7 +178,10 @@ static inline bool event_possible(const emu_cell_t *c, uint64_t now)
     return (bits & s->event_mask) != 0;
 }
 
-static uint64_t cell_activity(void *ctx) { return ((emu_cell_t *)ctx)->coa.moved; }
+static uint64_t cell_activity(void *ctx)
+{
+    return ((emu_cell_t *)ctx)->coa.moved;
+}
 
 static const ca_port_ops_t cell_port_ops = {
     .gate_in_status = cell_gate_in_status,
@@ -191,22 +194,6 @@ static const ca_port_ops_t cell_port_ops = {
     .activity = cell_activity,
 };
 
-coa_config_t emu_cell_coa_config(const emu_machine_t *m, unsigned x, unsigned y)
-{
-    return (coa_config_t){
-        .channels = m->channels,
-        .queue_depth = m->queue_depth,
-        .link_clocks = m->link_clocks,
-        .hop_latency = m->hop_latency,
-        .setup_clocks = m->setup_clocks,
-        .spools = m->spools,
-        .x = x,
-        .y = y,
-        .width = m->width,
-        .height = m->height,
-    };
-}
-
 int emu_cell_init(emu_cell_t *c, emu_array_t *a, unsigned x, unsigned y)
 {
     const emu_machine_t *m = &a->machine;
@@ -218,11 +205,10 @@ int emu_cell_init(emu_cell_t *c, emu_array_t *a, unsigned x, unsigned y)
     if (c->mem == NULL)
         return -1;
     ca_init(&c->ca, c->mem, m->mem_bytes, m->mem_guard, (ca_port_t){&cell_port_ops, c});
-    coa_config_t cfg = emu_cell_coa_config(m, x, y);
-    if (coa_init(&c->coa, &cfg, c->mem, m->mem_bytes, m->mem_guard) != 0)
+    if (coa_init(&c->coa, &m->agent, emu_machine_place(m, x, y), c->mem, m->mem_bytes, m->mem_guard) != 0)
         return -1;
     for (unsigned d = 0; d < COA_NUM_DIRS; d++)
-        if (coa_line_init(&c->out[d], m->hop_latency, m->channels) != 0)
+        if (coa_line_init(&c->out[d], m->agent.hop_latency, m->agent.channels) != 0)
             return -1;
     return 0;
 }
@@ -509,8 +495,8 @@ static inline __attribute__((always_inline)) void step(emu_cell_t *c, uint64_t n
         } else {
             uint64_t issued_before = ca->s.stats.bundles;
             bool handling = ca->s.in_handler; /* its rfe, which issues in the handler, is the handler's too */
-            next_ca = ahead_until > now + 1 && may_start_ahead(c, now) ? run_ahead(c, now, ahead_until)
-                                                                    : ca_step(ca, now);
+            next_ca =
+                ahead_until > now + 1 && may_start_ahead(c, now) ? run_ahead(c, now, ahead_until) : ca_step(ca, now);
             /* Event handlers are not progress on their own: a runtime that only retries on a timer while
              * nothing moves is stuck, and the deadlock detector must see it. Nor is a program that wakes
              * from wfe for that timer, looks again and sleeps again: the runtimes' wait loops do, and a
@@ -536,7 +522,7 @@ static inline __attribute__((always_inline)) void step(emu_cell_t *c, uint64_t n
     /* A CA that ran ahead with events on, to which an event came in this clock (an arrival), is put back to the end
      * of it: it takes the event at the next clock it is ready, as a step at each clock would have found. */
     if (c->ahead_active && event_possible(c, now + 1)) {
-        uint64_t progress = 0; /* counted when the cell reports: it does below */
+        uint64_t progress = 0;          /* counted when the cell reports: it does below */
         if (c->ahead->last_issue > now) /* not only the timer, which the run ahead stopped short of */
             c->ahead_diverted++;
         emu_cell_settle_ahead(c, now + 1, &progress);
@@ -565,7 +551,10 @@ static inline __attribute__((always_inline)) void step(emu_cell_t *c, uint64_t n
     emu_summary_add(sum, next, c->saved.progress_at, EMU_STATE_BIT(ca->s.state));
 }
 
-void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum) { step(c, now, sum, 0); }
+void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
+{
+    step(c, now, sum, 0);
+}
 
 emu_cell_next_t emu_cell_step_next(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum, unsigned may,
                                    uint64_t ahead_until)

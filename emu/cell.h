@@ -10,8 +10,6 @@
 enum { EMU_RECHECK_BUNDLES = 64 };
 
 int emu_cell_init(emu_cell_t *c, emu_array_t *a, unsigned x, unsigned y);
-/* The configuration of the agent of cell (x, y) of machine m. */
-coa_config_t emu_cell_coa_config(const emu_machine_t *m, unsigned x, unsigned y);
 /* Whether a cell's saved state from outside (a snapshot file) is one it can run on (cell_check.c). 0, or -1 with
  * "FIELD is VALUE, ..." in err. */
 int emu_cell_saved_check(const emu_cell_saved_t *s, char *err, size_t errlen);

@@ -15,34 +15,35 @@
 
 typedef enum { KEY_U32, KEY_UINT, KEY_U64 } key_type_t;
 
+/* How a key's values read in the docs: sizes as 512K, addresses in hex, the rest in decimal. */
+typedef enum { UNIT_BYTES, UNIT_ADDRESS, UNIT_CELLS, UNIT_COUNT, UNIT_WORDS, UNIT_CLOCKS } key_unit_t;
+static const char *const unit_names[] = {"bytes", "address", "cells", "count", "words", "clocks"};
+
 typedef struct machine_key {
     const char *name;
     key_type_t type;
     size_t offset;
-    uint64_t min, max;
+    uint64_t def, min, max;
+    key_unit_t unit;
+    const char *doc, *source;
 } machine_key_t;
 
-#define KEY(name, type, field, min, max)                                                                               \
-    {                                                                                                                  \
-        name, type, offsetof(emu_machine_t, field), min, max                                                           \
-    }
 static const machine_key_t keys[] = {
-    KEY("mem_bytes", KEY_U32, mem_bytes, 4096, 1u << 30),
-    KEY("mem_guard", KEY_U32, mem_guard, 0, 1u << 20),
-    KEY("text_base", KEY_U32, text_base, 0, 1u << 30),
-    KEY("width", KEY_UINT, width, 1, EMU_MAX_DIM),
-    KEY("height", KEY_UINT, height, 1, EMU_MAX_DIM),
-    KEY("channels", KEY_UINT, channels, 4, 64),
-    KEY("queue_depth", KEY_UINT, queue_depth, 1, 1024),
-    KEY("link_clocks", KEY_UINT, link_clocks, 1, 64),
-    KEY("hop_latency", KEY_UINT, hop_latency, 1, COA_MAX_HOP_LATENCY),
-    KEY("setup_clocks", KEY_UINT, setup_clocks, 0, 64),
-    KEY("spools", KEY_UINT, spools, 1, 32),
-    KEY("deadlock_clocks", KEY_U64, deadlock_clocks, 1, UINT64_MAX),
-    KEY("bypass.load", KEY_UINT, timing.bypass_load, 0, ISA_BYPASS_MAX),
-    KEY("bypass.mem_operand", KEY_UINT, timing.bypass_mem_operand, 0, ISA_BYPASS_MAX),
+#define EMU_KEY(name, field, type, def, min, max, unit, doc, source)                                                   \
+    {name, type, offsetof(emu_machine_t, field), def, min, max, UNIT_##unit, doc, source},
+#define COA_KEY(field, def, min, max, unit, doc, source)                                                               \
+    {#field, KEY_UINT, offsetof(emu_machine_t, agent.field), def, min, max, UNIT_##unit, doc, source},
+#include "machine_keys.def"
+#undef COA_KEY
+#undef EMU_KEY
 };
-#undef KEY
+enum { NKEYS = sizeof keys / sizeof keys[0] };
+
+/* The agent's keys are unsigned, as the table says of them. */
+#define COA_KEY(field, def, min, max, unit, doc, source)                                                               \
+    _Static_assert(sizeof((coa_config_t *)0)->field == sizeof(unsigned), #field " is not an unsigned");
+#include "coa_keys.def"
+#undef COA_KEY
 
 /* The value of key k in m, whatever its type. */
 static uint64_t key_value(const emu_machine_t *m, const machine_key_t *k)
@@ -58,10 +59,22 @@ static uint64_t key_value(const emu_machine_t *m, const machine_key_t *k)
     }
 }
 
+static void key_store(emu_machine_t *m, const machine_key_t *k, uint64_t v)
+{
+    char *p = (char *)m + k->offset;
+    uint32_t u32 = (uint32_t)v;
+    unsigned u = (unsigned)v;
+    switch (k->type) {
+    case KEY_U32: memcpy(p, &u32, sizeof u32); break;
+    case KEY_UINT: memcpy(p, &u, sizeof u); break;
+    case KEY_U64: memcpy(p, &v, sizeof v); break;
+    }
+}
+
 /* Every key and every timing class equal. */
 bool emu_machine_same(const emu_machine_t *x, const emu_machine_t *y)
 {
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+    for (size_t i = 0; i < NKEYS; i++)
         if (key_value(x, &keys[i]) != key_value(y, &keys[i]))
             return false;
     return memcmp(&x->timing, &y->timing, sizeof x->timing) == 0;
@@ -79,22 +92,33 @@ int emu_machine_check(const emu_machine_t *m, char *err, size_t errlen)
     return 0;
 }
 
+coa_place_t emu_machine_place(const emu_machine_t *m, unsigned x, unsigned y)
+{
+    return (coa_place_t){.x = x, .y = y, .width = m->width, .height = m->height};
+}
+
+int emu_machine_in_range(const emu_machine_t *m, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < NKEYS; i++) {
+        uint64_t v = key_value(m, &keys[i]);
+        if (v < keys[i].min || v > keys[i].max)
+            return err_set(err, errlen, "%s is %llu, the key allows %llu to %llu", keys[i].name, (unsigned long long)v,
+                           (unsigned long long)keys[i].min, (unsigned long long)keys[i].max);
+    }
+    for (unsigned t = 0; t < ISA_T_COUNT; t++)
+        if (m->timing.clocks[t] < 1 || m->timing.clocks[t] > 1000)
+            return err_set(err, errlen, "timing.%s is %u, the key allows 1 to 1000",
+                           isa_timing_key((isa_timing_class_t)t), m->timing.clocks[t]);
+    return emu_machine_check(m, err, errlen);
+}
+
+/* Every key's default is its row's (docs/machine.md says where each comes from). */
 void emu_machine_defaults(emu_machine_t *m)
 {
     memset(m, 0, sizeof *m);
     isa_timing_defaults(&m->timing);
-    m->mem_bytes = 512u * 1024u; /* 512 KB per cell: no source (docs/machine.md, defaults with no source) */
-    m->mem_guard = 0x1000;
-    m->text_base = 0x1000;
-    m->width = 8; /* the 64-cell iWarp of seed 004 */
-    m->height = 8;
-    m->channels = 20;    /* seed 004, 4.1.2: 20 logical channels per cell */
-    m->queue_depth = 8;  /* no source (docs/machine.md, defaults with no source) */
-    m->link_clocks = 2;  /* seed 004: 40 MB/s per link = one 32-bit word per 2 clocks at 20 MHz */
-    m->hop_latency = 2;  /* no source (docs/machine.md, defaults with no source) */
-    m->setup_clocks = 2; /* with hop_latency, a header takes 4 clocks per hop (4-5 noted), no source: docs/machine.md */
-    m->spools = 8;       /* no source (docs/machine.md, defaults with no source) */
-    m->deadlock_clocks = 100000;
+    for (size_t i = 0; i < NKEYS; i++)
+        key_store(m, &keys[i], keys[i].def);
 }
 
 size_t emu_parse_count_prefix(const char *s, uint64_t *v)
@@ -151,19 +175,14 @@ int emu_machine_set(emu_machine_t *m, const char *key, const char *value, char *
         m->timing.clocks[t] = (uint16_t)v;
         return 0;
     }
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+    for (size_t i = 0; i < NKEYS; i++) {
         const machine_key_t *k = &keys[i];
         if (strcmp(k->name, key) != 0)
             continue;
         if (parse_u64(value, &v) != 0 || v < k->min || v > k->max)
             return err_set(err, errlen, "%s wants a number from %llu to %llu, not '%s'", key,
                            (unsigned long long)k->min, (unsigned long long)k->max, value);
-        char *field = (char *)m + k->offset;
-        switch (k->type) {
-        case KEY_U32: *(uint32_t *)(void *)field = (uint32_t)v; break;
-        case KEY_UINT: *(unsigned *)(void *)field = (unsigned)v; break;
-        case KEY_U64: *(uint64_t *)(void *)field = v; break;
-        }
+        key_store(m, k, v);
         return 0;
     }
     return err_set(err, errlen, "unknown machine key '%s'", key);
@@ -236,11 +255,51 @@ int emu_machine_load(emu_machine_t *m, const char *path, char *err, size_t errle
 
 void emu_machine_print(const emu_machine_t *m, FILE *out)
 {
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+    for (size_t i = 0; i < NKEYS; i++)
         fprintf(out, "%s = %llu\n", keys[i].name, (unsigned long long)key_value(m, &keys[i]));
-    }
     for (unsigned t = 0; t < ISA_T_COUNT; t++)
         fprintf(out, "timing.%s = %u\n", isa_timing_key((isa_timing_class_t)t), m->timing.clocks[t]);
+}
+
+/* A value as the docs write it in its unit: sizes with the largest of K, M, G that divides them. */
+static void doc_value(char *buf, size_t len, uint64_t v, key_unit_t unit)
+{
+    static const char suffix[] = "GMK";
+    if (unit == UNIT_ADDRESS) {
+        snprintf(buf, len, "0x%llx", (unsigned long long)v);
+        return;
+    }
+    if (unit == UNIT_BYTES && v != 0)
+        for (unsigned i = 0; i < 3; i++) {
+            uint64_t scale = 1ull << (10u * (3u - i));
+            if (v % scale == 0) {
+                snprintf(buf, len, "%llu%c", (unsigned long long)(v / scale), suffix[i]);
+                return;
+            }
+        }
+    snprintf(buf, len, "%llu", (unsigned long long)v);
+}
+
+void emu_machine_doc_table(FILE *out)
+{
+    fprintf(out, "| key | default | range | unit | meaning | source |\n|---|---|---|---|---|---|\n");
+    for (size_t i = 0; i < NKEYS; i++) {
+        const machine_key_t *k = &keys[i];
+        char def[32], min[32], max[32];
+        doc_value(def, sizeof def, k->def, k->unit);
+        doc_value(min, sizeof min, k->min, k->unit);
+        doc_value(max, sizeof max, k->max, k->unit);
+        fprintf(out, "| `%s` | %s | ", k->name, def);
+        if (k->max == UINT64_MAX)
+            fprintf(out, "%s or more", min);
+        else
+            fprintf(out, "%s..%s", min, max);
+        fprintf(out, " | %s | %s | %s |\n", unit_names[k->unit], k->doc, k->source);
+    }
+    fprintf(out, "| `timing.<class>` | see [isa.md](isa.md#timing) | 1..1000 | clocks | clocks of a timing class (");
+    for (unsigned t = 0; t < ISA_T_COUNT; t++)
+        fprintf(out, "%s`%s`", t > 0 ? ", " : "", isa_timing_key((isa_timing_class_t)t));
+    fprintf(out, ") | isa.md |\n");
 }
 
 int emu_parse_pair(const char *s, unsigned max, unsigned *a, unsigned *b)
@@ -271,7 +330,7 @@ uint64_t emu_machine_footprint(const emu_machine_t *m)
 {
     /* Per cell: its memory, each channel's queue (a word and a tag byte per entry) and a margin for the cell's
      * and agent's structs and link slots, which are a few tens of kilobytes at most. */
-    uint64_t per_cell = (uint64_t)m->mem_bytes + (uint64_t)m->channels * m->queue_depth * 5u + 64u * 1024u;
+    uint64_t per_cell = (uint64_t)m->mem_bytes + (uint64_t)m->agent.channels * m->agent.queue_depth * 5u + 64u * 1024u;
     return per_cell * m->width * m->height;
 }
 

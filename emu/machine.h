@@ -1,6 +1,8 @@
 /*
  * The machine description: every number that shapes timing or capacity, with defaults from the seeds
- * (see docs/machine.md). A description file holds `key = value` lines; `#` starts a comment.
+ * (see docs/machine.md). A description file holds `key = value` lines; `#` starts a comment. Each key is a row of
+ * machine_keys.def (the agent's, of comm_agent/coa_keys.def), from which its parsing, default, range, printing
+ * and docs come.
  */
 #ifndef EMU_MACHINE_H
 #define EMU_MACHINE_H
@@ -9,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "coa.h"
 #include "isa.h"
 
 enum {
@@ -22,18 +25,19 @@ typedef struct emu_machine {
     uint32_t mem_guard;       /* addresses below this fault, so a null pointer is caught */
     uint32_t text_base;       /* where images are expected to start */
     unsigned width, height;   /* torus size, 1..EMU_MAX_DIM each */
-    unsigned channels;        /* logical channels per cell */
-    unsigned queue_depth;     /* words per logical channel queue */
-    unsigned link_clocks;     /* clocks per word on a physical link (40 MB/s = one word per 2 clocks) */
-    unsigned hop_latency;     /* clocks from a link to the next cell's queue */
-    unsigned setup_clocks;    /* clocks a header spends at a cell to allocate and link the next channel */
-    unsigned spools;          /* spool units per cell */
+    coa_config_t agent;       /* the keys every cell's agent reads (comm_agent/coa_keys.def), given it as they are */
     uint64_t deadlock_clocks; /* clocks with no progress while some cell waits before the run stops */
 } emu_machine_t;
 
 void emu_machine_defaults(emu_machine_t *m);
+/* Where cell (x, y) of machine m sits on its torus, as its agent is told (coa_init). */
+coa_place_t emu_machine_place(const emu_machine_t *m, unsigned x, unsigned y);
 /* Whether two machines are the same in every key and timing class (a snapshot restores only onto its own). */
 bool emu_machine_same(const emu_machine_t *x, const emu_machine_t *y);
+
+/* Every key within its range (a machine from outside, such as a snapshot's header): 0, or -1 with a message
+ * naming the first key that is not. */
+int emu_machine_in_range(const emu_machine_t *m, char *err, size_t errlen);
 
 /* The rules between keys, once every key is set: the null page below the memory's end, the text base in memory.
  * Returns 0, or -1 with a message naming the keys. */
@@ -65,5 +69,9 @@ int emu_machine_load(emu_machine_t *m, const char *path, char *err, size_t errle
 
 /* Writes every key with its value, in the file format (so the output can be loaded again). */
 void emu_machine_print(const emu_machine_t *m, FILE *out);
+
+/* Writes docs/machine.md's table of keys (Markdown, a row per key and one for the timing classes) as the rows of
+ * machine_keys.def make it: the test compares the two. */
+void emu_machine_doc_table(FILE *out);
 
 #endif

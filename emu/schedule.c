@@ -16,7 +16,6 @@
 
 #include "schedule.h"
 
-
 /* The cells whose links cross to another block: every word on such a link moves between two cores' caches,
  * and a block asks for all of them at the start of its clock (prefetch) rather than one miss at a time. */
 static void find_edges(emu_array_t *a, unsigned n)
@@ -45,7 +44,7 @@ static void find_edges(emu_array_t *a, unsigned n)
  * write for hop_latency clocks ahead, with their books. */
 static void prefetch_edges(const emu_array_t *a, const emu_block_t *b, uint64_t now)
 {
-    uint64_t ahead = now + a->machine.hop_latency;
+    uint64_t ahead = now + a->machine.agent.hop_latency;
     for (unsigned k = 0; k < b->nedge; k++) {
         const emu_cell_t *c = &a->cells[b->edge[k]];
         const coa_wiring_t *w = &c->coa.w;

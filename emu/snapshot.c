@@ -78,7 +78,7 @@ static uint64_t programs_fingerprint(const emu_array_t *a)
 
 static size_t queue_words(const emu_machine_t *m)
 {
-    return (size_t)m->channels * m->queue_depth;
+    return (size_t)m->agent.channels * m->agent.queue_depth;
 }
 
 static emu_snapshot_t *snapshot_alloc(const emu_machine_t *m, unsigned ncells, size_t nslots)
@@ -89,7 +89,7 @@ static emu_snapshot_t *snapshot_alloc(const emu_machine_t *m, unsigned ncells, s
     s->machine = *m;
     s->ncells = ncells;
     s->slots_per_cell = COA_NUM_DIRS * nslots;
-    s->ctrl_per_slot = 2u * m->channels + 4u;
+    s->ctrl_per_slot = 2u * m->agent.channels + 4u;
     s->cells = calloc(ncells, sizeof *s->cells);
     s->mem = malloc((size_t)ncells * m->mem_bytes);
     s->qdata = calloc((size_t)ncells * queue_words(m), sizeof *s->qdata);
@@ -316,13 +316,13 @@ static int check_lines(const emu_snapshot_t *s, unsigned i, const char *path, ch
         unsigned d = (unsigned)(k / nslots), n = (unsigned)(k % nslots);
         char block[64];
         snprintf(block, sizeof block, "line %s slot %u ", coa_dir_name((coa_dir_t)d), n);
-        if (coa_slot_check(slot, &s->ctrl[at * s->ctrl_per_slot], (unsigned)s->ctrl_per_slot, m->channels, why,
+        if (coa_slot_check(slot, &s->ctrl[at * s->ctrl_per_slot], (unsigned)s->ctrl_per_slot, m->agent.channels, why,
                            sizeof why) != 0)
             return cell_refused(err, errlen, path, m, i, block, why);
         uint64_t ahead = (n - s->clock % nslots + nslots) % nslots; /* clocks from now to its clock */
-        if ((slot->has_flit || slot->nctrl != 0) && ahead >= m->hop_latency) {
+        if ((slot->has_flit || slot->nctrl != 0) && ahead >= m->agent.hop_latency) {
             snprintf(why, sizeof why, "holds a word for %llu clocks on, the hop latency is %u",
-                     (unsigned long long)ahead, m->hop_latency);
+                     (unsigned long long)ahead, m->agent.hop_latency);
             return cell_refused(err, errlen, path, m, i, block, why);
         }
     }
@@ -333,11 +333,11 @@ static int check_cell(const emu_snapshot_t *s, unsigned i, const char *path, cha
 {
     const emu_machine_t *m = &s->machine;
     const cell_snap_t *c = &s->cells[i];
-    coa_config_t cfg = emu_cell_coa_config(m, i % m->width, i / m->width);
     char why[200];
     if (ca_state_check(&c->ca, m->mem_bytes, why, sizeof why) != 0)
         return cell_refused(err, errlen, path, m, i, "ca.", why);
-    if (coa_state_check(&c->coa, &cfg, s->qtag + i * queue_words(m), why, sizeof why) != 0)
+    if (coa_state_check(&c->coa, &m->agent, emu_machine_place(m, i % m->width, i / m->width),
+                        s->qtag + i * queue_words(m), why, sizeof why) != 0)
         return cell_refused(err, errlen, path, m, i, "coa.", why);
     if (emu_cell_saved_check(&c->saved, why, sizeof why) != 0)
         return cell_refused(err, errlen, path, m, i, "", why);
@@ -378,8 +378,15 @@ emu_snapshot_t *emu_snapshot_load(const char *path, char *err, size_t errlen)
         fclose(f);
         return NULL;
     }
+    /* Every key in the range its row allows, as `--set` would have it: the sizes below are computed from them. */
+    char range[200];
+    if (emu_machine_in_range(&h.machine, range, sizeof range) != 0) {
+        err_set(err, errlen, "%s: the snapshot's machine: %s", path, range);
+        fclose(f);
+        return NULL;
+    }
     if (h.ncells == 0 || h.ncells > EMU_MAX_DIM * EMU_MAX_DIM || h.ncells != h.machine.width * h.machine.height ||
-        h.machine.channels > COA_MAX_CHANNELS || h.ctrl_per_slot != 2u * h.machine.channels + 4u ||
+        h.machine.agent.channels > COA_MAX_CHANNELS || h.ctrl_per_slot != 2u * h.machine.agent.channels + 4u ||
         h.slots_per_cell > 4 * 128) {
         err_set(err, errlen, "%s: corrupt snapshot (its header does not describe an array)", path);
         fclose(f);
@@ -387,7 +394,7 @@ emu_snapshot_t *emu_snapshot_load(const char *path, char *err, size_t errlen)
     }
     /* The header says how long the file must be: checked before allocating what it says, so a damaged header
      * cannot ask for gigabytes. */
-    uint64_t qw_all = (uint64_t)h.machine.channels * h.machine.queue_depth * h.ncells,
+    uint64_t qw_all = (uint64_t)h.machine.agent.channels * h.machine.agent.queue_depth * h.ncells,
              slots_all = (uint64_t)h.ncells * h.slots_per_cell;
     uint64_t file_bytes = sizeof h + sizeof((emu_snapshot_t *)0)->deadlock + (uint64_t)h.ncells * sizeof(cell_snap_t) +
                           (uint64_t)h.ncells * h.machine.mem_bytes + qw_all * (sizeof(uint32_t) + 1) +

@@ -7,25 +7,37 @@
 #include "fault.h"
 
 #define SIZE(T, f) sizeof(((T *)0)->f)
-#define F(T, f, how) {#f, offsetof(T, f), SIZE(T, f), how, NULL, NULL}
-#define NEST(T, f, table) {#f, offsetof(T, f), SIZE(T, f), STATE_NESTED, &table, NULL}
-#define HAND(T, f, table, why) {#f, offsetof(T, f), SIZE(T, f), STATE_BY_HAND, table, why}
-#define SKIP(T, f, why) {#f, offsetof(T, f), SIZE(T, f), STATE_NOT_HASHED, NULL, why}
-#define TABLE(name, T, file, fields)                                                                                  \
+#define F(T, f, how)                                                                                                   \
+    {                                                                                                                  \
+#f, offsetof(T, f), SIZE(T, f), how, NULL, NULL                                                                \
+    }
+#define NEST(T, f, table)                                                                                              \
+    {                                                                                                                  \
+#f, offsetof(T, f), SIZE(T, f), STATE_NESTED, &table, NULL                                                     \
+    }
+#define HAND(T, f, table, why)                                                                                         \
+    {                                                                                                                  \
+#f, offsetof(T, f), SIZE(T, f), STATE_BY_HAND, table, why                                                      \
+    }
+#define SKIP(T, f, why)                                                                                                \
+    {                                                                                                                  \
+#f, offsetof(T, f), SIZE(T, f), STATE_NOT_HASHED, NULL, why                                                    \
+    }
+#define TABLE(name, T, file, fields)                                                                                   \
     static const state_struct_t name = {#T, file, sizeof(struct T), fields, sizeof fields / sizeof fields[0]}
 
 static const state_field_t ca_stats_fields[] = {
-    F(ca_stats_t, bundles, STATE_STATS),     F(ca_stats_t, ops, STATE_STATS),
-    F(ca_stats_t, busy_clocks, STATE_STATS), F(ca_stats_t, stall_clocks, STATE_STATS),
-    F(ca_stats_t, mem_reads, STATE_STATS),   F(ca_stats_t, mem_writes, STATE_STATS),
-    F(ca_stats_t, gate_reads, STATE_STATS),  F(ca_stats_t, gate_writes, STATE_STATS),
-    F(ca_stats_t, cr_reads, STATE_STATS),    F(ca_stats_t, cr_writes, STATE_STATS),
+    F(ca_stats_t, bundles, STATE_STATS),        F(ca_stats_t, ops, STATE_STATS),
+    F(ca_stats_t, busy_clocks, STATE_STATS),    F(ca_stats_t, stall_clocks, STATE_STATS),
+    F(ca_stats_t, mem_reads, STATE_STATS),      F(ca_stats_t, mem_writes, STATE_STATS),
+    F(ca_stats_t, gate_reads, STATE_STATS),     F(ca_stats_t, gate_writes, STATE_STATS),
+    F(ca_stats_t, cr_reads, STATE_STATS),       F(ca_stats_t, cr_writes, STATE_STATS),
     F(ca_stats_t, branches_taken, STATE_STATS), F(ca_stats_t, events, STATE_STATS),
 };
 TABLE(ca_stats, ca_stats, "emu/ca.h", ca_stats_fields);
 
 static const state_field_t fault_fields[] = {
-    F(emu_fault_t, kind, STATE_BYTES), F(emu_fault_t, pc, STATE_BYTES),   F(emu_fault_t, cycle, STATE_BYTES),
+    F(emu_fault_t, kind, STATE_BYTES), F(emu_fault_t, pc, STATE_BYTES),    F(emu_fault_t, cycle, STATE_BYTES),
     F(emu_fault_t, addr, STATE_BYTES), F(emu_fault_t, detail, STATE_TEXT),
 };
 TABLE(emu_fault, emu_fault, "emu/fault.h", fault_fields);
@@ -59,16 +71,24 @@ static const state_field_t ca_fields[] = {
 TABLE(ca_state_block, ca_state_block, "emu/ca.h", ca_fields);
 
 static const state_field_t config_fields[] = {
-    F(coa_config_t, channels, STATE_BYTES),     F(coa_config_t, queue_depth, STATE_BYTES),
-    F(coa_config_t, link_clocks, STATE_BYTES),  F(coa_config_t, hop_latency, STATE_BYTES),
-    F(coa_config_t, setup_clocks, STATE_BYTES), F(coa_config_t, spools, STATE_BYTES),
-    F(coa_config_t, x, STATE_BYTES),            F(coa_config_t, y, STATE_BYTES),
-    F(coa_config_t, width, STATE_BYTES),        F(coa_config_t, height, STATE_BYTES),
+#define COA_KEY(field, def, min, max, unit, doc, source) F(coa_config_t, field, STATE_BYTES),
+#include "coa_keys.def"
+#undef COA_KEY
 };
 TABLE(coa_config, coa_config, "comm_agent/coa.h", config_fields);
 
+static const state_field_t place_fields[] = {
+    F(coa_place_t, x, STATE_BYTES),
+    F(coa_place_t, y, STATE_BYTES),
+    F(coa_place_t, width, STATE_BYTES),
+    F(coa_place_t, height, STATE_BYTES),
+};
+TABLE(coa_place, coa_place, "comm_agent/coa.h", place_fields);
+
 static const state_field_t end_fields[] = {
-    F(coa_end_t, kind, STATE_BYTES), F(coa_end_t, dir, STATE_BYTES), F(coa_end_t, index, STATE_BYTES),
+    F(coa_end_t, kind, STATE_BYTES),
+    F(coa_end_t, dir, STATE_BYTES),
+    F(coa_end_t, index, STATE_BYTES),
 };
 TABLE(coa_end, coa_end, "comm_agent/coa.h", end_fields);
 
@@ -132,6 +152,7 @@ TABLE(coa_fault, coa_fault, "comm_agent/coa.h", coa_fault_fields);
 
 static const state_field_t coa_fields[] = {
     NEST(coa_t, cfg, coa_config),
+    NEST(coa_t, at, coa_place),
     NEST(coa_t, lc, coa_lc),
     NEST(coa_t, spool, coa_spool),
     F(coa_t, gate_in_lc, STATE_BYTES),
@@ -170,21 +191,34 @@ static const state_field_t coa_fields[] = {
     F(coa_t, spool_events, STATE_BYTES),
     F(coa_t, out_pending_until, STATE_BYTES),
     NEST(coa_t, fault, coa_fault),
-    SKIP(coa_t, w, "wiring: where the state lives and whom the agent talks to, set when the array is built; the "
-                   "queues' words are hashed by hand"),
+    SKIP(coa_t, w,
+         "wiring: where the state lives and whom the agent talks to, set when the array is built; the "
+         "queues' words are hashed by hand"),
 };
 TABLE(coa, coa, "comm_agent/coa.h", coa_fields);
 
-const state_struct_t *state_fields_ca(void) { return &ca_state_block; }
-const state_struct_t *state_fields_coa(void) { return &coa; }
-const state_struct_t *state_fields_ca_stats(void) { return &ca_stats; }
-const state_struct_t *state_fields_coa_lc_stats(void) { return &coa_lc_stats; }
+const state_struct_t *state_fields_ca(void)
+{
+    return &ca_state_block;
+}
+const state_struct_t *state_fields_coa(void)
+{
+    return &coa;
+}
+const state_struct_t *state_fields_ca_stats(void)
+{
+    return &ca_stats;
+}
+const state_struct_t *state_fields_coa_lc_stats(void)
+{
+    return &coa_lc_stats;
+}
 
 const state_struct_t *const *state_fields_all(unsigned *n)
 {
-    static const state_struct_t *const all[] = {&ca_stats, &emu_fault, &ca_state_block, &coa_config, &coa_end,
-                                                 &coa_lc_stats, &coa_lc, &coa_spool, &coa_link_stats,
-                                                 &coa_fault, &coa};
+    static const state_struct_t *const all[] = {&ca_stats,  &emu_fault,      &ca_state_block, &coa_config,
+                                                &coa_place, &coa_end,        &coa_lc_stats,   &coa_lc,
+                                                &coa_spool, &coa_link_stats, &coa_fault,      &coa};
     *n = sizeof all / sizeof all[0];
     return all;
 }

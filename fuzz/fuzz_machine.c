@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     /* Creating the array allocates every cell's memory: only for small ones, so the fuzzer stays fast. */
     m.width = m.height = 1;
-    if (m.mem_bytes <= (1u << 20) && m.channels <= 64 && m.queue_depth <= 64) {
+    if (m.mem_bytes <= (1u << 20) && m.agent.channels <= 64 && m.agent.queue_depth <= 64) {
         emu_array_t *a = NULL;
         if (emu_array_create(&a, &m, err, sizeof err) == 0)
             emu_array_free(a);

@@ -22,9 +22,22 @@
 #include <string.h>
 #include <time.h>
 
-/* The machine's defaults (emu/machine.c). */
-enum { WIDTH = 8, HEIGHT = 8, CELLS = WIDTH * HEIGHT, CHANNELS = 20, DEPTH = 8, LINK_CLOCKS = 2, HOP_LATENCY = 2 };
+/* The agent's keys at the machine's defaults, from their rows (comm_agent/coa_keys.def), on the speed bench's 8x8. */
+enum {
+#define COA_KEY(field, def, min, max, unit, doc, source) DEFAULT_##field = def,
+#include "../comm_agent/coa_keys.def"
+#undef COA_KEY
+};
+enum { WIDTH = 8, HEIGHT = 8, CELLS = WIDTH * HEIGHT };
+enum {
+    CHANNELS = DEFAULT_channels,
+    DEPTH = DEFAULT_queue_depth,
+    LINK_CLOCKS = DEFAULT_link_clocks,
+    HOP_LATENCY = DEFAULT_hop_latency
+};
 enum { SLOTS = 4, MAX_CREDITS = 8, RING_WORDS = 4 }; /* slots: a power of two above the latency */
+_Static_assert((int)SLOTS > (int)HOP_LATENCY && (SLOTS & (SLOTS - 1)) == 0,
+               "SLOTS: a power of two above the hop latency");
 enum { DIR_PX, DIR_MX, DIR_PY, DIR_MY, DIRS };
 enum { END_NONE, END_LINK, END_GATE, END_SPOOL };
 enum { WAIT_NONE, WAIT_NO_DATA, WAIT_NO_SPACE, WAIT_LOST_TURN, WAIT_RECEIVER, WAITS };
@@ -176,10 +189,10 @@ static void step(cell_t *c, uint64_t now)
     }
     for (uint64_t m = c->holding; m != 0; m &= m - 1) {
         channel_t *l = &c->ch[__builtin_ctzll(m)];
-        unsigned w = l->moved_at == now           ? WAIT_NONE
-                     : l->route != END_LINK       ? WAIT_RECEIVER
-                     : l->credits == 0            ? WAIT_NO_SPACE
-                                                  : WAIT_LOST_TURN;
+        unsigned w = l->moved_at == now     ? WAIT_NONE
+                     : l->route != END_LINK ? WAIT_RECEIVER
+                     : l->credits == 0      ? WAIT_NO_SPACE
+                                            : WAIT_LOST_TURN;
         l->wait_clocks[w]++;
     }
 }
@@ -225,12 +238,14 @@ static void set_up(cell_t *cells, line_t *lines, unsigned words)
         }
     /* {channel, end, direction, index}: where each channel's words go, and where they come from. */
     static const uint8_t routes[][4] = {
-        {12, END_LINK, DIR_PX, 13}, {13, END_GATE, 0, 0},  {14, END_LINK, DIR_PY, 15},
-        {15, END_GATE, 0, 1},       {16, END_LINK, DIR_MX, 17}, {17, END_SPOOL, 0, 2},
-        {18, END_LINK, DIR_MY, 19}, {19, END_SPOOL, 0, 3},
+        {12, END_LINK, DIR_PX, 13}, {13, END_GATE, 0, 0},  {14, END_LINK, DIR_PY, 15}, {15, END_GATE, 0, 1},
+        {16, END_LINK, DIR_MX, 17}, {17, END_SPOOL, 0, 2}, {18, END_LINK, DIR_MY, 19}, {19, END_SPOOL, 0, 3},
     };
     static const uint8_t sources[][4] = {
-        {13, END_LINK, DIR_MX, 12}, {15, END_LINK, DIR_MY, 14}, {17, END_LINK, DIR_PX, 16}, {19, END_LINK, DIR_PY, 18},
+        {13, END_LINK, DIR_MX, 12},
+        {15, END_LINK, DIR_MY, 14},
+        {17, END_LINK, DIR_PX, 16},
+        {19, END_LINK, DIR_PY, 18},
     };
     for (unsigned i = 0; i < CELLS; i++) {
         cell_t *c = &cells[i];

@@ -26,7 +26,8 @@ void view_layout_init(view_layout_t *l, unsigned width, unsigned height, unsigne
 
 void view_layout_from_machine(view_layout_t *l, const emu_machine_t *m)
 {
-    view_layout_init(l, m->width, m->height, m->channels, m->spools, m->queue_depth, m->link_clocks, m->hop_latency);
+    view_layout_init(l, m->width, m->height, m->agent.channels, m->agent.spools, m->agent.queue_depth,
+                     m->agent.link_clocks, m->agent.hop_latency);
 }
 
 bool view_layout_valid(const view_layout_t *l)

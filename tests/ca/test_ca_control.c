@@ -185,8 +185,9 @@ static void test_cell_registers_on_a_single_cell(void **state)
     H_EXPECT_REGS(h, {10 + EMU_CR_CELL_X, 0}, {10 + EMU_CR_CELL_Y, 0}, {10 + EMU_CR_ARRAY_W, 1},
                   {10 + EMU_CR_ARRAY_H, 1}, {10 + EMU_CR_CLOCK_LO, 4u * h_op_clocks(h, ISA_OP_RDCR)},
                   {10 + EMU_CR_CLOCK_HI, 0}, {10 + EMU_CR_MEM_BYTES, h->machine.mem_bytes}, {10 + EMU_CR_CELL_ID, 0},
-                  {10 + EMU_CR_QUEUE_DEPTH, h->machine.queue_depth}, {10 + EMU_CR_HOP_LATENCY, h->machine.hop_latency},
-                  {10 + EMU_CR_LINK_CLOCKS, h->machine.link_clocks});
+                  {10 + EMU_CR_QUEUE_DEPTH, h->machine.agent.queue_depth},
+                  {10 + EMU_CR_HOP_LATENCY, h->machine.agent.hop_latency},
+                  {10 + EMU_CR_LINK_CLOCKS, h->machine.agent.link_clocks});
 }
 
 static void test_cell_registers_name_the_cell_in_a_larger_array(void **state)

@@ -23,7 +23,7 @@ static void test_pathway_with_two_turns_streams_a_word_every_two_clocks(void **s
     uint32_t n = r.desc.rules[0].args[0].value;
     const emu_machine_t *m = emu_array_machine(r.array);
     /* (5,3) reports the clocks between its first and last read: one link word each link_clocks. */
-    assert_int_equal(e2e_a0(&r, 5, 3), m->link_clocks * (n - 1));
+    assert_int_equal(e2e_a0(&r, 5, 3), m->agent.link_clocks * (n - 1));
     e2e_check_golden("programs/net/pathway.run", emu_array_cycles(r.array));
     e2e_free(&r);
 }
@@ -136,7 +136,8 @@ static void test_deposit_messages_write_exactly_the_words_sent(void **state)
                     fail_msg("mode %u, %u words: 0x%x at 0x%x, not 0x%x", mode, n, got, addr, want);
             }
             if (n == 64)
-                e2e_check_golden(mode ? "programs/caching/caching.s#cached-64x4" : "programs/caching/caching.s#uncached-64x4",
+                e2e_check_golden(mode ? "programs/caching/caching.s#cached-64x4"
+                                      : "programs/caching/caching.s#uncached-64x4",
                                  emu_array_cycles(r.array));
             e2e_free(&r);
         }

@@ -66,9 +66,9 @@ static void forge_start(forge_t *f)
     /* From the end: the sum, the slots' control messages, the slots, the queues' tags and words, the memories,
      * then the cells' blocks. */
     const emu_machine_t *m = &f->run.desc.machine;
-    size_t ncells = (size_t)m->width * m->height, nslots = ncells * 4 * snapshot_slots_of_a_line(m->hop_latency);
-    size_t qwords = ncells * m->channels * m->queue_depth;
-    size_t cells_at = f->size - 8 - nslots * (2u * m->channels + 4u) * sizeof(coa_ctrl_t) -
+    size_t ncells = (size_t)m->width * m->height, nslots = ncells * 4 * snapshot_slots_of_a_line(m->agent.hop_latency);
+    size_t qwords = ncells * m->agent.channels * m->agent.queue_depth;
+    size_t cells_at = f->size - 8 - nslots * (2u * m->agent.channels + 4u) * sizeof(coa_ctrl_t) -
                       nslots * sizeof(coa_slot_t) - qwords * 5 - ncells * m->mem_bytes - ncells * sizeof(cell_snap_t);
     uint32_t block_size;
     memcpy(&block_size, f->file + 8, sizeof block_size); /* the header's first size, after the magic */
@@ -152,7 +152,8 @@ static void test_an_agent_config_other_than_the_machine_is_refused(void **state)
     unsigned depth = 1024;
     forge_field(&f, offsetof(cell_snap_t, coa.cfg.queue_depth), &depth, sizeof depth);
     char want[100];
-    snprintf(want, sizeof want, "coa.cfg.queue_depth is 1024, the machine has %u", forge_machine(&f)->queue_depth);
+    snprintf(want, sizeof want, "coa.cfg.queue_depth is 1024, the machine has %u",
+             forge_machine(&f)->agent.queue_depth);
     forge_expect_refused(&f, want);
     forge_end(&f);
 }
@@ -187,10 +188,11 @@ static void test_a_queue_count_beyond_its_depth_is_refused(void **state)
     (void)state;
     forge_t f;
     forge_start(&f);
-    uint16_t count = (uint16_t)(forge_machine(&f)->queue_depth + 1u);
+    uint16_t count = (uint16_t)(forge_machine(&f)->agent.queue_depth + 1u);
     forge_field(&f, offsetof(cell_snap_t, coa.lc[2].count), &count, sizeof count);
     char want[100];
-    snprintf(want, sizeof want, "coa.lc[2].count is %u, the queue holds %u", count, forge_machine(&f)->queue_depth);
+    snprintf(want, sizeof want, "coa.lc[2].count is %u, the queue holds %u", count,
+             forge_machine(&f)->agent.queue_depth);
     forge_expect_refused(&f, want);
     forge_end(&f);
 }
@@ -215,9 +217,9 @@ static void test_a_busy_mask_that_disagrees_with_the_queues_is_refused(void **st
     forge_start(&f);
     cell_snap_t c = forge_cell(&f);
     unsigned lc = 0;
-    while (lc < forge_machine(&f)->channels && c.coa.lc[lc].count != 0)
+    while (lc < forge_machine(&f)->agent.channels && c.coa.lc[lc].count != 0)
         lc++;
-    assert_true(lc < forge_machine(&f)->channels);
+    assert_true(lc < forge_machine(&f)->agent.channels);
     uint64_t busy = c.coa.busy_lc | 1ull << lc;
     forge_field(&f, offsetof(cell_snap_t, coa.busy_lc), &busy, sizeof busy);
     char want[100];

@@ -121,8 +121,9 @@ static emu_snapshot_t *load_with_slot_filled(const emu_snapshot_t *snap, const e
     rewind(f);
     assert_int_equal(fread(b, 1, n, f), n);
     /* The slots, then their control messages, then the sum end the file: every cell's 4 lines of nslots slots. */
-    const size_t nslots = snapshot_slots_of_a_line(m->hop_latency), all = (size_t)m->width * m->height * 4 * nslots;
-    size_t slots_at = n - 8 - all * (2u * m->channels + 4u) * sizeof(coa_ctrl_t) - all * sizeof(coa_slot_t);
+    const size_t nslots = snapshot_slots_of_a_line(m->agent.hop_latency),
+                 all = (size_t)m->width * m->height * 4 * nslots;
+    size_t slots_at = n - 8 - all * (2u * m->agent.channels + 4u) * sizeof(coa_ctrl_t) - all * sizeof(coa_slot_t);
     coa_slot_t slot;
     size_t k = (size_t)((emu_snapshot_clock(snap) + ahead) % nslots);
     memcpy(&slot, b + slots_at + k * sizeof slot, sizeof slot);
@@ -161,7 +162,7 @@ static void test_a_snapshot_with_a_word_out_of_flight_is_refused(void **state)
     if (same == NULL)
         fail_msg("the file summed again was refused: %s", err);
     emu_snapshot_free(same);
-    for (unsigned ahead = m->hop_latency; ahead < snapshot_slots_of_a_line(m->hop_latency); ahead++) {
+    for (unsigned ahead = m->agent.hop_latency; ahead < snapshot_slots_of_a_line(m->agent.hop_latency); ahead++) {
         assert_null(load_with_slot_filled(snap, m, ahead, err, sizeof err));
         assert_non_null(strstr(err, "cell (0,0) line +X slot"));
         assert_non_null(strstr(err, "the hop latency is"));

@@ -54,7 +54,10 @@ static char *read_source(const char *rel)
     return s;
 }
 
-static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+static bool ident_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
 
 /* The name a declarator declares: its last identifier before any [size]. */
 static void declarator_name(const char *b, const char *e, names_t *out)
@@ -73,18 +76,9 @@ static void declarator_name(const char *b, const char *e, names_t *out)
     out->n++;
 }
 
-/* The fields of `typedef struct TAG { ... }` in the source text, in order. */
-static void header_fields(const char *src, const char *tag, names_t *out)
+/* The declarators of `type a, b[4];` statements in [p, end), in order. */
+static void declared_fields(const char *p, const char *end, names_t *out)
 {
-    char open[96];
-    snprintf(open, sizeof open, "typedef struct %s {", tag);
-    const char *p = strstr(src, open);
-    if (p == NULL)
-        fail_msg("no `%s` in its header", open);
-    p += strlen(open);
-    const char *end = strchr(p, '}');
-    assert_non_null(end);
-    out->n = 0;
     while (p < end) {
         const char *semi = memchr(p, ';', (size_t)(end - p));
         if (semi == NULL)
@@ -100,6 +94,69 @@ static void header_fields(const char *src, const char *tag, names_t *out)
     }
 }
 
+/* The fields a table file declares, one a row: `ROW(field, ...)` lines, the first argument each (the rows of a
+ * struct whose fields are generated, as coa_config_t's are from comm_agent/coa_keys.def). */
+static void row_fields(const char *rel, names_t *out)
+{
+    char *src = read_source(rel);
+    for (const char *line = src; line != NULL && *line != '\0';) {
+        const char *p = line;
+        while (*p == ' ')
+            p++;
+        const char *name = p;
+        while (isupper((unsigned char)*p) || *p == '_')
+            p++;
+        if (p > name && *p == '(') {
+            const char *b = p + 1, *e = b;
+            while (ident_char(*e))
+                e++;
+            assert_true(e > b && (size_t)(e - b) < NAME_LEN && out->n < MAX_FIELDS);
+            memcpy(out->name[out->n], b, (size_t)(e - b));
+            out->name[out->n][e - b] = '\0';
+            out->n++;
+        }
+        line = strchr(line, '\n');
+        if (line != NULL)
+            line++;
+    }
+    free(src);
+}
+
+/* The fields of `typedef struct TAG { ... }` in the source text, in order; a `#include "F"` inside expands to the
+ * rows of F (beside the header), other preprocessor lines are skipped. */
+static void header_fields(const char *src, const char *header, const char *tag, names_t *out)
+{
+    char open[96];
+    snprintf(open, sizeof open, "typedef struct %s {", tag);
+    const char *p = strstr(src, open);
+    if (p == NULL)
+        fail_msg("no `%s` in its header", open);
+    p += strlen(open);
+    const char *end = strchr(p, '}');
+    assert_non_null(end);
+    out->n = 0;
+    while (p < end) {
+        const char *hash = memchr(p, '#', (size_t)(end - p));
+        const char *stop = hash != NULL ? hash : end;
+        declared_fields(p, stop, out);
+        if (hash == NULL)
+            break;
+        const char *eol = memchr(hash, '\n', (size_t)(end - hash));
+        if (eol == NULL)
+            eol = end;
+        if (strncmp(hash, "#include \"", 10) == 0) {
+            const char *f = hash + 10, *q = memchr(f, '"', (size_t)(eol - f));
+            assert_non_null(q);
+            const char *slash = strrchr(header, '/');
+            char rel[256];
+            snprintf(rel, sizeof rel, "%.*s%.*s", slash != NULL ? (int)(slash + 1 - header) : 0, header, (int)(q - f),
+                     f);
+            row_fields(rel, out);
+        }
+        p = eol;
+    }
+}
+
 static void test_every_field_of_the_state_is_in_the_table(void **state)
 {
     (void)state;
@@ -109,7 +166,7 @@ static void test_every_field_of_the_state_is_in_the_table(void **state)
         const state_struct_t *t = all[i];
         char *src = read_source(t->header);
         names_t h;
-        header_fields(src, t->tag, &h);
+        header_fields(src, t->header, t->tag, &h);
         for (unsigned k = 0; k < h.n || k < t->nfields; k++) {
             const char *hn = k < h.n ? h.name[k] : "(none)";
             const char *tn = k < t->nfields ? t->fields[k].name : "(none)";
@@ -146,8 +203,8 @@ static void test_the_table_matches_the_layout(void **state)
 }
 
 /* Flips the first and the last byte of every field the table hashes as bytes, text or statistics, in one cell,
- * and wants another hash, then the same one back. The array is loaded and not run: every queue is empty, so the fields the hash
- * reads to walk the queues may take any value. */
+ * and wants another hash, then the same one back. The array is loaded and not run: every queue is empty, so the fields
+ * the hash reads to walk the queues may take any value. */
 typedef struct flipper {
     emu_array_t *a;
     uint64_t base;

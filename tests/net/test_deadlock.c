@@ -176,7 +176,7 @@ static void test_four_cells_around_a_torus_ring_deadlock(void **state)
     uint64_t last_move = 0;
     for (unsigned i = 0; i < 4; i++) {
         const coa_t *c = net_coa(&n, ring[i].x, ring[i].y);
-        for (unsigned lc = 0; lc < n.machine.channels; lc++)
+        for (unsigned lc = 0; lc < n.machine.agent.channels; lc++)
             if (c->lc[lc].moved_at != UINT64_MAX && c->lc[lc].moved_at > last_move)
                 last_move = c->lc[lc].moved_at;
     }

@@ -75,8 +75,8 @@ static bool bound(const net_t *n, void *user)
     const bind_probe_t *b = user;
     const coa_t *c = net_coa(n, b->x, b->y);
     switch (b->kind) {
-    case SINK_GATE: return c->gate_in_lc[SINK_INDEX] < n->machine.channels;
-    case SINK_SPOOL: return c->spool[SINK_INDEX].lc < n->machine.channels;
+    case SINK_GATE: return c->gate_in_lc[SINK_INDEX] < n->machine.agent.channels;
+    case SINK_SPOOL: return c->spool[SINK_INDEX].lc < n->machine.agent.channels;
     default: return c->narrivals > 0;
     }
 }
@@ -88,7 +88,7 @@ static void expect_all_free(const net_t *n)
     for (unsigned y = 0; y < n->machine.height; y++)
         for (unsigned x = 0; x < n->machine.width; x++) {
             const coa_t *c = net_coa(n, x, y);
-            for (unsigned lc = 0; lc < n->machine.channels; lc++) {
+            for (unsigned lc = 0; lc < n->machine.agent.channels; lc++) {
                 if (c->lc[lc].state != COA_LC_FREE || c->lc[lc].count != 0)
                     fail_msg("(%u,%u) channel %u is %s with %u words after the trailer", x, y, lc,
                              coa_lc_state_name((coa_lc_state_t)c->lc[lc].state), c->lc[lc].count);

@@ -155,7 +155,7 @@ static void test_a_loaded_pattern_carries_words_over_several_cells_with_no_heade
      * documented (asleep; asleep and loading; asleep, loaded and quiescent unless words wait already). */
     for (unsigned y = 0; y < 2; y++)
         for (unsigned x = 0; x < 4; x++)
-            for (unsigned lc = 0; lc < n.machine.channels; lc++)
+            for (unsigned lc = 0; lc < n.machine.agent.channels; lc++)
                 assert_int_equal(net_coa(&n, x, y)->lc[lc].stats.pathways, 0);
     for (unsigned i = 0; i < sizeof plan / sizeof plan[0]; i++) {
         unsigned x = plan[i].x, y = plan[i].y;
@@ -299,7 +299,7 @@ static void test_a_sleeping_agent_takes_arrivals_but_forwards_nothing_until_it_w
     assert_int_equal(net_a0(&n, 2, 0), WORDS * (WORDS + 1) / 2);
     /* the first word reached (2,0) one hop after the wake-up, not before */
     uint32_t woke = net_a0(&n, 1, 0) - 1, first = net_reg(&n, 2, 0, 4);
-    assert_int_equal(first, woke + n.machine.hop_latency);
+    assert_int_equal(first, woke + n.machine.agent.hop_latency);
     net_free(&n);
 }
 

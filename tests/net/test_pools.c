@@ -76,7 +76,7 @@ static void check_second_header_waits(net_t *n, const char *pool_setup)
     assert_int_equal(net_run(n, MID), EMU_RUN_LIMIT);
     const coa_t *src = net_coa(n, 0, 0), *dst = net_coa(n, 2, 0);
     unsigned b = net_reg(n, 0, 0, 24);
-    assert_true(b < n->machine.channels);
+    assert_true(b < n->machine.agent.channels);
     assert_int_equal(src->lc[b].state, COA_LC_HEADER);
     assert_int_equal(coa_lc_wait(src, b, net_clock(n)), COA_WAIT_NO_CHANNEL);
     assert_int_equal(src->lc[b].count, 1 + B_WORDS); /* its sign towards (2,0) and the data */

@@ -14,7 +14,7 @@ static uint64_t no_channel_clocks(const net_t *n)
     uint64_t sum = 0;
     for (unsigned y = 0; y < n->machine.height; y++)
         for (unsigned x = 0; x < n->machine.width; x++)
-            for (unsigned lc = 0; lc < n->machine.channels; lc++)
+            for (unsigned lc = 0; lc < n->machine.agent.channels; lc++)
                 sum += net_coa(n, x, y)->lc[lc].stats.wait_clocks[COA_WAIT_NO_CHANNEL];
     return sum;
 }

@@ -27,7 +27,7 @@ static bool all_hold_words(const net_t *n, void *user)
     const rr_probe_t *p = user;
     const coa_t *c = net_coa(n, 0, 0);
     for (unsigned i = 0; i < p->k; i++)
-        if (c->lc[p->lc[i]].count + 1u < n->machine.queue_depth || c->lc[p->lc[i]].state != COA_LC_ROUTED)
+        if (c->lc[p->lc[i]].count + 1u < n->machine.agent.queue_depth || c->lc[p->lc[i]].state != COA_LC_ROUTED)
             return false;
     return true;
 }
@@ -105,7 +105,7 @@ static void check_static_channels(unsigned k, unsigned link_clocks)
                   "        spool_set %u, SPOOL_ADDR, word%u\n"
                   "        spool_set %u, SPOOL_STRIDE, 0\n" /* the same word again and again */
                   "        spool_set %u, SPOOL_COUNT, %u\n",
-                  FIRST_REMOTE + i, lc, n.machine.queue_depth, lc, i, lc, i, i, i, i, (unsigned)WORDS_EACH);
+                  FIRST_REMOTE + i, lc, n.machine.agent.queue_depth, lc, i, lc, i, i, i, i, (unsigned)WORDS_EACH);
         net_textf(&r,
                   "        li   r5, (END_LINK << 12) | (DIR_MX << 8) | %u\n"
                   "        wrcr r5, [COA_LC + %u * 8 + LC_SOURCE]\n"

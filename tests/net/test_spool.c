@@ -258,7 +258,7 @@ static void test_two_spools_on_an_idle_ca_sustain_a_link_in_and_a_link_out(void 
     uint64_t b_in, b_out;
     run_memory_rule("", &b_in, &b_out);
     /* A stream at link rate: (words + 3 tagged) * link_clocks, plus the header and a few clocks of polling. */
-    uint64_t link_time = (uint64_t)m.link_clocks * (MR_WORDS + 3);
+    uint64_t link_time = (uint64_t)m.agent.link_clocks * (MR_WORDS + 3);
     print_message("into (1,0): %llu clocks, out of (1,0): %llu clocks, link time %llu\n", (unsigned long long)b_in,
                   (unsigned long long)b_out, (unsigned long long)link_time);
     assert_true(b_in <= link_time + 40);
@@ -279,7 +279,7 @@ static void test_a_ca_doing_single_loads_leaves_the_spools_about_one_link(void *
              "9:      { ldw r7, [r6] ; loop r3, 9b }\n",
              4u * MR_WORDS);
     run_memory_rule(ca, &b_in, &b_out);
-    uint64_t link_time = (uint64_t)m.link_clocks * (MR_WORDS + 3);
+    uint64_t link_time = (uint64_t)m.agent.link_clocks * (MR_WORDS + 3);
     print_message("into (1,0): %llu clocks, out of (1,0): %llu clocks, link time %llu\n", (unsigned long long)b_in,
                   (unsigned long long)b_out, (unsigned long long)link_time);
     /* in and out share one word every other clock: together one link's worth, each about half of it */

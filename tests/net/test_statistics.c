@@ -43,7 +43,7 @@ static void run_stream(net_t *n)
 static unsigned pathway_channel(const net_t *n, unsigned x)
 {
     const coa_t *c = net_coa(n, x, 0);
-    for (unsigned lc = 0; lc < n->machine.channels; lc++)
+    for (unsigned lc = 0; lc < n->machine.agent.channels; lc++)
         if (c->lc[lc].stats.pathways == 1)
             return lc;
     fail_msg("no channel of (%u,0) carried the pathway", x);
@@ -60,12 +60,12 @@ static void test_links_and_channels_count_every_word_of_a_pathway(void **state)
     for (unsigned x = 0; x < HOPS; x++) {
         const coa_link_stats_t *l = &net_coa(&n, x, 0)->link_stats[COA_DIR_PX];
         assert_int_equal(l->words, on_link);
-        assert_int_equal(l->busy_clocks, on_link * n.machine.link_clocks);
+        assert_int_equal(l->busy_clocks, on_link * n.machine.agent.link_clocks);
     }
     assert_int_equal(net_coa(&n, HOPS, 0)->link_stats[COA_DIR_PX].words, 0);
     /* The program reads the same through COA_LINK_WORDS. */
     assert_int_equal(net_a0(&n, 0, 0), on_link);
-    assert_int_equal(net_reg(&n, 0, 0, 4), on_link * n.machine.link_clocks);
+    assert_int_equal(net_reg(&n, 0, 0, 4), on_link * n.machine.agent.link_clocks);
     /* Every channel of the pathway took in and gave out the same words: both signs at the source. */
     for (unsigned x = 0; x <= HOPS; x++) {
         const coa_lc_stats_t *s = &net_coa(&n, x, 0)->lc[pathway_channel(&n, x)].stats;
@@ -73,7 +73,7 @@ static void test_links_and_channels_count_every_word_of_a_pathway(void **state)
         assert_int_equal(s->words_in, want);
         assert_int_equal(s->words_out, want);
         assert_int_equal(s->pathways, 1);
-        assert_int_equal(s->occupancy_max, n.machine.queue_depth); /* the receiver paused */
+        assert_int_equal(s->occupancy_max, n.machine.agent.queue_depth); /* the receiver paused */
     }
     net_free(&n);
 }
@@ -87,7 +87,7 @@ static void test_waits_are_counted_by_reason(void **state)
     const coa_lc_stats_t *mid = &net_coa(&n, 1, 0)->lc[pathway_channel(&n, 1)].stats;
     const coa_lc_stats_t *dst = &net_coa(&n, HOPS, 0)->lc[pathway_channel(&n, HOPS)].stats;
     /* A cell on the way decodes the sign for setup_clocks clocks, exactly. */
-    assert_int_equal(mid->wait_clocks[COA_WAIT_SETUP], n.machine.setup_clocks);
+    assert_int_equal(mid->wait_clocks[COA_WAIT_SETUP], n.machine.agent.setup_clocks);
     /* While the receiver pauses, the queues upstream have no credit and the last one waits for the CA. */
     assert_true(mid->wait_clocks[COA_WAIT_NO_SPACE] > PAUSE / 2);
     assert_true(src->wait_clocks[COA_WAIT_NO_SPACE] > PAUSE / 2);

@@ -67,7 +67,7 @@ static stream_clocks_t run_stream(const stream_case_t *sc, unsigned w, unsigned 
     net_set(&n, "queue_depth", "%u", sc->queue_depth);
     net_create(&n);
 
-    unsigned header_clocks = (r->hops + r->turns + 2) * (n.machine.setup_clocks + 2) + r->hops * sc->hop_latency;
+    unsigned header_clocks = (r->hops + r->turns + 2) * (n.machine.agent.setup_clocks + 2) + r->hops * sc->hop_latency;
     const emu_program_t *s = sender(&n, r, nwords, 2 * header_clocks + 20);
     const emu_program_t *receiver = net_asmf(&n, "        .equ N, %u\n%s", nwords, receiver_src);
     net_load(&n, r->sx, r->sy, s, NULL, 0);

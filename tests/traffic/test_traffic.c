@@ -65,8 +65,9 @@ static void check_zero_load(traffic_config_t *cfg, unsigned srcs_step)
             if (got != want)
                 fail_msg("%ux%u setup %u hop %u link %u: %u -> %u (%u hops, %u signs), %u words: latency %llu, "
                          "the formula says %llu",
-                         w, h, cfg->machine.setup_clocks, cfg->machine.hop_latency, cfg->machine.link_clocks, src, dst,
-                         r.hops, r.nsigns, words, (unsigned long long)got, (unsigned long long)want);
+                         w, h, cfg->machine.agent.setup_clocks, cfg->machine.agent.hop_latency,
+                         cfg->machine.agent.link_clocks, src, dst, r.hops, r.nsigns, words, (unsigned long long)got,
+                         (unsigned long long)want);
         }
     assert_int_equal(tr_net_counts(&n).errors, 0);
     tr_net_free(&n);
@@ -313,8 +314,9 @@ static void check_fixed_zero_load(traffic_config_t *cfg)
         uint64_t want = traffic_fixed_zero_load_latency(&cfg->machine, hops, words);
         if (got != want)
             fail_msg("%s on %ux%u (hop %u, link %u): %u -> %u, %u hops, %u words: latency %llu, the formula says %llu",
-                     traffic_pattern_name(cfg->pattern), n.w, n.h, cfg->machine.hop_latency, cfg->machine.link_clocks,
-                     src, dst, hops, words, (unsigned long long)got, (unsigned long long)want);
+                     traffic_pattern_name(cfg->pattern), n.w, n.h, cfg->machine.agent.hop_latency,
+                     cfg->machine.agent.link_clocks, src, dst, hops, words, (unsigned long long)got,
+                     (unsigned long long)want);
     }
     assert_int_equal(tr_net_counts(&n).errors, 0);
     tr_net_free(&n);

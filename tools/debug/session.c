@@ -124,7 +124,7 @@ dbg_t *dbg_create(emu_array_t *a, const char *program_name, uint64_t max_cycles,
     d->w = emu_array_width(a);
     d->h = emu_array_height(a);
     d->ncells = d->w * d->h;
-    d->nchan = emu_array_machine(a)->channels;
+    d->nchan = emu_array_machine(a)->agent.channels;
     d->out = out;
     d->program_name = strdup(program_name ? program_name : "");
     d->next_id = 1;

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu.h"
 #include "conset/splitmix64.h"
+#include "emu.h"
 
 /* What each workload is and what its cells must end with. */
 typedef struct workload {
@@ -72,7 +72,7 @@ static int run_once(const soak_case_t *c, unsigned threads, emu_array_t **out, o
     emu_machine_defaults(&m);
     m.width = c->width;
     m.height = c->height;
-    m.queue_depth = c->queue_depth;
+    m.agent.queue_depth = c->queue_depth;
     char err[512];
     if (emu_array_create(out, &m, err, sizeof err) != 0) {
         snprintf(why, cap, "%s", err);

@@ -46,7 +46,7 @@ static void json_point(const traffic_config_t *cfg, const traffic_point_t *pt, d
     json_string(&j, "routing", cfg->routing == TRAFFIC_FIXED ? "fixed" : "dor");
     json_string(&j, "injection", cfg->injection == TRAFFIC_ONOFF ? "onoff" : "bernoulli");
     json_string(&j, "sizes", sizes);
-    json_u64(&j, "queue_depth", cfg->machine.queue_depth);
+    json_u64(&j, "queue_depth", cfg->machine.agent.queue_depth);
     json_u64(&j, "seed", cfg->seed);
     json_double(&j, "rate", pt->rate);
     json_double(&j, "offered", pt->offered);
@@ -195,8 +195,8 @@ int cmd_traffic(int argc, char **argv)
             cfg.rate = o.rates[r];
             traffic_point_t pt;
             char err[512], what[96];
-            snprintf(what, sizeof what, "traffic: %s at rate %g (%u of %u)", traffic_pattern_name(cfg.pattern), cfg.rate,
-                     p * o.nrates + r + 1, o.npatterns * o.nrates);
+            snprintf(what, sizeof what, "traffic: %s at rate %g (%u of %u)", traffic_pattern_name(cfg.pattern),
+                     cfg.rate, p * o.nrates + r + 1, o.npatterns * o.nrates);
             traffic_watch_t watch = {what, o.quiet, false};
             if (traffic_measure_watched(&cfg, &pt, &watch, err, sizeof err) != 0) {
                 fprintf(stderr, "iwarp traffic: %s\n", err);

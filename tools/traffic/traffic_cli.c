@@ -16,7 +16,7 @@ void traffic_cli_usage(FILE *out)
             "Drives the communication agents of a torus with host-side traffic generators (no CPU) and measures\n"
             "latency and accepted throughput per pattern and offered load (docs/traffic.md).\n"
             "  --array WxH            torus size (default 8x8; sides 1..32)\n"
-            "  --set KEY=VALUE        a machine key (queue_depth, link_clocks, hop_latency, setup_clocks, channels)\n"
+            "  --set KEY=VALUE        any machine key (docs/machine.md), as often as needed\n"
             "  --machine FILE         a machine description\n"
             "  --pattern P[,P...]     uniform transpose bitcomp bitrev shuffle tornado neighbour hotspot\n"
             "  --rate R | A:B:STEP | R,R,...  offered data words per cell per clock (default 0.05)\n"
@@ -351,4 +351,3 @@ int traffic_cli_parse(int argc, char **argv, traffic_cli_t *o)
         }
     return 0;
 }
-

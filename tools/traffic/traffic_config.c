@@ -118,10 +118,10 @@ int traffic_config_check(const traffic_config_t *cfg, char *err, size_t errlen)
     unsigned w = m->width, h = m->height, n = w * h;
     if (n < 2)
         return err_set(err, errlen, "traffic needs at least 2 cells, not a %ux%u array", w, h);
-    if (m->channels < 20)
+    if (m->agent.channels < 20)
         return err_set(err, errlen,
                        "the message layer's pools use channels 4..19: channels must be at least 20, not %u",
-                       m->channels);
+                       m->agent.channels);
     switch (cfg->pattern) {
     case TRAFFIC_TRANSPOSE:
         if (w != h)

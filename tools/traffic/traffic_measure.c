@@ -256,7 +256,7 @@ int traffic_soak(const traffic_config_t *cfg, uint64_t clocks, traffic_soak_t *o
 double traffic_bisection_bound(const traffic_config_t *cfg)
 {
     unsigned w = cfg->machine.width, h = cfg->machine.height, n = w * h;
-    double b = 1.0 / cfg->machine.link_clocks, bound = INFINITY;
+    double b = 1.0 / cfg->machine.agent.link_clocks, bound = INFINITY;
     /* A cut into columns [0, W/2) and the rest is crossed from the first part by 2 links a row (+X in the
      * middle, -X round the wrap); uniform traffic from A cells sends B/(N-1) of its words across. */
     if (w >= 2) {

@@ -139,29 +139,20 @@ int tr_net_init(tr_net_t *n, const traffic_config_t *cfg, char *err, size_t errl
         tr_net_free(n);
         return err_set(err, errlen, "out of memory for %u cells", n->ncells);
     }
-    coa_config_t cc = {.channels = m->channels,
-                       .queue_depth = m->queue_depth,
-                       .link_clocks = m->link_clocks,
-                       .hop_latency = m->hop_latency,
-                       .setup_clocks = m->setup_clocks,
-                       .spools = m->spools,
-                       .width = n->w,
-                       .height = n->h};
     for (unsigned i = 0; i < n->ncells; i++) {
         tr_cell_t *c = &n->cells[i];
         c->id = i;
-        cc.x = i % n->w;
-        cc.y = i / n->w;
         c->rng = cfg->seed * 0x2545f4914f6cdd1dull + i;
         splitmix64_next(&c->rng);
         c->last_created = calloc(n->ncells, sizeof *c->last_created);
-        if (c->last_created == NULL || coa_init(&c->coa, &cc, c->mem, sizeof c->mem, 0) != 0) {
+        if (c->last_created == NULL ||
+            coa_init(&c->coa, &m->agent, emu_machine_place(m, i % n->w, i / n->w), c->mem, sizeof c->mem, 0) != 0) {
             tr_net_free(n);
-            return err_set(err, errlen, "out of memory for cell %u (%u channels of %u words)", i, m->channels,
-                           m->queue_depth);
+            return err_set(err, errlen, "out of memory for cell %u (%u channels of %u words)", i, m->agent.channels,
+                           m->agent.queue_depth);
         }
         for (unsigned d = 0; d < COA_NUM_DIRS; d++)
-            if (coa_line_init(&n->lines[4 * i + d], m->hop_latency, m->channels) != 0) {
+            if (coa_line_init(&n->lines[4 * i + d], m->agent.hop_latency, m->agent.channels) != 0) {
                 tr_net_free(n);
                 return err_set(err, errlen, "out of memory for the links");
             }

@@ -62,8 +62,8 @@ void traffic_route(unsigned w, unsigned h, unsigned src, unsigned dst, traffic_r
  * it arrives. Exact while setup_clocks >= link_clocks and the credits come back in time (docs/traffic.md). */
 uint64_t traffic_zero_load_latency(const emu_machine_t *m, const traffic_route_t *r, unsigned words)
 {
-    return (uint64_t)m->setup_clocks * (r->hops + 1 + r->consumed) + (uint64_t)m->hop_latency * r->hops +
-           (uint64_t)m->link_clocks * (words + 2);
+    return (uint64_t)m->agent.setup_clocks * (r->hops + 1 + r->consumed) + (uint64_t)m->agent.hop_latency * r->hops +
+           (uint64_t)m->agent.link_clocks * (words + 2);
 }
 
 /* A fixed pathway is open before the message: word k (the info word first) is written at creation + k, leaves
@@ -71,5 +71,5 @@ uint64_t traffic_zero_load_latency(const emu_machine_t *m, const traffic_route_t
  * timing); the message is delivered when its last data word is read. */
 uint64_t traffic_fixed_zero_load_latency(const emu_machine_t *m, unsigned hops, unsigned words)
 {
-    return (uint64_t)m->link_clocks * words + (uint64_t)m->hop_latency * hops;
+    return (uint64_t)m->agent.link_clocks * words + (uint64_t)m->agent.hop_latency * hops;
 }
