@@ -278,7 +278,7 @@ static void test_results_carry_their_metadata(void **state)
     assert_string_equal(json_string_value(json_object_get(json_object_get(meta, "machine"), "width")), "8");
     json_decref(doc);
     static const char *const lines[] = {"# product: iwarp\n", "# commit: ", "# date: 20", "# machine.width: 8\n",
-                                        "# machine.agent.queue_depth: "};
+                                        "# machine.queue_depth: "};
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
         if (strstr(csv, lines[i]) == NULL)
             fail_msg("the CSV has no '%s'", lines[i]);
