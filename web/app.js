@@ -1,14 +1,17 @@
 // The teaching demos in a browser (docs/web.md): the emulator runs as WebAssembly (web/iwarp_web.c), this draws
-// the view model it keeps, as tools/view/render.c draws it in the SDL2 view: the same colours (palette.def, read
-// from the module), the same layout rules, the same bars, lanes, stripes and words on the wire.
+// the view model it keeps as the SDL2 view draws it: the same colours (palette.def, read from the module), the same
+// frame (tools/view/render.c's layout(): top bar, grid, side panel, their sizes from the window's), and the grid
+// with the same shapes as tools/view/draw.c's, pixel for pixel (whole-pixel rectangles, rounded boxes as rows,
+// arrowheads as columns), so that a test can hold the page's picture to the viewer's screenshot (tests/web).
 'use strict';
 
-const UTIL_WINDOW = 32;
 const params = new URLSearchParams(location.search);
 const $ = (id) => document.getElementById(id);
 
-let M, api, w, pal, L, E; // module, wrapped API, context, palette, layout, enums
+let M, api, w, pal, L, E; // module, wrapped API, context, palette, the demo's layout, enums
 let playing = false, selected = -1, lastTick = 0, owed = 0;
+let F; // the frame: sizes from the window (frameLayout)
+let C = { n: 0 }; // the wait cycle the frame outlines (iwarp_web_cycle)
 
 function wrapApi(m) {
   const f = (name, ret, args) => m.cwrap('iwarp_web_' + name, ret, args);
@@ -30,17 +33,19 @@ function wrapApi(m) {
     narrative: f('narrative', 'string', ['number']),
     narrativeSelect: f('narrative_select', 'number', ['number']),
     cell: f('cell', 'string', ['number', 'number']),
+    cycle: f('cycle', 'string', ['number']),
   };
 }
 
-// --- colours (render.c's color_mix and theme) ---
+// --- colours (draw.c's color_mix and render.c's theme) ---
 
 function rgb(hex) {
   const v = parseInt(hex.slice(1), 16);
   return [v >> 16, (v >> 8) & 255, v & 255];
 }
 function mix(a, b, t) {
-  return [0, 1, 2].map((i) => Math.round(a[i] + (b[i] - a[i]) * t));
+  t = Math.min(Math.max(t, 0), 1);
+  return [0, 1, 2].map((i) => Math.floor(a[i] + (b[i] - a[i]) * t + 0.5));
 }
 const css = (c) => `rgb(${c[0]},${c[1]},${c[2]})`;
 function pathColour(path) {
@@ -88,57 +93,192 @@ function stateOf(idx) {
   return [t.fault, 'fault'];
 }
 
-// --- layout (render.c's layout(), the grid part) ---
+// --- the frame: render.c's layout() from the window's size ---
 
-function layout(cw, chh) {
-  const s = Math.min(Math.max(Math.min(cw / 880, chh / 600), 0.6), 2.0);
+// DejaVu Sans's (and Sans Mono's) vertical metrics in font units: SDL_ttf's TTF_FontAscent and TTF_FontHeight are
+// these scaled and rounded up, and the viewer lays text out by them.
+const ASCENDER = 1901, DESCENDER = 483, UNITS = 2048;
+const FACES = { sans: '"DejaVu Sans", sans-serif', mono: '"DejaVu Sans Mono", monospace' };
+const fonts = new Map();
+function font(face, size) {
+  size = Math.max(Math.floor(size), 6);
+  const key = face + size;
+  if (!fonts.has(key)) {
+    const family = face === 'mono' ? FACES.mono : FACES.sans;
+    fonts.set(key, {
+      css: `${face === 'bold' ? 'bold ' : ''}${size}px ${family}`, size, adv: new Map(),
+      asc: Math.ceil(size * ASCENDER / UNITS), height: Math.ceil(size * (ASCENDER + DESCENDER) / UNITS),
+    });
+  }
+  return fonts.get(key);
+}
+
+function frameLayout() {
+  const W = window.innerWidth, H = window.innerHeight;
+  const s = Math.min(Math.max(Math.min(W / 1280, H / 800), 0.6), 2.0), t = s;
+  const px = (v) => Math.floor(v * t + 0.5);
+  let top = Math.floor(54 * t), bottom = Math.floor(74 * t);
+  let panel = Math.floor(Math.min(Math.max(W * 0.31, 320 * t), 480 * t));
+  if (panel > Math.floor(W * 2 / 3)) panel = Math.floor(W * 2 / 3);
+  if (top + bottom > H / 3) { // the bars keep their proportions in a third of the height
+    top = Math.floor(H * 54 / (3 * 128));
+    bottom = Math.floor(H / 3) - top;
+  }
+  F = { W, H, s, t, px, top, bottom, panel, cw: W - panel, ch: Math.max(H - top - bottom, 1) };
+  // The CSS of the bars and the panel: render.c's and panel.c's sizes, and SDL_ttf's line heights.
+  const root = document.documentElement.style;
+  root.setProperty('--top', top + 'px');
+  root.setProperty('--bottom', bottom + 'px');
+  root.setProperty('--panel', panel + 'px');
+  for (const n of [2, 3, 4, 6, 7, 8, 10, 12, 16, 18, 22, 60]) root.setProperty('--p' + n, px(n) + 'px');
+  // Each size's font and line heights, and how far to move its text so that its baseline lies where SDL_ttf's
+  // does in a line of that height (at the line's top plus the ascent rounded up; the browser rounds the ascent to
+  // the nearest pixel and centres the glyphs in a taller line): --dyN for a line, --dylN in a paragraph.
+  for (const n of [11, 12, 13, 14, 15, 16, 19, 21]) {
+    const f = font('sans', px(n)), para = Math.floor(f.height * 1.12 + 0.5); // text_wrap's line spacing
+    root.setProperty('--f' + n, f.size + 'px');
+    root.setProperty('--h' + n, f.height + 'px');
+    root.setProperty('--l' + n, para + 'px');
+    root.setProperty('--dy' + n, f.asc - baseline(f, f.height) + 'px');
+    root.setProperty('--dyl' + n, f.asc - baseline(f, para) + 'px');
+  }
+  // SDL_ttf advances by whole pixels (hinted): the monospaced table's columns stand where the viewer's do.
+  for (const n of [11, 12]) {
+    const f = font('mono', px(n));
+    g.font = f.css;
+    const adv = g.measureText('0').width;
+    root.setProperty('--mono-ls' + n, (Math.round(adv) - adv).toFixed(3) + 'px');
+    root.setProperty('--dym' + n, f.asc - baseline(f, f.height) + 'px');
+    root.setProperty('--dyml' + n, f.asc - baseline(f, Math.floor(f.height * 1.12 + 0.5)) + 'px');
+  }
+  // The top bar's texts where panel_draw_top() puts them: centred by SDL_ttf's heights, in whole pixels.
+  const h16 = font('sans', px(16)).height;
+  root.setProperty('--title-y', Math.floor((top - font('sans', px(21)).height) / 2) + 'px');
+  root.setProperty('--clock-y', Math.floor((top - font('sans', px(19)).height) / 2) + 'px');
+  root.setProperty('--pill-y', Math.floor((top - (h16 + px(8))) / 2) + 'px');
+  // The legend's height whole and in its first rows, as panel.c's legend_height() reserves it (from its line on).
+  const h13 = font('sans', px(13)).height, h15 = font('sans', px(15)).height;
+  F.legendFull = px(286) - px(12) + px(8);
+  F.legendShort = px(8) + h15 + px(3) + 4 * h13 + px(12);
+}
+
+// Where the browser puts the baseline of a line of font f, `line` pixels high, from the line's top.
+function baseline(f, line) {
+  const probe = document.createElement('div');
+  probe.style.cssText = `position:absolute;top:0;left:0;visibility:hidden;font:${f.css};line-height:${line}px`;
+  probe.innerHTML = 'Hg<span style="display:inline-block;width:1px;height:0"></span>';
+  document.body.appendChild(probe);
+  const at = probe.lastChild.getBoundingClientRect().top - probe.getBoundingClientRect().top;
+  probe.remove();
+  return Math.round(at);
+}
+
+/* Below this many pixels a cell box has no room for its "(x,y)" title: rulers carry them. */
+const TITLE_MIN_BOX = 34;
+
+function gridLayout() {
+  const s = F.s, pad = Math.floor(10 * s);
   const fit = (len, n) => Math.min(len / (n + 0.5), 260 * s);
-  const pad = 10 * s, gw = cw - 2 * pad, gh = chh - 2 * pad;
-  const px = fit(gw, L.width), py = fit(gh, L.height), small = Math.min(px, py);
-  const gap = small * (small > 150 * s ? 0.32 : 0.28);
-  let bw = px - gap, bh = py - gap;
+  let grid = { x: pad, y: pad, w: F.cw - 2 * pad, h: F.ch - 2 * pad };
+  let px = fit(grid.w, L.width), py = fit(grid.h, L.height);
+  const G = { s, t: F.t, rulers: false };
+  if (Math.min(px, py) * 0.72 < TITLE_MIN_BOX) {
+    G.rulers = true;
+    G.rulerFont = Math.floor(Math.max(10, 12 * F.t));
+    const band = Math.floor(G.rulerFont * 1.6), left = Math.floor(G.rulerFont * 1.9);
+    G.rulerX = { x: grid.x + left, y: grid.y, w: grid.w - left, h: band };
+    G.rulerY = { x: grid.x, y: grid.y + band, w: left, h: grid.h - band };
+    grid = { x: grid.x + left, y: grid.y + band, w: grid.w - left, h: grid.h - band };
+    px = fit(grid.w, L.width);
+    py = fit(grid.h, L.height);
+  }
+  const small = Math.min(px, py);
+  G.gap = small * (small > 150 * s ? 0.32 : 0.28);
+  let bw = px - G.gap, bh = py - G.gap;
   bw = Math.min(bw, bh * 1.3);
   bh = Math.min(bh, bw * 1.3);
-  const pitchX = bw + gap, pitchY = bh + gap;
-  return {
-    s, gap, bw, bh, pitchX, pitchY,
-    ox: pad + gw / 2 - (L.width / 2) * pitchX + gap / 2,
-    oy: pad + gh / 2 - (L.height / 2) * pitchY + gap / 2,
-  };
+  Object.assign(G, { grid, bw, bh, pitchX: bw + G.gap, pitchY: bh + G.gap });
+  G.ox = grid.x + grid.w / 2 - (L.width / 2) * G.pitchX + G.gap / 2;
+  G.oy = grid.y + grid.h / 2 - (L.height / 2) * G.pitchY + G.gap / 2;
+  if (G.rulers) {
+    const need = G.rulerFont * 1.5;
+    G.rulerStep = [1, 2, 4, 5, 8, 10, 16, 32].find((k) => Math.min(G.pitchX, G.pitchY) * k >= need) || 32;
+  }
+  return G;
 }
 
-// --- drawing ---
+// --- drawing, as tools/view/draw.c and text.c do it ---
 
-const canvas = $('grid'), g = canvas.getContext('2d');
-let G; // the last frame's layout, for clicks
+const canvas = $('grid'), g = canvas.getContext('2d', { alpha: false });
+let G; // the last frame's grid layout, for clicks
 
+// SDL's software renderer fills whole pixels: the corner truncated, the size truncated (at least one).
 function fill(x, y, wd, ht, c) {
+  if (wd <= 0 || ht <= 0) return;
   g.fillStyle = css(c);
-  g.fillRect(x, y, wd, ht);
+  g.fillRect(Math.trunc(x), Math.trunc(y), Math.max(Math.trunc(wd), 1), Math.max(Math.trunc(ht), 1));
 }
-function roundRect(x, y, wd, ht, r, c) {
+// draw_round_fill: whole pixels, the corners as rows inset along a circle.
+function roundFill(x, y, wd, ht, radius, c) {
+  const X = Math.round(x), Y = Math.round(y), W = Math.round(x + wd) - X, H = Math.round(y + ht) - Y;
+  if (W <= 0 || H <= 0) return;
+  const rows = Math.min(Math.trunc(Math.min(radius, Math.min(W, H) / 2)), 64);
   g.fillStyle = css(c);
-  g.beginPath();
-  g.roundRect ? g.roundRect(x, y, wd, ht, r) : g.rect(x, y, wd, ht);
-  g.fill();
+  for (let i = 0; i < rows; i++) {
+    const dy = rows - (i + 0.5), inset = Math.round(rows - Math.sqrt(Math.max(rows * rows - dy * dy, 0)));
+    g.fillRect(X + inset, Y + i, W - 2 * inset, 1);
+    g.fillRect(X + inset, Y + H - i - 1, W - 2 * inset, 1);
+  }
+  g.fillRect(X, Y + rows, W, H - 2 * rows);
 }
-function circle(x, y, r, c) {
-  g.fillStyle = css(c);
-  g.beginPath();
-  g.arc(x, y, r, 0, 2 * Math.PI);
-  g.fill();
+function roundBox(x, y, wd, ht, radius, t, border, inside) {
+  roundFill(x, y, wd, ht, radius, border);
+  roundFill(x + t, y + t, wd - 2 * t, ht - 2 * t, radius - t > 1 ? radius - t : 1, inside);
 }
-function arrowhead(x, y, dx, dy, len, width, c) {
-  g.fillStyle = css(c);
-  g.beginPath();
-  g.moveTo(x, y);
-  g.lineTo(x - dx * len - dy * width / 2, y - dy * len - dx * width / 2);
-  g.lineTo(x - dx * len + dy * width / 2, y - dy * len + dx * width / 2);
-  g.fill();
+const circle = (cx, cy, r, c) => roundFill(cx - r, cy - r, 2 * r, 2 * r, r, c);
+// draw_arrowhead: a column (or row) of pixels per step back from the tip, as wide as the arrow is there.
+function arrowhead(x, y, dir, length, width, c) {
+  const steps = Math.ceil(length);
+  for (let k = 0; k < steps; k++) {
+    const across = width * (k + 1) / steps;
+    if (dir === 'right') fill(x - k - 1, y - across / 2, 1, across, c);
+    else if (dir === 'left') fill(x + k, y - across / 2, 1, across, c);
+    else if (dir === 'down') fill(x - across / 2, y - k - 1, across, 1, c);
+    else fill(x - across / 2, y + k, across, 1, c);
+  }
 }
 
-// One directed lane (render.c's lane()): utilization band, pathway stripes, arrowhead, the word in flight.
-function lane(x0, y0, x1, y1, band, u, paths, busy, word, wordColour, from, to, head) {
+// Text as text.c draws it: glyph by glyph at whole-pixel advances, the top of the line at y.
+function advance(f, ch) {
+  let a = f.adv.get(ch);
+  if (a === undefined) {
+    g.font = f.css;
+    a = Math.round(g.measureText(ch).width);
+    f.adv.set(ch, a);
+  }
+  return a;
+}
+function textWidth(f, s) {
+  let wd = 0;
+  for (const ch of s) wd += advance(f, ch);
+  return wd;
+}
+function text(f, x, y, s, c) {
+  g.font = f.css;
+  g.textBaseline = 'alphabetic';
+  g.fillStyle = css(c);
+  let pen = Math.trunc(x);
+  for (const ch of s) {
+    if (ch !== ' ') g.fillText(ch, pen, Math.trunc(y) + f.asc);
+    pen += advance(f, ch);
+  }
+  return pen - Math.trunc(x);
+}
+const textCentred = (f, x, y, s, c) => text(f, x - Math.trunc(textWidth(f, s) / 2), y, s, c);
+const textRight = (f, x, y, s, c) => text(f, x - textWidth(f, s), y, s, c);
+
+// One directed lane (render.c's lane()): utilization band, pathway stripes, arrowhead.
+function lane(x0, y0, x1, y1, band, u, paths, busy, head) {
   const horiz = Math.abs(y1 - y0) < 0.5, len = horiz ? Math.abs(x1 - x0) : Math.abs(y1 - y0);
   const sx = x1 > x0 ? 1 : -1, sy = y1 > y0 ? 1 : -1, arrow = Math.min(band * 1.1, len * 0.35);
   const body = head ? len - arrow : len, uc = utilColour(u), thin = Math.max(2, band * (0.25 + 0.75 * u));
@@ -153,13 +293,37 @@ function lane(x0, y0, x1, y1, band, u, paths, busy, word, wordColour, from, to, 
   }
   if (head) {
     const hb = paths.length > 0 ? band : Math.max(thin * 2.2, band * 0.8);
-    arrowhead(x1, y1, horiz ? sx : 0, horiz ? 0 : sy, arrow, hb + 2, uc);
+    arrowhead(x1, y1, horiz ? (sx > 0 ? 'right' : 'left') : (sy > 0 ? 'down' : 'up'), arrow, hb + 2, uc);
   }
-  if (word >= from && word < to) {
-    const t = (word - from) / (to - from), rad = Math.min(Math.max(3, band * 0.5), band * 0.3 + 4);
-    circle(x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, rad + 1.5, pal.theme.text);
-    circle(x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, rad, wordColour);
+}
+
+function laneBand() {
+  const band = Math.min(G.gap * 0.32, Math.min(G.bw, G.bh) * 0.17);
+  return band < 3 ? 3 : band > 24 * G.s ? 24 * G.s : band;
+}
+
+// render.c's lane_geometry(): straight across the gap, or a wrap-around link in two halves through the margins.
+function laneGeometry(x, y, d) {
+  const bx = G.ox + x * G.pitchX, by = G.oy + y * G.pitchY;
+  const horiz = d === E.DIR_PX || d === E.DIR_MX, size = horiz ? L.width : L.height;
+  const side = (d === E.DIR_PX || d === E.DIR_MY) ? 0.36 : 0.64;
+  const pos = horiz ? by + G.bh * side : bx + G.bw * (1 - side);
+  const positive = d === E.DIR_PX || d === E.DIR_PY, coord = horiz ? x : y;
+  const wraps = positive ? coord === size - 1 : coord === 0;
+  const start = horiz ? (positive ? bx + G.bw : bx) : (positive ? by + G.bh : by), sign = positive ? 1 : -1;
+  const segs = [];
+  const seg = (a, b, from, to, head) => segs.push(horiz ? { x0: a, y0: pos, x1: b, y1: pos, from, to, head }
+    : { x0: pos, y0: a, x1: pos, y1: b, from, to, head });
+  if (!wraps) {
+    seg(start, start + sign * G.gap, 0, 1, true);
+  } else {
+    const stub = G.gap * 0.9;
+    const far = horiz ? (positive ? G.ox : G.ox + (size - 1) * G.pitchX + G.bw)
+      : (positive ? G.oy : G.oy + (size - 1) * G.pitchY + G.bh);
+    seg(start, start + sign * stub, 0, 0.5, false);
+    seg(far - sign * stub, far, 0.5, 1, true);
   }
+  return { segs, horiz, wraps, side, pos, start, sign };
 }
 
 function wordPos(idx, d, clock) {
@@ -169,15 +333,16 @@ function wordPos(idx, d, clock) {
   return p >= 1 ? -1 : p;
 }
 
-function drawLinks(clock) {
-  const band = Math.min(Math.max(Math.min(G.gap * 0.32, Math.min(G.bw, G.bh) * 0.17), 3), 24 * G.s);
-  const stub = G.gap * 0.9;
+function drawLinks() {
+  const band = laneBand();
+  const small = Math.min(G.pitchX, G.pitchY) >= 150 * G.s ? font('sans', 11 * G.t) : null;
   for (let y = 0; y < L.height; y++) {
     for (let x = 0; x < L.width; x++) {
-      const idx = y * L.width + x, bx = G.ox + x * G.pitchX, by = G.oy + y * G.pitchY;
+      const idx = y * L.width + x;
       for (let d = 0; d < 4; d++) {
         const horiz = d === E.DIR_PX || d === E.DIR_MX, size = horiz ? L.width : L.height;
         const ls = linkSlot(idx, d);
+        // A ring of one cell links a cell to itself: only worth drawing once it carried a word.
         if (size === 1 && lo(ls + E.VM_LINK_WORDS) === 0 && hi(ls + E.VM_LINK_WORDS) === 0) continue;
         const paths = [], busy = [];
         for (let lc = 0; lc < L.channels; lc++) {
@@ -188,187 +353,408 @@ function drawLinks(clock) {
             paths.push(lcColour(idx, lc));
           }
         }
-        const u = util[idx * 4 + d], word = wordPos(idx, d, clock);
-        const wc = pathColour(lcInfo(idx, lo(ls + E.VM_LINK_LC) % L.channels).path);
-        const side = (d === E.DIR_PX || d === E.DIR_MY) ? 0.36 : 0.64;
-        const pos = horiz ? by + G.bh * side : bx + G.bw * (1 - side);
-        const positive = d === E.DIR_PX || d === E.DIR_PY, coord = horiz ? x : y;
-        const wraps = positive ? coord === size - 1 : coord === 0;
-        const start = horiz ? (positive ? bx + G.bw : bx) : (positive ? by + G.bh : by), sign = positive ? 1 : -1;
-        const ln = (a, b, from, to, head) => horiz ? lane(a, pos, b, pos, band, u, paths, busy, word, wc, from, to, head)
-          : lane(pos, a, pos, b, band, u, paths, busy, word, wc, from, to, head);
-        if (!wraps) {
-          ln(start, start + sign * G.gap, 0, 1, true);
-        } else {
-          const far = horiz ? (positive ? G.ox : G.ox + (size - 1) * G.pitchX + G.bw)
-            : (positive ? G.oy : G.oy + (size - 1) * G.pitchY + G.bh);
-          ln(start, start + sign * stub, 0, 0.5, false);
-          ln(far - sign * stub, far, 0.5, 1, true);
+        const u = util[idx * 4 + d], geo = laneGeometry(x, y, d);
+        for (const s of geo.segs) lane(s.x0, s.y0, s.x1, s.y1, band, u, paths, busy, s.head);
+        // Its utilization beside it, on the side away from its partner (large cells only).
+        if (small && u > 0.005) {
+          const pct = Math.round(u * 100) + '%', mid = geo.start + geo.sign * (geo.wraps ? G.gap * 0.9 : G.gap) / 2;
+          if (geo.horiz) {
+            const ty = geo.side < 0.5 ? geo.pos - band - small.height : geo.pos + band * 0.9;
+            textCentred(small, Math.trunc(mid), ty, pct, pal.theme.muted);
+          } else {
+            const tx = geo.side < 0.5 ? geo.pos + band : geo.pos - band - textWidth(small, pct);
+            text(small, tx, mid - small.height / 2, pct, pal.theme.muted);
+          }
         }
       }
     }
   }
 }
 
+// render_lane_rects(): the rectangles of a lane's segments, in whole pixels.
+function laneRects(cell, d) {
+  const band = laneBand(), geo = laneGeometry(cell % L.width, Math.floor(cell / L.width), d);
+  return geo.segs.map((s) => {
+    const x0 = Math.min(s.x0, s.x1), y0 = Math.min(s.y0, s.y1);
+    const len = geo.horiz ? Math.abs(s.x1 - s.x0) : Math.abs(s.y1 - s.y0);
+    return geo.horiz ? [Math.trunc(x0), Math.trunc(y0 - band / 2), Math.trunc(len), Math.trunc(band)]
+      : [Math.trunc(x0 - band / 2), Math.trunc(y0), Math.trunc(band), Math.trunc(len)];
+  });
+}
+
+// The links of the wait cycle, framed under the links themselves (render.c's draw_lane_frames()).
+function drawLaneFrames() {
+  const t = Math.max(3, laneBand() * 0.4);
+  for (const [, laneCell, dir] of C.steps || []) {
+    if (dir >= 4) continue; // a wait inside one cell
+    for (const [x, y, wd, ht] of laneRects(laneCell, dir)) fill(x - t, y - t, wd + 2 * t, ht + 2 * t, pal.theme.cycle);
+  }
+}
+
+// The words in flight, over every lane: a dot in the pathway's colour where each link's last word is.
+function drawWords(clock) {
+  const band = laneBand(), rad = Math.min(Math.max(3, band * 0.5), band * 0.3 + 4);
+  for (let y = 0; y < L.height; y++) {
+    for (let x = 0; x < L.width; x++) {
+      const idx = y * L.width + x;
+      for (let d = 0; d < 4; d++) {
+        const word = wordPos(idx, d, clock);
+        if (word < 0) continue;
+        const wc = pathColour(lcInfo(idx, lo(linkSlot(idx, d) + E.VM_LINK_LC) % L.channels).path);
+        for (const s of laneGeometry(x, y, d).segs) {
+          if (word < s.from || word >= s.to) continue;
+          const t = (word - s.from) / (s.to - s.from);
+          const wx = s.x0 + (s.x1 - s.x0) * t, wy = s.y0 + (s.y1 - s.y0) * t;
+          circle(wx, wy, rad + 1.5, pal.theme.text);
+          circle(wx, wy, rad, wc);
+        }
+      }
+    }
+  }
+}
+
+// The torus's seams, where the wrap-around links cross: dashed, round the whole array.
 function drawDateline() {
   const c = mix(pal.theme.fault, pal.theme.bg, 0.35);
-  const x0 = G.ox - G.gap * 0.95, y0 = G.oy - G.gap * 0.95;
-  const x1 = G.ox + L.width * G.pitchX - G.gap * 0.05, y1 = G.oy + L.height * G.pitchY - G.gap * 0.05;
-  g.strokeStyle = css(c);
-  g.lineWidth = Math.max(1.5, G.s * 2);
-  const dash = Math.max(6, 8 * G.s);
-  g.setLineDash([dash, dash]);
-  g.strokeRect(x0, y0, x1 - x0, y1 - y0);
-  g.setLineDash([]);
+  const x0 = G.ox - G.gap * 0.5 - G.gap * 0.45, y0 = G.oy - G.gap * 0.5 - G.gap * 0.45;
+  const x1 = G.ox + L.width * G.pitchX - G.gap * 0.5 + G.gap * 0.45;
+  const y1 = G.oy + L.height * G.pitchY - G.gap * 0.5 + G.gap * 0.45;
+  const t = Math.max(1.5, G.s * 2), dash = Math.max(6, 8 * G.s);
+  for (let x = x0; x < x1; x += 2 * dash) {
+    fill(x, y0 - t / 2, Math.min(dash, x1 - x), t, c);
+    fill(x, y1 - t / 2, Math.min(dash, x1 - x), t, c);
+  }
+  for (let y = y0; y < y1; y += 2 * dash) {
+    fill(x0 - t / 2, y, t, Math.min(dash, y1 - y), c);
+    fill(x1 - t / 2, y, t, Math.min(dash, y1 - y), c);
+  }
 }
 
 function barX(lc, x0, wd) {
-  const grouped = L.channels === 20, unit = wd / (L.channels + (grouped ? 1.6 : 0));
+  const grouped = L.channels === 20, unit = wd / (L.channels + (grouped ? 2 : 0) * 0.8);
   const gp = grouped ? (lc >= 8 ? 0.8 : 0) + (lc >= 16 ? 0.8 : 0) : 0;
   return [x0 + unit * (lc + gp) + unit * 0.11, unit * 0.78];
 }
 
+function drawBars(idx, x0, y0, wd, ht) {
+  const t = pal.theme;
+  for (let lc = 0; lc < L.channels; lc++) {
+    const li = lcInfo(idx, lc), [bx, bw] = barX(lc, x0, wd);
+    if (li.state === E.LC_FREE && li.count === 0) {
+      fill(bx, y0, bw, ht, t.slot);
+      continue;
+    }
+    const c = lcColour(idx, lc);
+    fill(bx, y0, bw, ht, mix(t.cell, c, 0.28));
+    const f = ht * Math.min(li.count, L.queue_depth) / L.queue_depth;
+    fill(bx, y0 + ht - f, bw, f, c);
+    // A channel still setting up (header) or draining its last credits: a bar across its top.
+    if (li.state === E.LC_HEADER || li.state === E.LC_DRAINING || li.state === E.LC_ARRIVED)
+      fill(bx - 1, y0 - Math.max(2, ht * 0.06), bw + 2, Math.max(2, ht * 0.06),
+        li.state === E.LC_HEADER ? t.text : t.muted);
+  }
+}
+
 function drawCells() {
-  const t = pal.theme, B = Math.min(G.bw, G.bh);
-  const titleSize = Math.min(Math.max(B * 0.13, 9), Math.min(19 * G.s, B * 0.2));
+  const t = pal.theme, B = Math.min(G.bw, G.bh), BW = G.bw, BH = G.bh;
+  const titleSize = Math.trunc(Math.min(Math.max(B * 0.13, 9) * G.t / G.s, Math.min(19 * G.t, B * 0.2)));
+  const title = B >= TITLE_MIN_BOX ? font('bold', titleSize) : null;
+  const badge = B >= 70 ? font('sans', Math.max(titleSize * 0.8, 8)) : null;
+  const mono = B >= 100 ? font('mono', Math.max(titleSize * 0.78, 8)) : null;
+  const tiny = B >= 150 ? font('sans', Math.max(titleSize * 0.62, 8)) : null;
+  const cycleCells = new Set((C.steps || []).map((st) => st[0]));
   for (let y = 0; y < L.height; y++) {
     for (let x = 0; x < L.width; x++) {
       const idx = y * L.width + x, bx = G.ox + x * G.pitchX, by = G.oy + y * G.pitchY;
-      const [sc, label] = stateOf(idx), border = Math.max(2, B * 0.035), radius = B * 0.08;
+      const [sc, stateLabel] = stateOf(idx), hasProg = L.has_program[idx];
+      const border = Math.max(2, B * 0.035), radius = B * 0.08;
+      if (cycleCells.has(idx)) { // outside the selection's ring, so that a cell on both shows both
+        const k = border * 1.6 + Math.max(3, Math.min(border, 6 * G.s));
+        roundFill(bx - k, by - k, BW + 2 * k, BH + 2 * k, radius + k, t.cycle);
+      }
       if (idx === selected)
-        roundRect(bx - border * 1.6, by - border * 1.6, G.bw + border * 3.2, G.bh + border * 3.2, radius + border * 1.6,
+        roundFill(bx - border * 1.6, by - border * 1.6, BW + border * 3.2, BH + border * 3.2, radius + border * 1.6,
           t.selected);
-      roundRect(bx, by, G.bw, G.bh, radius, sc);
-      roundRect(bx + border, by + border, G.bw - 2 * border, G.bh - 2 * border, Math.max(radius - border, 0), t.cell);
+      roundBox(bx, by, BW, BH, radius, border, sc, t.cell);
       const pad = B * 0.07 + border, ty = by + pad * 0.8;
       let titleW = 0;
-      if (B >= 34) {
-        g.font = `bold ${Math.round(titleSize)}px "DejaVu Sans", sans-serif`;
-        g.textBaseline = 'top';
-        g.fillStyle = css(t.text);
-        titleW = g.measureText(`(${x},${y})`).width;
-        g.fillText(`(${x},${y})`, bx + pad, ty);
+      if (title) {
+        let name = `(${x},${y})`;
+        if (textWidth(title, name) > (BW - 2 * pad) * 0.45) name = `${x},${y}`;
+        titleW = text(title, bx + pad, ty, name, t.text);
       }
-      if (B >= 70) {
-        const fs = Math.max(titleSize * 0.8, 8);
-        g.font = `${Math.round(fs)}px "DejaVu Sans", sans-serif`;
-        let text = label, tw = g.measureText(text).width;
+      if (badge) {
         // "out go0" when there is room, "out" when not.
-        if (titleW + tw + fs * 1.2 > G.bw - 2 * pad) {
-          text = label.split(' ')[0];
-          tw = g.measureText(text).width;
+        let label = stateLabel, tw = textWidth(badge, label);
+        if (titleW + tw + badge.height * 1.2 > BW - 2 * pad) {
+          label = label.split(' ')[0];
+          tw = textWidth(badge, label);
         }
-        const bw = tw + fs * 0.7, bh = fs * 1.1;
-        const px = bx + G.bw - pad - bw, py = ty + (titleSize - bh) / 2;
-        roundRect(px, py, bw, bh, bh / 2, sc);
-        g.fillStyle = css(L.has_program[idx] ? t.panel : t.muted);
-        g.fillText(text, px + (bw - tw) / 2, py + (bh - fs) / 2);
+        const bw = tw + badge.height * 0.7, bh = badge.height * 1.1;
+        const px = bx + BW - pad - bw, py = ty + (title ? (title.height - bh) / 2 : 0);
+        roundFill(px, py, bw, bh, bh / 2, sc);
+        text(badge, px + (bw - tw) / 2, py + (bh - badge.height) / 2, label, hasProg ? t.panel : t.muted);
+      } else if (title) {
+        circle(bx + BW - pad - B * 0.06, ty + title.height / 2, B * 0.06, sc);
       }
-      if (B >= 100 && L.has_program[idx]) {
-        // The source line the core is at (a few large cells only: the details come from the cell's JSON).
+      if (mono && hasProg) {
+        // The source line the core is at (large cells only: the details come from the cell's JSON).
         const c = JSON.parse(api.cell(w, idx));
-        g.font = `${Math.round(Math.max(titleSize * 0.78, 8))}px "DejaVu Sans Mono", monospace`;
-        g.fillStyle = css(t.muted);
-        g.fillText(c.line ? `line ${c.line}` : `pc ${c.pc.toString(16)}`, bx + pad, ty + titleSize * 1.15);
+        text(mono, bx + pad, ty + title.height * 1.15, c.line ? `line ${c.line}` : `pc ${c.pc.toString(16)}`, t.muted);
       }
       // The channel bars fill the lower part of the box.
-      const barsH = G.bh * (B >= 100 ? 0.45 : 0.46), barsY = by + G.bh - pad - barsH, x0 = bx + pad, wd = G.bw - 2 * pad;
-      for (let lc = 0; lc < L.channels; lc++) {
-        const li = lcInfo(idx, lc), [bxx, bw] = barX(lc, x0, wd);
-        if (li.state === E.LC_FREE && li.count === 0) {
-          fill(bxx, barsY, bw, barsH, t.slot);
-          continue;
-        }
-        const c = lcColour(idx, lc);
-        fill(bxx, barsY, bw, barsH, mix(t.cell, c, 0.28));
-        const f = barsH * Math.min(li.count, L.queue_depth) / L.queue_depth;
-        fill(bxx, barsY + barsH - f, bw, f, c);
-        if (li.state === E.LC_HEADER || li.state === E.LC_DRAINING || li.state === E.LC_ARRIVED) {
-          const cap = Math.max(2, barsH * 0.06);
-          fill(bxx - 1, barsY - cap, bw + 2, cap, li.state === E.LC_HEADER ? t.text : t.muted);
+      const barsH = BH * (B >= 100 ? 0.45 : 0.46);
+      let barsY = by + BH - pad - barsH;
+      if (tiny && L.channels === 20) {
+        barsY -= tiny.height * 0.9;
+        const x0 = bx + pad, wd = BW - 2 * pad, [gx0, bw] = barX(0, x0, wd), [gx8] = barX(8, x0, wd);
+        const [gx16] = barX(16, x0, wd), [gx19] = barX(19, x0, wd), ly = barsY + barsH + 2;
+        // Each name under its own group, shortened or left out where it would run into the next.
+        const names = [['local', 'pool 0', 'pool 1'], ['loc', 'p0', 'p1']];
+        const los = [gx0, gx8, gx16], his = [gx8 - bw * 0.3, gx16 - bw * 0.3, gx19 + bw];
+        for (let k = 0; k < 3; k++) {
+          const n = names.map((row) => row[k]).find((s) => textWidth(tiny, s) <= his[k] - los[k]);
+          if (n) textCentred(tiny, Math.trunc((los[k] + his[k]) / 2), ly, n, t.muted);
         }
       }
+      drawBars(idx, bx + pad, barsY, BW - 2 * pad, barsH);
     }
+  }
+}
+
+// The numbers of the columns and rows, where the cells are too small to carry theirs.
+function drawRulers() {
+  if (!G.rulers) return;
+  const f = font('sans', G.rulerFont);
+  for (const axis of [0, 1]) {
+    const band = axis === 0 ? G.rulerX : G.rulerY, n = axis === 0 ? L.width : L.height;
+    g.save();
+    g.beginPath();
+    g.rect(band.x, band.y, band.w, band.h);
+    g.clip();
+    for (let i = 0; i < n; i += G.rulerStep) {
+      const num = String(i), tw = Math.trunc(G.rulerFont * 0.62 * num.length) + 2;
+      if (axis === 0) {
+        const mid = G.ox + i * G.pitchX + G.bw / 2, x = Math.trunc(mid) - Math.trunc(tw / 2);
+        textCentred(f, x + Math.trunc(tw / 2), band.y + Math.trunc((band.h - G.rulerFont) / 2), num, pal.theme.text);
+      } else {
+        const mid = G.oy + i * G.pitchY + G.bh / 2;
+        textRight(f, band.x + band.w - 4, Math.trunc(mid) - Math.trunc(G.rulerFont / 2), num, pal.theme.text);
+      }
+    }
+    g.restore();
   }
 }
 
 function draw() {
   const clock = api.clock(w);
   frameViews();
-  const rect = canvas.getBoundingClientRect(), dpr = window.devicePixelRatio || 1;
-  const cw = Math.max(320, Math.round(rect.width)), chh = Math.max(240, Math.round(cw * 0.68));
-  if (canvas.width !== cw * dpr || canvas.height !== chh * dpr) {
-    canvas.width = cw * dpr;
-    canvas.height = chh * dpr;
-    canvas.style.height = chh + 'px';
+  const dpr = window.devicePixelRatio || 1;
+  if (canvas.width !== F.cw * dpr || canvas.height !== F.ch * dpr) {
+    canvas.width = F.cw * dpr;
+    canvas.height = F.ch * dpr;
+    canvas.style.width = F.cw + 'px';
+    canvas.style.height = F.ch + 'px';
   }
   g.setTransform(dpr, 0, 0, dpr, 0, 0);
   g.fillStyle = css(pal.theme.bg);
-  g.fillRect(0, 0, cw, chh);
-  G = layout(cw, chh);
+  g.fillRect(0, 0, F.cw, F.ch);
+  G = gridLayout();
+  C = JSON.parse(api.cycle(w));
+  g.save();
+  g.beginPath();
+  g.rect(G.grid.x, G.grid.y, G.grid.w, G.grid.h);
+  g.clip();
   drawDateline();
-  drawLinks(clock);
+  drawLaneFrames();
+  drawLinks();
+  drawWords(clock);
   drawCells();
+  g.restore();
+  drawRulers();
   panel(clock);
 }
 
-// --- the side panel ---
+// --- the top bar and the side panel (panel.c's, in HTML at its sizes) ---
 
 function esc(s) {
-  return s.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]);
+  return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+}
+
+function speedLabel(v) {
+  return v >= 1000 ? `${v / 1000}k clocks/s` : `${v} clock${v === 1 ? '' : 's'}/s`;
+}
+
+// How the run ended, in the top bar's words (panel.c's end_text).
+function topBarEnd() {
+  const t = pal.theme, ends = { done: ['done: every cell halted', t.run], deadlock: ['DEADLOCK', t.fault],
+    livelock: ['LIVELOCK', t.fault], fault: ['fault', t.fault], limit: ['clock limit', t.wait_out] };
+  return ends[api.status(w)] || ['stopped', t.halted];
+}
+
+function topBar(clock) {
+  const t = pal.theme, st = api.status(w), pill = $('status');
+  setText($('clock'), font('bold', F.px(19)), 'clock ' + clock);
+  // Play state, or how the run ended.
+  const [label, c] = st === 'running' ? (playing ? ['\u25b6 ' + speedLabel(+$('speed').value), t.run]
+    : ['\u275a\u275a paused', t.halted]) : topBarEnd();
+  setText(pill, font('sans', F.px(16)), label);
+  pill.style.background = css(c);
 }
 
 function panel(clock) {
-  $('clock').textContent = 'clock ' + clock;
-  const st = api.status(w);
-  $('status').textContent = st === 'running' ? (playing ? 'playing' : 'paused') : st.toUpperCase();
-  $('status').className = st === 'running' || st === 'done' ? '' : 'ended';
+  topBar(clock);
   const pick = api.narrativeSelect(w);
   if (pick >= 0) selected = pick;
   const text = api.narrative(w);
-  $('narrative').innerHTML = text.split('\n\n').map((p) =>
-    p.startsWith('DEADLOCK') ? `<pre>${esc(p)}</pre>` : `<p>${esc(p).replace(/\n/g, ' ')}</p>`).join('');
+  const body = font('sans', F.px(15)), paras = text.split('\n\n').filter((p) => p !== '');
+  // How the run ended comes first, as in the SDL2 panel: a deadlock's report without the table of its messages (too
+  // wide for the panel; `iwarp run` prints it), then the narrative.
+  let end = '';
+  for (const p of paras.filter((q) => q.startsWith('DEADLOCK'))) {
+    const [head, ...lines] = p.split('\n');
+    let table = false;
+    const kept = lines.filter((l) => {
+      if (l.startsWith('messages in the cycle')) table = true;
+      else if (!l.startsWith(' ')) table = false;
+      return !table;
+    });
+    end += sized('h3', font('bold', F.px(15)), head) + `<pre class="end">${esc(kept.join('\n'))}</pre>`;
+  }
+  // A run stopped at its clock limit: the wait cycle it is caught in, as the detector says it.
+  if (C.n > 0 && C.report)
+    end += sized('h3', font('bold', F.px(15)), `${topBarEnd()[0]} at clock ${clock}`) +
+      `<pre class="end">${esc(C.report.replace(/\n$/, ''))}</pre>`;
+  $('narrative').innerHTML = end + paras.filter((p) => !p.startsWith('DEADLOCK'))
+    .map((p) => sized('p', body, p.replace(/\n/g, ' '))).join('');
   cellPanel();
+  fitLegend();
+}
+
+// The letter spacing that makes a paragraph as wide as SDL_ttf's whole-pixel advances make it in the viewer, so
+// that it wraps where the viewer's does.
+const spacings = new Map();
+function spacing(f, s) {
+  const key = f.css + '\n' + s;
+  if (!spacings.has(key)) {
+    g.font = f.css;
+    spacings.set(key, s.length > 0 ? ((textWidth(f, s) - g.measureText(s).width) / [...s].length).toFixed(3) : 0);
+  }
+  return spacings.get(key);
+}
+// Text in HTML at the viewer's widths: an element's, or the HTML of one.
+function setText(el, f, s) {
+  el.textContent = s;
+  el.style.letterSpacing = spacing(f, s) + 'px';
+}
+const sized = (tag, f, s, cls, style) => `<${tag}${cls ? ` class="${cls}"` : ''} ` +
+  `style="letter-spacing:${spacing(f, s)}px;${style || ''}">${esc(s)}</${tag}>`;
+
+// A line of the monospaced table, cut with "..." when wider than the panel (text_fit).
+function monoLine(s, cls, chip) {
+  const i = chip ? `<i style="background:${css(chip)}"></i>` : '';
+  return `<div class="${cls || ''}">${i}${esc(s)}</div>`;
 }
 
 function cellPanel() {
+  $('cell').className = selected < 0 ? '' : 'selected';
   if (selected < 0) {
-    $('cell').innerHTML = '<p class="muted">Click a cell for its channels, spools and links.</p>';
+    $('cell').innerHTML = sized('p', font('sans', F.px(13)),
+      'Click a cell for its channels, spools, links, registers and source line.', 'hint');
     return;
   }
-  const c = JSON.parse(api.cell(w, selected));
+  const c = JSON.parse(api.cell(w, selected)), t = pal.theme;
   const [sc] = stateOf(selected);
-  let h = `<h3>Cell (${c.x},${c.y})</h3><div style="color:${css(sc)}">${esc(c.state)}</div>`;
-  if (c.fault) h += `<div style="color:${css(pal.theme.fault)}">${esc(c.fault)}</div>`;
-  h += `<div class="muted">pc 0x${c.pc.toString(16)}${c.file ? `  ${esc(c.file)}:${c.line}` : ''}</div>`;
-  h += '<table><tr class="muted"><th></th><th>ch</th><th>state</th><th>route</th><th>from</th><th>n</th><th>cr</th>' +
-    '<th>wait</th></tr>';
-  for (const r of c.channels) {
-    const col = css(lcColour(selected, r.lc));
-    h += `<tr><td><span class="chip" style="background:${col}"></span></td><td>${r.lc}</td><td>${r.state}</td>` +
-      `<td>${esc(r.route)}</td><td>${esc(r.source)}</td><td>${r.count}</td><td>${r.credits}</td><td>${r.wait}</td></tr>`;
+  const heading = font('bold', F.px(15)), sans = font('sans', F.px(14));
+  let h = sized('h3', heading, `Cell (${c.x},${c.y})${c.program ? '\u00a0\u00a0' + c.program : ''}`) +
+    sized('div', sans, c.state, 'state', `color:${css(sc)}`);
+  if (c.fault) h += sized('div', sans, c.fault, 'state', `color:${css(t.fault)}`);
+  h += '<div class="mono">';
+  if (c.program) {
+    h += monoLine(`pc 0x${c.pc.toString(16)}${c.file ? `  ${c.file}:${c.line}` : ''}`);
+    if (c.text !== undefined) h += monoLine('  ' + c.text, 'src');
   }
-  if (c.channels.length === 0) h += '<tr><td></td><td colspan="7" class="muted">(every channel free)</td></tr>';
-  h += '</table>';
+  h += '</div><div class="mono table">' + monoLine('ch state    route     from      n cr wait', 'muted');
+  const pad = (s, n) => String(s).padEnd(n), num = (v, n) => String(v).padStart(n);
+  // Channels of pathways in use first, then the static routes nothing feeds (grey), as the SDL2 panel orders them.
+  const rows = [...c.channels.filter((r) => fed[selected * L.channels + r.lc]),
+    ...c.channels.filter((r) => !fed[selected * L.channels + r.lc])];
+  for (const r of rows)
+    h += monoLine(`${num(r.lc, 2)} ${pad(r.state, 8)} ${pad(r.route, 9)} ${pad(r.source, 9)} ${r.count} ` +
+      `${num(r.credits, 2)} ${r.wait}`, '', lcColour(selected, r.lc));
+  if (c.channels.length === 0) h += monoLine(' (every channel free)', 'muted');
   for (const s of c.spools)
-    h += `<div>spool ${s.spool} ${s.mode} ${s.lc < 0 ? 'next' : 'ch' + s.lc}: ${s.left} left, ${s.moved} moved</div>`;
+    h += monoLine(`spool ${s.spool} ${s.mode} ${s.lc < 0 ? 'next' : 'ch' + s.lc}: ${s.left} left, ${s.moved} moved`);
   ['+X', '-X', '+Y', '-Y'].forEach((d, i) => {
     if (c.links[i] > 0)
-      h += `<div>link ${d} ${c.links[i]} words, ${Math.round(util[selected * 4 + i] * 100)}% now</div>`;
+      h += monoLine(`link ${d} ${num(c.links[i], 6)} words, ${num(Math.round(util[selected * 4 + i] * 100), 3)}% now`);
   });
+  h += '</div>';
+  // Registers that hold something (sp only says where memory ends), a few per line as wide as the panel allows.
+  if (c.program) {
+    const mono = font('mono', F.px(12)), room = F.panel - 2 * F.px(18), regs = [];
+    for (let r = 1; r < 124; r++) {
+      const v = lo(cellBase(selected) + L.regs0 + r);
+      if (v !== 0 && r !== 2) regs.push(`r${r}=${v}`);
+    }
+    const lines = [];
+    let row = '';
+    for (const one of regs) {
+      const next = row ? row + '  ' + one : one;
+      if (row && textWidth(mono, next) > room) {
+        lines.push(row);
+        row = one;
+      } else {
+        row = next;
+      }
+    }
+    if (row) lines.push(row);
+    h += '<div class="mono regs">' + lines.map((l) => monoLine(l, 'muted')).join('') + '</div>';
+  }
   $('cell').innerHTML = h;
 }
 
 function legend() {
-  const t = pal.theme, sw = (c, s) => `<span class="sw" style="background:${css(c)}"></span>${s}`;
-  $('legend').innerHTML = '<h3>Legend</h3>' +
+  const t = pal.theme, f = font('sans', F.px(13)), say = (s) => sized('span', f, s, 't');
+  const sw = (c, s) => `<span><b style="background:${css(c)}"></b>${say(s)}</span>`;
+  // The row of the wait cycle's frame, while one is outlined; its words shortened where they would not fit.
+  const col = Math.floor((F.panel - 2 * F.px(18)) / 3), long = 'wait cycle: each waits for the next';
+  const cycleWhat = f.height + textWidth(f, long) > 2 * col - F.px(6) ? 'wait cycle' : long;
+  const bars = [0, 1, 2, 3].map((i) => {
+    const c = pathColour(i + 1), back = i === 0 ? t.slot : mix(t.cell, c, 0.28);
+    return `<b style="background:linear-gradient(to top, ${css(c)} ${i * 100 / 3}%, ${css(back)} 0)"></b>`;
+  }).join('');
+  const utilGrad = [0, 0.5, 1].map((u) => css(utilColour(u))).join(',');
+  $('legend').innerHTML = sized('h3', font('bold', F.px(15)), 'Legend') + '<div class="states">' +
     [sw(t.run, 'running'), sw(t.wait_in, 'waits: input'), sw(t.wait_out, 'waits: output'), sw(t.halted, 'halted'),
-      sw(t.fault, 'fault'), sw(t.idle, 'no program')].join(' ') +
-    '<p class="muted">A bar per logical channel: words queued (0-8); a dark cap: a header setting up, grey: ' +
-    'draining. Colour = one pathway, the same on every cell and link it crosses; grey: a route nothing feeds. ' +
-    'With 20 channels the bars come in three groups: local (0-7), pool 0 (8-15), pool 1 (16-19). Links darken ' +
-    'and widen with their use over the last 32 clocks; a dot is a word on the wire; the dashed red frame is the ' +
-    'dateline, where the wrap-around links cross.</p>';
+      sw(t.fault, 'fault'), sw(t.idle, 'no program')].join('') +
+    `<span id="legend-cycle"><b class="frame" style="border-color:${css(t.cycle)}"></b>${say(cycleWhat)}</span></div>` +
+    `<div class="sample"><span class="bars">${bars}</span>${say('a bar per logical channel: words queued (0-8)')}</div>` +
+    `<div class="sample"><span class="caps"><b style="border-top-color:${css(t.text)}"></b>` +
+    `<b style="border-top-color:${css(t.muted)}"></b></span>${say('cap: header setting up / draining')}</div>` +
+    '<div id="legend-more">' + sized('p', f, 'Colour = one pathway, the same on every cell and link it crosses. ' +
+      'With 20 channels the bars come in three groups: local (0-7), pool 0 (8-15), pool 1 (16-19).') +
+    `<div class="sample"><span class="wide" style="background:linear-gradient(to right, ${utilGrad})"></span>` +
+    `${say('link use 0% - 100% (last 32 clocks)')}</div>` +
+    `<div class="sample"><span class="wide"><b class="dot" style="background:${css(pathColour(1))};` +
+    `border-color:${css(t.text)}"></b></span>${say('a word on the wire')}</div>` +
+    `<div class="sample"><span class="wide dash"></span>${say('dateline: the wrap-around links')}</div></div>`;
+}
+
+// The legend gives way to the panel's content, as the SDL2 panel's does: whole when both fit, else its first rows,
+// else not at all.
+function fitLegend() {
+  const p = $('panel'), more = $('legend-more'), lg = $('legend');
+  lg.hidden = false;
+  more.hidden = false;
+  const outlines = C.n > 0, extra = outlines ? font('sans', F.px(13)).height + F.px(2) : 0;
+  $('legend-cycle').hidden = !outlines;
+  lg.style.height = F.legendFull + extra + 'px';
+  if (p.scrollHeight > p.clientHeight) {
+    more.hidden = true;
+    lg.style.height = F.legendShort + extra + 'px';
+  }
+  if (p.scrollHeight > p.clientHeight) lg.hidden = true;
 }
 
 // --- loading, playing ---
@@ -387,22 +773,33 @@ function loaded(rc) {
   L = JSON.parse(api.layout(w));
   E = L.enum;
   selected = L.select;
-  $('title').textContent = L.title;
+  setText($('title'), font('bold', F.px(21)), L.title);
   setSpeed(L.speed > 0 ? L.speed : 20);
   draw();
   return true;
 }
 
 function loadDemo(name) {
-  playing = false;
-  $('play').textContent = 'Play';
+  setPlaying(false);
   return loaded(api.load(w, name));
+}
+
+// A demo of one's own (docs/demos.md, "Writing a demo"): what the dialog's Load button and ?own= load.
+function loadOwn(name, txt, run, s) {
+  setPlaying(false);
+  return loaded(api.loadText(w, name, txt, run, s));
 }
 
 function setSpeed(v) {
   const sel = $('speed');
   if (![...sel.options].some((o) => +o.value === v)) sel.add(new Option(String(v)));
   sel.value = String(v);
+}
+
+function setPlaying(on) {
+  playing = on;
+  owed = 0;
+  $('play').textContent = on ? 'Pause' : 'Play';
 }
 
 function tick(now) {
@@ -413,10 +810,7 @@ function tick(now) {
     if (n > 0) {
       owed -= n;
       api.step(w, n);
-      if (api.status(w) !== 'running') {
-        playing = false;
-        $('play').textContent = 'Play';
-      }
+      if (api.status(w) !== 'running') setPlaying(false);
       draw();
     }
   }
@@ -426,15 +820,12 @@ function tick(now) {
 
 function togglePlay() {
   if (api.status(w) !== 'running') loadDemo($('demo').value);
-  playing = !playing;
-  owed = 0;
-  $('play').textContent = playing ? 'Pause' : 'Play';
+  setPlaying(!playing);
   panel(api.clock(w));
 }
 
 function stepOnce() {
-  playing = false;
-  $('play').textContent = 'Play';
+  setPlaying(false);
   api.step(w, 1);
   draw();
 }
@@ -448,12 +839,16 @@ function cellAt(ev) {
 }
 
 async function main() {
+  frameLayout();
   M = await IwarpModule();
   api = wrapApi(M);
   w = api.create();
   const p = JSON.parse(api.palette(w));
   pal = { theme: {}, paths: p.paths.map(rgb) };
   for (const k in p.theme) pal.theme[k] = rgb(p.theme[k]);
+  const root = document.documentElement.style;
+  for (const k in pal.theme) root.setProperty('--c-' + k, css(pal.theme[k]));
+  root.setProperty('--c-dateline', css(mix(pal.theme.fault, pal.theme.bg, 0.35)));
   const demos = JSON.parse(api.demos(w));
   for (const d of demos) $('demo').add(new Option(d.title, d.name));
   const first = params.get('demo') || (demos.length ? demos[0].name : '');
@@ -472,13 +867,14 @@ async function main() {
   $('play').onclick = togglePlay;
   $('step').onclick = stepOnce;
   $('reset').onclick = () => loadDemo($('demo').value);
+  $('speed').onchange = () => topBar(api.clock(w));
   canvas.onclick = (ev) => {
     const c = cellAt(ev);
     selected = c === selected ? -1 : c;
     draw();
   };
   document.onkeydown = (ev) => {
-    if (ev.target.tagName === 'TEXTAREA' || ev.target.tagName === 'INPUT') return;
+    if (ev.target.tagName === 'TEXTAREA' || ev.target.tagName === 'INPUT' || $('own').open) return;
     if (ev.key === ' ') togglePlay();
     else if (ev.key === 'ArrowRight' || ev.key === '.') stepOnce();
     else if (ev.key === 'Home') loadDemo($('demo').value);
@@ -486,11 +882,14 @@ async function main() {
     else return;
     ev.preventDefault();
   };
-  $('own-load').onclick = () => {
-    playing = false;
-    loaded(api.loadText(w, $('own-name').value, $('own-txt').value, $('own-run').value, $('own-s').value));
+  $('own-open').onclick = () => $('own').showModal();
+  $('own-load').onclick = () =>
+    loadOwn($('own-name').value, $('own-txt').value, $('own-run').value, $('own-s').value);
+  window.onresize = () => {
+    frameLayout();
+    legend();
+    draw();
   };
-  window.onresize = draw;
   requestAnimationFrame(tick);
 }
 

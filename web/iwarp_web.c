@@ -44,7 +44,10 @@ struct iwarp_web {
     uint64_t *busy;
     float *util;
     uint8_t *fed;
-    uint64_t narrated; /* the clock the narrative was last asked at (UINT64_MAX: never) */
+    uint64_t narrated;      /* the clock the narrative was last asked at (UINT64_MAX: never) */
+    emu_wait_cycle_t cycle; /* the detector's look at a stopped run's array, at cycle_clock (UINT64_MAX: none) */
+    uint64_t cycle_clock;
+    char report[4096]; /* and what it says of it */
     char *out;         /* the last string returned */
     size_t outlen, outcap;
     char err[4096];
@@ -110,7 +113,7 @@ API iwarp_web_t *iwarp_web_new(void)
 {
     iwarp_web_t *w = calloc(1, sizeof *w);
     if (w != NULL)
-        w->narrated = UINT64_MAX;
+        w->narrated = w->cycle_clock = UINT64_MAX;
     return w;
 }
 
@@ -135,7 +138,7 @@ static void unload(iwarp_web_t *w)
     w->util = NULL;
     w->fed = NULL;
     w->over = false;
-    w->narrated = UINT64_MAX;
+    w->narrated = w->cycle_clock = UINT64_MAX;
 }
 
 API void iwarp_web_free(iwarp_web_t *w)
@@ -448,6 +451,64 @@ API int iwarp_web_narrative_select(iwarp_web_t *w)
     return y * (int)w->m.l.width + x;
 }
 
+API const char *iwarp_web_cycle(iwarp_web_t *w)
+{
+    out_reset(w);
+    if (w->a == NULL || !w->over)
+        return "{\"n\":0}";
+    /* At the end of the run only, as the SDL2 view outlines it at the end of a live run: a deadlock's cycle as the
+     * detector reported it, or the one a run stopped at its clock limit is caught in. Not paused mid-run: the
+     * detector's look at the array as it stands also takes words and credits on the wire for waits (the round robin
+     * demo at clock 110: a channel with a word "waiting for room" downstream, the channel downstream "empty, fed
+     * by" it), which the page would show as cycles in four of the seven demos at the clocks of their pictures. */
+    const emu_wait_cycle_t *c = NULL;
+    if (w->status == EMU_RUN_DEADLOCK) {
+        c = emu_array_deadlock_cycle(w->a);
+        w->report[0] = '\0';
+    } else {
+        if (w->cycle_clock != emu_array_clock(w->a)) {
+            if (!emu_array_find_wait_cycle(w->a, &w->cycle, w->report, sizeof w->report))
+                w->cycle.n = 0;
+            w->cycle_clock = emu_array_clock(w->a);
+        }
+        c = &w->cycle;
+    }
+    if (c == NULL || c->n == 0)
+        return "{\"n\":0}";
+    out_printf(w, "{\"n\":%u,\"since\":%" PRIu64 ",\"report\":", c->n, c->closed_at);
+    out_string(w, w->report);
+    out_printf(w, ",\"steps\":[");
+    for (unsigned k = 0; k < c->n; k++)
+        out_printf(w, "%s[%u,%u,%u]", k ? "," : "", c->step[k].cell, c->step[k].lane_cell, c->step[k].lane_dir);
+    out_printf(w, "]}");
+    return out_str(w);
+}
+
+/* Line `line` (from 1) of a source file, without its indentation, as the SDL2 panel shows it under the pc. The
+ * files are in the page's file system (the packaged programs, a user's demo), read again each time: a few kB. */
+static bool source_line(const char *path, unsigned line, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return false;
+    unsigned at = 1;
+    bool found = false;
+    while (fgets(buf, (int)cap, f) != NULL) {
+        size_t n = strlen(buf);
+        bool whole = n > 0 && buf[n - 1] == '\n';
+        if (at == line) {
+            buf[strcspn(buf, "\r\n")] = '\0';
+            size_t skip = strspn(buf, " \t");
+            memmove(buf, buf + skip, strlen(buf + skip) + 1);
+            found = true;
+            break;
+        }
+        at += whole;
+    }
+    fclose(f);
+    return found;
+}
+
 API const char *iwarp_web_cell(iwarp_web_t *w, int idx)
 {
     out_reset(w);
@@ -470,11 +531,21 @@ API const char *iwarp_web_cell(iwarp_web_t *w, int idx)
     }
     uint32_t pc = (uint32_t)cell[VM_PC];
     out_printf(w, ",\"pc\":%" PRIu32, pc);
+    if (ca->prog != NULL && ca->prog->image.nfiles > 0) {
+        /* The program's name as the SDL2 panel's heading has it: its first file, which includes the others. */
+        const char *first = ca->prog->image.files[0], *base = strrchr(first, '/');
+        out_printf(w, ",\"program\":");
+        out_string(w, base != NULL ? base + 1 : first);
+    }
     const isa_line_t *ln = ca->prog != NULL ? isa_image_line(&ca->prog->image, pc) : NULL;
     if (ln != NULL && ln->file < ca->prog->image.nfiles) {
         const char *file = ca->prog->image.files[ln->file], *base = strrchr(file, '/');
         out_printf(w, ",\"line\":%" PRIu32 ",\"file\":", ln->line);
         out_string(w, base != NULL ? base + 1 : file);
+        if (source_line(file, ln->line, buf, sizeof buf)) {
+            out_printf(w, ",\"text\":");
+            out_string(w, buf);
+        }
     }
     out_printf(w, ",\"channels\":[");
     const char *sep = "";

@@ -47,7 +47,12 @@ const uint8_t *iwarp_web_fed(iwarp_web_t *w);
  * on coming into the clock (y * width + x) or -1. */
 const char *iwarp_web_narrative(iwarp_web_t *w);
 int iwarp_web_narrative_select(iwarp_web_t *w);
-/* A cell's details as JSON: state line, pc and source line, the channel table, spools, links. */
+/* The wait cycle the grid outlines, as JSON: {"n":0} or {"n","since" (the clock it closed at),"report" (a stopped
+ * run's: what the detector says of it),"steps":[[cell,lane_cell,lane_dir],...]} (emu_wait_step_t). At the end of the
+ * run only: a deadlock's, as the detector reported it, or the one a run stopped at its clock limit is caught in. */
+const char *iwarp_web_cycle(iwarp_web_t *w);
+/* A cell's details as JSON: state line, program, pc, source file, line and its text, the channel table, spools,
+ * links. */
 const char *iwarp_web_cell(iwarp_web_t *w, int cell);
 
 #endif

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Same frame, same picture (docs/web.md): the page's screenshot by headless chromium in a 1280x800 window against
+# the SDL2 view's `iwarp demo NAME --screenshot FILE --at N --size 1280x800 --paused` (the page stops at the clock
+# ?run= names, so both say "paused"), compared by png_diff: the mean absolute difference per channel and the share
+# of pixels with a channel more than 48 apart. Every demo at the clock of its picture in docs/demos.md (`shot:`; the
+# deadlock demo's is past its end, with the wait cycle outlined) on the grid, the canvas, which the page draws with the viewer's shapes pixel for pixel (only text is rasterized differently); wormhole at
+# 150 on the whole window too (the top bar and the side panel are HTML at the viewer's sizes, the same words wrapped
+# at the same places but rasterized by the browser; the controls stand where the viewer has its timeline). The
+# PNGs and wormhole's difference stay in OUT_DIR/../picture. Skips (77) without emcc, chromium or a viewer (SDL2).
+# Usage: test_web_picture.sh SOURCE_ROOT OUT_DIR IWARP PNG_DIFF
+set -euo pipefail
+src=$1 out=$2 iwarp=$3 png_diff=$4
+W=1280 H=800
+. "$src/tests/web/web_lib.sh"
+web_need_tools
+shots=$(dirname "$out")/picture
+mkdir -p "$shots"
+if ! "$iwarp" demo wormhole --screenshot "$shots/wormhole-150-sdl.png" --at 150 --size ${W}x$H --paused \
+  2>"$shots/sdl.err"; then
+  grep -q 'has no viewer' "$shots/sdl.err" && { echo "SKIP: $(cat "$shots/sdl.err")"; exit 77; }
+  cat "$shots/sdl.err"
+  exit 1
+fi
+web_build "$src" "$out"
+web_serve "$out"
+
+# The grid's rectangle: render.c's layout() at 1280x800, a top bar 54 high, a panel 396 wide, a timeline 74 high.
+top=54 panel=396 bottom=74
+grid=0,$top,$((W - panel)),$((H - top - bottom))
+cases=()
+for txt in "$src"/programs/demos/*.txt; do
+  cases+=("$(basename "$txt" .txt):$(sed -n 's/^shot: *//p' "$txt" | head -1)")
+done
+fail=0
+for c in "${cases[@]}"; do
+  name=${c%%:*} at=${c#*:}
+  at=${at:-150}
+  base="$shots/$name-$at"
+  "$iwarp" demo "$name" --screenshot "$base-sdl.png" --at "$at" --size ${W}x$H --paused
+  rm -f "$base-web.png"
+  web_chromium --window-size=$W,$H --screenshot="$base-web.png" \
+    "http://127.0.0.1:$web_port/index.html?demo=$name&run=$at" >/dev/null
+  if [[ ! -s "$base-web.png" ]]; then
+    echo "FAIL $name at $at: chromium wrote no screenshot"
+    fail=1
+    continue
+  fi
+  echo -n "$name at $at, grid:  " && "$png_diff" "$base-web.png" "$base-sdl.png" --rect "$grid" \
+    --max-mean 0.5 --max-far 0.2 || fail=1
+done
+
+diff() { "$png_diff" "$shots/wormhole-150-web.png" "$shots/wormhole-150-sdl.png" "$@"; }
+echo -n "wormhole at 150, whole window: " && diff --max-mean 5 --max-far 4 --diff "$shots/wormhole-150-diff.png" ||
+  fail=1
+# Where the rest comes from (no threshold): the top bar, the side panel, the controls against the timeline.
+echo -n "  top bar:    " && diff --rect 0,0,$W,$top
+echo -n "  side panel: " && diff --rect $((W - panel)),$top,$panel,$((H - top))
+echo -n "  bottom:     " && diff --rect 0,$((H - bottom)),$((W - panel)),$bottom
+echo "pictures: $shots (NAME-CLOCK-web.png, -sdl.png; wormhole-150-diff.png: red more than 48 apart, orange less)"
+exit $fail
