@@ -4,6 +4,7 @@
 
 #include "commands.h"
 #include "demo.h"
+#include "demo_web.h"
 #include "program_load.h"
 #include "view_cli.h"
 
@@ -25,6 +26,8 @@ static int list(const char *dir)
 
 int cmd_demo(int argc, char **argv)
 {
+    if (demo_web_wanted(argc, argv))
+        return demo_web_cmd(argc, argv);
     char dir[4096];
     iwarp_path(dir, sizeof dir, "programs/demos");
     view_cli_t c;

@@ -43,8 +43,13 @@ static void usage(FILE *out, const char *who)
             "  --narrative FILE    text shown in the side panel (paragraphs apart by blank lines)\n"
             "  --font-dir DIR      where DejaVuSans.ttf and DejaVuSansMono.ttf are\n"
             "  --log FILE          a line per change of what is shown (clock, play state; for tests)\n"
+            "%s"
             "Exit status: 0, 1 when the recording is damaged, 2 on bad usage, input or no display.\n",
-            who, strcmp(who, "view") == 0 ? "PROGRAM.s|PROGRAM.img|DESCRIPTION.run|RECORDING" : "NAME|FOLDER/NAME.txt");
+            who, strcmp(who, "view") == 0 ? "PROGRAM.s|PROGRAM.img|DESCRIPTION.run|RECORDING" : "NAME|FOLDER/NAME.txt",
+            strcmp(who, "demo") == 0
+                ? "iwarp demo NAME --web DIR [--page BUILT]: writes the web page (docs/web.md) with\n"
+                  "  demo NAME preselected into the new or empty folder DIR, for a course site\n"
+                : "");
 }
 
 /* "AxB" with both in 1..max. */
@@ -388,8 +393,9 @@ int view_cli_run(view_cli_t *c, const char *who)
         const view_trace_t *t = &src->trace;
         damaged = t->damaged || !t->ended;
         if (damaged)
-            fprintf(stderr, "iwarp %s: warning: %s: %s; it plays to clock %llu, its last whole record\n", who, c->p.file,
-                    t->damaged ? t->error : "the recording has no end (cut short)", (unsigned long long)t->last_clock);
+            fprintf(stderr, "iwarp %s: warning: %s: %s; it plays to clock %llu, its last whole record\n", who,
+                    c->p.file, t->damaged ? t->error : "the recording has no end (cut short)",
+                    (unsigned long long)t->last_clock);
     } else {
         if (build_array(c, who, &desc, &a) != 0)
             goto out;

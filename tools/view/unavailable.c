@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "commands.h"
+#include "demo_web.h"
 
 static int unavailable(const char *what)
 {
@@ -21,7 +22,8 @@ int cmd_view(int argc, char **argv)
 
 int cmd_demo(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
+    /* The web page needs no SDL2: it was built by emscripten, and --web copies it. */
+    if (demo_web_wanted(argc, argv))
+        return demo_web_cmd(argc, argv);
     return unavailable("demo");
 }
