@@ -764,11 +764,16 @@ function showError(msg) {
   $('error').textContent = msg || '';
 }
 
+// What the emulator writes on stderr (an assembler's diagnostics) since the last load, for the error it shows.
+let said = [];
+
 function loaded(rc) {
   if (rc !== 0) {
-    showError(api.error(w) || 'the demo did not load');
+    showError([api.error(w) || 'the demo did not load', ...said].join('\n'));
+    said = [];
     return false;
   }
+  said = [];
   showError('');
   L = JSON.parse(api.layout(w));
   E = L.enum;
@@ -785,9 +790,32 @@ function loadDemo(name) {
 }
 
 // A demo of one's own (docs/demos.md, "Writing a demo"): what the dialog's Load button and ?own= load.
-function loadOwn(name, txt, run, s) {
+// The dialog's boxes: its Load button, and ?own=, load what they hold.
+function loadBoxes() {
   setPlaying(false);
-  return loaded(api.loadText(w, name, txt, run, s));
+  const name = $('own-name').value;
+  if (!loaded(api.loadText(w, name, $('own-txt').value, $('own-run').value, $('own-s').value))) return false;
+  // In the picker as the demos are, so that Reset and Home start it again (iwarp_web_load's "user:NAME").
+  const sel = $('demo'), value = 'user:' + name;
+  if (![...sel.options].some((o) => o.value === value)) sel.add(new Option(`${L.title} (your own)`, value));
+  sel.value = value;
+  return true;
+}
+
+// ?own=PATH/NAME: NAME.txt, NAME.run and NAME.s fetched from beside the page into the dialog's boxes, then loaded
+// as its Load button loads them (a demo of one's own on a course site: iwarp demo FOLDER/NAME.txt --web DIR).
+async function fetchOwn(base) {
+  const get = async (ext) => {
+    const r = await fetch(`${base}.${ext}`);
+    if (!r.ok) throw new Error(`${base}.${ext}: ${r.status} ${r.statusText}`);
+    return r.text();
+  };
+  const [txt, run, s] = await Promise.all(['txt', 'run', 's'].map(get));
+  $('own-name').value = base.split('/').pop();
+  $('own-txt').value = txt;
+  $('own-run').value = run;
+  $('own-s').value = s;
+  return loadBoxes();
 }
 
 function setSpeed(v) {
@@ -840,7 +868,7 @@ function cellAt(ev) {
 
 async function main() {
   frameLayout();
-  M = await IwarpModule();
+  M = await IwarpModule({ printErr: (line) => said.push(line) });
   api = wrapApi(M);
   w = api.create();
   const p = JSON.parse(api.palette(w));
@@ -854,7 +882,7 @@ async function main() {
   const first = params.get('demo') || (demos.length ? demos[0].name : '');
   $('demo').value = first;
   legend();
-  if (!loadDemo(first)) return;
+  if (!(params.has('own') ? await fetchOwn(params.get('own')) : loadDemo(first))) return;
   // How long the page took to show its first frame (docs/web.md measures it so).
   document.body.dataset.readyMs = Math.round(performance.now());
   // ?run=N: runs to clock N at once (what tests/web asks for), and says the clock and the state hash.
@@ -883,8 +911,7 @@ async function main() {
     ev.preventDefault();
   };
   $('own-open').onclick = () => $('own').showModal();
-  $('own-load').onclick = () =>
-    loadOwn($('own-name').value, $('own-txt').value, $('own-run').value, $('own-s').value);
+  $('own-load').onclick = loadBoxes;
   window.onresize = () => {
     frameLayout();
     legend();

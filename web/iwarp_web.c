@@ -233,10 +233,10 @@ static int build(iwarp_web_t *w)
     int rc = run_desc_parse_file(w->demo.run_path, &m, &w->desc, errs != NULL ? errs : stderr);
     w->has_desc = rc == 0;
     if (rc == 0) {
-        /* The builder says what went wrong on stderr (an assembler's diagnostics): the page shows the console. */
+        /* The builder says what went wrong on stderr (an assembler's diagnostics): the page shows it under this. */
         rc = run_desc_build(&w->desc, NULL, 0, NULL, 0, &w->a);
         if (rc != 0 && w->err[0] == '\0')
-            snprintf(w->err, sizeof w->err, "%s: the programs did not build (the console says why)", w->demo.run_path);
+            snprintf(w->err, sizeof w->err, "%s: the programs did not build:", w->demo.run_path);
     }
     if (errs != NULL)
         fclose(errs);

@@ -98,6 +98,21 @@ static void web(const char *demo, const char *out, int status, const char *text)
     expect(args, status, text);
 }
 
+/* What the folder `out` opens on: its index.html holds `opens` and `title`, its list of files `listed`. */
+static void assert_opens(const char *out, const char *opens, const char *title, const char *listed)
+{
+    char rel[128];
+    snprintf(rel, sizeof rel, "%s/index.html", out);
+    char *index = read_text(at(rel));
+    if (strstr(index, opens) == NULL || strstr(index, title) == NULL)
+        fail_msg("%s lacks %s or %s:\n%s", rel, opens, title, index);
+    free(index);
+    snprintf(rel, sizeof rel, "%s/.iwarp-web", out);
+    char *marker = read_text(at(rel));
+    assert_non_null(strstr(marker, listed));
+    free(marker);
+}
+
 static void test_writes_a_new_folder_with_the_demo_preselected(void **state)
 {
     (void)state;
@@ -108,13 +123,8 @@ static void test_writes_a_new_folder_with_the_demo_preselected(void **state)
         snprintf(path, sizeof path, "new/%s", page_files[i]);
         assert_file_is(at(path), page_files[i]);
     }
-    char *index = read_text(at("new/index.html"));
-    assert_non_null(strstr(index, "q.set('demo', 'wormhole')"));
-    assert_non_null(strstr(index, "<title>Wormhole: a blocked message blocks another</title>"));
-    free(index);
-    char *marker = read_text(at("new/.iwarp-web"));
-    assert_non_null(strstr(marker, "\npage.html\n"));
-    free(marker);
+    assert_opens("new", "q.set('demo', 'wormhole')", "<title>Wormhole: a blocked message blocks another</title>",
+                 "\npage.html\n");
 }
 
 static void test_writes_again_into_its_own_folder_and_keeps_the_users_files(void **state)
@@ -180,10 +190,31 @@ static void test_says_how_to_build_a_missing_page(void **state)
 static void test_refuses_viewer_options_and_unknown_demos(void **state)
 {
     (void)state;
-    web("wormhole --speed 5", "opts", 2, "usage: iwarp demo NAME --web DIR");
+    web("wormhole --speed 5", "opts", 2, "usage: iwarp demo NAME|FOLDER/NAME.txt --web DIR");
     web("nosuch", "opts", 2, "no demo named 'nosuch'");
-    web("'../x'", "opts", 2, "a name of letters, digits");
+    web("'../x'", "opts", 2, "name of letters, digits, _ and -");
     assert_int_equal(access(at("opts"), F_OK), -1);
+}
+
+/* A demo of one's own (FOLDER/NAME.txt): its three files go beside the page, which opens on ?own=NAME. */
+static void test_writes_ones_own_demo_beside_the_page(void **state)
+{
+    (void)state;
+    mkdir(at("mine"), 0777);
+    write_text(at("mine/first.txt"), "title: A first <pathway>\n---\nOne message.\n");
+    write_text(at("mine/first.run"), "array 3x1\nprogram first first.s\ncells all first\n");
+    write_text(at("mine/first.s"), "halt\n");
+    char args[3000];
+    snprintf(args, sizeof args, "demo '%s' --web '%s' --page '%s'", at("mine/first.txt"), at("ownweb"), at("page"));
+    expect(args, 0, "page.html?own=first");
+    assert_file_is(at("ownweb/first.s"), "halt\n");
+    assert_file_is(at("ownweb/first.run"), "array 3x1\nprogram first first.s\ncells all first\n");
+    assert_opens("ownweb", "q.set('own', 'first')", "<title>A first &lt;pathway&gt;</title>", "\nfirst.s\n");
+    /* The page takes three files of one name: without NAME.s, nothing is written. */
+    unlink(at("mine/first.s"));
+    snprintf(args, sizeof args, "demo '%s' --web '%s' --page '%s'", at("mine/first.txt"), at("ownweb2"), at("page"));
+    expect(args, 2, "three files of one name");
+    assert_int_equal(access(at("ownweb2"), F_OK), -1);
 }
 
 int main(int argc, char **argv)
@@ -198,6 +229,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_refuses_to_write_over_its_inputs),
         cmocka_unit_test(test_says_how_to_build_a_missing_page),
         cmocka_unit_test(test_refuses_viewer_options_and_unknown_demos),
+        cmocka_unit_test(test_writes_ones_own_demo_beside_the_page),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -2,7 +2,10 @@
 # The web page in a real browser (docs/web.md): builds it with emscripten (scripts/build-web.sh), serves it, loads it
 # in headless chromium with ?demo=NAME&run=N for every shipped demo, and checks that the state hash the page says at
 # clock N is the one `iwarp run NAME.run --state-hash-at N` prints; then the same through the folder `iwarp demo
-# wormhole --web DIR` writes (its index.html opens the page on the demo). Skips (77) without emcc or chromium.
+# wormhole --web DIR` writes (its index.html opens the page on the demo), and for docs/demos.md's example demo
+# ("Writing a demo"), loaded through the page's "Your own demo" boxes (?own=, written by `iwarp demo
+# FOLDER/first.txt --web DIR`): at clock 40 and at its end, with its narrative; and a broken copy of it shows the
+# assembler's diagnostics. Skips (77) without emcc or chromium.
 # Usage: test_web.sh SOURCE_ROOT OUT_DIR IWARP
 set -euo pipefail
 src=$1 out=$2 iwarp=$3
@@ -13,13 +16,14 @@ web_build "$src" "$out"
 web_serve "$out"
 
 fail=0
-# check WHAT DEMO URL: the hash the page at URL says at clock $at is `iwarp run DEMO.run`'s.
+# check WHAT RUN URL [CLOCK [STATUS]]: the hash the page at URL says at CLOCK (default $at; the clock its run ends
+# at, with STATUS) is `iwarp run RUN --state-hash-at CLOCK`'s.
 check() {
-  local want dom got
-  want=$("$iwarp" run "$src/programs/demos/$2.run" --state-hash-at "$at" | tail -1)
+  local want dom got clock=${4:-$at} status=${5:-}
+  want=$("$iwarp" run "$2" --state-hash-at "$clock" | tail -1)
   dom=$(web_chromium --dump-dom "$3")
   got=$(web_result "$dom")
-  if [[ "$got" == "clock $at hash $want "* ]]; then
+  if [[ "$got" == "clock $clock hash $want "* || ( -n "$status" && "$got" == *" hash $want status $status" ) ]]; then
     echo "ok   $1: $got"
   else
     echo "FAIL $1: the page says '${got:-nothing}' (error: $(web_error "$dom")), iwarp run says $want"
@@ -28,11 +32,41 @@ check() {
 }
 for txt in "$src"/programs/demos/*.txt; do
   name=$(basename "$txt" .txt)
-  check "$name" "$name" "http://127.0.0.1:$web_port/index.html?demo=$name&run=$at"
+  check "$name" "$src/programs/demos/$name.run" "http://127.0.0.1:$web_port/index.html?demo=$name&run=$at"
 done
 
 # A teacher's copy: the page with the demo preselected, in a folder the server serves (the second run writes over
 # what the first wrote).
 "$iwarp" demo wormhole --web "$out/demo-wormhole" --page "$out" >/dev/null
-check "iwarp demo wormhole --web" wormhole "http://127.0.0.1:$web_port/demo-wormhole/?run=$at"
+check "iwarp demo wormhole --web" "$src/programs/demos/wormhole.run" "http://127.0.0.1:$web_port/demo-wormhole/?run=$at"
+
+# A user's own demo: docs/demos.md's example, its three files as the docs give them.
+own=$(dirname "$out")/own
+mkdir -p "$own"
+python3 - "$src/docs/demos.md" "$own" <<'PY'
+import re, sys
+doc = open(sys.argv[1]).read()
+for name, body in re.findall(r'<!-- demo-example: (\S+) -->\n```\n(.*?)```', doc, re.S):
+    open(f'{sys.argv[2]}/{name}', 'w').write(body)
+PY
+"$iwarp" demo "$own/first.txt" --web "$out/own-first" --page "$out" >/dev/null
+url="http://127.0.0.1:$web_port/own-first/"
+check "own demo first at 40" "$own/first.run" "$url?run=40" 40
+check "own demo first at its end" "$own/first.run" "$url?run=100000" 100000 done
+# Its narrative: the title, the paragraph from clock 20 on, and the panel turned to (2,0) by its `select`.
+dom=$(web_chromium --dump-dom "$url?run=40")
+for want in '>A first pathway<' '>Words follow the header one every 2 clocks' '>Cell (2,0)'; do
+  grep -qF "$want" <<<"$dom" || { echo "FAIL own demo first at 40: the page does not show '$want'"; fail=1; }
+done
+# A mistake in it: the page says what the assembler says, with the file and line.
+sed 's/first\.s/broken.s/' "$own/first.run" >"$out/own-first/broken.run"
+cp "$own/first.txt" "$out/own-first/broken.txt"
+sed 's/^        halt$/        hlt/' "$own/first.s" >"$out/own-first/broken.s"
+dom=$(web_chromium --dump-dom "${url}page.html?own=broken")
+if grep -qF "broken.s:23:9: error: unknown operation 'hlt'" <<<"$dom"; then
+  echo "ok   own demo broken: the page shows the assembler's error"
+else
+  echo "FAIL own demo broken: no assembler error in the page (error: $(web_error "$dom"))"
+  fail=1
+fi
 exit $fail

@@ -1,7 +1,9 @@
 /* iwarp demo NAME --web DIR (demo_web.h): the built web page copied into DIR, its index.html renamed page.html, and
- * a small index.html that opens page.html?demo=NAME. Outputs never destroy files: DIR must be new, empty or written
- * by this command before (its .iwarp-web lists the files it wrote, and only those are written again), no output may
- * be one of the inputs, and each file is written beside its name and renamed into place when complete. */
+ * a small index.html that opens page.html?demo=NAME; for a demo of one's own (FOLDER/NAME.txt), its three files
+ * beside the page, which page.html?own=NAME loads as its "Your own demo" dialog does. Outputs never destroy files: DIR
+ * must be new, empty or written by this command before (its .iwarp-web lists the files it wrote, and only those are
+ * written again), no output may be one of the inputs, and each file is written beside its name and renamed into place
+ * when complete. */
 #include "demo_web.h"
 
 #include <ctype.h>
@@ -19,7 +21,9 @@
 
 /* What scripts/build-web.sh writes: the page (index.html becomes page.html here) and the emulator. */
 static const char *const page_files[] = {"index.html", "app.js", "style.css", "iwarp.js", "iwarp.wasm", "iwarp.data"};
-enum { NPAGE = sizeof page_files / sizeof page_files[0], MAX_OUTS = NPAGE + 2 };
+/* A demo of one's own: the three files the page's dialog takes (docs/demos.md, "Writing a demo"). */
+static const char *const own_exts[] = {"txt", "run", "s"};
+enum { NPAGE = sizeof page_files / sizeof page_files[0], NOWN = 3, MAX_IN = NPAGE + NOWN, MAX_OUTS = MAX_IN + 2 };
 #define MARKER ".iwarp-web"
 #define MARKER_HEAD                                                                                                    \
     "# Written by `iwarp demo --web` (docs/web.md): the files below are its own; it writes them again here."
@@ -171,69 +175,112 @@ static void html_escape(char *buf, size_t cap, const char *s)
 
 static int usage(void)
 {
-    return fail("usage: iwarp demo NAME --web DIR [--page BUILT]: writes the web page with demo NAME preselected "
-                "into the new or empty folder DIR (docs/web.md); BUILT is the page scripts/build-web.sh built "
-                "(default: build-web/ of the source tree)");
+    return fail("usage: iwarp demo NAME|FOLDER/NAME.txt --web DIR [--page BUILT]: writes the web page with demo NAME "
+                "preselected into the new or empty folder DIR (docs/web.md); BUILT is the page scripts/build-web.sh "
+                "built (default: build-web/ of the source tree)");
+}
+
+/* The demo to preselect: a shipped one by its name, or one's own as FOLDER/NAME.txt (its three files are inputs then,
+ * written beside the page). Fills its name (plain), title (for HTML) and own files' paths; returns 0 or the status. */
+static int find_demo(const char *arg, char *name, size_t name_cap, char *title, size_t title_cap, char own[][4096],
+                     bool *is_own)
+{
+    char folder[4096], err[512];
+    size_t len = strlen(arg);
+    *is_own = len > 4 && strcmp(arg + len - 4, ".txt") == 0;
+    if (*is_own) {
+        snprintf(folder, sizeof folder, "%.*s", (int)(len - 4), arg);
+        char *slash = strrchr(folder, '/');
+        snprintf(name, name_cap, "%.*s", (int)name_cap - 1, slash != NULL ? slash + 1 : folder);
+        if (slash == NULL)
+            snprintf(folder, sizeof folder, ".");
+        else if (slash == folder)
+            folder[1] = '\0';
+        else
+            *slash = '\0';
+    } else {
+        snprintf(name, name_cap, "%.*s", (int)name_cap - 1, arg);
+        iwarp_path(folder, sizeof folder, "programs/demos");
+    }
+    if (!plain_name(name))
+        return fail("%s: a demo's name of letters, digits, _ and - (the shipped demos: iwarp demo lists them; one's "
+                    "own: FOLDER/NAME.txt beside NAME.run and NAME.s)",
+                    arg);
+    demo_t d;
+    if (demo_load(&d, folder, name, err, sizeof err) != 0) {
+        demo_free(&d);
+        return fail("%s", err);
+    }
+    html_escape(title, title_cap, d.title != NULL ? d.title : name);
+    demo_free(&d);
+    for (int i = 0; i < NOWN && *is_own; i++) {
+        struct stat st;
+        snprintf(own[i], sizeof own[i], "%.3900s/%.64s.%s", folder, name, own_exts[i]);
+        /* The page writes the program as NAME.s, so the run description must name that file. */
+        if (stat(own[i], &st) != 0 || !S_ISREG(st.st_mode))
+            return fail("%s: %s (the page takes a demo of one's own as three files of one name: NAME.txt, "
+                        "NAME.run, NAME.s)",
+                        own[i], stat(own[i], &st) != 0 ? strerror(errno) : "is not a regular file");
+    }
+    return 0;
 }
 
 int demo_web_cmd(int argc, char **argv)
 {
-    const char *name = NULL, *out = NULL, *page = NULL;
+    const char *arg = NULL, *out = NULL, *page = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--web") == 0 && i + 1 < argc)
             out = argv[++i];
         else if (strcmp(argv[i], "--page") == 0 && i + 1 < argc)
             page = argv[++i];
-        else if (argv[i][0] == '-' || name != NULL)
+        else if (argv[i][0] == '-' || arg != NULL)
             return usage(); /* the viewer's options have no meaning for a page */
         else
-            name = argv[i];
+            arg = argv[i];
     }
-    if (name == NULL || out == NULL)
+    if (arg == NULL || out == NULL)
         return usage();
-    char built[4096], demos[4096], err[512];
+    char built[4096], name[80], title[1024], own[NOWN][4096];
+    bool is_own;
+    int rc = find_demo(arg, name, sizeof name, title, sizeof title, own, &is_own);
+    if (rc != 0)
+        return rc;
     if (page == NULL)
         page = iwarp_path(built, sizeof built, "build-web");
-    iwarp_path(demos, sizeof demos, "programs/demos");
-    if (!plain_name(name))
-        return fail("%s: the page plays the shipped demos (iwarp demo lists them); a name of letters, digits, _ "
-                    "and -",
-                    name);
-    demo_t d;
-    if (demo_load(&d, demos, name, err, sizeof err) != 0) {
-        demo_free(&d);
-        return fail("%s", err);
-    }
-    char title[1024];
-    html_escape(title, sizeof title, d.title != NULL ? d.title : name);
-    demo_free(&d);
 
-    /* The inputs: the built page, all there. */
-    const char *inputs[NPAGE];
+    /* The inputs: the built page, all there, and one's own demo. */
+    const char *inputs[MAX_IN];
     char in_paths[NPAGE][4096];
+    int nin = 0;
     for (int i = 0; i < NPAGE; i++) {
-        inputs[i] = path_in(in_paths[i], sizeof in_paths[i], page, page_files[i]);
+        inputs[nin++] = path_in(in_paths[i], sizeof in_paths[i], page, page_files[i]);
         struct stat st;
         if (stat(inputs[i], &st) != 0 || !S_ISREG(st.st_mode))
             return fail("%s: the web page is not built (no %s): build it with scripts/build-web.sh (emscripten: "
                         "IWARP_SETUP_WEB=1 scripts/setup.sh installs it), or name a built page with --page DIR",
                         page, page_files[i]);
     }
-    /* The outputs: the page's files (its index.html as page.html), the index.html that opens it, the marker. */
+    /* The outputs: the page's files (its index.html as page.html), one's own demo, the index.html that opens it,
+     * the marker. */
     const char *outs[MAX_OUTS];
+    char own_out[NOWN][96];
     int nout = 0;
     for (int i = 0; i < NPAGE; i++)
         outs[nout++] = strcmp(page_files[i], "index.html") == 0 ? "page.html" : page_files[i];
+    for (int i = 0; i < NOWN && is_own; i++) {
+        inputs[nin++] = own[i];
+        snprintf(own_out[i], sizeof own_out[i], "%s.%s", name, own_exts[i]);
+        outs[nout++] = own_out[i];
+    }
     outs[nout++] = "index.html";
     outs[nout++] = MARKER;
     char listed[2 * MAX_OUTS][64];
     int nlisted;
-    int rc = check_dir(out, outs, nout, listed, &nlisted);
-    if (rc != 0)
+    if ((rc = check_dir(out, outs, nout, listed, &nlisted)) != 0)
         return rc;
     for (int i = 0; i < nout; i++) {
-        char path[4096], why[4608];
-        if (file_out_not_input(path_in(path, sizeof path, out, outs[i]), inputs, NPAGE, why, sizeof why) != 0)
+        char path[4096], why[8704];
+        if (file_out_not_input(path_in(path, sizeof path, out, outs[i]), inputs, (size_t)nin, why, sizeof why) != 0)
             return fail("%s", why);
     }
     if (mkdir(out, 0777) != 0 && errno != EEXIST)
@@ -244,7 +291,7 @@ int demo_web_cmd(int argc, char **argv)
     int at = snprintf(text, sizeof text, "%s\n", MARKER_HEAD);
     for (int i = 0; i < nout; i++)
         at += snprintf(text + at, sizeof text - (size_t)at, "%s\n", outs[i]);
-    for (int k = 0; k < nlisted; k++) { /* what an earlier version wrote stays its own */
+    for (int k = 0; k < nlisted; k++) { /* what an earlier run wrote stays its own */
         bool again = false;
         for (int i = 0; i < nout; i++)
             again = again || strcmp(listed[k], outs[i]) == 0;
@@ -253,22 +300,24 @@ int demo_web_cmd(int argc, char **argv)
     }
     if ((rc = write_bytes(path_in(path, sizeof path, out, MARKER), text, strlen(text))) != 0)
         return rc;
-    for (int i = 0; i < NPAGE; i++)
+    for (int i = 0; i < nin; i++)
         if ((rc = copy_file(inputs[i], path_in(path, sizeof path, out, outs[i]))) != 0)
             return rc;
-    /* Opens the page on the demo; ?demo= and the page's other parameters (?run=N) pass through. */
+    /* Opens the page on the demo; ?demo=, ?own= and the page's other parameters (?run=N) pass through. */
+    const char *key = is_own ? "own" : "demo";
     snprintf(text, sizeof text,
              "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>%s</title>\n"
              "<!-- Written by `iwarp demo %s --web` (docs/web.md): the page, page.html, on this demo. -->\n"
              "<script>\nconst q = new URLSearchParams(location.search);\n"
-             "if (!q.has('demo')) q.set('demo', '%s');\nlocation.replace('page.html?' + q + location.hash);\n"
-             "</script>\n<noscript><meta http-equiv=\"refresh\" content=\"0; url=page.html?demo=%s\"></noscript>\n"
-             "</head>\n<body><a href=\"page.html?demo=%s\">%s</a></body>\n</html>\n",
-             title, name, name, name, name, title);
+             "if (!q.has('demo') && !q.has('own')) q.set('%s', '%s');\n"
+             "location.replace('page.html?' + q + location.hash);\n</script>\n"
+             "<noscript><meta http-equiv=\"refresh\" content=\"0; url=page.html?%s=%s\"></noscript>\n"
+             "</head>\n<body><a href=\"page.html?%s=%s\">%s</a></body>\n</html>\n",
+             title, name, key, name, key, name, key, name, title);
     if ((rc = write_bytes(path_in(path, sizeof path, out, "index.html"), text, strlen(text))) != 0)
         return rc;
-    printf("wrote %s: the web page with demo %s preselected (index.html opens page.html?demo=%s); serve the folder "
+    printf("wrote %s: the web page with demo %s preselected (index.html opens page.html?%s=%s); serve the folder "
            "over HTTP, e.g. python3 -m http.server -d %s 8000, and open http://localhost:8000/\n",
-           out, name, name, out);
+           out, name, key, name, out);
     return 0;
 }
