@@ -9,7 +9,7 @@ const params = new URLSearchParams(location.search);
 const $ = (id) => document.getElementById(id);
 
 let M, api, w, pal, L, E; // module, wrapped API, context, palette, the demo's layout, enums
-let playing = false, selected = -1, lastTick = 0, owed = 0;
+let playing = false, selected = -1, lastTick = null, owed = 0;
 let F; // the frame: sizes from the window (frameLayout)
 let C = { n: 0 }; // the wait cycle the frame outlines (iwarp_web_cycle)
 
@@ -47,7 +47,14 @@ function mix(a, b, t) {
   t = Math.min(Math.max(t, 0), 1);
   return [0, 1, 2].map((i) => Math.floor(a[i] + (b[i] - a[i]) * t + 0.5));
 }
-const css = (c) => `rgb(${c[0]},${c[1]},${c[2]})`;
+// The CSS of a colour, made once per colour (a frame asks for it thousands of times).
+const cssOf = new Map();
+function css(c) {
+  const key = (c[0] << 16) | (c[1] << 8) | c[2];
+  let s = cssOf.get(key);
+  if (s === undefined) cssOf.set(key, s = `rgb(${c[0]},${c[1]},${c[2]})`);
+  return s;
+}
 function pathColour(path) {
   if (path === 0) return pal.theme.halted;
   return pal.paths[(path - 1) % pal.paths.length];
@@ -145,7 +152,7 @@ function frameLayout() {
   // SDL_ttf advances by whole pixels (hinted): the monospaced table's columns stand where the viewer's do.
   for (const n of [11, 12]) {
     const f = font('mono', px(n));
-    g.font = f.css;
+    setFont(f);
     const adv = g.measureText('0').width;
     root.setProperty('--mono-ls' + n, (Math.round(adv) - adv).toFixed(3) + 'px');
     root.setProperty('--dym' + n, f.asc - baseline(f, f.height) + 'px');
@@ -212,24 +219,68 @@ function gridLayout() {
 const canvas = $('grid'), g = canvas.getContext('2d', { alpha: false });
 let G; // the last frame's grid layout, for clicks
 
+// The colour and font last set: setting the same again costs the canvas a parse each time (a frame of 8x8 has
+// thousands of rectangles). Forgotten when the canvas state is restored.
+let painted = null, fonted = null;
+function paint(c) {
+  flush();
+  const s = css(c);
+  if (s !== painted) g.fillStyle = painted = s;
+}
+function setFont(f) {
+  if (f.css !== fonted) g.font = fonted = f.css;
+}
+// Drawing only inside r until restore().
+function clip(r) {
+  flush();
+  g.save();
+  g.beginPath();
+  g.rect(r.x, r.y, r.w, r.h);
+  g.clip();
+}
+function restore() {
+  flush();
+  g.restore();
+  painted = fonted = null;
+}
+
+// Rectangles of one colour in a row go to the canvas as one path, filled once (an arrowhead is a rectangle per
+// pixel column, a rounded box one per row): the same pixels, whole ones, in a few hundred operations a frame
+// instead of thousands. Every other drawing flushes them first.
+let pending = null, pendingRects = 0;
+function flush() {
+  if (pending === null) return;
+  g.fill();
+  pending = null;
+  pendingRects = 0;
+}
+function rect(X, Y, W, H, c) {
+  const s = css(c);
+  if (s !== pending) {
+    flush();
+    if (s !== painted) g.fillStyle = painted = s;
+    g.beginPath();
+    pending = s;
+  }
+  g.rect(X, Y, W, H);
+}
+
 // SDL's software renderer fills whole pixels: the corner truncated, the size truncated (at least one).
 function fill(x, y, wd, ht, c) {
   if (wd <= 0 || ht <= 0) return;
-  g.fillStyle = css(c);
-  g.fillRect(Math.trunc(x), Math.trunc(y), Math.max(Math.trunc(wd), 1), Math.max(Math.trunc(ht), 1));
+  rect(Math.trunc(x), Math.trunc(y), Math.max(Math.trunc(wd), 1), Math.max(Math.trunc(ht), 1), c);
 }
 // draw_round_fill: whole pixels, the corners as rows inset along a circle.
 function roundFill(x, y, wd, ht, radius, c) {
   const X = Math.round(x), Y = Math.round(y), W = Math.round(x + wd) - X, H = Math.round(y + ht) - Y;
   if (W <= 0 || H <= 0) return;
   const rows = Math.min(Math.trunc(Math.min(radius, Math.min(W, H) / 2)), 64);
-  g.fillStyle = css(c);
   for (let i = 0; i < rows; i++) {
     const dy = rows - (i + 0.5), inset = Math.round(rows - Math.sqrt(Math.max(rows * rows - dy * dy, 0)));
-    g.fillRect(X + inset, Y + i, W - 2 * inset, 1);
-    g.fillRect(X + inset, Y + H - i - 1, W - 2 * inset, 1);
+    rect(X + inset, Y + i, W - 2 * inset, 1, c);
+    rect(X + inset, Y + H - i - 1, W - 2 * inset, 1, c);
   }
-  g.fillRect(X, Y + rows, W, H - 2 * rows);
+  if (H - 2 * rows > 0) rect(X, Y + rows, W, H - 2 * rows, c);
 }
 function roundBox(x, y, wd, ht, radius, t, border, inside) {
   roundFill(x, y, wd, ht, radius, border);
@@ -252,7 +303,7 @@ function arrowhead(x, y, dir, length, width, c) {
 function advance(f, ch) {
   let a = f.adv.get(ch);
   if (a === undefined) {
-    g.font = f.css;
+    setFont(f);
     a = Math.round(g.measureText(ch).width);
     f.adv.set(ch, a);
   }
@@ -263,16 +314,32 @@ function textWidth(f, s) {
   for (const ch of s) wd += advance(f, ch);
   return wd;
 }
+// A text once drawn is kept as a small picture (as SDL_ttf's glyphs are kept as textures): a frame of 8x8 has some
+// 800 glyphs, each fillText a shaping of its own; drawImage of the kept picture costs a copy.
+const texts = new Map(), TEXT_PAD = 3;
 function text(f, x, y, s, c) {
-  g.font = f.css;
-  g.textBaseline = 'alphabetic';
-  g.fillStyle = css(c);
-  let pen = Math.trunc(x);
-  for (const ch of s) {
-    if (ch !== ' ') g.fillText(ch, pen, Math.trunc(y) + f.asc);
-    pen += advance(f, ch);
+  const key = `${f.css}|${c}|${s}`, dpr = window.devicePixelRatio || 1;
+  let t = texts.get(key);
+  if (t === undefined || t.dpr !== dpr) {
+    if (texts.size > 4000) texts.clear(); // many sizes came and went (resizes)
+    const w = textWidth(f, s), pic = document.createElement('canvas');
+    pic.width = Math.ceil((w + 2 * TEXT_PAD) * dpr);
+    pic.height = Math.ceil((f.height + 2 * TEXT_PAD) * dpr);
+    const p = pic.getContext('2d');
+    p.setTransform(dpr, 0, 0, dpr, 0, 0);
+    p.font = f.css;
+    p.fillStyle = css(c);
+    let pen = TEXT_PAD;
+    for (const ch of s) {
+      if (ch !== ' ') p.fillText(ch, pen, TEXT_PAD + f.asc);
+      pen += advance(f, ch);
+    }
+    t = { pic, w, dpr };
+    texts.set(key, t);
   }
-  return pen - Math.trunc(x);
+  flush();
+  g.drawImage(t.pic, Math.trunc(x) - TEXT_PAD, Math.trunc(y) - TEXT_PAD, t.pic.width / dpr, t.pic.height / dpr);
+  return t.w;
 }
 const textCentred = (f, x, y, s, c) => text(f, x - Math.trunc(textWidth(f, s) / 2), y, s, c);
 const textRight = (f, x, y, s, c) => text(f, x - textWidth(f, s), y, s, c);
@@ -326,10 +393,12 @@ function laneGeometry(x, y, d) {
   return { segs, horiz, wraps, side, pos, start, sign };
 }
 
-function wordPos(idx, d, clock) {
+// How far along link d of cell idx its last word is (0..1), or -1: render.c's render_word_pos(), `frac` of the way
+// to the next clock.
+function wordPos(idx, d, clock, frac) {
   const sent = lo(linkSlot(idx, d) + E.VM_LINK_SENT);
   if (sent === 0 || clock < sent) return -1;
-  const p = (clock - sent + 0.5) / L.hop_latency;
+  const p = (clock - sent + frac + 0.5) / L.hop_latency;
   return p >= 1 ? -1 : p;
 }
 
@@ -339,22 +408,23 @@ function drawLinks() {
   for (let y = 0; y < L.height; y++) {
     for (let x = 0; x < L.width; x++) {
       const idx = y * L.width + x;
+      // The channels routed to each link, in channel order (render.c's link_paths()), in one pass over them.
+      const paths = [[], [], [], []], busy = [[], [], [], []];
+      for (let lc = 0; lc < L.channels; lc++) {
+        const li = lcInfo(idx, lc);
+        if ((li.state === E.LC_ROUTED || li.state === E.LC_DRAINING) && li.routeKind === E.END_LINK &&
+            li.routeDir < 4) {
+          busy[li.routeDir].push(li.count !== 0);
+          paths[li.routeDir].push(lcColour(idx, lc));
+        }
+      }
       for (let d = 0; d < 4; d++) {
         const horiz = d === E.DIR_PX || d === E.DIR_MX, size = horiz ? L.width : L.height;
         const ls = linkSlot(idx, d);
         // A ring of one cell links a cell to itself: only worth drawing once it carried a word.
         if (size === 1 && lo(ls + E.VM_LINK_WORDS) === 0 && hi(ls + E.VM_LINK_WORDS) === 0) continue;
-        const paths = [], busy = [];
-        for (let lc = 0; lc < L.channels; lc++) {
-          const li = lcInfo(idx, lc);
-          if ((li.state === E.LC_ROUTED || li.state === E.LC_DRAINING) && li.routeKind === E.END_LINK &&
-              li.routeDir === d) {
-            busy.push(li.count !== 0);
-            paths.push(lcColour(idx, lc));
-          }
-        }
         const u = util[idx * 4 + d], geo = laneGeometry(x, y, d);
-        for (const s of geo.segs) lane(s.x0, s.y0, s.x1, s.y1, band, u, paths, busy, s.head);
+        for (const s of geo.segs) lane(s.x0, s.y0, s.x1, s.y1, band, u, paths[d], busy[d], s.head);
         // Its utilization beside it, on the side away from its partner (large cells only).
         if (small && u > 0.005) {
           const pct = Math.round(u * 100) + '%', mid = geo.start + geo.sign * (geo.wraps ? G.gap * 0.9 : G.gap) / 2;
@@ -392,13 +462,13 @@ function drawLaneFrames() {
 }
 
 // The words in flight, over every lane: a dot in the pathway's colour where each link's last word is.
-function drawWords(clock) {
+function drawWords(clock, frac) {
   const band = laneBand(), rad = Math.min(Math.max(3, band * 0.5), band * 0.3 + 4);
   for (let y = 0; y < L.height; y++) {
     for (let x = 0; x < L.width; x++) {
       const idx = y * L.width + x;
       for (let d = 0; d < 4; d++) {
-        const word = wordPos(idx, d, clock);
+        const word = wordPos(idx, d, clock, frac);
         if (word < 0) continue;
         const wc = pathColour(lcInfo(idx, lo(linkSlot(idx, d) + E.VM_LINK_LC) % L.channels).path);
         for (const s of laneGeometry(x, y, d).segs) {
@@ -528,10 +598,7 @@ function drawRulers() {
   const f = font('sans', G.rulerFont);
   for (const axis of [0, 1]) {
     const band = axis === 0 ? G.rulerX : G.rulerY, n = axis === 0 ? L.width : L.height;
-    g.save();
-    g.beginPath();
-    g.rect(band.x, band.y, band.w, band.h);
-    g.clip();
+    clip(band);
     for (let i = 0; i < n; i += G.rulerStep) {
       const num = String(i), tw = Math.trunc(G.rulerFont * 0.62 * num.length) + 2;
       if (axis === 0) {
@@ -542,12 +609,15 @@ function drawRulers() {
         textRight(f, band.x + band.w - 4, Math.trunc(mid) - Math.trunc(G.rulerFont / 2), num, pal.theme.text);
       }
     }
-    g.restore();
+    restore();
   }
 }
 
-function draw() {
-  const clock = api.clock(w);
+// The frame: the grid at the clock (the words `frac` of the way to the next one), and the bars and the panel when
+// what they show changed.
+let drawn = '', draws = 0, drawMs = 0, loads = 0;
+function draw(frac = 0) {
+  const t0 = performance.now(), clock = api.clock(w);
   frameViews();
   const dpr = window.devicePixelRatio || 1;
   if (canvas.width !== F.cw * dpr || canvas.height !== F.ch * dpr) {
@@ -557,22 +627,27 @@ function draw() {
     canvas.style.height = F.ch + 'px';
   }
   g.setTransform(dpr, 0, 0, dpr, 0, 0);
-  g.fillStyle = css(pal.theme.bg);
-  g.fillRect(0, 0, F.cw, F.ch);
+  g.textBaseline = 'alphabetic';
+  painted = fonted = null; // a resize resets the canvas's state
+  fill(0, 0, F.cw, F.ch, pal.theme.bg);
   G = gridLayout();
   C = JSON.parse(api.cycle(w));
-  g.save();
-  g.beginPath();
-  g.rect(G.grid.x, G.grid.y, G.grid.w, G.grid.h);
-  g.clip();
+  clip(G.grid);
   drawDateline();
   drawLaneFrames();
   drawLinks();
-  drawWords(clock);
+  drawWords(clock, frac);
   drawCells();
-  g.restore();
+  restore();
   drawRulers();
-  panel(clock);
+  flush();
+  const key = `${loads} ${clock} ${selected} ${playing} ${F.W}x${F.H}`;
+  if (key !== drawn) {
+    drawn = key;
+    panel(clock);
+  }
+  draws++;
+  drawMs += performance.now() - t0;
 }
 
 // --- the top bar and the side panel (panel.c's, in HTML at its sizes) ---
@@ -625,10 +700,19 @@ function panel(clock) {
   if (C.n > 0 && C.report)
     end += sized('h3', font('bold', F.px(15)), `${topBarEnd()[0]} at clock ${clock}`) +
       `<pre class="end">${esc(C.report.replace(/\n$/, ''))}</pre>`;
-  $('narrative').innerHTML = end + paras.filter((p) => !p.startsWith('DEADLOCK'))
-    .map((p) => sized('p', body, p.replace(/\n/g, ' '))).join('');
-  cellPanel();
-  fitLegend();
+  const changed = setHTML($('narrative'), end + paras.filter((p) => !p.startsWith('DEADLOCK'))
+    .map((p) => sized('p', body, p.replace(/\n/g, ' '))).join(''));
+  // Only what changed costs the browser a layout: while a demo plays, often only the clock.
+  if (cellPanel() || changed) fitLegend();
+}
+
+// Sets an element's HTML when it differs from what it holds; returns whether it did.
+const held = new Map();
+function setHTML(el, html) {
+  if (held.get(el) === html) return false;
+  el.innerHTML = html;
+  held.set(el, html);
+  return true;
 }
 
 // The letter spacing that makes a paragraph as wide as SDL_ttf's whole-pixel advances make it in the viewer, so
@@ -637,7 +721,7 @@ const spacings = new Map();
 function spacing(f, s) {
   const key = f.css + '\n' + s;
   if (!spacings.has(key)) {
-    g.font = f.css;
+    setFont(f);
     spacings.set(key, s.length > 0 ? ((textWidth(f, s) - g.measureText(s).width) / [...s].length).toFixed(3) : 0);
   }
   return spacings.get(key);
@@ -659,9 +743,8 @@ function monoLine(s, cls, chip) {
 function cellPanel() {
   $('cell').className = selected < 0 ? '' : 'selected';
   if (selected < 0) {
-    $('cell').innerHTML = sized('p', font('sans', F.px(13)),
-      'Click a cell for its channels, spools, links, registers and source line.', 'hint');
-    return;
+    return setHTML($('cell'), sized('p', font('sans', F.px(13)),
+      'Click a cell for its channels, spools, links, registers and source line.', 'hint'));
   }
   const c = JSON.parse(api.cell(w, selected)), t = pal.theme;
   const [sc] = stateOf(selected);
@@ -711,7 +794,7 @@ function cellPanel() {
     if (row) lines.push(row);
     h += '<div class="mono regs">' + lines.map((l) => monoLine(l, 'muted')).join('') + '</div>';
   }
-  $('cell').innerHTML = h;
+  return setHTML($('cell'), h);
 }
 
 function legend() {
@@ -775,6 +858,7 @@ function loaded(rc) {
   }
   said = [];
   showError('');
+  loads++;
   L = JSON.parse(api.layout(w));
   E = L.enum;
   selected = L.select;
@@ -830,20 +914,41 @@ function setPlaying(on) {
   $('play').textContent = on ? 'Pause' : 'Play';
 }
 
+let frames = 0;
 function tick(now) {
+  frames++;
   if (playing) {
     const speed = +$('speed').value;
-    owed += Math.min((now - lastTick) / 1000, 0.25) * speed;
+    // At most a quarter of a second a frame: a page that cannot keep up plays slower, as the SDL2 view does.
+    owed += Math.min(lastTick === null ? 0 : (now - lastTick) / 1000, 0.25) * speed;
     const n = Math.floor(owed);
     if (n > 0) {
       owed -= n;
       api.step(w, n);
       if (api.status(w) !== 'running') setPlaying(false);
-      draw();
     }
+    // At 20 clocks per second or slower the words glide between clocks, as in the SDL2 view: every frame is drawn.
+    const glide = playing && speed <= 20;
+    if (n > 0 || glide) draw(glide ? owed : 0);
   }
   lastTick = now;
   requestAnimationFrame(tick);
+}
+
+// ?fps=S: plays for S seconds (at ?speed=N, else the demo's speed) and writes into #fps how many frames the browser
+// showed (requestAnimationFrame's calls), how many the page drew and at what cost, and how many clocks ran
+// (docs/web.md measures the page so on 8x8).
+function measureFps(seconds) {
+  if (params.has('speed')) setSpeed(+params.get('speed'));
+  const f0 = frames, d0 = draws, ms0 = drawMs, c0 = api.clock(w), t0 = performance.now();
+  setPlaying(true);
+  setTimeout(() => {
+    const t = (performance.now() - t0) / 1000, f = frames - f0, d = draws - d0, c = api.clock(w) - c0;
+    setPlaying(false);
+    $('fps').textContent = `fps ${(f / t).toFixed(1)} frames ${f} seconds ${t.toFixed(2)} draws ${d} ` +
+      `draws/s ${(d / t).toFixed(1)} ms/draw ${(d ? (drawMs - ms0) / d : 0).toFixed(2)} clocks ${c} ` +
+      `clocks/s ${(c / t).toFixed(1)} speed ${$('speed').value}`;
+  }, seconds * 1000);
 }
 
 function togglePlay() {
@@ -891,6 +996,7 @@ async function main() {
     draw();
     $('result').textContent = `clock ${api.clock(w)} hash ${api.hash(w)} status ${api.status(w)}`;
   }
+  if (params.has('fps')) measureFps(+params.get('fps'));
   $('demo').onchange = () => loadDemo($('demo').value);
   $('play').onclick = togglePlay;
   $('step').onclick = stepOnce;
@@ -916,6 +1022,7 @@ async function main() {
     frameLayout();
     legend();
     draw();
+    fitLegend();
   };
   requestAnimationFrame(tick);
 }

@@ -69,4 +69,14 @@ else
   echo "FAIL own demo broken: no assembler error in the page (error: $(web_error "$dom"))"
   fail=1
 fi
+# ?fps=S plays and says what it measured (scripts/web-fps.py measures it in real time; here the time is virtual, and
+# headless chromium draws no frames on it: only the line's form is checked).
+got=$(sed -n 's/.*<pre id="fps"[^>]*>\([^<]*\)<.*/\1/p' <<<"$(web_chromium --dump-dom \
+  "http://127.0.0.1:$web_port/index.html?demo=wormhole&fps=1")")
+if [[ "$got" =~ ^fps\ [0-9.]+\ frames\ [0-9]+\ seconds\ 1\.[0-9]+\ draws\ .*\ clocks/s\ [0-9.]+\ speed\ [0-9]+$ ]]; then
+  echo "ok   ?fps=1: $got"
+else
+  echo "FAIL ?fps=1: the page says '${got:-nothing}'"
+  fail=1
+fi
 exit $fail
