@@ -653,7 +653,15 @@ bool emu_array_find_wait_cycle(const emu_array_t *a, emu_wait_cycle_t *cycle, ch
     found_t out = {report != NULL && cap > 0 ? report : none, report != NULL && cap > 0 ? cap : sizeof none, cycle,
                    false};
     bool found = find_cycle(a, &out);
-    if (!found)
+    /* Waits that close a cycle are a deadlock only once nothing on its way can end them: a word or credit
+     * posted when the cycle last moved arrives within a hop and a link's clocks, a header is decoded within
+     * setup_clocks. Before that, a stopped run's waits are ordinary traffic (a credit on the wire). */
+    const coa_config_t *c = &a->machine.agent;
+    if (found && a->clock - cycle->closed_at <= (uint64_t)c->hop_latency + c->link_clocks + c->setup_clocks)
+        found = false;
+    if (!found) {
         out.text[0] = '\0'; /* a chain of waits is no news in a run that was stopped */
+        cycle->n = 0;
+    }
     return found;
 }

@@ -174,8 +174,9 @@ typedef struct emu_wait_cycle {
  * chain of waits, or after another status). */
 const emu_wait_cycle_t *emu_array_deadlock_cycle(const emu_array_t *a);
 /* The detector on the array as it stands, for a run stopped before the deadlock window closed (a clock limit, a
- * stop request): fills `out` and writes the report into `report` (may be NULL) when waits close a cycle, and
- * returns whether they do. Changes nothing in the array. */
+ * stop request): fills `out` and writes the report into `report` (may be NULL) when waits close a cycle that
+ * nothing on its way can open any more (quiet for longer than a word, credit or header takes), and returns
+ * whether they do. Changes nothing in the array. */
 bool emu_array_find_wait_cycle(const emu_array_t *a, emu_wait_cycle_t *out, char *report, size_t cap);
 /* The first cell to fault in this run, or false. */
 bool emu_array_first_fault(const emu_array_t *a, unsigned *x, unsigned *y);
