@@ -148,9 +148,8 @@ const char *view_ca_describe(const uint64_t *cell, bool has_program, char *buf, 
 
 const char *view_end_name(coa_end_t e, bool route, char *buf, size_t cap)
 {
-    static const char *const dirs[4] = {"+X", "-X", "+Y", "-Y"};
     switch (e.kind) {
-    case COA_END_LINK: snprintf(buf, cap, "%s ch%u", dirs[e.dir & 3], e.index); break;
+    case COA_END_LINK: snprintf(buf, cap, "%s ch%u", coa_dir_name((coa_dir_t)e.dir), e.index); break;
     case COA_END_GATE: snprintf(buf, cap, "%s%u", route ? "gi" : "go", e.index); break;
     case COA_END_SPOOL: snprintf(buf, cap, "spool %u", e.index); break;
     case COA_END_QUEUE: snprintf(buf, cap, "arrivals"); break;

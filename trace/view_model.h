@@ -17,6 +17,9 @@
 #include "emu.h"
 
 /* Slots of a cell, before its links, channels, spools and registers. */
+/* Clocks over which a link's utilization is measured, by the SDL2 view and the web page alike. */
+enum { VIEW_UTIL_WINDOW = 32 };
+
 enum view_cell_slot {
     VM_CA,         /* ca_state_t | wait cause << 8 | wait gate << 16 */
     VM_PC,         /* program counter */

@@ -26,9 +26,6 @@
 #define WEB_DEMOS WEB_ROOT "/programs/demos"
 #define WEB_USER "/user"
 
-/* Clocks over which a link's utilization is measured: the SDL2 view's VIEW_UTIL_WINDOW (tools/view/render.h). */
-enum { UTIL_WINDOW = 32 };
-
 struct iwarp_web {
     demo_t demo;
     bool has_demo;
@@ -40,7 +37,7 @@ struct iwarp_web {
     bool over;
     emu_run_status_t status;
     uint64_t max_cycles;
-    /* Each link's busy clocks at the last UTIL_WINDOW + 1 clocks, a ring by clock: utilization over the window. */
+    /* Each link's busy clocks at the last VIEW_UTIL_WINDOW + 1 clocks, a ring by clock: utilization over the window. */
     uint64_t *busy;
     float *util;
     uint8_t *fed;
@@ -204,7 +201,7 @@ API const char *iwarp_web_demos(iwarp_web_t *w)
 static void note_busy(iwarp_web_t *w, uint64_t clock)
 {
     size_t nlinks = (size_t)w->m.l.width * w->m.l.height * COA_NUM_DIRS;
-    uint64_t *row = w->busy + (clock % (UTIL_WINDOW + 1)) * nlinks;
+    uint64_t *row = w->busy + (clock % (VIEW_UTIL_WINDOW + 1)) * nlinks;
     for (size_t i = 0; i < nlinks; i++)
         row[i] = view_link(&w->m, w->m.slots + i / COA_NUM_DIRS * w->m.l.cell_slots,
                            (unsigned)(i % COA_NUM_DIRS))[VM_LINK_BUSY];
@@ -250,7 +247,7 @@ static int build(iwarp_web_t *w)
     if (view_model_init(&w->m, &l) != 0)
         return snprintf(w->err, sizeof w->err, "out of memory"), -1;
     w->has_model = true;
-    w->busy = calloc((UTIL_WINDOW + 1) * ncells * COA_NUM_DIRS, sizeof *w->busy);
+    w->busy = calloc((VIEW_UTIL_WINDOW + 1) * ncells * COA_NUM_DIRS, sizeof *w->busy);
     w->util = calloc(ncells * COA_NUM_DIRS, sizeof *w->util);
     w->fed = calloc(ncells * l.channels, 1);
     if (w->busy == NULL || w->util == NULL || w->fed == NULL)
@@ -395,9 +392,9 @@ API const float *iwarp_web_util(iwarp_web_t *w)
     if (!w->has_model)
         return NULL;
     size_t nlinks = (size_t)w->m.l.width * w->m.l.height * COA_NUM_DIRS;
-    uint64_t clock = w->m.clock, past = clock > UTIL_WINDOW ? clock - UTIL_WINDOW : 0, span = clock - past;
-    const uint64_t *now = w->busy + (clock % (UTIL_WINDOW + 1)) * nlinks;
-    const uint64_t *then = w->busy + (past % (UTIL_WINDOW + 1)) * nlinks;
+    uint64_t clock = w->m.clock, past = clock > VIEW_UTIL_WINDOW ? clock - VIEW_UTIL_WINDOW : 0, span = clock - past;
+    const uint64_t *now = w->busy + (clock % (VIEW_UTIL_WINDOW + 1)) * nlinks;
+    const uint64_t *then = w->busy + (past % (VIEW_UTIL_WINDOW + 1)) * nlinks;
     for (size_t i = 0; i < nlinks; i++) {
         /* Busy clocks are counted when a word leaves (link_clocks at once), so the window can run ahead. */
         float u = span > 0 ? (float)(now[i] - then[i]) / (float)span : 0;

@@ -281,8 +281,8 @@ static void cell_details(pen_t *p, const render_frame_t *f)
                 if ((int)lc == f->channel) /* the channel whose pathway is traced on the grid */
                     draw_fill(r->ren, (float)(p->x - px(r, 2)), (float)p->y, (float)(p->w + px(r, 4)),
                               (float)mono->height, color_mix(th->panel, th->selected, 0.18f));
-                draw_fill(r->ren, (float)(p->x - px(r, 8)), (float)p->y + 2, (float)px(r, 4),
-                          (float)mono->height - 4, c);
+                draw_fill(r->ren, (float)(p->x - px(r, 8)), (float)p->y + 2, (float)px(r, 4), (float)mono->height - 4,
+                          c);
                 if (r->nrows < COA_MAX_CHANNELS)
                     r->rows[r->nrows++] = (render_row_t){p->y, p->y + mono->height, lc};
             }
@@ -310,13 +310,12 @@ static void cell_details(pen_t *p, const render_frame_t *f)
         line(p, mono, buf, th->text);
     }
     /* Links: words carried and utilization over the recent window. */
-    static const char *const dirs[4] = {"+X", "-X", "+Y", "-Y"};
     for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
         const uint64_t *lk = view_link(m, cell, d);
         if (lk[VM_LINK_WORDS] == 0)
             continue;
-        snprintf(buf, sizeof buf, "link %s %6" PRIu64 " words, %3.0f%% now", dirs[d], lk[VM_LINK_WORDS],
-                 render_link_util(f, idx, d) * 100);
+        snprintf(buf, sizeof buf, "link %s %6" PRIu64 " words, %3.0f%% now", coa_dir_name((coa_dir_t)d),
+                 lk[VM_LINK_WORDS], render_link_util(f, idx, d) * 100);
         line(p, mono, buf, th->text);
     }
     /* Registers that hold something, a few per line. */

@@ -15,8 +15,6 @@
 #include "text.h"
 #include "trace.h"
 
-enum { VIEW_UTIL_WINDOW = 32 }; /* clocks over which a link's utilization is measured */
-
 typedef struct render_frame {
     const view_trace_t *trace; /* static information, marks, faults, the end */
     const view_model_t *now;   /* the model at `clock` */
