@@ -38,6 +38,8 @@ static const machine_key_t keys[] = {
 #undef EMU_KEY
 };
 enum { NKEYS = sizeof keys / sizeof keys[0] };
+/* The range of every timing class (timing.<class>), in clocks. */
+enum { TIMING_MIN = 1, TIMING_MAX = 1000 };
 
 /* The agent's keys are unsigned, as the table says of them. */
 #define COA_KEY(field, def, min, max, unit, doc, source)                                                               \
@@ -106,9 +108,9 @@ int emu_machine_in_range(const emu_machine_t *m, char *err, size_t errlen)
                            (unsigned long long)keys[i].min, (unsigned long long)keys[i].max);
     }
     for (unsigned t = 0; t < ISA_T_COUNT; t++)
-        if (m->timing.clocks[t] < 1 || m->timing.clocks[t] > 1000)
-            return err_set(err, errlen, "timing.%s is %u, the key allows 1 to 1000",
-                           isa_timing_key((isa_timing_class_t)t), m->timing.clocks[t]);
+        if (m->timing.clocks[t] < TIMING_MIN || m->timing.clocks[t] > TIMING_MAX)
+            return err_set(err, errlen, "timing.%s is %u, the key allows %d to %d",
+                           isa_timing_key((isa_timing_class_t)t), m->timing.clocks[t], TIMING_MIN, TIMING_MAX);
     return emu_machine_check(m, err, errlen);
 }
 
@@ -170,8 +172,8 @@ int emu_machine_set(emu_machine_t *m, const char *key, const char *value, char *
         int t = isa_timing_lookup(key + 7);
         if (t < 0)
             return err_set(err, errlen, "unknown timing class '%s'", key + 7);
-        if (parse_u64(value, &v) != 0 || v < 1 || v > 1000)
-            return err_set(err, errlen, "%s wants clocks from 1 to 1000, not '%s'", key, value);
+        if (parse_u64(value, &v) != 0 || v < TIMING_MIN || v > TIMING_MAX)
+            return err_set(err, errlen, "%s wants clocks from %d to %d, not '%s'", key, TIMING_MIN, TIMING_MAX, value);
         m->timing.clocks[t] = (uint16_t)v;
         return 0;
     }
@@ -296,7 +298,8 @@ void emu_machine_doc_table(FILE *out)
             fprintf(out, "%s..%s", min, max);
         fprintf(out, " | %s | %s | %s |\n", unit_names[k->unit], k->doc, k->source);
     }
-    fprintf(out, "| `timing.<class>` | see [isa.md](isa.md#timing) | 1..1000 | clocks | clocks of a timing class (");
+    fprintf(out, "| `timing.<class>` | see [isa.md](isa.md#timing) | %d..%d | clocks | clocks of a timing class (",
+            TIMING_MIN, TIMING_MAX);
     for (unsigned t = 0; t < ISA_T_COUNT; t++)
         fprintf(out, "%s`%s`", t > 0 ? ", " : "", isa_timing_key((isa_timing_class_t)t));
     fprintf(out, ") | isa.md |\n");
