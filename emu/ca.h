@@ -74,7 +74,6 @@ typedef struct ca_state_block {
     ca_state_t state;
     uint64_t ready_at;       /* first clock at which the next bundle may issue */
     uint64_t wait_since;     /* the current wait's clocks before this one are in stall_clocks (ca_finish moves it) */
-    uint64_t wait_began;     /* clock at which the current wait began, for reports: no run's end moves it */
     uint8_t wait_cause;      /* ca_stall_cause_t of the current wait */
     uint8_t wait_gate;       /* gate number it waits for (input 0/1, output 2/3) */
     bool wfe_armed;          /* a wfe is waiting */
@@ -92,6 +91,8 @@ typedef struct ca_state_block {
     uint64_t timer_at;      /* clock at which CA_EVENT_TIMER becomes pending; 0 = off */
     emu_fault_t fault;
     ca_stats_t stats;
+    uint64_t wait_began; /* clock at which the current wait began, for reports (no run's end moves it): last, off
+                          * the fields the core reads every bundle */
 } ca_state_block_t;
 
 typedef struct ca {

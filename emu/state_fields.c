@@ -49,8 +49,6 @@ static const state_field_t ca_fields[] = {
     F(ca_state_block_t, ready_at, STATE_BYTES),
     HAND(ca_state_block_t, wait_since, NULL,
          "in the stall clocks, settled as if now: a run that closed its books at a stop moved it to that clock"),
-    SKIP(ca_state_block_t, wait_began,
-         "when the current wait began, read by reports only (deadlock, stall watch): the machine never reads it"),
     F(ca_state_block_t, wait_cause, STATE_BYTES),
     F(ca_state_block_t, wait_gate, STATE_BYTES),
     F(ca_state_block_t, wfe_armed, STATE_BYTES),
@@ -67,6 +65,8 @@ static const state_field_t ca_fields[] = {
     F(ca_state_block_t, timer_at, STATE_BYTES),
     NEST(ca_state_block_t, fault, emu_fault),
     HAND(ca_state_block_t, stats, &ca_stats, "settled as if now, an open wait's clocks counted (ca_finish)"),
+    SKIP(ca_state_block_t, wait_began,
+         "when the current wait began, read by reports only (deadlock, stall watch): the machine never reads it"),
 };
 TABLE(ca_state_block, ca_state_block, "emu/ca.h", ca_fields);
 
