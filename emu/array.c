@@ -265,6 +265,16 @@ void emu_array_set_hooks(emu_array_t *a, const emu_hooks_t *hooks)
         a->hooks = *hooks;
 }
 
+void emu_array_set_driver(emu_array_t *a, const emu_driver_t *driver)
+{
+    a->driver = driver != NULL ? *driver : (emu_driver_t){0};
+}
+
+coa_t *emu_array_agent(emu_array_t *a, unsigned i)
+{
+    return &a->cells[i].coa;
+}
+
 unsigned emu_array_marks(const emu_array_t *a, unsigned x, unsigned y, const uint32_t **marks)
 {
     const emu_cell_t *c = &a->cells[(y % a->machine.height) * a->machine.width + (x % a->machine.width)];

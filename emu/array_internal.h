@@ -127,6 +127,7 @@ struct emu_array {
     void *output_user;
     emu_hooks_t hooks;
     bool has_hooks;
+    emu_driver_t driver; /* clock NULL: the cells' CAs run (drive.c) */
     uint64_t run_limit; /* of the run in progress: no CA runs ahead to it (a run returns with every cell there) */
     uint64_t last_ran; /* the last clock the serial loop executed (marks belong to it) */
     bool ran_any;

@@ -11,6 +11,7 @@
 
 #include "ca.h"
 #include "coa.h"
+#include "drive.h"
 #include "fault.h"
 #include "machine.h"
 #include "program.h"
@@ -123,6 +124,9 @@ unsigned emu_array_threads(const emu_array_t *a);
  * the blocks the scheduler makes. */
 unsigned emu_array_max_threads(const emu_array_t *a);
 void emu_array_set_hooks(emu_array_t *a, const emu_hooks_t *hooks); /* NULL removes them */
+void emu_array_set_driver(emu_array_t *a, const emu_driver_t *driver); /* NULL removes it */
+/* Cell i's agent (row-major), to set up before a run: its pools, its forwarding entries. */
+coa_t *emu_array_agent(emu_array_t *a, unsigned i);
 /* How the host got there, not state: the cell-clocks the array did not step because the cell slept with a
  * stuck agent (its waits added up instead), since the array was made. */
 uint64_t emu_array_stuck_clocks(const emu_array_t *a);

@@ -142,6 +142,10 @@ static void tell_dormant(const emu_block_t *b, emu_step_summary_t *sum)
 
 void emu_block_step(emu_array_t *a, emu_block_t *b, uint64_t now, emu_step_summary_t *sum)
 {
+    if (a->driver.clock != NULL) {
+        emu_block_drive(a, b, now, sum);
+        return;
+    }
     if (b->dirty || now >= b->wake_at || atomic_load_explicit(&b->wakes, memory_order_relaxed) != b->wakes_seen)
         rebuild(a, b, now);
     prefetch_edges(a, b, now);
@@ -227,7 +231,7 @@ static bool may_run_ahead(const emu_array_t *a, const emu_block_t *b, const emu_
 
 bool emu_block_alone(emu_array_t *a, emu_block_t *b, emu_run_clock_t *rc, uint64_t limit, emu_run_status_t *st)
 {
-    if (b->nawake != 1 || b->dirty || atomic_load_explicit(&b->wakes, memory_order_relaxed) != b->wakes_seen)
+    if (b->nawake != 1 || b->dirty || a->driver.clock != NULL || atomic_load_explicit(&b->wakes, memory_order_relaxed) != b->wakes_seen)
         return false;
     emu_cell_t *c = b->awake[0];
     if (!agent_quiet(c, rc->clock))

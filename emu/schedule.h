@@ -10,6 +10,8 @@ enum { EMU_MAX_BLOCKS = 256 };
 int emu_blocks_prepare(emu_array_t *a, unsigned n);
 /* One clock of the awake cells of block b, folded into *sum. */
 void emu_block_step(emu_array_t *a, emu_block_t *b, uint64_t now, emu_step_summary_t *sum);
+/* One clock of every cell of block b driven by the array's driver (drive.c), folded into *sum. */
+void emu_block_drive(emu_array_t *a, emu_block_t *b, uint64_t now, emu_step_summary_t *sum);
 /* While the block's one awake cell computes alone (serial runs without hooks), runs its clocks in a tight
  * loop: the same steps and the same decisions, without the array's per-clock machinery. Returns true when the
  * run stops (with *st); false when the general loop must take the next clock. */

@@ -1,9 +1,10 @@
-/* The traffic network: one communication agent per cell with the host-side generator and sink that drive it
- * through its port, and the clock loop over them (on one or several host threads). */
+/* The traffic network: an emulated array whose cells' cores are host-side generators and sinks that drive each
+ * agent through its port (emu_driver_t), run on the array's scheduler and threads. */
 #ifndef TOOLS_TRAFFIC_INTERNAL_H
 #define TOOLS_TRAFFIC_INTERNAL_H
 
 #include "coa.h"
+#include "emu.h"
 #include "conset/splitmix64.h"
 #include "traffic.h"
 
@@ -41,7 +42,7 @@ typedef struct tr_counts {
 } tr_counts_t;
 
 typedef struct tr_cell {
-    coa_t coa;
+    coa_t *coa; /* the array's */
     unsigned id;
     uint64_t rng;
     bool on; /* on/off injection */
@@ -57,15 +58,14 @@ typedef struct tr_cell {
     tr_counts_t counts;
     tr_notes_t deliveries, injections;
     char first_error[256];
-    uint8_t mem[64]; /* the agent's memory port: the generators use no spool */
 } tr_cell_t;
 
 typedef struct tr_net {
     traffic_config_t cfg;
     unsigned w, h, ncells;
+    emu_array_t *array;
     tr_cell_t *cells;
-    coa_line_t *lines; /* ncells * 4, cell i's outgoing line in dir d at 4i + d */
-    uint64_t clock;
+    uint64_t clock; /* the array's, after the last run */
     uint64_t measure_from; /* messages created at or after this clock are noted */
     bool injecting;
     uint64_t p_create; /* probability of a message per clock (while on), scaled to 2^64 - 1 */

@@ -32,7 +32,7 @@ static bool advance(tr_net_t *n, uint64_t until, traffic_watch_t *w, progress_t 
 
 static uint64_t link_busy(const tr_net_t *n, unsigned i, unsigned d)
 {
-    return n->cells[i].coa.link_stats[d].busy_clocks;
+    return n->cells[i].coa->link_stats[d].busy_clocks;
 }
 
 /* Notes of messages created in [from, to), from every cell in cell order (so the order is the same whatever
@@ -207,10 +207,10 @@ int traffic_measure_watched(const traffic_config_t *cfg, traffic_point_t *pt, tr
                     pt->accepted < (1.0 - 2.0 * cfg->tolerance) * pt->offered;
     pt->clocks = n.clock;
     for (unsigned i = 0; i < n.ncells; i++) {
-        coa_settle(&n.cells[i].coa, n.clock);
-        for (unsigned lc = 0; lc < n.cells[i].coa.cfg.channels; lc++)
+        coa_settle(n.cells[i].coa, n.clock);
+        for (unsigned lc = 0; lc < n.cells[i].coa->cfg.channels; lc++)
             for (unsigned k = 0; k < COA_WAIT_COUNT; k++)
-                pt->waits[k] += n.cells[i].coa.lc[lc].stats.wait_clocks[k];
+                pt->waits[k] += n.cells[i].coa->lc[lc].stats.wait_clocks[k];
     }
     end = tr_net_counts(&n);
     pt->errors = end.errors;

@@ -1,9 +1,7 @@
-/* The agents of the torus and the host-side generators and sinks in place of the computation agents. Each
- * works only through the agent's port (coa_cr_read/write, the gates), as a program would, at no clock cost:
- * one word per gate per clock, channels from ALLOC, arrivals from the arrival queue. */
-#include <pthread.h>
-#include <sched.h>
-#include <stdatomic.h>
+/* The host-side generators and sinks in place of the computation agents, the core of each cell of an emulated
+ * array (emu_driver_t): the array's agents, links, scheduler and threads are every run's. Each works only
+ * through its agent's port (coa_cr_read/write, the gates), as a program would, at no clock cost: one word per
+ * gate per clock, channels from ALLOC, arrivals from the arrival queue. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,7 +89,7 @@ static int setup_fixed(tr_net_t *n, char *err, size_t errlen)
             const route_conn_t *pc = &plan.conns[k];
             unsigned first = pc->first, last = pc->first + pc->ncells - 1;
             for (unsigned i = first; rc == 0 && i <= last; i++) {
-                coa_t *a = &n->cells[plan.cells[i]].coa;
+                coa_t *a = n->cells[plan.cells[i]].coa;
                 uint32_t lc = COA_CR_LC + 8u * plan.chans[i];
                 if ((i < last &&
                      coa_cr_write(a, lc + COA_LC_F_ROUTE, link_end(plan.dirs[i], plan.chans[i + 1]), 0) != 0) ||
@@ -101,8 +99,8 @@ static int setup_fixed(tr_net_t *n, char *err, size_t errlen)
                                  plan.cells[i]);
             }
             tr_cell_t *from = &n->cells[plan.cells[first]], *to = &n->cells[plan.cells[last]];
-            if (rc == 0 && (coa_cr_write(&from->coa, COA_CR_GATE_OUT0, plan.chans[first], 0) != 0 ||
-                            coa_cr_write(&to->coa, COA_CR_GATE_IN0, plan.chans[last], 0) != 0))
+            if (rc == 0 && (coa_cr_write(from->coa, COA_CR_GATE_OUT0, plan.chans[first], 0) != 0 ||
+                            coa_cr_write(to->coa, COA_CR_GATE_IN0, plan.chans[last], 0) != 0))
                 rc = err_set(err, errlen, "a gate refused its channel");
             to->fixed_hops = pc->ncells - 1;
             to->receiving = true;
@@ -113,6 +111,8 @@ static int setup_fixed(tr_net_t *n, char *err, size_t errlen)
     cset_free(&set);
     return rc;
 }
+
+static void net_clock(void *user, emu_drive_span_t *span, uint64_t now);
 
 int tr_net_init(tr_net_t *n, const traffic_config_t *cfg, char *err, size_t errlen)
 {
@@ -133,42 +133,33 @@ int tr_net_init(tr_net_t *n, const traffic_config_t *cfg, char *err, size_t errl
     } else {
         n->p_create = probability(cfg->rate / size);
     }
+    if (emu_array_create(&n->array, m, err, errlen) != 0)
+        return -1;
     n->cells = calloc(n->ncells, sizeof *n->cells);
-    n->lines = calloc(4u * n->ncells, sizeof *n->lines);
-    if (n->cells == NULL || n->lines == NULL) {
+    if (n->cells == NULL) {
         tr_net_free(n);
         return err_set(err, errlen, "out of memory for %u cells", n->ncells);
     }
     for (unsigned i = 0; i < n->ncells; i++) {
         tr_cell_t *c = &n->cells[i];
         c->id = i;
+        c->coa = emu_array_agent(n->array, i);
         c->rng = cfg->seed * 0x2545f4914f6cdd1dull + i;
         splitmix64_next(&c->rng);
         c->last_created = calloc(n->ncells, sizeof *c->last_created);
-        if (c->last_created == NULL ||
-            coa_init(&c->coa, &m->agent, emu_machine_place(m, i % n->w, i / n->w), c->mem, sizeof c->mem, 0) != 0) {
+        if (c->last_created == NULL) {
             tr_net_free(n);
-            return err_set(err, errlen, "out of memory for cell %u (%u channels of %u words)", i, m->agent.channels,
-                           m->agent.queue_depth);
+            return err_set(err, errlen, "out of memory for cell %u", i);
         }
-        for (unsigned d = 0; d < COA_NUM_DIRS; d++)
-            if (coa_line_init(&n->lines[4 * i + d], m->agent.hop_latency, m->agent.channels) != 0) {
-                tr_net_free(n);
-                return err_set(err, errlen, "out of memory for the links");
-            }
-        msg_pools(&c->coa);
+        msg_pools(c->coa);
         c->on = cfg->injection == TRAFFIC_BERNOULLI || splitmix64_next(&c->rng) < probability(cfg->duty);
     }
-    static const int dx[COA_NUM_DIRS] = {1, -1, 0, 0}, dy[COA_NUM_DIRS] = {0, 0, 1, -1};
-    for (unsigned i = 0; i < n->ncells; i++)
-        for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
-            unsigned nx = (i % n->w + n->w + (unsigned)dx[d]) % n->w, ny = (i / n->w + n->h + (unsigned)dy[d]) % n->h;
-            coa_wire(&n->cells[i].coa, (coa_dir_t)d, &n->lines[4 * i + d], &n->cells[ny * n->w + nx].coa);
-        }
     if (cfg->routing == TRAFFIC_FIXED && setup_fixed(n, err, errlen) != 0) {
         tr_net_free(n);
         return -1;
     }
+    emu_array_set_threads(n->array, cfg->threads);
+    emu_array_set_driver(n->array, &(emu_driver_t){.user = n, .clock = net_clock});
     return 0;
 }
 
@@ -177,17 +168,13 @@ void tr_net_free(tr_net_t *n)
     if (n->cells != NULL)
         for (unsigned i = 0; i < n->ncells; i++) {
             tr_cell_t *c = &n->cells[i];
-            coa_free(&c->coa);
             free(c->queue);
             free(c->last_created);
             free(c->deliveries.v);
             free(c->injections.v);
         }
-    if (n->lines != NULL)
-        for (unsigned i = 0; i < 4u * n->ncells; i++)
-            coa_line_free(&n->lines[i]);
+    emu_array_free(n->array);
     free(n->cells);
-    free(n->lines);
     memset(n, 0, sizeof *n);
 }
 
@@ -259,7 +246,7 @@ static uint32_t message_word(const tr_cell_t *c, const tr_send_t *s, unsigned k,
 }
 
 /* Fixed routing: go0 stays bound to the pathway; a message is its info word and its data. */
-static void send_fixed(tr_net_t *n, tr_cell_t *c, uint64_t now)
+static void send_fixed(tr_net_t *n, tr_cell_t *c, coa_t *agent, uint64_t now)
 {
     tr_send_t *s = &c->send[0];
     if (!s->busy) {
@@ -274,15 +261,15 @@ static void send_fixed(tr_net_t *n, tr_cell_t *c, uint64_t now)
         if (s->msg.created >= n->measure_from && !note(&c->injections, s->msg.created, now - s->msg.created, 0))
             cell_error(c, now, "out of memory for the measurements");
     }
-    if (coa_gate_out_status(&c->coa, 0) != 0)
+    if (coa_gate_out_status(agent, 0) != 0)
         return;
     uint32_t w = s->next == 0 ? c->id << 20 | s->msg.words : (uint32_t)s->msg.created + (s->next - 1);
-    coa_gate_out_push(&c->coa, 0, w, now);
+    coa_gate_out_push(agent, 0, w, now);
     if (++s->next == s->total)
         s->busy = false;
 }
 
-static void send(tr_net_t *n, tr_cell_t *c, unsigned g, uint64_t now)
+static void send(tr_net_t *n, tr_cell_t *c, coa_t *agent, unsigned g, uint64_t now)
 {
     tr_send_t *s = &c->send[g];
     if (!s->busy) {
@@ -294,10 +281,10 @@ static void send(tr_net_t *n, tr_cell_t *c, unsigned g, uint64_t now)
         if (c->send[g ^ 1u].busy && c->send[g ^ 1u].msg.dst == m->dst)
             return;
         uint32_t lc;
-        coa_cr_read(&c->coa, COA_CR_ALLOC, &lc, now);
+        coa_cr_read(agent, COA_CR_ALLOC, &lc, now);
         if (lc == ~0u)
             return; /* every local channel is busy: try again next clock */
-        coa_cr_write(&c->coa, COA_CR_GATE_OUT0 + g, lc, now);
+        coa_cr_write(agent, COA_CR_GATE_OUT0 + g, lc, now);
         s->busy = true;
         s->msg = *m;
         c->qhead = (c->qhead + 1) % c->qcap;
@@ -309,13 +296,13 @@ static void send(tr_net_t *n, tr_cell_t *c, unsigned g, uint64_t now)
             !note(&c->injections, s->msg.created, now - s->msg.created, s->route.hops))
             cell_error(c, now, "out of memory for the measurements");
     }
-    if (coa_gate_out_status(&c->coa, g) != 0)
+    if (coa_gate_out_status(agent, g) != 0)
         return;
     bool tag;
     uint32_t w = message_word(c, s, s->next, &tag);
     if (tag)
-        coa_cr_write(&c->coa, COA_CR_TAG_NEXT, 1u << g, now);
-    coa_gate_out_push(&c->coa, g, w, now);
+        coa_cr_write(agent, COA_CR_TAG_NEXT, 1u << g, now);
+    coa_gate_out_push(agent, g, w, now);
     if (++s->next == s->total)
         s->busy = false; /* the trailer unbound the gate */
 }
@@ -324,20 +311,20 @@ static void send(tr_net_t *n, tr_cell_t *c, unsigned g, uint64_t now)
 
 static void delivered(tr_net_t *n, tr_cell_t *c, uint64_t now);
 
-static void receive(tr_net_t *n, tr_cell_t *c, uint64_t now)
+static void receive(tr_net_t *n, tr_cell_t *c, coa_t *agent, uint64_t now)
 {
     if (!c->receiving) {
         uint32_t lc;
-        if (c->coa.narrivals == 0 || coa_cr_read(&c->coa, COA_CR_ARRIVAL, &lc, now) != 0 ||
-            coa_cr_write(&c->coa, COA_CR_GATE_IN0, lc, now) != 0)
+        if (agent->narrivals == 0 || coa_cr_read(agent, COA_CR_ARRIVAL, &lc, now) != 0 ||
+            coa_cr_write(agent, COA_CR_GATE_IN0, lc, now) != 0)
             return;
         c->receiving = true;
         c->rx_got = 0;
         c->rx_words = UINT32_MAX; /* until the info word */
     }
-    if (coa_gate_in_status(&c->coa, 0) != 0)
+    if (coa_gate_in_status(agent, 0) != 0)
         return;
-    uint32_t w = coa_gate_in_pop(&c->coa, 0, now);
+    uint32_t w = coa_gate_in_pop(agent, 0, now);
     char what[128];
     if (c->rx_words == UINT32_MAX) {
         c->rx_src = w >> 20;
@@ -393,105 +380,47 @@ static void delivered(tr_net_t *n, tr_cell_t *c, uint64_t now)
         cell_error(c, now, "out of memory for the measurements");
 }
 
-/* One clock of a cell, in the order of emu/cell.c: arrivals, the program's side (here the sink, the generator
- * and the senders), then the agent's spools, headers and links. */
-static void cell_step(tr_net_t *n, tr_cell_t *c, uint64_t now)
+/* One clock of a cell's core (emu/drive.c calls it between the agent's arrivals and its spools, headers and links):
+ * the sink, the generator and the senders. */
+/* One clock of a cell's core, between the agent's arrivals and its spools, headers and links (emu_drive_cells):
+ * the sink, the generator and the senders. */
+static inline void core_step(void *user, unsigned cell, coa_t *agent, uint64_t now)
 {
-    coa_deliver(&c->coa, now);
-    receive(n, c, now);
+    tr_net_t *n = user;
+    tr_cell_t *c = &n->cells[cell];
+    receive(n, c, agent, now);
     if (n->injecting)
         generate(n, c, now);
     if (n->cfg.routing == TRAFFIC_FIXED)
-        send_fixed(n, c, now);
+        send_fixed(n, c, agent, now);
     else
         for (unsigned g = 0; g < COA_NUM_GATES; g++)
-            send(n, c, g, now);
-    if (coa_active(&c->coa))
-        coa_after_ca(&c->coa, now, false);
-    if (c->receiving && c->coa.gate_in_lc[0] == COA_NONE)
+            send(n, c, agent, g, now);
+}
+
+/* After the agent's clock: a trailer it consumed delivered the message; a fault is the cell's error, and the run
+ * goes on. */
+static inline void core_after(void *user, unsigned cell, coa_t *agent, uint64_t now)
+{
+    tr_net_t *n = user;
+    tr_cell_t *c = &n->cells[cell];
+    if (c->receiving && agent->gate_in_lc[0] == COA_NONE)
         delivered(n, c, now);
-    if (c->coa.fault.raised) {
-        cell_error(c, now, c->coa.fault.detail);
-        c->coa.fault.raised = false;
+    if (agent->fault.raised) {
+        cell_error(c, now, agent->fault.detail);
+        agent->fault.raised = false;
     }
 }
 
-/* --- the clock loop --- */
-
-enum { SPINS_BEFORE_YIELD = 1000 };
-
-typedef struct tr_run {
-    tr_net_t *n;
-    uint64_t from, until;
-    unsigned nthreads;
-    atomic_int go; /* 1: every thread exists, run; -1: one could not start, give up */
-    atomic_uint arrived;
-    atomic_uint generation;
-} tr_run_t;
-
-typedef struct tr_worker {
-    tr_run_t *run;
-    unsigned id;
-    pthread_t thread;
-} tr_worker_t;
-
-/* Every thread steps its block of cells for a clock, then waits for the others: cells meet only through link
- * lines written at least one clock ahead, so the blocks are independent within a clock. */
-static void *worker_main(void *arg)
+static void net_clock(void *user, emu_drive_span_t *span, uint64_t now)
 {
-    tr_worker_t *wk = arg;
-    tr_run_t *r = wk->run;
-    tr_net_t *n = r->n;
-    while (atomic_load(&r->go) == 0)
-        sched_yield();
-    if (atomic_load(&r->go) < 0)
-        return NULL;
-    unsigned first = n->ncells * wk->id / r->nthreads, last = n->ncells * (wk->id + 1) / r->nthreads;
-    for (uint64_t now = r->from; now < r->until; now++) {
-        for (unsigned i = first; i < last; i++)
-            cell_step(n, &n->cells[i], now);
-        unsigned gen = atomic_load(&r->generation);
-        if (atomic_fetch_add(&r->arrived, 1) + 1 == r->nthreads) {
-            atomic_store(&r->arrived, 0);
-            atomic_fetch_add(&r->generation, 1);
-        } else {
-            for (unsigned spins = 0; atomic_load(&r->generation) == gen; spins++)
-                if (spins >= SPINS_BEFORE_YIELD)
-                    sched_yield();
-        }
-    }
-    return NULL;
+    emu_drive_cells(span, now, user, core_step, core_after);
 }
 
 void tr_net_run(tr_net_t *n, uint64_t until)
 {
-    unsigned t = n->cfg.threads < n->ncells ? n->cfg.threads : n->ncells;
-    tr_worker_t workers[64];
-    if (t > 64)
-        t = 64;
-    tr_run_t r = {.n = n, .from = n->clock, .until = until, .nthreads = t};
-    atomic_init(&r.go, 0);
-    atomic_init(&r.arrived, 0);
-    atomic_init(&r.generation, 0);
-    unsigned started = 1;
-    for (unsigned k = 0; k < t; k++)
-        workers[k] = (tr_worker_t){&r, k, 0};
-    for (unsigned k = 1; k < t && started == k; k++)
-        if (pthread_create(&workers[k].thread, NULL, worker_main, &workers[k]) == 0)
-            started++;
-    /* The barrier needs every thread: if one could not start, release the others and run on one. */
-    atomic_store(&r.go, started == t ? 1 : -1);
-    for (unsigned k = 1; k < started; k++)
-        if (started != t)
-            pthread_join(workers[k].thread, NULL);
-    if (started != t) {
-        r.nthreads = 1;
-        atomic_store(&r.go, 1);
-    }
-    worker_main(&workers[0]);
-    for (unsigned k = 1; k < started && started == t; k++)
-        pthread_join(workers[k].thread, NULL);
-    n->clock = until;
+    emu_array_run(n->array, until);
+    n->clock = emu_array_clock(n->array);
 }
 
 /* --- what the measurement reads --- */
@@ -531,9 +460,9 @@ uint64_t tr_net_hash(const tr_net_t *n)
     for (unsigned i = 0; i < n->ncells; i++) {
         const tr_cell_t *c = &n->cells[i];
         for (unsigned d = 0; d < COA_NUM_DIRS; d++)
-            h = fnv1a64_u64(fnv1a64_u64(h, c->coa.link_stats[d].words), c->coa.link_stats[d].busy_clocks);
-        for (unsigned lc = 0; lc < c->coa.cfg.channels; lc++) {
-            const coa_lc_stats_t *s = &c->coa.lc[lc].stats;
+            h = fnv1a64_u64(fnv1a64_u64(h, c->coa->link_stats[d].words), c->coa->link_stats[d].busy_clocks);
+        for (unsigned lc = 0; lc < c->coa->cfg.channels; lc++) {
+            const coa_lc_stats_t *s = &c->coa->lc[lc].stats;
             h = fnv1a64_u64(fnv1a64_u64(fnv1a64_u64(h, s->words_in), s->words_out), s->pathways);
             for (unsigned k = 0; k < COA_WAIT_COUNT; k++)
                 h = fnv1a64_u64(h, s->wait_clocks[k]);
