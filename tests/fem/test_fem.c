@@ -192,6 +192,147 @@ static void test_bad_files_are_refused_with_their_path(void **state)
     assert_non_null(strstr(err, "no triangles"));
 }
 
+/* A binary mesh built byte by byte, as gmsh writes one on a little-endian host. */
+typedef struct bytes {
+    char b[2048];
+    size_t n;
+} bytes_t;
+
+static void put(bytes_t *o, const void *p, size_t n)
+{
+    assert_true(o->n + n <= sizeof o->b);
+    memcpy(o->b + o->n, p, n);
+    o->n += n;
+}
+static void put_text(bytes_t *o, const char *t) { put(o, t, strlen(t)); }
+static void put_i32(bytes_t *o, int32_t v) { put(o, &v, 4); }
+static void put_u64(bytes_t *o, uint64_t v) { put(o, &v, 8); }
+static void put_f64(bytes_t *o, double v) { put(o, &v, 8); }
+
+static const double square_xy[5][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}, {0.5, 0.5}};
+static const int32_t square_tris[4][3] = {{1, 2, 5}, {2, 3, 5}, {3, 4, 5}, {4, 1, 5}};
+
+/* The square of test_a_users_msh_file_is_read in binary MSH 2.2; `tags` is the element block's tag count. */
+static void square_bin22(bytes_t *o, int32_t tags)
+{
+    o->n = 0;
+    put_text(o, "$MeshFormat\n2.2 1 8\n");
+    put_i32(o, 1);
+    put_text(o, "\n$EndMeshFormat\n$Nodes\n5\n");
+    for (int32_t i = 0; i < 5; i++) {
+        put_i32(o, i + 1);
+        put_f64(o, square_xy[i][0]);
+        put_f64(o, square_xy[i][1]);
+        put_f64(o, 0);
+    }
+    put_text(o, "\n$EndNodes\n$Elements\n4\n");
+    put_i32(o, 2); /* triangles */
+    put_i32(o, 4);
+    put_i32(o, tags);
+    for (int32_t e = 0; e < 4; e++) {
+        put_i32(o, e + 1);
+        put_i32(o, 1); /* physical */
+        put_i32(o, 1); /* elementary */
+        for (int k = 0; k < 3; k++)
+            put_i32(o, square_tris[e][k]);
+    }
+    put_text(o, "\n$EndElements\n");
+}
+
+/* The same in binary MSH 4.1, with the surface it lies on in $Entities; `per_block` the element count. */
+static void square_bin41(bytes_t *o, uint64_t per_block)
+{
+    o->n = 0;
+    put_text(o, "$MeshFormat\n4.1 1 8\n");
+    put_i32(o, 1);
+    put_text(o, "\n$EndMeshFormat\n$Entities\n");
+    put_u64(o, 0), put_u64(o, 0), put_u64(o, 1), put_u64(o, 0);
+    put_i32(o, 1);
+    for (int k = 0; k < 6; k++)
+        put_f64(o, k < 3 ? 0 : 1);
+    put_u64(o, 0); /* physical tags */
+    put_u64(o, 0); /* bounding curves */
+    put_text(o, "\n$EndEntities\n$Nodes\n");
+    put_u64(o, 1), put_u64(o, 5), put_u64(o, 1), put_u64(o, 5);
+    put_i32(o, 2), put_i32(o, 1), put_i32(o, 0), put_u64(o, 5);
+    for (uint64_t i = 0; i < 5; i++)
+        put_u64(o, i + 1);
+    for (int i = 0; i < 5; i++)
+        put_f64(o, square_xy[i][0]), put_f64(o, square_xy[i][1]), put_f64(o, 0);
+    put_text(o, "\n$EndNodes\n$Elements\n");
+    put_u64(o, 1), put_u64(o, 4), put_u64(o, 1), put_u64(o, 4);
+    put_i32(o, 2), put_i32(o, 1), put_i32(o, 2), put_u64(o, per_block);
+    for (int e = 0; e < 4; e++) {
+        put_u64(o, (uint64_t)e + 1);
+        for (int k = 0; k < 3; k++)
+            put_u64(o, (uint64_t)square_tris[e][k]);
+    }
+    put_text(o, "\n$EndElements\n");
+}
+
+static void write_bytes(const char *name, const bytes_t *o, char *path, size_t cap)
+{
+    snprintf(path, cap, "%s/%s", cache, name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(o->b, 1, o->n, f), o->n);
+    fclose(f);
+}
+
+static void expect_bytes_refused(const char *name, const bytes_t *o, const char *want)
+{
+    char path[128], err[1024];
+    write_bytes(name, o, path, sizeof path);
+    fem_analysis_t a;
+    assert_int_not_equal(fem_analyse(path, 2, 1, FEM_METIS, cache, &a, err, sizeof err), 0);
+    if (strstr(err, want) == NULL || strncmp(err, path, strlen(path)) != 0)
+        fail_msg("%s:\n  got  %s\n  want %s: ... %s", name, err, path, want);
+}
+
+/* Binary meshes are read as their ASCII twins; each count gmsh would size an allocation by is checked against the
+ * bytes that follow it first (a 1 kB file whose tag count said 2^29 made gmsh ask for 2 GB). */
+static void test_binary_meshes_are_read_and_their_counts_checked(void **state)
+{
+    (void)state;
+    char path[128], err[1024];
+    bytes_t o;
+    for (int v = 0; v < 2; v++) {
+        if (v == 0)
+            square_bin22(&o, 2);
+        else
+            square_bin41(&o, 4);
+        write_bytes(v == 0 ? "square22.msh" : "square41.msh", &o, path, sizeof path);
+        fem_analysis_t a;
+        if (fem_analyse(path, 2, 1, FEM_METIS, cache, &a, err, sizeof err) != 0)
+            fail_msg("%s", err);
+        assert_int_equal(a.mesh.nelems, 4);
+        assert_int_equal(a.mesh.nnodes, 5);
+        assert_true(a.part.words[1] == a.part.words[2]);
+        fem_analysis_free(&a);
+    }
+    square_bin22(&o, 1 << 29);
+    expect_bytes_refused("tags.msh", &o, ":11: byte 212 in $Elements: 536870912 tags per element: 0 to 64");
+    square_bin22(&o, 60);
+    expect_bytes_refused("past.msh", &o, "in $Elements: 4 elements of 256 bytes each run past the end of the file");
+    square_bin41(&o, 1ull << 60);
+    expect_bytes_refused("block.msh", &o, "a block of 1152921504606846976 elements, where 4 of the 4 are left");
+    square_bin41(&o, 3);
+    expect_bytes_refused("fewer.msh", &o, "in $Elements: the header says 4 elements but its blocks hold 3");
+    square_bin22(&o, 2);
+    o.b[20] = 0, o.b[23] = 1; /* the integer 1 as a big-endian host writes it */
+    expect_bytes_refused("endian.msh", &o, "written on a big-endian host, which iwarp fem does not read");
+    square_bin22(&o, 2);
+    put_text(&o, "$Periodic\n");
+    put_u64(&o, 1ull << 62);
+    expect_bytes_refused("periodic.msh", &o, "'$Periodic': iwarp fem reads only $PhysicalNames, $Nodes and $Elements");
+    expect_refused("v40.msh", "$MeshFormat\n4 0 8\n$EndMeshFormat\n",
+                   "2: MSH 4: save the mesh as 4.1 or 2.2 (gmsh FILE -save -format msh41)");
+    expect_refused("polygon.msh",
+                   "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n1\n1 0 0 0\n$EndNodes\n$Elements\n1\n"
+                   "1 30 0 2000000000 1\n$EndElements\n",
+                   "10: element type 30: iwarp fem reads gmsh's types 1 to 15");
+}
+
 /* A corrupt partition in the cache is made again, not believed. */
 static void test_a_corrupt_cached_partition_is_made_again(void **state)
 {
@@ -301,6 +442,7 @@ int main(void)
         cmocka_unit_test(test_a_built_in_mesh_is_made_once_and_the_same_every_time),
         cmocka_unit_test(test_the_pattern_is_the_shared_nodes),
         cmocka_unit_test(test_a_users_msh_file_is_read),
+        cmocka_unit_test(test_binary_meshes_are_read_and_their_counts_checked),
         cmocka_unit_test(test_bad_files_are_refused_with_their_path),
         cmocka_unit_test(test_a_corrupt_cached_partition_is_made_again),
         cmocka_unit_test(test_the_product_on_the_cells_is_right),

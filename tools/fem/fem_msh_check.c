@@ -1,6 +1,8 @@
 /* A structural check of ASCII .msh files (fem_msh_check.h). */
 #include "fem_msh_check.h"
 
+#include "fem_msh_binary.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -209,8 +211,10 @@ static int elements_v2(scan_t *sc)
         if (expect_numbers(sc, 3, true, true, "Elements", "an element: tag type tags... nodes...") != 0)
             return -1;
         unsigned k = sc->v[1] <= 15 ? type_nodes((long)sc->v[1]) : 0;
+        if (k == 0)
+            return fail(sc, "element type %.0f: iwarp fem reads gmsh's types 1 to 15", sc->v[1]);
         double want = 3 + sc->v[2] + k;
-        if (k != 0 && (double)sc->n != want)
+        if ((double)sc->n != want)
             return fail(sc, "an element of type %ld has %u nodes: expected %.0f fields, found %u", (long)sc->v[1], k,
                         want, sc->n);
         if (3 + sc->v[2] < MAX_FIELDS && nodes_defined(sc, 3 + (unsigned)sc->v[2]) != 0)
@@ -258,11 +262,13 @@ static int elements_v4(scan_t *sc)
             return -1;
         long type = sc->v[2] <= 15 ? (long)sc->v[2] : 0;
         unsigned k = type_nodes(type);
+        if (k == 0)
+            return fail(sc, "element type %.0f: iwarp fem reads gmsh's types 1 to 15", sc->v[2]);
         double n = sc->v[3];
         for (double i = 0; i < n; i++) {
             if (expect_numbers(sc, 2, true, true, "Elements", "an element: tag nodes...") != 0)
                 return -1;
-            if (k != 0 && sc->n != 1 + k)
+            if (sc->n != 1 + k)
                 return fail(sc, "an element of type %ld has %u nodes: expected %u fields, found %u", type, k, 1 + k,
                             sc->n);
             if (nodes_defined(sc, 1) != 0)
@@ -290,11 +296,15 @@ static int check(scan_t *sc)
     double version = sc->v[0];
     if (!(version >= 2 && version < 3) && !(version >= 4 && version < 5))
         return fail(sc, "MSH version %g: gmsh files of version 2 or 4 are read", version);
-    if (sc->v[1] != 0)
-        return 0; /* binary: gmsh reads it */
     bool v41 = version >= 4.1 && version < 5, v2 = version < 3;
     if (!v2 && !v41)
-        return 0; /* 4.0: gmsh reads it */
+        return fail(sc, "MSH %g: save the mesh as 4.1 or 2.2 (gmsh FILE -save -format msh41)", version);
+    if (sc->v[1] != 0 && sc->v[1] != 1)
+        return fail(sc, "file-type %g: 0 (ASCII) or 1 (binary)", sc->v[1]);
+    if (sc->v[2] != 8)
+        return fail(sc, "data-size %g: gmsh writes 8 (the size of a double)", sc->v[2]);
+    if (sc->v[1] == 1)
+        return fem_msh_binary_check(sc->s, sc->len, sc->at, v2, sc->file, sc->err, sc->cap);
     if (end_of(sc, "MeshFormat") != 0)
         return -1;
     while (take(sc)) {
