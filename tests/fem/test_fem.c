@@ -318,6 +318,14 @@ static void test_binary_meshes_are_read_and_their_counts_checked(void **state)
     expect_bytes_refused("block.msh", &o, "a block of 1152921504606846976 elements, where 4 of the 4 are left");
     square_bin41(&o, 3);
     expect_bytes_refused("fewer.msh", &o, "in $Elements: the header says 4 elements but its blocks hold 3");
+    square_bin41(&o, 4);
+    uint64_t far = (1ull << 32) - 2; /* read as an int by gmsh: -2, below its table of nodes */
+    memcpy(o.b + o.n - strlen("\n$EndElements\n") - 8, &far, 8);
+    expect_bytes_refused("far.msh", &o, "an element names node 4294967294: node tags are 1 to 2147483647");
+    square_bin41(&o, 4);
+    o.n = 140; /* inside the surface's count of physical tags, in $Entities */
+    expect_bytes_refused("cut41.msh", &o,
+                         "byte 82 in $Entities: 1 entities of dimension 2 cannot fit in the 58 bytes left");
     square_bin22(&o, 2);
     o.b[20] = 0, o.b[23] = 1; /* the integer 1 as a big-endian host writes it */
     expect_bytes_refused("endian.msh", &o, "written on a big-endian host, which iwarp fem does not read");

@@ -125,6 +125,23 @@ static int end_of(bin_t *b)
     return 0;
 }
 
+/* A node tag, or an element's reference to one, at byte `at`: gmsh 4.8 keeps them in an int and indexes its node
+ * table with it, so one above INT32_MAX (a size_t tag of 2^32 - 2 read as -2) reached below the table's start. */
+static int node_tag(bin_t *b, uint64_t tag, size_t at, const char *what)
+{
+    if (tag >= 1 && tag <= INT32_MAX)
+        return 0;
+    b->at = at;
+    return fail(b, "%s %llu: node tags are 1 to %d", what, (unsigned long long)tag, INT32_MAX);
+}
+
+static int32_t i32_at(const bin_t *b, size_t at)
+{
+    int32_t v;
+    memcpy(&v, b->s + at, 4);
+    return v;
+}
+
 static unsigned type_nodes(int32_t type)
 {
     static const unsigned n[MAX_TYPE + 1] = {0, 2, 3, 4, 4, 8, 6, 5, 3, 6, 9, 10, 27, 18, 14, 1};
@@ -147,8 +164,17 @@ static int physical_names(bin_t *b)
 static int nodes_v2(bin_t *b)
 {
     uint64_t n;
-    if (count_line(b, "the number of nodes", &n) != 0 || skip(b, n, 4 + 3 * 8, "nodes") != 0)
+    if (count_line(b, "the number of nodes", &n) != 0)
         return -1;
+    size_t body = b->at;
+    if (skip(b, n, 4 + 3 * 8, "nodes") != 0)
+        return -1;
+    for (uint64_t i = 0; i < n; i++) {
+        size_t at = body + (size_t)i * (4 + 3 * 8);
+        int32_t tag = i32_at(b, at);
+        if (node_tag(b, tag < 0 ? 0 : (uint64_t)tag, at, "a node tag") != 0)
+            return -1;
+    }
     return end_of(b);
 }
 
@@ -173,8 +199,16 @@ static int elements_v2(bin_t *b)
         if (h[2] < 0 || h[2] > MAX_TAGS)
             return fail(b, "%d tags per element: 0 to %d", (int)h[2], MAX_TAGS);
         b->at = body;
-        if (skip(b, (uint64_t)h[1], 4u * (1u + (unsigned)h[2] + k), "elements") != 0)
+        size_t each = 4u * (1u + (unsigned)h[2] + k); /* its number, its tags, its nodes */
+        if (skip(b, (uint64_t)h[1], each, "elements") != 0)
             return -1;
+        for (int32_t i = 0; i < h[1]; i++)
+            for (unsigned j = 0; j < k; j++) {
+                size_t at = body + (size_t)i * each + 4u * (1u + (unsigned)h[2] + j);
+                int32_t ref = i32_at(b, at);
+                if (node_tag(b, ref < 0 ? 0 : (uint64_t)ref, at, "an element names node") != 0)
+                    return -1;
+            }
         seen += (uint64_t)h[1];
     }
     return end_of(b);
@@ -194,44 +228,57 @@ static int entities_v41(bin_t *b)
                         left(b));
         for (uint64_t i = 0; i < n[d]; i++) {
             uint64_t count;
-            if (skip(b, 1, 4 + (d == 0 ? 3 : 6) * 8, "entity heads") != 0 || !get_u64(b, &count) ||
-                skip(b, count, 4, "physical tags") != 0)
-                return left(b) == 0 ? fail(b, "the file ends inside an entity") : -1;
-            if (d > 0 && (!get_u64(b, &count) || skip(b, count, 4, "bounding entities") != 0))
-                return left(b) == 0 ? fail(b, "the file ends inside an entity") : -1;
+            if (skip(b, 1, 4 + (d == 0 ? 3 : 6) * 8, "entity heads") != 0)
+                return -1;
+            if (!get_u64(b, &count))
+                return fail(b, "the file ends inside an entity");
+            if (skip(b, count, 4, "physical tags") != 0)
+                return -1;
+            if (d > 0 && !get_u64(b, &count))
+                return fail(b, "the file ends inside an entity");
+            if (d > 0 && skip(b, count, 4, "bounding entities") != 0)
+                return -1;
         }
     }
     return end_of(b);
 }
 
 /* What an item of a 4.1 block takes, given the block's entityDim and third int (parametric; the element type):
- * its bytes, or 0 with the refusal in err. */
-typedef uint64_t item_bytes_fn(bin_t *b, int32_t dim, int32_t third);
+ * its bytes, and where the node tags it holds are (`tags` of them, from the `from`-th 8-byte word, `stride` bytes
+ * apart from one item to the next). false with the refusal in err. */
+typedef struct item_shape {
+    uint64_t bytes, stride;
+    unsigned from, tags;
+} item_shape_t;
+typedef bool item_shape_fn(bin_t *b, int32_t dim, int32_t third, item_shape_t *shape);
 
-static uint64_t node_bytes(bin_t *b, int32_t dim, int32_t parametric)
+static bool node_shape(bin_t *b, int32_t dim, int32_t parametric, item_shape_t *shape)
 {
     if (parametric != 0 && parametric != 1) {
         fail(b, "parametric %d: 0 or 1", (int)parametric);
-        return 0;
+        return false;
     }
-    return 8 + 8 * (3 + (parametric ? (uint64_t)dim : 0)); /* its tag, then its coordinates */
+    /* the block's tags, then its coordinates */
+    *shape = (item_shape_t){8 + 8 * (3 + (parametric ? (uint64_t)dim : 0)), 8, 0, 1};
+    return true;
 }
 
-static uint64_t element_bytes(bin_t *b, int32_t dim, int32_t type)
+static bool element_shape(bin_t *b, int32_t dim, int32_t type, item_shape_t *shape)
 {
     (void)dim;
     unsigned k = type_nodes(type);
     if (k == 0) {
         fail(b, "element type %d: iwarp fem reads gmsh's types 1 to %d", (int)type, MAX_TYPE);
-        return 0;
+        return false;
     }
-    return 8 * (1 + (uint64_t)k); /* its tag, then its nodes */
+    *shape = (item_shape_t){8 * (1 + (uint64_t)k), 8 * (1 + (uint64_t)k), 1, k}; /* its tag, then its nodes */
+    return true;
 }
 
 /* A 4.1 $Nodes or $Elements: the header (blocks, items, min and max tag), then each block's head (entityDim,
  * entityTag, a third int, its count) and items; the blocks must hold the header's count. `least`: an item's
  * bytes at least, so that the header's counts can be checked before any block. */
-static int blocks_v41(bin_t *b, const char *items, uint64_t least, item_bytes_fn *item_bytes)
+static int blocks_v41(bin_t *b, const char *items, uint64_t least, item_shape_fn *item_shape)
 {
     uint64_t blocks, total, tags, seen = 0;
     if (!get_u64(b, &blocks) || !get_u64(b, &total) || !get_u64(b, &tags) || !get_u64(b, &tags))
@@ -249,15 +296,25 @@ static int blocks_v41(bin_t *b, const char *items, uint64_t least, item_bytes_fn
         b->at = head;
         if (dim < 0 || dim > 3)
             return fail(b, "entityDim %d: 0 to 3", (int)dim);
-        uint64_t bytes = item_bytes(b, dim, third);
-        if (bytes == 0)
+        item_shape_t shape;
+        if (!item_shape(b, dim, third, &shape))
             return -1;
         if (n > total - seen)
             return fail(b, "a block of %llu %s, where %llu of the %llu are left", (unsigned long long)n, items,
                         (unsigned long long)(total - seen), (unsigned long long)total);
         b->at = body;
-        if (skip(b, n, bytes, items) != 0)
+        if (skip(b, n, shape.bytes, items) != 0)
             return -1;
+        size_t end = b->at;
+        for (uint64_t j = 0; j < n; j++)
+            for (unsigned t = 0; t < shape.tags; t++) {
+                size_t at = body + (size_t)(j * shape.stride) + 8u * (shape.from + t);
+                uint64_t node;
+                memcpy(&node, b->s + at, 8);
+                if (node_tag(b, node, at, shape.from == 0 ? "a node tag" : "an element names node") != 0)
+                    return -1;
+            }
+        b->at = end;
         seen += n;
     }
     if (seen != total)
@@ -293,9 +350,9 @@ int fem_msh_binary_check(const char *text, size_t len, size_t at, bool v2, const
         else if (!v2 && strcmp(name, "$Entities") == 0)
             rc = entities_v41(&b);
         else if (strcmp(name, "$Nodes") == 0)
-            rc = v2 ? nodes_v2(&b) : blocks_v41(&b, "nodes", 32, node_bytes);
+            rc = v2 ? nodes_v2(&b) : blocks_v41(&b, "nodes", 32, node_shape);
         else if (strcmp(name, "$Elements") == 0)
-            rc = v2 ? elements_v2(&b) : blocks_v41(&b, "elements", 16, element_bytes);
+            rc = v2 ? elements_v2(&b) : blocks_v41(&b, "elements", 16, element_shape);
         else {
             b.section = NULL;
             b.at = start;

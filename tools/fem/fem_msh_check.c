@@ -72,12 +72,13 @@ static bool tag_defined(const scan_t *sc, double tag)
     return sc->tags[t / 8] >> (t % 8) & 1;
 }
 
-/* A node tag is a whole number from 1 to LONG_MAX: gmsh keeps tags in a size_t, and one past what a long holds
- * (2^64 - 1 wrapped a reader's array size to 0) is refused here with its line rather than trusted further on. */
+/* A node tag is a whole number from 1 to INT_MAX: gmsh 4.8 reads 4.1 tags into a size_t but indexes its node table
+ * with an int (an element naming node 2^32 - 2 reached below the table's start), and 2^64 - 1 wrapped a reader's
+ * array size to 0; such a tag is refused here with its line rather than trusted further on. */
 static int whole_tag(scan_t *sc, unsigned i)
 {
-    if (!sc->integer[i] || sc->v[i] < 1)
-        return fail(sc, "a node tag must be a whole number from 1 to %ld", LONG_MAX);
+    if (!sc->integer[i] || sc->v[i] < 1 || sc->v[i] > INT_MAX)
+        return fail(sc, "a node tag must be a whole number from 1 to %d", INT_MAX);
     return 0;
 }
 
