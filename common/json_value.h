@@ -1,7 +1,7 @@
 /* Reading JSON (RFC 8259) into a tree: what iwarp sweep needs to check the records a command printed, embed
  * them in one line, and flatten them into CSV columns. Numbers keep their text, so nothing is rounded. */
-#ifndef TOOLS_SWEEP_JSON_VALUE_H
-#define TOOLS_SWEEP_JSON_VALUE_H
+#ifndef COMMON_JSON_VALUE_H
+#define COMMON_JSON_VALUE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 /*
  * The compiler's output for the cells: one blob of 32-bit words per cell in a cell data file
- * (common/celldata.h), read by the ConSet runtime. Offsets are in bytes from the start of the blob.
+ * (emu/celldata.h), read by the ConSet runtime. Offsets are in bytes from the start of the blob.
  *
  *   word 0      ROUTE_TABLE_MAGIC ('CSET')
  *   word 1      P, the number of phases

@@ -285,12 +285,6 @@ unsigned emu_array_threads(const emu_array_t *a)
 {
     return a->nthreads;
 }
-unsigned emu_array_max_threads(const emu_array_t *a)
-{
-    if (a->has_hooks || a->ncells <= 1)
-        return 1;
-    return a->ncells < EMU_MAX_BLOCKS ? a->ncells : EMU_MAX_BLOCKS;
-}
 const char *emu_array_deadlock(const emu_array_t *a)
 {
     return a->deadlock;

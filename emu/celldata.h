@@ -6,8 +6,8 @@
  * Layout, little-endian 32-bit words:
  *   "IWCDAT01" (8 bytes) | width | height | for each cell, row-major: byte offset, byte length | blobs
  */
-#ifndef TOOLS_CELLDATA_H
-#define TOOLS_CELLDATA_H
+#ifndef EMU_CELLDATA_H
+#define EMU_CELLDATA_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -95,6 +95,13 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+unsigned emu_array_max_threads(const emu_array_t *a)
+{
+    if (a->has_hooks || a->ncells <= 1)
+        return 1;
+    return a->ncells < EMU_MAX_BLOCKS ? a->ncells : EMU_MAX_BLOCKS;
+}
+
 emu_run_status_t emu_array_run_threads(emu_array_t *a, uint64_t limit)
 {
     unsigned most = emu_array_max_threads(a), n = a->nthreads < most ? a->nthreads : most;

@@ -1,4 +1,4 @@
-/* libFuzzer harness: the JSON reader of iwarp sweep (tools/sweep/json_value.h) on arbitrary bytes. Any crash,
+/* libFuzzer harness: the JSON reader of iwarp sweep (common/json_value.h) on arbitrary bytes. Any crash,
  * leak or undefined behaviour is a bug; so is an error without its place, and a value whose compact form does
  * not parse back to the same compact form. */
 #include <stddef.h>
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep/json_value.h"
+#include "json_value.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,10 +1,11 @@
 /*
- * The communication compiler's one random generator, splitmix64 (Steele, Lea and Flood, 2014): the whole state
- * is one word the caller keeps (the router's and the scheduler's are seeded with route_options_t.seed), so the
- * same seed repeats a run exactly. The tests draw their random sets from it too.
+ * The project's one random generator, splitmix64 (Steele, Lea and Flood, 2014): the whole state is one word the
+ * caller keeps, so the same seed repeats a run exactly. The communication compiler's router and scheduler (seeded
+ * with route_options_t.seed), traffic's generators, soak and the tests draw from it. It sits here, at the bottom,
+ * beside the one hash (fnv.h), so that every layer may use it.
  */
-#ifndef CONSET_SPLITMIX64_H
-#define CONSET_SPLITMIX64_H
+#ifndef ISA_SPLITMIX64_H
+#define ISA_SPLITMIX64_H
 
 #include <stdint.h>
 

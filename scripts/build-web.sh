@@ -39,7 +39,7 @@ rm -f "$out/obj/iwarp_config.h.new"
 # above only what loads a demo: run descriptions, program loading, demo narratives, the view model.
 sources=(
   isa/*.c comm_agent/*.c emu/*.c conset/*.c
-  common/celldata.c common/line_tokens.c common/json.c
+  common/line_tokens.c common/json.c
   trace/view_model.c trace/util.c
   tools/run/run_desc.c tools/run/program_load.c
   tools/view/demo.c

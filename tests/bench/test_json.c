@@ -1,4 +1,4 @@
-/* The JSON writer (common/json.c) read back by the sweep's reader (tools/sweep/json_value.c, written apart
+/* The JSON writer (common/json.c) read back by the sweep's reader (common/json_value.c, written apart
  * and fuzzed; jansson cannot link beside the writer, whose names it shares): any nesting depth, and doubles
  * that read back as the same bits. */
 #include <math.h>

@@ -16,7 +16,7 @@
 
 #include "e2e.h"
 #include "hpf.h"
-#include "conset/splitmix64.h"
+#include "splitmix64.h"
 
 static unsigned ext(const hpf_dim_t *d, unsigned n, unsigned q)
 {

@@ -7,7 +7,7 @@
 #include "golden.h"
 #include "iwarp_config.h"
 #include "conset/route_tables.h"
-#include "conset/splitmix64.h"
+#include "splitmix64.h"
 #include "conset/torus.h"
 
 void rt_source_path(char *buf, size_t cap, const char *rel)

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conset/splitmix64.h"
+#include "splitmix64.h"
 #include "route_test.h"
 
 /* Parses text and returns every diagnostic as "line:col: message\n" lines. */

@@ -1,4 +1,4 @@
-/* The JSON reader iwarp sweep embeds and flattens command output with (tools/sweep/json_value.h): values as
+/* The JSON reader iwarp sweep embeds and flattens command output with (common/json_value.h): values as
  * RFC 8259 has them, numbers kept as written, strings decoded, errors at line:col, and the compact form. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep/json_value.h"
+#include "json_value.h"
 
 static char *compact_all(const char *text)
 {

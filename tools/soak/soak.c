@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conset/splitmix64.h"
+#include "splitmix64.h"
 #include "emu.h"
 
 /* What each workload is and what its cells must end with. */

@@ -5,7 +5,7 @@
 
 #include "coa.h"
 #include "emu.h"
-#include "conset/splitmix64.h"
+#include "splitmix64.h"
 #include "traffic.h"
 
 /* A message waiting in its source's queue (unbounded, as BookSim's source queues: its length is part of
