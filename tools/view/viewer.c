@@ -13,8 +13,9 @@
 #include "input.h"
 #include "render.h"
 #include "shot.h"
+#include "viewer_state.h"
 
-enum { JUMP_CLOCKS = 100, SHOT_LOOKAHEAD = 100000 };
+enum { JUMP_CLOCKS = 100 };
 #define FRAME_S (1.0 / 60.0)
 /* At full speed the emulator gets at least this much of every frame, even when drawing takes the whole
  * 1/60 s: a slow renderer then costs frames, not all of the emulation. */
@@ -22,37 +23,6 @@ enum { JUMP_CLOCKS = 100, SHOT_LOOKAHEAD = 100000 };
 /* Replay at full speed: a recording has no emulator to wait for, so it goes at a fixed, quick pace. */
 #define REPLAY_FULL_SPEED 1e6
 
-typedef struct viewer {
-    viewer_opts_t o;
-    view_source_t *src;
-    uint64_t clock;
-    double acc; /* clocks owed to the play head, below one */
-    bool playing;
-    unsigned speed_i, speed_before_full;
-    int selected;
-    int channel; /* of the selected cell, whose pathway is traced; -1: none */
-    /* Live and paused at the array's clock: the wait cycle the detector finds there (found at live_cycle_clock,
-     * UINT64_MAX: not looked for). */
-    emu_wait_cycle_t live_cycle;
-    uint64_t live_cycle_clock;
-    uint64_t narrative_clock; /* the clock the narrative's selections were last followed at; UINT64_MAX: none */
-    bool help, legend, fps_on;
-    bool dragging;
-    bool panning;               /* the left button went down on the grid: a drag pans, a click selects */
-    bool panned;                /* ... and it moved: no click then */
-    int pan_x0, pan_y0;         /* where it went down, in pixels */
-    float pan_vx0, pan_vy0;     /* the view then */
-    float zoom, view_x, view_y; /* render_frame_t's */
-    float scale;                /* render_frame_t's */
-    bool quit;
-    bool shot_pending;
-    double fps, cps;
-    SDL_Window *win;
-    SDL_Renderer *ren;
-    render_t rd;
-    FILE *log;
-    char last_log[256];
-} viewer_t;
 
 void viewer_opts_defaults(viewer_opts_t *o)
 {
@@ -146,7 +116,7 @@ static void select_cell(viewer_t *v, int cell)
     v->selected = cell;
 }
 
-static void fill_frame(const viewer_t *v, render_frame_t *f)
+void viewer_fill_frame(const viewer_t *v, render_frame_t *f)
 {
     const view_source_t *s = v->src;
     memset(f, 0, sizeof *f);
@@ -217,7 +187,7 @@ static void log_state(viewer_t *v)
     }
 }
 
-static void clamp_clock(viewer_t *v)
+void viewer_clamp_clock(viewer_t *v)
 {
     uint64_t first = view_source_first(v->src), head = view_source_head(v->src);
     if (v->clock < first)
@@ -233,7 +203,7 @@ static void go_to(viewer_t *v, uint64_t clock)
         view_source_advance(v->src, clock, 0.5);
     v->clock = clock;
     v->acc = 0;
-    clamp_clock(v);
+    viewer_clamp_clock(v);
 }
 
 static void mark_jump(viewer_t *v, bool forward)
@@ -503,7 +473,7 @@ static void close_window(viewer_t *v)
 
 /* A narrative paragraph with `select X,Y` shows that cell's details when the clock comes into its range, so
  * the panel shows what the text talks about; a click may choose another cell until the next such paragraph. */
-static void follow_narrative(viewer_t *v)
+void viewer_follow_narrative(viewer_t *v)
 {
     if (v->o.narrative == NULL || v->clock == v->narrative_clock)
         return;
@@ -515,7 +485,7 @@ static void follow_narrative(viewer_t *v)
     v->narrative_clock = v->clock;
 }
 
-static void init_state(viewer_t *v, view_source_t *src, const viewer_opts_t *o)
+void viewer_init_state(viewer_t *v, view_source_t *src, const viewer_opts_t *o)
 {
     memset(v, 0, sizeof *v);
     v->o = *o;
@@ -543,7 +513,7 @@ int viewer_main(view_source_t *src, const viewer_opts_t *o)
     viewer_t *v = calloc(1, sizeof *v);
     if (v == NULL)
         return 2;
-    init_state(v, src, o);
+    viewer_init_state(v, src, o);
     int rc = 0;
     if (o->bench_frames > 0) {
         v->playing = true;
@@ -583,8 +553,8 @@ int viewer_main(view_source_t *src, const viewer_opts_t *o)
         /* Whatever the frame does not need for drawing goes to the emulator at full speed. */
         double spare = FRAME_S - frame_cost;
         play(v, dt > 0.25 ? 0.25 : dt, spare < MIN_EMULATE_S ? MIN_EMULATE_S : spare);
-        clamp_clock(v);
-        follow_narrative(v);
+        viewer_clamp_clock(v);
+        viewer_follow_narrative(v);
         find_live_cycle(v);
         if (view_source_seek(v->src, v->clock, VIEW_UTIL_WINDOW) != 0) {
             fprintf(stderr, "iwarp view: %s\n", v->src->trace.error[0] ? v->src->trace.error : "bad recording");
@@ -593,7 +563,7 @@ int viewer_main(view_source_t *src, const viewer_opts_t *o)
         }
         double r0 = now_s();
         render_frame_t f;
-        fill_frame(v, &f);
+        viewer_fill_frame(v, &f);
         int w, h;
         SDL_GetRendererOutputSize(v->ren, &w, &h);
         render_frame(&v->rd, &f, w, h);
@@ -657,105 +627,5 @@ out:
     if (v->log != NULL)
         fclose(v->log);
     free(v);
-    return rc;
-}
-
-int viewer_screenshot(view_source_t *src, const viewer_opts_t *o, uint64_t at, const char *path)
-{
-    viewer_t v;
-    init_state(&v, src, o);
-    /* Run on past the frame, so the timeline shows the whole run when it ends soon after; a number of
-     * clocks rather than a time, so the frame is the same on any host. */
-    view_source_advance(src, at > UINT64_MAX - SHOT_LOOKAHEAD ? UINT64_MAX : at + SHOT_LOOKAHEAD, 0);
-    v.clock = at;
-    clamp_clock(&v);
-    follow_narrative(&v);
-    char err[512];
-    view_offscreen_t off;
-    if (view_offscreen_init(&off, o->width, o->height, err, sizeof err) != 0) {
-        fprintf(stderr, "iwarp view: %s\n", err);
-        return 2;
-    }
-    int rc = 0;
-    if (render_init(&v.rd, off.ren, o->font_dir, err, sizeof err) != 0) {
-        fprintf(stderr, "iwarp view: %s\n", err);
-        rc = 2;
-    } else if (view_source_seek(src, v.clock, VIEW_UTIL_WINDOW) != 0) {
-        fprintf(stderr, "iwarp view: %s\n", src->trace.error[0] ? src->trace.error : "bad recording");
-        rc = 1;
-    } else {
-        render_frame_t f;
-        fill_frame(&v, &f);
-        render_frame(&v.rd, &f, o->width, o->height);
-        if (view_offscreen_png(&off, path, err, sizeof err) != 0) {
-            fprintf(stderr, "iwarp view: %s\n", err);
-            rc = 2;
-        }
-    }
-    render_free(&v.rd);
-    view_offscreen_free(&off);
-    return rc;
-}
-
-int viewer_animation(view_source_t *src, const viewer_opts_t *o, uint64_t from, uint64_t to, uint64_t step, double fps,
-                     const char *path)
-{
-    viewer_t v;
-    init_state(&v, src, o);
-    v.playing = true; /* the top bar says the run plays */
-    view_source_advance(src, to > UINT64_MAX - SHOT_LOOKAHEAD ? UINT64_MAX : to + SHOT_LOOKAHEAD, 0);
-    uint64_t first = view_source_first(src), head = view_source_head(src);
-    from = from < first ? first : from > head ? head : from;
-    to = to > head ? head : to < from ? from : to;
-    char err[512];
-    view_offscreen_t off;
-    if (view_offscreen_init(&off, o->width, o->height, err, sizeof err) != 0) {
-        fprintf(stderr, "iwarp view: %s\n", err);
-        return 2;
-    }
-    int rc = 0;
-    anim_gif_t *gif = NULL;
-    if (render_init(&v.rd, off.ren, o->font_dir, err, sizeof err) != 0 ||
-        (gif = anim_gif_open(path, o->width, o->height, fps, err, sizeof err)) == NULL) {
-        fprintf(stderr, "iwarp view: %s\n", err);
-        rc = 2;
-    }
-    /* Twice: the palette is the whole animation's, so every frame is seen before the first is written. The
-     * frames are drawn again rather than kept: 4 MB each at 1280x800. */
-    for (int pass = 0; pass < 2 && rc == 0; pass++) {
-        /* Both passes follow the narrative's selections from the same start (init_state's). */
-        v.narrative_clock = o->select >= 0 ? first : UINT64_MAX;
-        v.selected = o->select;
-        v.channel = o->select >= 0 ? o->channel : -1;
-        for (uint64_t clock = from; rc == 0; clock = clock + step > to && clock < to ? to : clock + step) {
-            v.clock = clock;
-            follow_narrative(&v);
-            if (view_source_seek(src, clock, VIEW_UTIL_WINDOW) != 0) {
-                fprintf(stderr, "iwarp view: %s\n", src->trace.error[0] ? src->trace.error : "bad recording");
-                rc = 1;
-                break;
-            }
-            render_frame_t f;
-            fill_frame(&v, &f);
-            render_frame(&v.rd, &f, o->width, o->height);
-            const uint32_t *px = off.surface->pixels;
-            size_t pitch = (size_t)off.surface->pitch;
-            if ((pass == 0 ? anim_gif_learn(gif, px, pitch, err, sizeof err)
-                           : anim_gif_frame(gif, px, pitch, err, sizeof err)) != 0) {
-                fprintf(stderr, "iwarp view: %s\n", err);
-                rc = 2;
-            }
-            if (clock >= to)
-                break;
-        }
-    }
-    if (gif != NULL && rc != 0)
-        anim_gif_abort(gif);
-    else if (gif != NULL && anim_gif_close(gif, err, sizeof err) != 0) {
-        fprintf(stderr, "iwarp view: %s\n", err);
-        rc = 2;
-    }
-    render_free(&v.rd);
-    view_offscreen_free(&off);
     return rc;
 }
