@@ -102,8 +102,18 @@ static void test_the_docs_carry_every_narrative_and_a_screenshot(void **state)
         }
         char rel[256], err[256];
         snprintf(rel, sizeof rel, "images/demo-%s.png", demos[k].name);
-        if (strstr(doc, rel) == NULL)
+        const char *shown = strstr(doc, rel);
+        if (shown == NULL)
             fail_msg("docs/demos.md does not show %s", rel);
+        /* A caption that names the clock names the demo's shot: clock, the clock its picture is drawn at. */
+        const char *caption = shown;
+        while (caption > doc && caption[-1] != '[')
+            caption--;
+        const char *clock = strstr(caption, ", clock ");
+        if (clock != NULL && clock < shown && clock[8] >= '0' && clock[8] <= '9' &&
+            strtoull(clock + 8, NULL, 10) != demos[k].shot)
+            fail_msg("docs/demos.md's caption of %s names clock %llu; its shot: is %llu", rel,
+                     strtoull(clock + 8, NULL, 10), (unsigned long long)demos[k].shot);
         snprintf(rel, sizeof rel, "docs/images/demo-%s.png", demos[k].name);
         uint8_t *rgb;
         unsigned w, h;

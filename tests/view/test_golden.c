@@ -116,6 +116,19 @@ static void temp_png(char *path, size_t cap, const char *name)
     snprintf(path, cap, "/tmp/iwarp-golden-%d-%s", (int)getpid(), name);
 }
 
+/* Whether the PNG at got looks like the one at want: a mean difference and a share of far-apart pixels within what
+ * fonts rasterized a little differently elsewhere give. */
+static bool looks_like(const char *got, const char *want, diff_t *d)
+{
+    uint8_t *a, *b;
+    size_t pixels;
+    read_pair(got, want, &a, &b, &pixels);
+    *d = compare(a, b, pixels);
+    free(a);
+    free(b);
+    return d->mean <= 1.5 && d->far <= 0.005;
+}
+
 static void test_frames_match_the_golden_ones(void **state)
 {
     (void)state;
@@ -134,18 +147,52 @@ static void test_frames_match_the_golden_ones(void **state)
             printf("rebaselined %s\n", rel);
             continue;
         }
-        uint8_t *a, *b;
-        size_t pixels;
-        read_pair(got, want, &a, &b, &pixels);
-        diff_t d = compare(a, b, pixels);
-        free(a);
-        free(b);
-        if (d.mean > 1.5 || d.far > 0.005)
+        diff_t d;
+        if (!looks_like(got, want, &d))
             fail_msg("%s differs from %s: mean %.3f, %.3f%% of pixels far apart (kept at %s; rebaseline with "
                      "IWARP_REBASELINE=1 if the change is meant)",
                      g->file, rel, d.mean, d.far * 100, got);
         unlink(got);
     }
+}
+
+/* docs/demos.md shows each demo at its `shot:` clock (docs/images/demo-NAME.png, made by `iwarp demo NAME
+ * --screenshot`): those pictures are what the demos draw today, not what they drew before a change to the runtime
+ * or the viewer. IWARP_REBASELINE=1 writes them again; look at each before committing. */
+static void test_the_docs_show_what_the_demos_draw(void **state)
+{
+    (void)state;
+    bool rebaseline = getenv("IWARP_REBASELINE") != NULL && strcmp(getenv("IWARP_REBASELINE"), "1") == 0;
+    char dir[4096], err[512];
+    demo_t *demos;
+    int n = demo_list(view_test_path(dir, sizeof dir, "programs/demos"), &demos, err, sizeof err);
+    if (n < 0)
+        fail_msg("%s", err);
+    assert_true(n > 0);
+    for (int k = 0; k < n; k++) {
+        if (!demos[k].has_shot)
+            fail_msg("demo %s has no shot: clock for its picture in docs/demos.md", demos[k].name);
+        char got[512], want[4096], rel[256];
+        snprintf(rel, sizeof rel, "docs/images/demo-%s.png", demos[k].name);
+        view_test_path(want, sizeof want, rel);
+        temp_png(got, sizeof got, "doc.png");
+        const golden_t g = {demos[k].name, demos[k].shot, rel};
+        int rc = shoot(&g, rebaseline ? want : got, NULL, NULL);
+        if (rc == 2 && k == 0)
+            skip();
+        assert_int_equal(rc, 0);
+        if (rebaseline) {
+            printf("rebaselined %s\n", rel);
+            continue;
+        }
+        diff_t d;
+        if (!looks_like(got, want, &d))
+            fail_msg("%s is not what demo %s draws at clock %" PRIu64 " today: mean %.3f, %.3f%% of pixels far apart "
+                     "(today's is at %s; IWARP_REBASELINE=1 writes it)",
+                     rel, demos[k].name, demos[k].shot, d.mean, d.far * 100, got);
+        unlink(got);
+    }
+    demo_list_free(demos, n);
 }
 
 /* The frame from a recording is the frame of the live run, pixel for pixel. */
@@ -230,6 +277,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_frames_match_the_golden_ones),
+        cmocka_unit_test(test_the_docs_show_what_the_demos_draw),
         cmocka_unit_test(test_a_replay_draws_the_live_frame),
         cmocka_unit_test(test_the_narrative_channels_are_shown),
     };

@@ -92,7 +92,8 @@ void panel_draw_top(render_t *r, const render_frame_t *f)
 typedef struct pen {
     render_t *r;
     int x, y, w, bottom;
-    bool draw; /* false: only measures, so the panel can choose what fits before drawing */
+    bool draw;      /* false: only measures, so the panel can choose what fits before drawing */
+    int regs_at;    /* cell_details: where its registers began (they go first when room is short) */
 } pen_t;
 
 static void heading(pen_t *p, const char *s)
@@ -318,6 +319,7 @@ static void cell_details(pen_t *p, const render_frame_t *f)
                  lk[VM_LINK_WORDS], render_link_util(f, idx, d) * 100);
         line(p, mono, buf, th->text);
     }
+    p->regs_at = p->y;
     /* Registers that hold something, a few per line. */
     if (prog != 0 && mono != NULL) {
         p->y += px(r, 4);
@@ -461,6 +463,8 @@ static void legend(pen_t *p, legend_kind_t kind, const render_frame_t *fr)
     p->y += f->height;
 }
 
+static const char story_goes_on[] = "(The story goes on: a larger window or a smaller --scale shows the rest.)";
+
 /* What the panel says above the legend: how the run ended, the narrative, the selected cell. */
 static void side_content(pen_t *p, const render_frame_t *f)
 {
@@ -521,7 +525,25 @@ static void side_content(pen_t *p, const render_frame_t *f)
         para(p, small, buf, th->text);
         p->y += px(r, 10);
     }
+    bool cell = f->selected >= 0 && (unsigned)f->selected < f->now->l.width * f->now->l.height;
     if (f->narrative != NULL && f->narrative[0] != '\0') {
+        /* The selected cell's details come first when room is short (a large --scale, a small window): the rows
+         * the narrative tells the students to look at are in them. The narrative keeps what is left, whole
+         * paragraphs only, and says when one is left out. */
+        int bottom = p->bottom;
+        if (cell) {
+            pen_t q = *p;
+            q.draw = false;
+            q.y = 0;
+            q.bottom = INT_MAX / 2;
+            q.regs_at = 0;
+            cell_details(&q, f);
+            p->bottom -= (q.regs_at > 0 ? q.regs_at : q.y) + px(r, 8); /* the registers give way first */
+            q.y = 0;
+            para(&q, small, story_goes_on, th->muted); /* ... and room for saying that a paragraph was left out */
+            p->bottom -= q.y;
+        }
+        bool left_out = false;
         /* Paragraphs: blank lines apart in the narrative file. */
         const char *s = f->narrative;
         while (*s != '\0') {
@@ -535,16 +557,25 @@ static void side_content(pen_t *p, const render_frame_t *f)
                 for (char *c = buf; *c; c++)
                     if (*c == '\n')
                         *c = ' ';
-                para(p, body, buf, th->text);
-                p->y += px(r, 8);
+                int y = p->y;
+                if (!left_out)
+                    para(p, body, buf, th->text);
+                if (p->y == y) {
+                    left_out = true;
+                } else {
+                    p->y += px(r, 8);
+                }
             }
             s += n;
             while (*s == '\n')
                 s++;
         }
+        p->bottom = bottom;
+        if (left_out)
+            para(p, small, story_goes_on, th->muted);
         p->y += px(r, 4);
     }
-    if (f->selected >= 0 && (unsigned)f->selected < f->now->l.width * f->now->l.height) {
+    if (cell) {
         if (p->draw)
             draw_fill(r->ren, (float)p->x, (float)p->y, (float)p->w, 1, th->line);
         p->y += px(r, 8);
@@ -563,7 +594,7 @@ void panel_draw_side(render_t *r, const render_frame_t *f)
     draw_fill(r->ren, (float)R->x, (float)R->y, (float)R->w, (float)R->h, th->panel);
     draw_fill(r->ren, (float)R->x, (float)R->y, 1, (float)R->h, th->line);
     int pad = px(r, 18), top = R->y + pad, bottom = R->y + R->h - pad;
-    pen_t p = {r, R->x + pad, top, R->w - 2 * pad, INT_MAX / 2, false};
+    pen_t p = {r, R->x + pad, top, R->w - 2 * pad, INT_MAX / 2, false, 0};
     side_content(&p, f);
     r->nrows = 0; /* the drawing pass notes where the channel table's rows are */
     r->rows_x0 = R->x;
@@ -575,10 +606,10 @@ void panel_draw_side(render_t *r, const render_frame_t *f)
                : need + legend_height(r, LEGEND_SHORT, outlines_shown(f)) <= room ? LEGEND_SHORT
                                                                                   : LEGEND_NONE;
     int lh = legend_height(r, kind, outlines_shown(f));
-    p = (pen_t){r, R->x + pad, top, R->w - 2 * pad, bottom - lh, true};
+    p = (pen_t){r, R->x + pad, top, R->w - 2 * pad, bottom - lh, true, 0};
     side_content(&p, f);
     if (kind != LEGEND_NONE) {
-        pen_t lp = {r, R->x + pad, bottom - lh + px(r, 12), R->w - 2 * pad, R->y + R->h, true};
+        pen_t lp = {r, R->x + pad, bottom - lh + px(r, 12), R->w - 2 * pad, R->y + R->h, true, 0};
         draw_fill(r->ren, (float)lp.x, (float)lp.y - (float)px(r, 8), (float)lp.w, 1, th->line);
         legend(&lp, kind, f);
     }
