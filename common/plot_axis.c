@@ -66,10 +66,12 @@ static void fit_log(plot_axis_t *a, double lo, double hi)
     }
 }
 
-static void fit_linear(plot_axis_t *a, double lo, double hi)
+static void fit_linear(plot_axis_t *a, double lo, double hi, bool whole)
 {
-    if (lo >= 0 && (lo < hi * 0.2 || hi <= lo))
-        lo = 0; /* magnitudes near zero (or all one value) read against it; data far above it get the axis */
+    /* Magnitudes near zero (or all one value) read against it, and so do ones that hardly vary (511 to 516 clocks
+     * drawn from 510 looked like a fivefold rise); data far above zero that vary get the axis. */
+    if (lo >= 0 && (lo < hi * 0.2 || hi <= lo || hi - lo < hi * 0.05))
+        lo = 0;
     if (hi <= lo)
         hi = lo + (lo != 0 ? fabs(lo) * 0.1 : 1);
     double span = hi - lo, room = span * 0.04;
@@ -80,6 +82,8 @@ static void fit_linear(plot_axis_t *a, double lo, double hi)
     /* four to eight round steps: 1, 2 or 5 times a decade */
     double raw = (a->hi - a->lo) / 5, decade = pow(10, floor(log10(raw))), f = raw / decade;
     double step = decade * (f <= 1.5 ? 1 : f <= 3 ? 2 : f <= 7 ? 5 : 10);
+    if (whole && step < 1)
+        step = 1; /* no tick at a queue depth of 2.5 */
     for (double v = ceil(a->lo / step - 1e-9) * step; v <= a->hi + step * 1e-9 && a->nticks < PLOT_AXIS_MAX_TICKS;
          v += step)
         a->ticks[a->nticks++] = fabs(v) < step * 1e-9 ? 0 : v;
@@ -89,14 +93,14 @@ static void fit_linear(plot_axis_t *a, double lo, double hi)
     a->decimals = decimals_for(step / pow(10, a->exponent));
 }
 
-void plot_axis_fit(plot_axis_t *a, bool log, double lo, double hi)
+void plot_axis_fit(plot_axis_t *a, bool log, double lo, double hi, bool whole)
 {
     memset(a, 0, sizeof *a);
     a->log = log;
     if (log)
         fit_log(a, lo, hi);
     else
-        fit_linear(a, lo, hi);
+        fit_linear(a, lo, hi, whole);
 }
 
 void plot_axis_label(const plot_axis_t *a, double v, char *buf, size_t cap)

@@ -18,8 +18,9 @@ typedef struct plot_axis {
 } plot_axis_t;
 
 /* Fits the axis to data in [lo, hi] (values; lo > 0 on a log axis) with a little room; a linear axis starts at 0
- * when the data start below a fifth of their top. */
-void plot_axis_fit(plot_axis_t *a, bool log, double lo, double hi);
+ * when the data start below a fifth of their top, or vary by less than 5% of it (a zoomed axis would make 1% look
+ * like a cliff). `whole`: every value is a whole number (a count, a depth), so the ticks are too. */
+void plot_axis_fit(plot_axis_t *a, bool log, double lo, double hi, bool whole);
 /* The position of value v between from (the axis's low end) and to. */
 double plot_axis_px(const plot_axis_t *a, double v, double from, double to);
 /* Whether value v lies within the axis. */

@@ -77,6 +77,7 @@ static bool drawable(const plot_axis_t *a, double v)
 static void fit(const plot_t *p, layout_t *l)
 {
     double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+    bool x_whole = true, y_whole = true;
     plot_axis_t probe_x = {.log = p->log_x}, probe_y = {.log = p->log_y};
     for (size_t s = 0; s < p->nseries; s++)
         for (size_t i = 0; i < p->series[s].n; i++) {
@@ -85,6 +86,8 @@ static void fit(const plot_t *p, layout_t *l)
                 continue;
             xlo = fmin(xlo, sr->x[i]);
             xhi = fmax(xhi, sr->x[i]);
+            x_whole = x_whole && sr->x[i] == floor(sr->x[i]);
+            y_whole = y_whole && sr->y[i] == floor(sr->y[i]);
             if (sr->marked[i] && p->fit_unmarked)
                 continue;
             ylo = fmin(ylo, sr->y[i]);
@@ -94,8 +97,8 @@ static void fit(const plot_t *p, layout_t *l)
         xlo = 1, xhi = 10;
     if (!isfinite(ylo))
         ylo = 1, yhi = 10;
-    plot_axis_fit(&l->ax, p->log_x, xlo, xhi);
-    plot_axis_fit(&l->ay, p->log_y, ylo, yhi);
+    plot_axis_fit(&l->ax, p->log_x, xlo, xhi, x_whole);
+    plot_axis_fit(&l->ay, p->log_y, ylo, yhi, y_whole);
     l->categorical = p->categories != NULL && p->ncategories > 0;
     if (l->categorical) {
         memset(&l->ax, 0, sizeof l->ax);

@@ -206,6 +206,27 @@ static void test_axes_fit_the_data(void **state)
         assert_true(atof(labels[i]) <= 34); /* both axes end near 32, not at 40 */
 }
 
+/* A count on the x axis (queue depths 1 to 4) gets whole-number ticks, not 1.5 and 2.5; a y that hardly varies
+ * (511 to 516 clocks) is drawn from zero, not magnified into a cliff. */
+static void test_whole_counts_and_flat_data_read_true(void **state)
+{
+    (void)state;
+    plot_t p;
+    plot_init(&p, "t", "queue depth", "g", false, false);
+    plot_series_t *s = plot_add(&p, "s", false);
+    for (unsigned q = 1; q <= 4; q++)
+        plot_point(s, q, 516 - 1.5 * q);
+    char labels[40][32];
+    unsigned n = tick_labels(svg_of(&p), labels, 40);
+    bool zero = false;
+    for (unsigned i = 0; i < n; i++) {
+        if (strchr(labels[i], '.') != NULL)
+            fail_msg("a fractional tick on axes of whole numbers: %s", labels[i]);
+        zero |= strcmp(labels[i], "0") == 0;
+    }
+    assert_true(zero);
+}
+
 static void test_one_number_format_per_axis(void **state)
 {
     (void)state;
@@ -339,6 +360,7 @@ int main(void)
         cmocka_unit_test(test_model_is_dashed_in_its_series_colour),
         cmocka_unit_test(test_related_series_share_a_hue_and_shape),
         cmocka_unit_test(test_axes_fit_the_data),
+        cmocka_unit_test(test_whole_counts_and_flat_data_read_true),
         cmocka_unit_test(test_one_number_format_per_axis),
         cmocka_unit_test(test_legend_and_title_name_parameter_and_configuration),
         cmocka_unit_test(test_gaps_stay_gaps),

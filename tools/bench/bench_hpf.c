@@ -140,6 +140,7 @@ int bench_caching_hpf(bench_context_t *ctx)
         char title[128], name[64], file[96];
         snprintf(title, sizeof title, "HPF assignment %s, %u x %u, tasks of %u", hpf_cases[i], size, size, HPF_TASK);
         bench_plot_init(ctx, &pl, title, "iterations", "average end-to-end latency (clocks)", false, false);
+        pl.legend_title = "address relations";
         plot_series_t *su = plot_add(&pl, "uncached", false), *sc = plot_add_related(&pl, "cached", su);
         for (unsigned n = 1; n <= iterations; n++) {
             plot_point(su, n, hpf_mean_latency(u, n));

@@ -21,7 +21,8 @@ static void write_plots(const bench_context_t *ctx, const logp_result_t *r)
     plot_t p;
     bench_plot_init(ctx, &p, "LogGP flood test: gap g of 8-byte messages", "queue depth", "g (clocks per message)",
                     false, false);
-    plot_series_t *s = plot_add(&p, "emulated", false);
+    p.legend_title = "run";
+    plot_series_t *s = plot_add(&p, "emulated iWarp", false);
     for (unsigned q = 1; q <= r->ndepth_g; q++)
         plot_point(s, q, r->g_by_depth[q - 1]);
     bench_write_plot(ctx, &p, "logp", "logp_gap_vs_depth.svg");
