@@ -2,10 +2,10 @@
  * found before anything runs or a folder is made. */
 #include "bench_cli.h"
 
-#include <getopt.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_opts.h"
 #include "emu.h"
 #include "fem_partition.h"
 
@@ -126,9 +126,10 @@ int bench_cli_parse(int argc, char **argv, bench_cli_t *o)
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     *o = (bench_cli_t){.out_dir = "out/bench", .threads = 1,
                        .jobs = cores < 1 ? 1u : cores > BENCH_MAX_JOBS ? BENCH_MAX_JOBS : (unsigned)cores};
-    optind = 0; /* glibc: start afresh, forgetting any earlier vector (1 keeps its place in a cluster) */
+    cli_opts_t cli;
+    cli_opts_start(&cli, "bench", argc, argv, "h", longopts);
     int c;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((c = cli_opts_next(&cli)) != -1) {
         switch (c) {
         case OPT_JSON:
         case OPT_CSV: {

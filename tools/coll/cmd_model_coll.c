@@ -1,12 +1,12 @@
 /* iwarp model coll: the buffered collectives paper's relative costs of the collective patterns for a group of P
  * cells, times one message of the block: given as a cost a message and a cost a word, or emulated (a
  * broadcast between two neighbours, the implementation and chunk given). docs/collectives.md. */
-#include <getopt.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cli_opts.h"
 #include "coll.h"
 #include "coll_model.h"
 #include "emu.h"
@@ -55,9 +55,10 @@ int model_coll_cmd(int argc, char **argv)
     double a = -1, b = -1;
     coll_impl_t impl = COLL_CHUNKED;
     bool json = false;
-    optind = 0;
+    cli_opts_t cli;
+    cli_opts_start(&cli, "model coll", argc, argv, "h", longopts);
     int o;
-    while ((o = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((o = cli_opts_next(&cli)) != -1) {
         uint64_t v;
         switch (o) {
         case OPT_CELLS:
@@ -103,9 +104,12 @@ int model_coll_cmd(int argc, char **argv)
         default: usage(stderr); return 2;
         }
     }
-    if (optind != argc || (a < 0) != (b < 0)) {
-        fprintf(stderr, optind != argc ? "iwarp model coll: no arguments expected, only options\n"
-                                       : "iwarp model coll: --per-message and --per-word go together\n");
+    if (optind != argc) {
+        cli_opts_unexpected(&cli, argv[optind]);
+        return 2;
+    }
+    if ((a < 0) != (b < 0)) {
+        fprintf(stderr, "iwarp model coll: --per-message and --per-word go together\n");
         return 2;
     }
     if (lda == 0)

@@ -2,9 +2,9 @@
  * programs can take, before anything runs. */
 #include "coll_cli.h"
 
-#include <getopt.h>
 #include <string.h>
 
+#include "cli_opts.h"
 #include "emu.h"
 
 void coll_cli_usage(FILE *out)
@@ -96,9 +96,10 @@ int coll_cli_parse(int argc, char **argv, coll_cli_t *o)
         .impl = COLL_CHUNKED, .groups = COLL_ROWS, .width = 8, .height = 8, .m = 1, .n = 1024, .chunk = 1024};
     unsigned threads = 1, delay = 0;
     bool json = false, model = false, lda_given = false, root_given = false, chunk_given = false;
-    optind = 0;
+    cli_opts_t cli;
+    cli_opts_start(&cli, "coll", argc, argv, "h", longopts);
     int opt;
-    while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((opt = cli_opts_next(&cli)) != -1) {
         int bad = 0;
         switch (opt) {
         case OPT_IMPL:

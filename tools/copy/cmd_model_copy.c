@@ -1,11 +1,11 @@
 /* iwarp model copy: the copy-transfer model (Stricker and Gross) evaluated with a machine's table: the paper's
  * own estimates beside its printed figures, or any expression a user writes. docs/copy.md. */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_opts.h"
 #include "commands.h"
 #include "copy_expr.h"
 #include "copy_paper.h"
@@ -160,9 +160,10 @@ int model_copy_cmd(int argc, char **argv)
     const char *sets[64];
     unsigned nsets = 0;
     char err[300];
-    optind = 0;
+    cli_opts_t cli;
+    cli_opts_start(&cli, "model copy", argc, argv, "h", longopts);
     int c;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((c = cli_opts_next(&cli)) != -1) {
         switch (c) {
         case OPT_JSON: json = true; break;
         case OPT_PRINT: print = true; break;

@@ -1,7 +1,7 @@
 /* The command line of `iwarp debug`: the program's options (tools/run/program_options.c) and the console's own. */
 #include "debug_cli.h"
+#include "cli_opts.h"
 
-#include <getopt.h>
 #include <string.h>
 
 void debug_cli_usage(FILE *out)
@@ -43,9 +43,10 @@ int debug_cli_parse(int argc, char **argv, debug_cli_t *o)
     };
     memset(o, 0, sizeof *o);
     program_options_init(&o->p);
-    optind = 0; /* glibc: start afresh, forgetting any earlier vector (1 keeps its place in a cluster) */
+    cli_opts_t cli;
+    cli_opts_start(&cli, "debug", argc, argv, PROGRAM_SHORT_OPTIONS "x:e:h", longopts);
     int c;
-    while ((c = getopt_long(argc, argv, PROGRAM_SHORT_OPTIONS "x:e:h", longopts, NULL)) != -1) {
+    while ((c = cli_opts_next(&cli)) != -1) {
         int rc = program_options_take(&o->p, c, optarg, "debug"); /* --threads: a debugged array runs on one */
         if (rc != 0) {
             if (rc < 0)

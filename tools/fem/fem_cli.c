@@ -1,8 +1,7 @@
 /* The command line of `iwarp fem`: every option checked before a mesh is made, read or partitioned. */
 #include "fem_cli.h"
 
-#include <getopt.h>
-
+#include "cli_opts.h"
 #include "emu.h"
 
 void fem_cli_usage(FILE *out)
@@ -42,9 +41,10 @@ int fem_cli_parse(int argc, char **argv, fem_cli_t *o)
     bool json = false, run = false, msgpass = false, liw = false;
     unsigned threads = 1;
     fem_partitioner_t how = FEM_METIS;
-    optind = 0;
+    cli_opts_t cli;
+    cli_opts_start(&cli, "fem", argc, argv, "h", longopts);
     int c;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((c = cli_opts_next(&cli)) != -1) {
         switch (c) {
         case OPT_ARRAY:
             if (emu_parse_array_size(optarg, &w, &h) != 0 || w * h < 2) {

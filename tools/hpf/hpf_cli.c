@@ -1,10 +1,10 @@
 /* The command line of `iwarp hpf`: every value checked against its range here, before anything runs. */
 #include "hpf_cli.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_opts.h"
 #include "emu.h"
 
 void hpf_cli_usage(FILE *out)
@@ -65,9 +65,10 @@ int hpf_cli_parse(int argc, char **argv, hpf_cli_t *o)
         {"help", no_argument, NULL, OPT_HELP},           {NULL, 0, NULL, 0},
     };
     *o = (hpf_cli_t){NULL, 512, 512, 16, 8, 8, 8, HPF_FORMAT_BLOCKS, {true, true}, false, false};
-    optind = 0; /* glibc: start afresh, forgetting any earlier vector (1 keeps its place in a cluster) */
+    cli_opts_t cli;
+    cli_opts_start(&cli, "hpf", argc, argv, "", opts);
     int c;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    while ((c = cli_opts_next(&cli)) != -1) {
         const char *want = NULL; /* what the option takes, when its value is bad */
         char range[64];
         switch (c) {

@@ -1,7 +1,7 @@
 /* The command line of `iwarp model`: which model, and the options of conset, msgpass and caching. */
 #include "model_cli.h"
+#include "cli_opts.h"
 
-#include <getopt.h>
 #include <string.h>
 
 void model_cli_usage(FILE *out)
@@ -46,9 +46,10 @@ int model_cli_parse(int argc, char **argv, model_cli_t *o)
         o->model = MODEL_CLI_COLL;
         return 0;
     }
-    optind = 0; /* glibc: start afresh, forgetting any earlier vector (1 keeps its place in a cluster) */
+    cli_opts_t cli;
+    cli_opts_start(&cli, "model", argc, argv, "h", longopts);
     int c;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((c = cli_opts_next(&cli)) != -1) {
         switch (c) {
         case OPT_JSON: o->json = true; break;
         case OPT_QUICK: o->quick = true; break;

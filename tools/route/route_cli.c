@@ -2,10 +2,10 @@
 #include "route_cli.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_opts.h"
 #include "conset/cset.h"
 #include "emu.h"
 #include "file.h"
@@ -88,10 +88,11 @@ int route_cli_parse(int argc, char **argv, route_cli_t *o)
     memset(o, 0, sizeof *o);
     route_options_init(&o->opt);
     o->width = o->height = CSET_DEFAULT_SIDE;
-    optind = 0; /* glibc: start afresh, forgetting any earlier vector (1 keeps its place in a cluster) */
+    cli_opts_t cli;
+    cli_opts_start(&cli, "route", argc, argv, "o:h", longopts);
     int c;
     unsigned long long v;
-    while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+    while ((c = cli_opts_next(&cli)) != -1) {
         switch (c) {
         case 'o': o->output = optarg; break;
         case OPT_REPORT: o->report = true; break;

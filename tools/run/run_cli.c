@@ -1,9 +1,9 @@
 /* The command line of `iwarp run`: the program's options (program_options.c) and the run's own. */
 #include "run_cli.h"
 
-#include <getopt.h>
 #include <string.h>
 
+#include "cli_opts.h"
 #include "emu.h"
 
 void run_cli_usage(FILE *out)
@@ -48,9 +48,10 @@ int run_cli_parse(int argc, char **argv, run_cli_t *o)
     };
     memset(o, 0, sizeof *o);
     program_options_init(&o->p);
-    optind = 0; /* glibc: start afresh, forgetting any earlier vector (1 keeps its place in a cluster) */
+    cli_opts_t cli;
+    cli_opts_start(&cli, "run", argc, argv, PROGRAM_SHORT_OPTIONS "h", longopts);
     int c;
-    while ((c = getopt_long(argc, argv, PROGRAM_SHORT_OPTIONS "h", longopts, NULL)) != -1) {
+    while ((c = cli_opts_next(&cli)) != -1) {
         int took = program_options_take(&o->p, c, optarg, "run");
         if (took != 0) {
             if (took < 0)

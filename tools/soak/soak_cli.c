@@ -1,9 +1,9 @@
 /* The command line of `iwarp soak`: its limits and seed. */
 #include "soak_cli.h"
 
-#include <getopt.h>
 #include <time.h>
 
+#include "cli_opts.h"
 #include "emu.h"
 
 void soak_cli_usage(FILE *out)
@@ -41,9 +41,10 @@ int soak_cli_parse(int argc, char **argv, soak_cli_t *o)
         {NULL, 0, NULL, 0},
     };
     *o = (soak_cli_t){60, UINT64_MAX, (uint64_t)time(NULL), false};
-    optind = 0; /* glibc: start afresh, forgetting any earlier vector (1 keeps its place in a cluster) */
+    cli_opts_t cli;
+    cli_opts_start(&cli, "soak", argc, argv, "h", opts);
     int c;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    while ((c = cli_opts_next(&cli)) != -1) {
         switch (c) {
         case O_SECONDS:
             if (count_arg(optarg, "--seconds", &o->seconds) != 0)
@@ -66,6 +67,7 @@ int soak_cli_parse(int argc, char **argv, soak_cli_t *o)
         }
     }
     if (optind != argc) {
+        cli_opts_unexpected(&cli, argv[optind]);
         soak_cli_usage(stderr);
         return -1;
     }

@@ -1,10 +1,10 @@
 /* The command line of `iwarp sweep`: every option checked before the sweep file is read. */
 #include "sweep_cli.h"
 
-#include <getopt.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_opts.h"
 #include "emu.h"
 #include "sweep.h"
 
@@ -82,9 +82,10 @@ int sweep_cli_parse(int argc, char **argv, sweep_cli_t *o)
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     o->jobs = cores > 0 ? (unsigned)cores : 1;
     o->only_case = -1;
-    optind = 0; /* glibc: start afresh, forgetting any earlier vector (1 keeps its place in a cluster) */
+    cli_opts_t cli;
+    cli_opts_start(&cli, "sweep", argc, argv, "h", longopts);
     int c;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((c = cli_opts_next(&cli)) != -1) {
         uint64_t v;
         switch (c) {
         case OPT_JOBS:

@@ -2,11 +2,11 @@
  * the first point runs. */
 #include "traffic_cli.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_opts.h"
 #include "emu.h"
 
 void traffic_cli_usage(FILE *out)
@@ -194,9 +194,10 @@ int traffic_cli_parse(int argc, char **argv, traffic_cli_t *o)
     o->out_dir = "out/traffic";
     unsigned hx = 0, hy = 0;
     char err[512];
-    optind = 0; /* glibc: start afresh, forgetting any earlier vector (1 keeps its place in a cluster) */
+    cli_opts_t cli;
+    cli_opts_start(&cli, "traffic", argc, argv, "h", longopts);
     int c;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    while ((c = cli_opts_next(&cli)) != -1) {
         uint64_t v;
         switch (c) {
         case OPT_ARRAY:
@@ -321,7 +322,7 @@ int traffic_cli_parse(int argc, char **argv, traffic_cli_t *o)
         }
     }
     if (optind != argc) {
-        fprintf(stderr, "iwarp traffic: unexpected argument '%s'\n", argv[optind]);
+        cli_opts_unexpected(&cli, argv[optind]);
         return -1;
     }
     if (o->links && !o->json) {

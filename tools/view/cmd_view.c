@@ -1,10 +1,10 @@
 /* iwarp view: a window on a live run or a recording; frames without a display; the frame-rate bench. */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_opts.h"
 #include "commands.h"
 #include "demo.h"
 #include "file.h"
@@ -159,11 +159,11 @@ int view_cli_parse(view_cli_t *c, int argc, char **argv, const char *who, bool n
     memset(c, 0, sizeof *c);
     viewer_opts_defaults(&c->v);
     program_options_init(&c->p);
-    optind = 0; /* glibc: start afresh, forgetting any earlier vector (1 keeps its place in a cluster) */
-    opterr = 1;
+    cli_opts_t cli;
+    cli_opts_start(&cli, who, argc, argv, PROGRAM_SHORT_OPTIONS "h", opts);
     int o;
     uint64_t n = 0;
-    while ((o = getopt_long(argc, argv, PROGRAM_SHORT_OPTIONS "h", opts, NULL)) != -1) {
+    while ((o = cli_opts_next(&cli)) != -1) {
         int took = program_options_take(&c->p, o, optarg, who); /* --threads: a viewed array runs on one */
         if (took != 0) {
             if (took < 0)
