@@ -1,6 +1,7 @@
 /* The option parsers of the commands (traffic, coll, bench, hpf, fem, sweep, run, debug, route, model, soak, asm
- * and dis) called in one process, as their fuzz harnesses call them (fuzz/fuzz_cli_*.c): values land in the
- * options, and a parse never inherits the place an earlier vector's getopt stopped at. */
+ * and dis, all getopt_long through common/cli_opts.h) called in one process, as their fuzz harnesses call them
+ * (fuzz/fuzz_cli_*.c): values land in the options, and a parse never inherits the place an earlier vector's
+ * getopt stopped at. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -97,6 +98,20 @@ static void test_a_parse_after_help_in_a_cluster_reads_its_own_vector(void **sta
     assert_int_equal(soak_cli_parse(ARGC(help), help, &so), 1);
     assert_int_equal(soak_cli_parse(ARGC(soak), soak, &so), 0);
     assert_int_equal(so.runs, 3);
+
+    char *as[] = {"asm", "-oa.img", "a.s", NULL};
+    asm_cli_t a;
+    assert_int_equal(asm_cli_parse(ARGC(help), help, &a), 1);
+    assert_int_equal(asm_cli_parse(ARGC(as), as, &a), 0);
+    assert_string_equal(a.output, "a.img");
+    assert_int_equal(a.nfiles, 1);
+    asm_cli_free(&a);
+
+    char *dis[] = {"dis", "--lines", "a.img", NULL};
+    dis_cli_t di;
+    assert_int_equal(dis_cli_parse(ARGC(help), help, &di), 1);
+    assert_int_equal(dis_cli_parse(ARGC(dis), dis, &di), 0);
+    assert_int_equal(di.flags, DIS_LINES);
 
 #ifdef IWARP_TEST_DEBUG_CLI
     char *debug[] = {"debug", "-eprint pc", "--batch", "p.s", NULL};
@@ -201,7 +216,9 @@ static void test_the_program_and_tool_parsers_fill_their_options(void **state)
     char *as[] = {"asm", "a.s", "-Iinc", "-I", "lib", "-DN=3", "-o", "a.img", "--text-base", "0x100", "b.s", NULL};
     asm_cli_t a;
     assert_int_equal(asm_cli_parse(ARGC(as), as, &a), 0);
-    assert_int_equal(a.nfiles, 2);
+    assert_int_equal(a.nfiles, 2); /* files anywhere among the options, in their order */
+    assert_string_equal(a.files[0], "a.s");
+    assert_string_equal(a.files[1], "b.s");
     assert_int_equal(a.nincludes, 2);
     assert_string_equal(a.includes[0], "inc");
     assert_string_equal(a.defines[0], "N=3");
@@ -212,6 +229,16 @@ static void test_the_program_and_tool_parsers_fill_their_options(void **state)
     assert_int_equal(asm_cli_parse(ARGC(as_base), as_base, &a), -1);
     char *as_none[] = {"asm", "-o", "a.img", NULL};
     assert_int_equal(asm_cli_parse(ARGC(as_none), as_none, &a), -1);
+    char *as_value[] = {"asm", "a.s", "-I", NULL}; /* a missing value is not a file */
+    assert_int_equal(asm_cli_parse(ARGC(as_value), as_value, &a), -1);
+    char *as_dash[] = {"asm", "-oa.img", "--", "-b.s", NULL}; /* "--" before a file named like an option */
+    assert_int_equal(asm_cli_parse(ARGC(as_dash), as_dash, &a), 0);
+    assert_int_equal(a.nfiles, 1);
+    assert_string_equal(a.files[0], "-b.s");
+    assert_string_equal(a.output, "a.img");
+    asm_cli_free(&a);
+    char *as_empty[] = {NULL};
+    assert_int_equal(asm_cli_parse(0, as_empty, &a), -1);
 
     char *dis[] = {"dis", "--raw", "a.img", "--lines", NULL};
     dis_cli_t di;
@@ -220,6 +247,10 @@ static void test_the_program_and_tool_parsers_fill_their_options(void **state)
     assert_int_equal(di.flags, DIS_RAW | DIS_LINES);
     char *dis_two[] = {"dis", "a.img", "b.img", NULL};
     assert_int_equal(dis_cli_parse(ARGC(dis_two), dis_two, &di), -1);
+    char *dis_value[] = {"dis", "--raw=1", "a.img", NULL};
+    assert_int_equal(dis_cli_parse(ARGC(dis_value), dis_value, &di), -1);
+    char *dis_empty[] = {NULL};
+    assert_int_equal(dis_cli_parse(0, dis_empty, &di), -1);
 
 #ifdef IWARP_TEST_DEBUG_CLI
     char *debug_none[] = {"debug", "-e", "print pc", NULL};

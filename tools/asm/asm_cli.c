@@ -1,11 +1,11 @@
-/* The command line of `iwarp asm`, by hand (asm_cli.h). */
+/* The command line of `iwarp asm` (asm_cli.h). */
 #include "asm_cli.h"
 
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "asm.h"
+#include "cli_opts.h"
 
 void asm_cli_usage(FILE *out)
 {
@@ -22,62 +22,46 @@ void asm_cli_usage(FILE *out)
             ASM_DEFAULT_TEXT_BASE);
 }
 
-/* Value of an option given as "-X value" or "-Xvalue"; NULL (after a message) when missing. */
-static const char *option_value(int argc, char **argv, int *i, const char *opt)
-{
-    size_t n = strlen(opt);
-    if (argv[*i][n] != '\0')
-        return argv[*i] + n;
-    if (*i + 1 >= argc) {
-        fprintf(stderr, "iwarp asm: %s needs a value\n", opt);
-        return NULL;
-    }
-    return argv[++*i];
-}
-
 static int parse_args(int argc, char **argv, asm_cli_t *a)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        const char *v;
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            asm_cli_usage(stdout);
-            return 1;
-        } else if (strncmp(arg, "-o", 2) == 0) {
-            if ((v = option_value(argc, argv, &i, "-o")) == NULL)
-                return -1;
-            a->output = v;
-        } else if (strncmp(arg, "-I", 2) == 0) {
-            if ((v = option_value(argc, argv, &i, "-I")) == NULL)
-                return -1;
-            a->includes[a->nincludes++] = v;
-        } else if (strncmp(arg, "-D", 2) == 0) {
-            if ((v = option_value(argc, argv, &i, "-D")) == NULL)
-                return -1;
-            a->defines[a->ndefines++] = v;
-        } else if (strcmp(arg, "--text-base") == 0) {
-            if ((v = option_value(argc, argv, &i, "--text-base")) == NULL)
-                return -1;
+    enum { OPT_TEXT_BASE = 256, OPT_HELP };
+    static const struct option longopts[] = {
+        {"text-base", required_argument, NULL, OPT_TEXT_BASE},
+        {"help", no_argument, NULL, OPT_HELP},
+        {NULL, 0, NULL, 0},
+    };
+    cli_opts_t cli;
+    cli_opts_start(&cli, "asm", argc, argv, "o:I:D:h", longopts);
+    int c;
+    while ((c = cli_opts_next(&cli)) != -1) {
+        switch (c) {
+        case 'o': a->output = optarg; break;
+        case 'I': a->includes[a->nincludes++] = optarg; break;
+        case 'D': a->defines[a->ndefines++] = optarg; break;
+        case OPT_TEXT_BASE: {
             /* strtoul alone would read '' as 0 and skip a leading space or sign */
             char *end;
             errno = 0;
-            unsigned long base = strtoul(v, &end, 0);
-            if (*v < '0' || *v > '9' || *end != '\0' || errno != 0 || base > 0xfffffffcul || base % 4 != 0) {
+            unsigned long base = strtoul(optarg, &end, 0);
+            if (*optarg < '0' || *optarg > '9' || *end != '\0' || errno != 0 || base > 0xfffffffcul || base % 4 != 0) {
                 fprintf(stderr,
                         "iwarp asm: --text-base needs a word-aligned 32-bit address (a multiple of 4, 0..0xfffffffc), "
                         "not '%s'\n",
-                        v);
+                        optarg);
                 return -1;
             }
             a->text_base = (uint32_t)base;
-        } else if (arg[0] == '-' && arg[1] != '\0') {
-            fprintf(stderr, "iwarp asm: unknown option '%s'\n", arg);
-            asm_cli_usage(stderr);
-            return -1;
-        } else {
-            a->files[a->nfiles++] = arg;
+            break;
+        }
+        case OPT_HELP:
+        case 'h': asm_cli_usage(stdout); return 1;
+        case ':': return -1; /* "-o needs a value" is enough */
+        default: asm_cli_usage(stderr); return -1;
         }
     }
+    /* The files, in their order, wherever they stood among the options. */
+    for (int i = optind; i < argc; i++)
+        a->files[a->nfiles++] = argv[i];
     if (a->nfiles == 0) {
         fprintf(stderr, "iwarp asm: no input files\n");
         asm_cli_usage(stderr);

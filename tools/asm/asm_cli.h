@@ -1,6 +1,7 @@
 /* The command line of `iwarp asm` (docs/assembly.md), parsed apart from the assembler so a harness (fuzz/) and the
- * tests can take it alone: nothing is read or written. Parsed by hand, as it always was: "-Ivalue" and "-I value"
- * alike, files anywhere, and no getopt clusters or "--". */
+ * tests can take it alone: nothing is read or written. getopt_long through common/cli_opts.h, as every command:
+ * "-Ivalue" and "-I value" alike, files anywhere among the options (in their order), "--" before a file that
+ * starts with '-'. */
 #ifndef TOOLS_ASM_ASM_CLI_H
 #define TOOLS_ASM_ASM_CLI_H
 

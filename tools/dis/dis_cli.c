@@ -1,8 +1,7 @@
-/* The command line of `iwarp dis`, by hand (dis_cli.h). */
+/* The command line of `iwarp dis` (dis_cli.h). */
 #include "dis_cli.h"
 
-#include <string.h>
-
+#include "cli_opts.h"
 #include "dis.h"
 
 void dis_cli_usage(FILE *out)
@@ -17,31 +16,36 @@ void dis_cli_usage(FILE *out)
 
 int dis_cli_parse(int argc, char **argv, dis_cli_t *o)
 {
+    enum { OPT_NO_SYMBOLS = 256, OPT_RAW, OPT_LINES, OPT_HELP };
+    static const struct option longopts[] = {
+        {"no-symbols", no_argument, NULL, OPT_NO_SYMBOLS},
+        {"raw", no_argument, NULL, OPT_RAW},
+        {"lines", no_argument, NULL, OPT_LINES},
+        {"help", no_argument, NULL, OPT_HELP},
+        {NULL, 0, NULL, 0},
+    };
     *o = (dis_cli_t){0, NULL};
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            dis_cli_usage(stdout);
-            return 1;
-        } else if (strcmp(argv[i], "--no-symbols") == 0) {
-            o->flags |= DIS_NO_SYMBOLS;
-        } else if (strcmp(argv[i], "--raw") == 0) {
-            o->flags |= DIS_RAW;
-        } else if (strcmp(argv[i], "--lines") == 0) {
-            o->flags |= DIS_LINES;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "iwarp dis: unknown option '%s'\n", argv[i]);
-            dis_cli_usage(stderr);
-            return -1;
-        } else if (o->path != NULL) {
-            fprintf(stderr, "iwarp dis: one image at a time\n");
-            return -1;
-        } else {
-            o->path = argv[i];
+    cli_opts_t cli;
+    cli_opts_start(&cli, "dis", argc, argv, "h", longopts);
+    int c;
+    while ((c = cli_opts_next(&cli)) != -1) {
+        switch (c) {
+        case OPT_NO_SYMBOLS: o->flags |= DIS_NO_SYMBOLS; break;
+        case OPT_RAW: o->flags |= DIS_RAW; break;
+        case OPT_LINES: o->flags |= DIS_LINES; break;
+        case OPT_HELP:
+        case 'h': dis_cli_usage(stdout); return 1;
+        default: dis_cli_usage(stderr); return -1;
         }
     }
-    if (o->path == NULL) {
+    if (argc - optind > 1) {
+        fprintf(stderr, "iwarp dis: one image at a time\n");
+        return -1;
+    }
+    if (optind >= argc) {
         dis_cli_usage(stderr);
         return -1;
     }
+    o->path = argv[optind];
     return 0;
 }

@@ -1,5 +1,5 @@
 /* The command line of `iwarp dis` (docs/assembly.md), parsed apart from the disassembler so a harness (fuzz/) and
- * the tests can take it alone: no image is read. Parsed by hand, as it always was. */
+ * the tests can take it alone: no image is read. getopt_long through common/cli_opts.h, as every command. */
 #ifndef TOOLS_DIS_DIS_CLI_H
 #define TOOLS_DIS_DIS_CLI_H
 
