@@ -13,7 +13,7 @@
 #if IWARP_COMPUTED_GOTO && defined(__GNUC__)
 #define CA_USE_JUMP_TABLE 1
 /* Label addresses and `goto *` are GNU extensions, hence the local pragma. */
-#define CA_JUMP_TABLE_ENTRY(id, opc, mn, fmt, unit, timing, flags) [opc] = &&op_##id,
+#define CA_JUMP_TABLE_ENTRY(id, opc, mn, fmt, unit, timing, faults, flags) [opc] = &&op_##id,
 #define CA_DISPATCH(opcode)                                                                                          \
     _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wpedantic\"") goto *ca_jump_table[opcode];   \
     _Pragma("GCC diagnostic pop")

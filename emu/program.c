@@ -48,20 +48,19 @@ static bool has_target(const isa_op_info_t *info)
     return info->format == ISA_FMT_BR || info->format == ISA_FMT_LOOP || info->format == ISA_FMT_J;
 }
 
-/* Whether the core's handler for op can fault (a conservative answer: only what surely cannot is listed). */
+/* Whether the core's handler for op can fault in bundle b: its row's FAULTS column (isa/isa.def), where a jump to a
+ * target written in the operation cannot once predecoding has checked the bundle's targets. */
 static bool may_fault(const emu_bundle_t *b, const isa_op_t *op)
 {
     const isa_op_info_t *info = isa_op_info(op->opcode);
     if (info == NULL)
         return true;
-    switch (info->unit) {
-    case ISA_UNIT_NONE:
-    case ISA_UNIT_ALU:
-    case ISA_UNIT_FPA: return false;
-    case ISA_UNIT_FPM: return info->timing == ISA_T_IDIV; /* division by zero */
-    case ISA_UNIT_CTRL: return !has_target(info) || !(b->flags & EMU_BUNDLE_TARGETS_OK);
-    default: return true;
+    switch (info->faults) {
+    case ISA_FAULTS_NEVER: return false;
+    case ISA_FAULTS_TARGET: return !(b->flags & EMU_BUNDLE_TARGETS_OK);
+    case ISA_FAULTS_MAY: break;
     }
+    return true;
 }
 
 static void add_regs(uint64_t set[2], const uint8_t *regs, unsigned n)
@@ -232,8 +231,8 @@ int emu_program_init(emu_program_t *p, isa_image_t *image, const isa_timing_t *t
         return -1;
     }
     p->bundle_at = malloc(sizeof *p->bundle_at * (n ? n : 1));
-    p->bundles = calloc(n + 1, sizeof *p->bundles);          /* at most one bundle per word, and the sentinel */
-    p->ops = calloc(n ? n : 1, sizeof *p->ops);              /* at most one op per word */
+    p->bundles = calloc(n + 1, sizeof *p->bundles); /* at most one bundle per word, and the sentinel */
+    p->ops = calloc(n ? n : 1, sizeof *p->ops);     /* at most one op per word */
     if (!p->bundle_at || !p->bundles || !p->ops) {
         snprintf(err, errlen, "out of memory predecoding %u words", n);
         emu_program_free(p);

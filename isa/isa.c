@@ -5,8 +5,8 @@
 #include <string.h>
 
 static const isa_op_info_t op_table[ISA_OPCODE_LIMIT] = {
-#define ISA_OP(id, opc, mn, fmt, unit, timing, flags) \
-    [opc] = {mn, ISA_FMT_##fmt, ISA_UNIT_##unit, ISA_T_##timing, (flags)},
+#define ISA_OP(id, opc, mn, fmt, unit, timing, faults, flags) \
+    [opc] = {mn, ISA_FMT_##fmt, ISA_UNIT_##unit, ISA_T_##timing, ISA_FAULTS_##faults, (flags)},
 #include "isa.def"
 #undef ISA_OP
 };

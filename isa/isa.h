@@ -83,6 +83,13 @@ typedef enum isa_unit {
     ISA_UNIT_COUNT
 } isa_unit_t;
 
+/* Whether an operation's handler can fault (the FAULTS column of isa.def). */
+typedef enum isa_faults {
+    ISA_FAULTS_NEVER,  /* on no operands */
+    ISA_FAULTS_TARGET, /* only by a jump to the target written in the operation */
+    ISA_FAULTS_MAY,    /* on some operands' values (a zero divisor, an address, a register) or always (trap) */
+} isa_faults_t;
+
 enum isa_flag {
     ISA_F_RD_PAIR = 1u << 0,   /* rd names an even/odd pair */
     ISA_F_RS_PAIR = 1u << 1,   /* rs1 (and rs2) name pairs */
@@ -92,7 +99,7 @@ enum isa_flag {
 };
 
 typedef enum isa_opcode {
-#define ISA_OP(id, opc, mn, fmt, unit, timing, flags) ISA_OP_##id = (opc),
+#define ISA_OP(id, opc, mn, fmt, unit, timing, faults, flags) ISA_OP_##id = (opc),
 #include "isa.def"
 #undef ISA_OP
     ISA_OPCODE_LIMIT = 256
@@ -110,6 +117,7 @@ typedef struct isa_op_info {
     isa_format_t format;
     isa_unit_t unit;
     isa_timing_class_t timing;
+    isa_faults_t faults;
     uint32_t flags;
 } isa_op_info_t;
 
