@@ -8,8 +8,28 @@
 
 const char *coa_dir_name(coa_dir_t d)
 {
-    static const char *const names[COA_NUM_DIRS] = {"+X", "-X", "+Y", "-Y"};
+    static const char *const names[COA_NUM_DIRS] = {
+#define X(id, name, dx, dy) name,
+        COA_DIRS(X)
+#undef X
+    };
     return d < COA_NUM_DIRS ? names[d] : "?";
+}
+
+void coa_dir_step(coa_dir_t d, unsigned w, unsigned h, unsigned *x, unsigned *y)
+{
+    static const int dx[COA_NUM_DIRS] = {
+#define X(id, name, dx, dy) dx,
+        COA_DIRS(X)
+#undef X
+    };
+    static const int dy[COA_NUM_DIRS] = {
+#define X(id, name, dx, dy) dy,
+        COA_DIRS(X)
+#undef X
+    };
+    *x = (*x + (unsigned)((int)w + dx[d & 3u])) % w; /* w + dx >= 0: a step of -1 wraps to w - 1 */
+    *y = (*y + (unsigned)((int)h + dy[d & 3u])) % h;
 }
 
 /* The default reservation, the same on every cell so that each cell knows its neighbours' (docs/network.md):

@@ -24,16 +24,26 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* The four directions of a cell's links, in the order of street-sign actions 0..3, each with its name and the step
+ * to the neighbour it leads to (the torus wraps around): X(ID, NAME, DX, DY). A direction and its opposite differ in
+ * the lowest bit. */
+#define COA_DIRS(X)                                                                                                    \
+    X(PX, "+X", 1, 0)                                                                                                  \
+    X(MX, "-X", -1, 0)                                                                                                 \
+    X(PY, "+Y", 0, 1)                                                                                                  \
+    X(MY, "-Y", 0, -1)
+
 typedef enum coa_dir {
-    COA_DIR_PX = 0, /* +X: to (x + 1, y) */
-    COA_DIR_MX = 1, /* -X */
-    COA_DIR_PY = 2, /* +Y: to (x, y + 1) */
-    COA_DIR_MY = 3, /* -Y */
-    COA_NUM_DIRS = 4,
+#define X(id, name, dx, dy) COA_DIR_##id,
+    COA_DIRS(X)
+#undef X
+        COA_NUM_DIRS
 } coa_dir_t;
 
 static inline coa_dir_t coa_dir_opposite(coa_dir_t d) { return (coa_dir_t)(d ^ 1u); }
 const char *coa_dir_name(coa_dir_t d);
+/* The neighbour d leads to from (x, y) on a w x h torus. */
+void coa_dir_step(coa_dir_t d, unsigned w, unsigned h, unsigned *x, unsigned *y);
 
 enum {
     COA_WORD_KIND_SIGN = 0x1,

@@ -215,11 +215,9 @@ int emu_cell_init(emu_cell_t *c, emu_array_t *a, unsigned x, unsigned y)
 
 void emu_cell_wire(emu_array_t *a, emu_cell_t *c)
 {
-    unsigned w = a->machine.width, h = a->machine.height;
-    static const int dx[COA_NUM_DIRS] = {1, -1, 0, 0}, dy[COA_NUM_DIRS] = {0, 0, 1, -1};
     for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
-        unsigned nx = (c->x + w + (unsigned)(dx[d] + (int)w)) % w;
-        unsigned ny = (c->y + h + (unsigned)(dy[d] + (int)h)) % h;
+        unsigned nx = c->x, ny = c->y;
+        coa_dir_step((coa_dir_t)d, a->machine.width, a->machine.height, &nx, &ny);
         emu_cell_t *n = emu_array_cell(a, nx, ny);
         coa_wire(&c->coa, (coa_dir_t)d, &c->out[d], &n->coa);
         c->out[d].receiver_dormant = &n->dormant;

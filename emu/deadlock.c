@@ -30,12 +30,7 @@ static unsigned neighbour(const emu_array_t *a, unsigned cell, unsigned dir)
 {
     unsigned w = a->machine.width, h = a->machine.height;
     unsigned x = cell % w, y = cell / w;
-    switch (dir) {
-    case COA_DIR_PX: x = (x + 1) % w; break;
-    case COA_DIR_MX: x = (x + w - 1) % w; break;
-    case COA_DIR_PY: y = (y + 1) % h; break;
-    default: y = (y + h - 1) % h; break;
-    }
+    coa_dir_step((coa_dir_t)dir, w, h, &x, &y);
     return y * w + x;
 }
 

@@ -325,27 +325,43 @@ isa_error_t isa_decode_bundle(const uint32_t *words, size_t nwords, isa_bundle_t
     return isa_bundle_check(out, NULL);
 }
 
+static const isa_reg_alias_t reg_aliases[] = {
+    {"zero", ISA_REG_ZERO}, {"ra", ISA_REG_LINK},   {"sp", ISA_REG_SP},     {"a0", ISA_REG_A0},
+    {"a1", ISA_REG_A0 + 1}, {"a2", ISA_REG_A0 + 2}, {"a3", ISA_REG_A0 + 3}, {"a4", ISA_REG_A0 + 4},
+    {"a5", ISA_REG_A0 + 5}, {"a6", ISA_REG_A0 + 6}, {"a7", ISA_REG_A0 + 7}, {"gi0", ISA_REG_GI0},
+    {"gi1", ISA_REG_GI1},   {"go0", ISA_REG_GO0},   {"go1", ISA_REG_GO1},
+};
+enum { NUM_REG_ALIASES = sizeof reg_aliases / sizeof reg_aliases[0] };
+
+const isa_reg_alias_t *isa_reg_aliases(size_t *n)
+{
+    *n = NUM_REG_ALIASES;
+    return reg_aliases;
+}
+
+const char *isa_reg_alias_name(unsigned r, char buf[8])
+{
+    for (size_t i = 0; i < NUM_REG_ALIASES; i++)
+        if (reg_aliases[i].reg == r)
+            return reg_aliases[i].name;
+    snprintf(buf, 8, "r%u", r & 0x7fu);
+    return buf;
+}
+
 const char *isa_reg_name(unsigned r, char buf[8])
 {
-    static const char *const gates[4] = {"gi0", "gi1", "go0", "go1"};
+    /* The disassembler writes rN but for the gates, whose names say which way the words go. */
     if (isa_reg_is_gate(r) && r < ISA_NUM_REGS)
-        return gates[r - ISA_REG_GI0];
+        return isa_reg_alias_name(r, buf);
     snprintf(buf, 8, "r%u", r & 0x7fu);
     return buf;
 }
 
 int isa_reg_parse(const char *s, size_t len)
 {
-    static const struct {
-        const char *name;
-        int reg;
-    } aliases[] = {
-        {"zero", 0}, {"ra", 1}, {"sp", 2}, {"a0", 3}, {"a1", 4}, {"a2", 5}, {"a3", 6}, {"a4", 7}, {"a5", 8},
-        {"a6", 9}, {"a7", 10}, {"gi0", ISA_REG_GI0}, {"gi1", ISA_REG_GI1}, {"go0", ISA_REG_GO0}, {"go1", ISA_REG_GO1},
-    };
-    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
-        if (strlen(aliases[i].name) == len && strncmp(aliases[i].name, s, len) == 0)
-            return aliases[i].reg;
+    for (size_t i = 0; i < NUM_REG_ALIASES; i++)
+        if (strlen(reg_aliases[i].name) == len && strncmp(reg_aliases[i].name, s, len) == 0)
+            return reg_aliases[i].reg;
     if (len < 2 || len > 4 || s[0] != 'r')
         return -1;
     int v = 0;

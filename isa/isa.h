@@ -210,9 +210,19 @@ isa_error_t isa_bundle_check(const isa_bundle_t *b, unsigned *bad_op);
  * Fully validates the ops and the bundle rules. */
 isa_error_t isa_decode_bundle(const uint32_t *words, size_t nwords, isa_bundle_t *out, size_t *used);
 
+/* The registers' names besides rN, in register order: zero, ra, sp, a0..a7 (the calling convention) and the gates
+ * gi0, gi1, go0, go1. The assembler, the disassembler and the debugger read this one list. */
+typedef struct isa_reg_alias {
+    const char *name;
+    uint8_t reg;
+} isa_reg_alias_t;
+const isa_reg_alias_t *isa_reg_aliases(size_t *n);
+
 /* Register name as the disassembler writes it ("r5", "gi0", "go1"); buf needs 8 bytes. */
 const char *isa_reg_name(unsigned r, char buf[8]);
-/* Parses a register name (rN, zero, ra, sp, a0..a7, gi0, gi1, go0, go1); -1 when not a register. */
+/* The conventional name of a register, as the debugger shows registers: its alias (ra, a0, gi0, ...), else rN. */
+const char *isa_reg_alias_name(unsigned r, char buf[8]);
+/* Parses a register name (rN or an alias); -1 when not a register. */
 int isa_reg_parse(const char *s, size_t len);
 
 /* Word accesses to memory an operation makes (2 for ldd/std, 1 for other loads and stores, else 0). */

@@ -104,12 +104,7 @@ void view_neighbour(const view_layout_t *l, unsigned x, unsigned y, unsigned d, 
 {
     *nx = x;
     *ny = y;
-    switch (d) {
-    case COA_DIR_PX: *nx = (x + 1) % l->width; break;
-    case COA_DIR_MX: *nx = (x + l->width - 1) % l->width; break;
-    case COA_DIR_PY: *ny = (y + 1) % l->height; break;
-    default: *ny = (y + l->height - 1) % l->height; break;
-    }
+    coa_dir_step((coa_dir_t)d, l->width, l->height, nx, ny);
 }
 
 void view_lc_unpack(const view_model_t *m, const uint64_t *cell, unsigned lc, view_lc_info_t *out)

@@ -192,6 +192,42 @@ static void test_completion_knows_commands_cells_symbols_and_registers(void **st
     assert_string_equal(completions(d, "snapshot l", buf, sizeof buf), "load list");
     assert_string_equal(completions(d, "step 3 c", buf, sizeof buf), "clocks");
     assert_string_equal(completions(d, "until clo", buf, sizeof buf), "clock");
+    assert_string_equal(completions(d, "info se", buf, sizeof buf), "settings");
+    assert_string_equal(completions(d, "set snap", buf, sizeof buf), "snapshot-interval snapshot-keep");
+    assert_string_equal(completions(d, "set echo o", buf, sizeof buf), "on off");
+    assert_string_equal(completions(d, "set words ", buf, sizeof buf), "");
+    dt_close(d);
+}
+
+/* set and info settings read one table (tools/debug/settings.def), and registers go by any of their names. */
+static void test_settings_and_registers_are_set_by_their_names(void **state)
+{
+    (void)state;
+    dbg_t *d = dt_open("programs/net/pathway.run", 0, 0, NULL, 0);
+    char help[4096];
+    snprintf(help, sizeof help, "%s", dt_do(d, "help set"));
+    char settings[1024];
+    snprintf(settings, sizeof settings, "%s", dt_do(d, "info settings"));
+    unsigned n = 0;
+    for (char *line = strtok(settings, "\n"); line != NULL; line = strtok(NULL, "\n"), n++) {
+        char name[64], with_value[80];
+        assert_int_equal(sscanf(line, "%63s", name), 1);
+        snprintf(with_value, sizeof with_value, "  %s ", name);
+        if (strstr(help, with_value) == NULL)
+            fail_msg("help set does not explain the setting %s", name);
+    }
+    assert_int_equal(n, 4);
+    dt_do(d, "set words 1024");
+    dt_fail(d, "set words 1025");
+    dt_do(d, "set snapshot-keep 64");
+    dt_fail(d, "set snapshot-keep 65");
+    dt_do(d, "set echo on");
+    assert_non_null(strstr(dt_do(d, "info settings"), "echo on\nwords 1024\n"));
+    assert_non_null(strstr(dt_fail(d, "set colour on"), "no setting 'colour'"));
+    assert_non_null(strstr(dt_do(d, "set a0 = 7"), "r3 = 0x00000007"));
+    assert_non_null(strstr(dt_do(d, "print a0"), "7"));
+    assert_non_null(strstr(dt_do(d, "set sp = 0x100"), "r2 = 0x00000100"));
+    dt_fail(d, "set zero = 1");
     dt_close(d);
 }
 
@@ -247,6 +283,7 @@ int main(void)
         cmocka_unit_test(test_bad_commands_and_arguments_give_one_line_and_the_session_goes_on),
         cmocka_unit_test(test_cell_sets_take_numbers_ranges_stars_and_all),
         cmocka_unit_test(test_completion_knows_commands_cells_symbols_and_registers),
+        cmocka_unit_test(test_settings_and_registers_are_set_by_their_names),
         cmocka_unit_test(test_expect_checks_the_previous_output_and_counts_failures),
         cmocka_unit_test(test_temporary_breakpoints_ignore_counts_and_conditions),
     };

@@ -197,12 +197,7 @@ void net_expect_contains(const char *text, const char *needle)
 
 void net_step(unsigned w, unsigned h, unsigned *x, unsigned *y, coa_dir_t dir)
 {
-    switch (dir) {
-    case COA_DIR_PX: *x = (*x + 1) % w; break;
-    case COA_DIR_MX: *x = (*x + w - 1) % w; break;
-    case COA_DIR_PY: *y = (*y + 1) % h; break;
-    default: *y = (*y + h - 1) % h; break;
-    }
+    coa_dir_step(dir, w, h, x, y);
 }
 
 /* Whether the link from (x, y) in dir crosses the dateline of its ring. */

@@ -76,13 +76,29 @@ static bool cell_live(const ca_t *ca)
     return ca->s.state == CA_RUNNING || ca->s.state == CA_WAITING;
 }
 
+/* The unit of step N clocks and reverse-step N clocks, which their completion offers; "clock" is taken too. */
+static const char clocks_unit[] = "clocks";
+
+bool dbg_is_clocks(const char *word)
+{
+    size_t n = strlen(word);
+    return (n == sizeof clocks_unit - 1 || n == sizeof clocks_unit - 2) && strncmp(word, clocks_unit, n) == 0;
+}
+
+void dbg_complete_steps(dbg_t *d, const char *line, const char *text, dbg_str_t *words)
+{
+    (void)d;
+    (void)line;
+    dbg_words_add(words, text, clocks_unit);
+}
+
 int dbg_cmd_step(dbg_t *d, char *args)
 {
     uint64_t n;
     if (count_arg(d, &args, 1, &n, "step [N] [clocks]") != 0 || check_live(d) != 0)
         return -1;
     char *unit = dbg_word(&args);
-    bool clocks = unit != NULL && (strcmp(unit, "clock") == 0 || strcmp(unit, "clocks") == 0);
+    bool clocks = unit != NULL && dbg_is_clocks(unit);
     if ((unit != NULL && !clocks) || dbg_word(&args) != NULL)
         return dbg_error(d, "usage: step [N] [clocks]");
     dbg_goal_t g = goal_points();

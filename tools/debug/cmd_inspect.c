@@ -22,15 +22,6 @@ int dbg_cmd_cell(dbg_t *d, char *args)
     return 0;
 }
 
-/* The conventional name of a register: ra, sp, a0..a7, gates; r<n> otherwise. */
-static const char *reg_name(unsigned r, char buf[8])
-{
-    static const char *const named[] = {"zero", "ra", "sp", "a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7"};
-    if (r < sizeof named / sizeof named[0])
-        return named[r];
-    return isa_reg_name(r, buf);
-}
-
 int dbg_cmd_regs(dbg_t *d, char *args)
 {
     unsigned cell;
@@ -54,7 +45,7 @@ int dbg_cmd_regs(dbg_t *d, char *args)
         if (!all && ((r > ISA_REG_A0 + 7 && v == 0) || isa_reg_is_gate(r)))
             continue;
         char buf[8];
-        dbg_str_printf(&line, "%-4s 0x%08x   ", reg_name(r, buf), v);
+        dbg_str_printf(&line, "%-4s 0x%08x   ", isa_reg_alias_name(r, buf), v);
         if (++col % 4 == 0) {
             dbg_print_line(d, line.s);
             dbg_str_clear(&line);
@@ -438,58 +429,84 @@ static void info_program(dbg_t *d)
 
 /* The per-phase account of the clocks run so far (the first time each ran: after going back in time it still
  * holds what came later). */
-static void info_phases(dbg_t *d)
+static int info_phases(dbg_t *d, char *args)
 {
+    (void)args;
     if (d->phases == NULL) {
         dbg_printf(d, "no ConSet phases: no cell's program has runtime/conset.s's labels\n");
-        return;
+        return 0;
     }
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    if (f == NULL) {
-        dbg_error(d, "out of memory");
-        return;
-    }
+    if (f == NULL)
+        return dbg_error(d, "out of memory");
     phase_report_text(d->phases, f);
     fclose(f);
     dbg_printf(d, "%s", text);
     free(text);
+    return 0;
+}
+
+static int info_marks(dbg_t *d, char *args)
+{
+    uint64_t count = 20;
+    char *c = dbg_word(&args);
+    if (c != NULL && dbg_parse_u64(c, &count) != 0)
+        return dbg_error(d, "usage: info marks [N]");
+    dbg_info_marks(d, count);
+    return 0;
+}
+
+/* The topics of info, in the order a word is tried against them: a prefix of at least `shortest` letters. The
+ * command, its usage message and its completion read this one list. */
+static const struct info_topic {
+    const char *name;
+    unsigned shortest;
+    const char *args;
+    void (*list)(dbg_t *d); /* a topic that takes no arguments */
+    dbg_handler_t show;     /* one that does, or may fail */
+} topics[] = {
+    {"breakpoints", 1, "", dbg_info_points, NULL},  {"watchpoints", 1, "", dbg_info_points, NULL},
+    {"catch", 1, "", dbg_info_catch, NULL},         {"snapshots", 1, "", dbg_info_snapshots, NULL},
+    {"marks", 2, " [N]", NULL, info_marks},         {"program", 1, "", info_program, NULL},
+    {"frame", 1, "", dbg_info_frame, NULL},         {"phases", 2, "", NULL, info_phases},
+    {"registers", 1, " [X,Y]", NULL, dbg_cmd_regs}, {"settings", 2, "", dbg_info_settings, NULL},
+};
+enum { NUM_TOPICS = sizeof topics / sizeof topics[0] };
+
+static int topics_error(dbg_t *d, const char *what)
+{
+    dbg_str_t list = {NULL, 0, 0};
+    for (size_t i = 0; i < NUM_TOPICS; i++)
+        dbg_str_printf(&list, "%s%s%s", i ? ", " : "", topics[i].name, topics[i].args);
+    int rc = dbg_error(d, "%s%s", what, list.s);
+    dbg_str_free(&list);
+    return rc;
 }
 
 int dbg_cmd_info(dbg_t *d, char *args)
 {
     char *w = dbg_word(&args);
-    static const char *const topics =
-        "breakpoints, catch, snapshots, marks [N], phases, program, settings, registers [X,Y], frame";
     if (w == NULL)
-        return dbg_error(d, "usage: info TOPIC, one of %s", topics);
+        return topics_error(d, "usage: info TOPIC, one of ");
     size_t n = strlen(w);
-    if (strncmp(w, "breakpoints", n) == 0 || strncmp(w, "watchpoints", n) == 0) {
-        dbg_info_points(d);
-    } else if (strncmp(w, "catch", n) == 0) {
-        dbg_info_catch(d);
-    } else if (strncmp(w, "snapshots", n) == 0) {
-        dbg_info_snapshots(d);
-    } else if (strncmp(w, "marks", n) == 0 && n >= 2) {
-        uint64_t count = 20;
-        char *c = dbg_word(&args);
-        if (c != NULL && dbg_parse_u64(c, &count) != 0)
-            return dbg_error(d, "usage: info marks [N]");
-        dbg_info_marks(d, count);
-    } else if (strncmp(w, "program", n) == 0) {
-        info_program(d);
-    } else if (strncmp(w, "frame", n) == 0) {
-        dbg_info_frame(d);
-    } else if (strncmp(w, "phases", n) == 0 && n >= 2) {
-        info_phases(d);
-    } else if (strncmp(w, "registers", n) == 0) {
-        return dbg_cmd_regs(d, args);
-    } else if (strncmp(w, "settings", n) == 0 && n >= 2) {
-        dbg_printf(d, "echo %s\nwords %u\nsnapshot-interval %llu\nsnapshot-keep %u\n", d->echo ? "on" : "off",
-                   d->show_words, (unsigned long long)d->ring.interval, d->ring.keep);
-    } else {
-        return dbg_error(d, "info: unknown topic '%s'; topics: %s", w, topics);
-    }
-    return 0;
+    for (size_t i = 0; i < NUM_TOPICS; i++)
+        if (n >= topics[i].shortest && strncmp(w, topics[i].name, n) == 0) {
+            if (topics[i].show != NULL)
+                return topics[i].show(d, args);
+            topics[i].list(d);
+            return 0;
+        }
+    char what[160];
+    snprintf(what, sizeof what, "info: unknown topic '%s'; topics: ", w);
+    return topics_error(d, what);
+}
+
+void dbg_complete_info(dbg_t *d, const char *line, const char *text, dbg_str_t *words)
+{
+    (void)d;
+    (void)line;
+    for (size_t i = 0; i < NUM_TOPICS; i++)
+        dbg_words_add(words, text, topics[i].name);
 }

@@ -7,9 +7,8 @@
 
 static unsigned neighbour(const dbg_t *d, unsigned cell, unsigned dir)
 {
-    static const int dx[COA_NUM_DIRS] = {1, -1, 0, 0}, dy[COA_NUM_DIRS] = {0, 0, 1, -1};
-    unsigned x = (dbg_cell_x(d, cell) + d->w + (unsigned)(dx[dir & 3u] + (int)d->w)) % d->w;
-    unsigned y = (dbg_cell_y(d, cell) + d->h + (unsigned)(dy[dir & 3u] + (int)d->h)) % d->h;
+    unsigned x = dbg_cell_x(d, cell), y = dbg_cell_y(d, cell);
+    coa_dir_step((coa_dir_t)dir, d->w, d->h, &x, &y);
     return y * d->w + x;
 }
 

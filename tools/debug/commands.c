@@ -12,15 +12,6 @@ static void complete_words(const char *const *list, const char *text, dbg_str_t 
         dbg_words_add(words, text, *list);
 }
 
-static void complete_info(dbg_t *d, const char *line, const char *text, dbg_str_t *words)
-{
-    (void)d;
-    (void)line;
-    static const char *const topics[] = {"breakpoints", "watchpoints", "catch",    "snapshots", "marks", "phases",
-                                         "registers",   "program",     "settings", "frame",     NULL};
-    complete_words(topics, text, words);
-}
-
 static void complete_catch(dbg_t *d, const char *line, const char *text, dbg_str_t *words)
 {
     (void)line;
@@ -29,16 +20,7 @@ static void complete_catch(dbg_t *d, const char *line, const char *text, dbg_str
     dbg_complete_cells(d, line, text, words);
 }
 
-static void complete_set(dbg_t *d, const char *line, const char *text, dbg_str_t *words)
-{
-    (void)d;
-    (void)line;
-    static const char *const keys[] = {"echo", "words", "snapshot-interval", "snapshot-keep", "on", "off", NULL};
-    complete_words(keys, text, words);
-}
-
-/* Which word of the line is being completed (0: the command). */
-static unsigned word_index(const char *line, const char *text)
+unsigned dbg_word_index(const char *line, const char *text)
 {
     size_t start = strlen(line) - strlen(text);
     unsigned n = 0;
@@ -46,30 +28,6 @@ static unsigned word_index(const char *line, const char *text)
         if (line[i] != ' ' && line[i] != '\t' && (i == 0 || line[i - 1] == ' ' || line[i - 1] == '\t'))
             n++;
     return n;
-}
-
-static void complete_snapshot(dbg_t *d, const char *line, const char *text, dbg_str_t *words)
-{
-    static const char *const verbs[] = {"save", "load", "list", NULL};
-    if (word_index(line, text) == 1)
-        complete_words(verbs, text, words);
-    else
-        dbg_complete_files(d, line, text, words);
-}
-
-static void complete_watch(dbg_t *d, const char *line, const char *text, dbg_str_t *words)
-{
-    static const char *const kinds[] = {"channel", "stall", "gi0", "gi1", "go0", "go1", "wfe", NULL};
-    complete_words(kinds, text, words);
-    dbg_complete_expr(d, line, text, words);
-}
-
-static void complete_steps(dbg_t *d, const char *line, const char *text, dbg_str_t *words)
-{
-    (void)d;
-    (void)line;
-    static const char *const units[] = {"clocks", NULL};
-    complete_words(units, text, words);
 }
 
 static void complete_cell_or_expr(dbg_t *d, const char *line, const char *text, dbg_str_t *words)
@@ -94,7 +52,7 @@ static const dbg_command_t commands[] = {
      "Every cell runs meanwhile; stop points still stop the run. Crossing a wait of 100 clocks or more in which\n"
      "the cell issued nothing (wfe, a gate), it says how long and what the cell waited for.\n"
      "Example: step 3    step 10 clocks",
-     complete_steps},
+     dbg_complete_steps},
     {"next", 1, NULL, dbg_cmd_next, "[N]",
      "step, but run a call through until it returns\n"
      "Calls and returns are counted as the cell issues them, so saving ra on the stack does not fool it.\n"
@@ -146,7 +104,7 @@ static const dbg_command_t commands[] = {
      "wait.\n"
      "CELLS: the selected cell by default.\n"
      "Example: watch [buffer+8]    watch channel 0 >= 8 @0,0    watch stall go0 50 @all",
-     complete_watch},
+     dbg_complete_watch},
     {"catch", 2, NULL, dbg_cmd_catch, "open|close|phase [N]|send|receive|mark [KIND]  [@CELLS] [if COND]",
      "stop when a pathway opens or closes, a phase begins, a message goes or comes\n"
      "open/close: a channel starts or stops delivering to a gate, a spool or the arrival queue.\n"
@@ -230,18 +188,19 @@ static const dbg_command_t commands[] = {
      dbg_complete_expr},
     {"undisplay", 3, NULL, dbg_cmd_undisplay, "[N]", "forget display N (alone: all of them)\nExample: undisplay 1",
      NULL},
-    {"info", 1, NULL, dbg_cmd_info, "breakpoints|catch|snapshots|marks [N]|phases|program|settings|registers|frame",
+    {"info", 1, NULL, dbg_cmd_info, "TOPIC",
      "list stop points, catches, snapshots, marks, a ConSet run's phases, programs, settings or the selected frame\n"
+     "`info` alone names the topics and what they take.\n"
      "info catch lists the catchpoint hits of the last stop that had some (a stop sums up four or more hits of\n"
      "one catchpoint in a line).\n"
      "Example: info breakpoints    info catch",
-     complete_info},
+     dbg_complete_info},
     /* time travel */
     {"snapshot", 2, NULL, dbg_cmd_snapshot, "save FILE | load FILE | list",
      "save the whole array to a file, load it back, or list the snapshot ring\n"
      "A file holds everything that changes as the array runs; load it into a session of the same run\n"
      "description and emulator build.\nExample: snapshot save /tmp/pathway.snap",
-     complete_snapshot},
+     dbg_complete_snapshot},
     {"reverse-step", 9, "rs", dbg_cmd_reverse_step, "[N] [clocks]",
      "go back before the selected cell's last N instructions, or N clocks\n"
      "Going back over a wait of 100 clocks or more in which the cell issued nothing, it says how long and what\n"
@@ -251,7 +210,7 @@ static const dbg_command_t commands[] = {
      "each; when even one does not fit, only the start is kept and going back replays from clock 0).\n"
      "When the ring is full every other snapshot goes and the interval doubles: memory stays bounded and the\n"
      "whole history stays reachable, replays get longer.\nExample: reverse-step    rs 10 clocks",
-     complete_steps},
+     dbg_complete_steps},
     {"reverse-continue", 9, "rc", dbg_cmd_reverse_continue, "",
      "go back to the last stop point hit before now\n"
      "It replays the history: conditions count, ignore counts and hit counts do not.\nExample: reverse-continue",
@@ -271,15 +230,19 @@ static const dbg_command_t commands[] = {
      "Example: assert (5,3).a0 == 19998",
      dbg_complete_expr},
     {"echo", 2, NULL, dbg_cmd_echo, "TEXT", "print TEXT\nExample: echo at the receiver", NULL},
-    {"set", 2, NULL, dbg_cmd_set,
-     "[X,Y] REGISTER = EXPR | [X,Y] [ADDRESS] = EXPR | echo on|off | words N | snapshot-interval CLOCKS | "
-     "snapshot-keep N",
+    {"set", 2, NULL, dbg_cmd_set, "[X,Y] REGISTER = EXPR | [X,Y] [ADDRESS] = EXPR"
+#define DBG_SETTING(id, name, field, kind, value, min, max, doc) " | " name " " value
+#include "settings.def"
+#undef DBG_SETTING
+     ,
      "change a register or a memory word of a cell, or a setting (info settings lists them)\n"
      "A change to the state is a different run: the state hash changes with it, and time travel starts at\n"
-     "the clock of the change (`run` starts the program afresh).\n"
-     "echo: print commands before their output; words: queue words channels shows; the snapshot ring of\n"
-     "reverse-step.\nExample: set snapshot-interval 5000",
-     complete_set},
+     "the clock of the change (`run` starts the program afresh). The settings:\n"
+#define DBG_SETTING(id, name, field, kind, value, min, max, doc) "  " name " " value ": " doc "\n"
+#include "settings.def"
+#undef DBG_SETTING
+     "Example: set snapshot-interval 5000",
+     dbg_complete_settings},
     {"help", 1, NULL, dbg_cmd_help, "[COMMAND]", "list the commands, or explain one\nExample: help watch",
      dbg_complete_commands},
     {"quit", 1, "exit", dbg_cmd_quit, "", "leave the console (Ctrl-D does too)\nExample: quit", NULL},
@@ -365,9 +328,10 @@ void dbg_complete_cells(dbg_t *d, const char *line, const char *text, dbg_str_t 
 void dbg_complete_expr(dbg_t *d, const char *line, const char *text, dbg_str_t *words)
 {
     (void)line;
-    static const char *const regs[] = {"zero", "ra", "sp", "a0",  "a1",  "a2",  "a3",  "a4",
-                                       "a5",   "a6", "a7", "gi0", "gi1", "go0", "go1", NULL};
-    complete_words(regs, text, words);
+    size_t naliases;
+    const isa_reg_alias_t *aliases = isa_reg_aliases(&naliases);
+    for (size_t i = 0; i < naliases; i++)
+        dbg_words_add(words, text, aliases[i].name);
     /* r<N> only once "r" and a digit are typed: 128 names are no help before that. */
     if (text[0] == 'r' && text[1] >= '0' && text[1] <= '9')
         for (unsigned r = 0; r < ISA_NUM_REGS; r++) {

@@ -168,6 +168,9 @@ typedef struct dbg_snap {
     bool settled;      /* reached by running to a clock limit: every open gate wait is in the statistics */
 } dbg_snap_t;
 
+/* The most snapshots the ring keeps (the setting snapshot-keep's maximum). */
+enum { DBG_RING_MAX_KEEP = 64 };
+
 /* Snapshots kept for reverse execution: [0] is the start (clock 0) and stays; the rest are every `interval`
  * clocks. When `keep` are held, every other one goes and the interval doubles, so memory stays bounded
  * while the whole history remains reachable. */
@@ -450,12 +453,29 @@ const dbg_command_t *dbg_command_find(const char *word);
 /* Completion candidates for a line; words are NUL-separated in *out. */
 void dbg_complete(dbg_t *d, const char *line, const char *text, dbg_str_t *out);
 void dbg_words_add(dbg_str_t *words, const char *text, const char *word);
+/* Which word of the line `text` is (0: the command). */
+unsigned dbg_word_index(const char *line, const char *text);
 
-/* Completers. */
+/* Completers. A command's own words are completed beside the code that reads them, from the same list. */
 void dbg_complete_cells(dbg_t *d, const char *line, const char *text, dbg_str_t *words);
 void dbg_complete_expr(dbg_t *d, const char *line, const char *text, dbg_str_t *words);
 void dbg_complete_commands(dbg_t *d, const char *line, const char *text, dbg_str_t *words);
 void dbg_complete_files(dbg_t *d, const char *line, const char *text, dbg_str_t *words);
+void dbg_complete_info(dbg_t *d, const char *line, const char *text, dbg_str_t *words);     /* cmd_inspect.c */
+void dbg_complete_settings(dbg_t *d, const char *line, const char *text, dbg_str_t *words); /* settings.c */
+void dbg_complete_snapshot(dbg_t *d, const char *line, const char *text, dbg_str_t *words); /* timetravel.c */
+void dbg_complete_steps(dbg_t *d, const char *line, const char *text, dbg_str_t *words);    /* cmd_exec.c */
+void dbg_complete_watch(dbg_t *d, const char *line, const char *text, dbg_str_t *words);    /* watch.c */
+
+/* Whether a word is the unit of `step N clocks` and `reverse-step N clocks` (clocks, or clock). */
+bool dbg_is_clocks(const char *word);
+
+/* --- settings (settings.c, one row each in settings.def) --- */
+
+/* set NAME VALUE, with args after `set`; 0, or -1 with the message printed. */
+int dbg_set_setting(dbg_t *d, char *args);
+/* info settings: every setting and its value, a line each. */
+void dbg_info_settings(dbg_t *d);
 
 /* Handlers, by file. */
 int dbg_cmd_run(dbg_t *d, char *args);

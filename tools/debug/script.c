@@ -164,21 +164,6 @@ int dbg_cmd_quit(dbg_t *d, char *args)
     return 0;
 }
 
-/* The register a name means ("r5", "a0", "sp", ...: whatever isa_reg_name prints), or -1. */
-static int reg_named(const char *name)
-{
-    for (unsigned r = 1; r < ISA_NUM_REGS; r++) {
-        char buf[8];
-        if (strcmp(isa_reg_name(r, buf), name) == 0)
-            return (int)r;
-        char plain[8];
-        snprintf(plain, sizeof plain, "r%u", r);
-        if (strcmp(plain, name) == 0)
-            return (int)r;
-    }
-    return -1;
-}
-
 /* set [X,Y] REGISTER = EXPRESSION, set [X,Y] [ADDRESS] = EXPRESSION: the state changes, and history starts
  * there (time travel cannot replay through a change it did not make; dbg_history_restart). */
 static int set_state(dbg_t *d, char *args, char *eq)
@@ -203,8 +188,8 @@ static int set_state(dbg_t *d, char *args, char *eq)
             return dbg_error(d, "set: [0x%llx] is not a word of the memory of (%u,%u)", (unsigned long long)addr, x, y);
         dbg_printf(d, "(%u,%u) [0x%llx] = 0x%08x\n", x, y, (unsigned long long)addr, w);
     } else {
-        int r = reg_named(target);
-        if (r < 0)
+        int r = isa_reg_parse(target, strlen(target));
+        if (r <= ISA_REG_ZERO)
             return dbg_error(d, "set: '%s' is no register (r1..r127, ra, sp, a0..a7) nor [ADDRESS]", target);
         if (emu_array_set_reg(d->a, x, y, (unsigned)r, (uint32_t)v) != 0)
             return dbg_error(d, "set: r%d cannot be set", r);
@@ -220,22 +205,5 @@ int dbg_cmd_set(dbg_t *d, char *args)
     char *eq = strchr(args, '=');
     if (eq != NULL && (eq == args || (eq[-1] != '=' && eq[-1] != '!' && eq[-1] != '<' && eq[-1] != '>')))
         return set_state(d, args, eq);
-    char *key = dbg_word(&args), *value = dbg_word(&args);
-    if (key == NULL || value == NULL || dbg_word(&args) != NULL)
-        return dbg_error(d,
-                         "usage: set echo on|off | set words N | set snapshot-interval CLOCKS | set snapshot-keep N");
-    uint64_t n = 0;
-    bool number = dbg_parse_u64(value, &n) == 0;
-    if (strcmp(key, "echo") == 0 && (strcmp(value, "on") == 0 || strcmp(value, "off") == 0)) {
-        d->echo = strcmp(value, "on") == 0;
-    } else if (strcmp(key, "words") == 0 && number && n >= 1 && n <= 1024) {
-        d->show_words = (unsigned)n;
-    } else if (strcmp(key, "snapshot-interval") == 0 && number && n >= 1) {
-        d->ring.interval = n;
-    } else if (strcmp(key, "snapshot-keep") == 0 && number && n >= 2 && n <= 64) {
-        d->ring.keep = (unsigned)n;
-    } else {
-        return dbg_error(d, "set: bad setting '%s %s' (help set lists them)", key, value);
-    }
-    return 0;
+    return dbg_set_setting(d, args);
 }

@@ -11,7 +11,6 @@
 
 enum {
     RING_DEFAULT_INTERVAL = 10000, /* clocks between snapshots, doubled as the ring thins out */
-    RING_MAX_KEEP = 64,
     RING_MIN_KEEP = 1, /* only the start: an array whose snapshot outgrows the budget replays from clock 0 */
 };
 #define RING_BUDGET_BYTES (256.0 * 1024 * 1024) /* snapshots of an 8x8 array of 512 KB cells take ~33 MB each */
@@ -42,12 +41,12 @@ void dbg_ring_init(dbg_t *d)
 {
     dbg_ring_t *r = &d->ring;
     r->interval = RING_DEFAULT_INTERVAL;
-    r->v = calloc(RING_MAX_KEEP + 1, sizeof *r->v);
+    r->v = calloc(DBG_RING_MAX_KEEP + 1, sizeof *r->v);
     if (r->v == NULL || !snap_fill(d, &r->v[0]))
         return;
     r->n = 1;
     double fit = RING_BUDGET_BYTES / (double)emu_snapshot_bytes(r->v[0].snap);
-    r->keep = fit > RING_MAX_KEEP ? RING_MAX_KEEP : fit < RING_MIN_KEEP ? RING_MIN_KEEP : (unsigned)fit;
+    r->keep = fit > DBG_RING_MAX_KEEP ? DBG_RING_MAX_KEEP : fit < RING_MIN_KEEP ? RING_MIN_KEEP : (unsigned)fit;
 }
 
 void dbg_ring_free(dbg_t *d)
@@ -204,7 +203,7 @@ int dbg_cmd_reverse_step(dbg_t *d, char *args)
     if (w != NULL && (dbg_parse_u64(w, &n) != 0 || n == 0))
         return dbg_error(d, "usage: reverse-step [N] [clocks]");
     char *unit = dbg_word(&args);
-    bool clocks = unit != NULL && (strcmp(unit, "clock") == 0 || strcmp(unit, "clocks") == 0);
+    bool clocks = unit != NULL && dbg_is_clocks(unit);
     if ((unit != NULL && !clocks) || dbg_word(&args) != NULL)
         return dbg_error(d, "usage: reverse-step [N] [clocks]");
     uint64_t now = emu_array_clock(d->a);
@@ -315,18 +314,25 @@ void dbg_info_snapshots(dbg_t *d)
     dbg_printf(d, "\n");
 }
 
+/* The verbs of snapshot, which its completion offers too. */
+typedef enum snapshot_verb { SNAPSHOT_SAVE, SNAPSHOT_LOAD, SNAPSHOT_LIST, SNAPSHOT_VERBS } snapshot_verb_t;
+static const char *const snapshot_verbs[SNAPSHOT_VERBS] = {"save", "load", "list"};
+
 int dbg_cmd_snapshot(dbg_t *d, char *args)
 {
     char *w = dbg_word(&args);
     char *path = dbg_trim(args);
     char err[512];
-    if (w != NULL && strcmp(w, "list") == 0 && *path == '\0') {
+    unsigned verb = 0;
+    while (w != NULL && verb < SNAPSHOT_VERBS && strcmp(w, snapshot_verbs[verb]) != 0)
+        verb++;
+    if (verb == SNAPSHOT_LIST && *path == '\0') {
         dbg_info_snapshots(d);
         return 0;
     }
-    if (w == NULL || *path == '\0' || (strcmp(w, "save") != 0 && strcmp(w, "load") != 0))
+    if (w == NULL || *path == '\0' || verb >= SNAPSHOT_LIST)
         return dbg_error(d, "usage: snapshot save FILE | snapshot load FILE | snapshot list");
-    if (strcmp(w, "save") == 0) {
+    if (verb == SNAPSHOT_SAVE) {
         emu_snapshot_t *s = emu_snapshot_take(d->a);
         if (s == NULL)
             return dbg_error(d, "out of memory for a snapshot");
@@ -351,6 +357,16 @@ int dbg_cmd_snapshot(dbg_t *d, char *args)
     dbg_printf(d, "loaded %s: ", path);
     landed(d);
     return 0;
+}
+
+void dbg_complete_snapshot(dbg_t *d, const char *line, const char *text, dbg_str_t *words)
+{
+    if (dbg_word_index(line, text) != 1) {
+        dbg_complete_files(d, line, text, words);
+        return;
+    }
+    for (unsigned v = 0; v < SNAPSHOT_VERBS; v++)
+        dbg_words_add(words, text, snapshot_verbs[v]);
 }
 
 void dbg_history_restart(dbg_t *d)

@@ -41,10 +41,18 @@ bool dbg_has_watches(const dbg_t *d)
     return false;
 }
 
-/* What a waiting CA waits on: gates 0..3 (gi0 gi1 go0 go1), 4 for wfe. */
+/* What a waiting CA waits on: gates 0..3 (gi0 gi1 go0 go1), WAIT_WFE for wfe. */
+enum { WAIT_WFE = ISA_NUM_GATES_IN + ISA_NUM_GATES_OUT, WAIT_KINDS };
 static int wait_what(const ca_t *ca)
 {
-    return ca->s.wait_cause == CA_STALL_WFE ? 4 : ca->s.wait_gate;
+    return ca->s.wait_cause == CA_STALL_WFE ? WAIT_WFE : ca->s.wait_gate;
+}
+
+/* The name of what a CA waits on, as watch stall takes it: the gate's register name, or wfe. */
+static const char *wait_name(unsigned what)
+{
+    char buf[8];
+    return what < WAIT_WFE ? isa_reg_name(ISA_REG_GI0 + what, buf) : "wfe"; /* a gate's name is never buf */
 }
 
 static bool test(int64_t a, int op, int64_t b)
@@ -197,10 +205,9 @@ static bool check_stall(dbg_t *d, dbg_point_t *p, unsigned i, uint64_t clock)
     p->have[i] = true; /* once per wait */
     if (!hit(d, p, i))
         return false;
-    static const char *const what[] = {"gi0", "gi1", "go0", "go1", "wfe"};
     dbg_str_printf(&d->stop_msg, "watchpoint %u on (%u,%u) at clock %llu: the CA has waited %llu clock%s on %s\n",
                    p->id, dbg_cell_x(d, i), dbg_cell_y(d, i), (unsigned long long)clock, (unsigned long long)waited,
-                   waited == 1 ? "" : "s", what[wait_what(ca) % 5u]);
+                   waited == 1 ? "" : "s", wait_name((unsigned)wait_what(ca) % WAIT_KINDS));
     return true;
 }
 
@@ -346,22 +353,45 @@ static int watch_channel(dbg_t *d, dbg_point_t *p, char *rest)
     return 0;
 }
 
+static int stall_error(dbg_t *d, const char *word)
+{
+    dbg_str_t names = {NULL, 0, 0};
+    for (unsigned w = 0; w < WAIT_KINDS; w++)
+        dbg_str_printf(&names, "%s%s", w == 0 ? "" : w + 1 < WAIT_KINDS ? ", " : " or ", wait_name(w));
+    int rc = dbg_error(d, "watch stall [GATE] [CLOCKS]: GATE is %s, not '%s'", names.s, word);
+    dbg_str_free(&names);
+    return rc;
+}
+
 static int watch_stall(dbg_t *d, dbg_point_t *p, char *rest)
 {
     p->kind = DBG_WATCH_STALL;
     for (char *w = dbg_word(&rest); w != NULL; w = dbg_word(&rest)) {
-        int r = isa_reg_parse(w, strlen(w));
+        int what = 0;
+        while (what < WAIT_KINDS && strcmp(w, wait_name((unsigned)what)) != 0)
+            what++;
         uint64_t n;
-        if (r >= ISA_REG_GI0)
-            p->gate = r - ISA_REG_GI0;
-        else if (strcmp(w, "wfe") == 0)
-            p->gate = 4;
+        if (what < WAIT_KINDS)
+            p->gate = what;
         else if (dbg_parse_u64(w, &n) == 0)
             p->min_clocks = n;
         else
-            return dbg_error(d, "watch stall [GATE] [CLOCKS]: GATE is gi0, gi1, go0, go1 or wfe, not '%s'", w);
+            return stall_error(d, w);
     }
     return 0;
+}
+
+/* The words watch takes before an expression, which its completion offers with the stall's gates. */
+enum { WATCH_CHANNEL, WATCH_STALL, WATCH_KINDS };
+static const char *const watch_kinds[WATCH_KINDS] = {"channel", "stall"};
+
+void dbg_complete_watch(dbg_t *d, const char *line, const char *text, dbg_str_t *words)
+{
+    for (unsigned k = 0; k < WATCH_KINDS; k++)
+        dbg_words_add(words, text, watch_kinds[k]);
+    for (unsigned w = 0; w < WAIT_KINDS; w++)
+        dbg_words_add(words, text, wait_name(w));
+    dbg_complete_expr(d, line, text, words);
 }
 
 int dbg_cmd_watch(dbg_t *d, char *args)
@@ -380,9 +410,9 @@ int dbg_cmd_watch(dbg_t *d, char *args)
     p->cells = cells;
     char *rest = text, *first = dbg_word(&rest);
     int rc = 0;
-    if (strcmp(first, "channel") == 0) {
+    if (strcmp(first, watch_kinds[WATCH_CHANNEL]) == 0) {
         rc = watch_channel(d, p, rest);
-    } else if (strcmp(first, "stall") == 0) {
+    } else if (strcmp(first, watch_kinds[WATCH_STALL]) == 0) {
         rc = watch_stall(d, p, rest);
     } else {
         char err[256];

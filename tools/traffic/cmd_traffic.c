@@ -32,8 +32,6 @@ static void link_name(const traffic_config_t *cfg, unsigned link, char *buf, siz
 
 static void json_point(const traffic_config_t *cfg, const traffic_point_t *pt, double bound, bool links)
 {
-    static const char *const wait_keys[COA_WAIT_COUNT] = {"none",       "no_data", "no_space", "lost_turn",
-                                                          "no_channel", "setup",   "receiver", "asleep"};
     char array[16], sizes[128];
     snprintf(array, sizeof array, "%ux%u", cfg->machine.width, cfg->machine.height);
     sizes_text(cfg, sizes, sizeof sizes);
@@ -83,7 +81,7 @@ static void json_point(const traffic_config_t *cfg, const traffic_point_t *pt, d
     json_u64(&j, "errors", pt->errors);
     json_begin_object(&j, "waits");
     for (unsigned k = 1; k < COA_WAIT_COUNT; k++)
-        json_u64(&j, wait_keys[k], pt->waits[k]);
+        json_u64(&j, coa_wait_name((coa_wait_t)k), pt->waits[k]);
     json_end_object(&j);
     json_begin_array(&j, "latency_by_hops");
     for (unsigned h = 0; h < TRAFFIC_MAX_HOP_BINS; h++)
