@@ -340,16 +340,16 @@ uint64_t emu_machine_footprint(const emu_machine_t *m)
 /* Bytes of memory the host can give without swapping: MemAvailable, else physical pages; 0 when unknown. */
 static uint64_t host_available(void)
 {
-    FILE *f = fopen("/proc/meminfo", "r");
-    if (f != NULL) {
-        char line[256];
+    uint8_t *text;
+    size_t len;
+    char err[256];
+    if (file_read_max("/proc/meminfo", 1u << 16, &text, &len, err, sizeof err) == 0 && text != NULL) {
+        const char *line = strstr((const char *)text, "MemAvailable:");
         unsigned long long kb;
-        while (fgets(line, sizeof line, f) != NULL)
-            if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
-                fclose(f);
-                return (uint64_t)kb * 1024u;
-            }
-        fclose(f);
+        bool found = line != NULL && sscanf(line, "MemAvailable: %llu kB", &kb) == 1;
+        free(text);
+        if (found)
+            return (uint64_t)kb * 1024u;
     }
     long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
     return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;

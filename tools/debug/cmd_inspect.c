@@ -110,26 +110,25 @@ const char *dbg_source_line(dbg_source_t *c, const char *path, unsigned line)
     if (c->path == NULL || strcmp(c->path, path) != 0) {
         dbg_source_free(c);
         c->path = strdup(path);
-        const char *why;
-        FILE *f = file_open_read(path, &why);
-        if (f != NULL) {
-            char *buf = NULL;
-            size_t cap = 0;
-            ssize_t len;
-            while ((len = getline(&buf, &cap, f)) >= 0) {
-                while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
-                    buf[--len] = '\0';
+        uint8_t *text;
+        size_t len;
+        char err[512];
+        /* A file that cannot be read lists no lines: the listing says where without them. */
+        if (file_read_max(path, FILE_MAX_TEXT, &text, &len, err, sizeof err) == 0 && text != NULL) {
+            for (char *at = (char *)text, *end = at + len; at < end;) {
+                char *nl = memchr(at, '\n', (size_t)(end - at));
+                size_t n = (size_t)((nl != NULL ? nl : end) - at);
                 char **grown = realloc(c->lines, sizeof *grown * (c->n + 1));
                 if (grown == NULL)
                     break;
                 c->lines = grown;
-                c->lines[c->n] = strdup(buf);
+                c->lines[c->n] = strndup(at, n > 0 && at[n - 1] == '\r' ? n - 1 : n);
                 if (c->lines[c->n] == NULL)
                     break;
                 c->n++;
+                at += n + 1;
             }
-            free(buf);
-            fclose(f);
+            free(text);
         }
     }
     return line >= 1 && line <= c->n ? c->lines[line - 1] : NULL;

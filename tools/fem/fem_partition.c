@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fem_rcb.h"
+#include "file.h"
 
 const char *const fem_partitioner_names[FEM_PARTITIONERS] = {"metis", "rcb"};
 
@@ -129,25 +130,36 @@ int fem_partition(const fem_mesh_t *m, unsigned parts, fem_partitioner_t how, fe
     return rc;
 }
 
-/* The cache file: a header line, then the part of every element, one a line. */
+/* The cache file: a header line, then the part of every element, one a line. One of this mesh is at most that long
+ * (a part number has at most 10 digits), so a larger file is refused from its size before it is read. */
 static int read_cached(const fem_mesh_t *m, unsigned parts, const char *path, fem_partition_t *p)
 {
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
+    uint8_t *data;
+    size_t len;
+    char err[512];
+    if (file_read_max(path, 64 + 11 * m->nelems, &data, &len, err, sizeof err) != 0 || data == NULL)
         return -1;
+    const char *s = (const char *)data;
     size_t nelems = 0;
     unsigned np = 0;
-    int rc = fscanf(f, "iwarp fem partition 1 %zu %u\n", &nelems, &np) == 2 && nelems == m->nelems && np == parts
-                 ? 0
-                 : -1;
+    int header = 0;
+    bool ours = sscanf(s, "iwarp fem partition 1 %zu %u%n", &nelems, &np, &header) == 2 && nelems == m->nelems;
+    int rc = ours && np == parts ? 0 : -1;
     memset(p, 0, sizeof *p);
     p->parts = parts;
     p->nelems = nelems;
     p->epart = rc == 0 ? malloc(nelems * sizeof *p->epart) : NULL;
-    for (size_t e = 0; rc == 0 && e < nelems; e++)
-        if (p->epart == NULL || fscanf(f, "%u\n", &p->epart[e]) != 1 || p->epart[e] >= parts)
+    s += header;
+    for (size_t e = 0; rc == 0 && e < nelems; e++) {
+        char *end;
+        unsigned long part = strtoul(s, &end, 10);
+        if (p->epart == NULL || end == s || part >= parts)
             rc = -1;
-    fclose(f);
+        else
+            p->epart[e] = (unsigned)part;
+        s = end;
+    }
+    free(data);
     if (rc == 0 && shared_words(m, p) != 0)
         rc = -1;
     if (rc != 0)
@@ -164,16 +176,15 @@ int fem_partition_cached(const fem_mesh_t *m, unsigned parts, fem_partitioner_t 
     if (fem_partition(m, parts, how, p, err, cap) != 0)
         return -1;
     *made = 1;
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (f == NULL)
-        return 0; /* no cache: the partition stands */
-    fprintf(f, "iwarp fem partition 1 %zu %u\n", p->nelems, parts);
+    /* Written whole or not at all; a cache that cannot be written is no error: the partition stands. */
+    file_out_t out;
+    char why[512];
+    if (file_out_open(&out, path, "w", why, sizeof why) != 0)
+        return 0;
+    fprintf(out.f, "iwarp fem partition 1 %zu %u\n", p->nelems, parts);
     for (size_t e = 0; e < p->nelems; e++)
-        fprintf(f, "%u\n", p->epart[e]);
-    if (fclose(f) != 0 || rename(tmp, path) != 0)
-        remove(tmp);
+        fprintf(out.f, "%u\n", p->epart[e]);
+    file_out_commit(&out, why, sizeof why);
     return 0;
 }
 

@@ -425,28 +425,17 @@ int run_desc_parse_string(const char *name, const char *text, size_t len, const 
 
 int run_desc_parse_file(const char *path, const emu_machine_t *base, run_desc_t *out, FILE *errors)
 {
-    const char *why;
-    FILE *f = file_open_read(path, &why);
-    if (f == NULL) {
+    uint8_t *text;
+    size_t len;
+    char err[512];
+    if (file_read_max(path, FILE_MAX_TEXT, &text, &len, err, sizeof err) != 0) {
         memset(out, 0, sizeof *out);
         if (errors != NULL)
-            fprintf(errors, "%s: %s\n", path, why);
+            fprintf(errors, "%s\n", err);
         return -1;
     }
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
-    int ch;
-    while (m != NULL && (ch = fgetc(f)) != EOF)
-        fputc(ch, m);
-    fclose(f);
-    if (m == NULL) {
-        memset(out, 0, sizeof *out);
-        return -1;
-    }
-    fclose(m);
-    int rc = run_desc_parse_string(path, buf, len, base, out, errors);
-    free(buf);
+    int rc = run_desc_parse_string(path, text != NULL ? (const char *)text : "", len, base, out, errors);
+    free(text);
     return rc;
 }
 
