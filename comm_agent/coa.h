@@ -37,12 +37,17 @@ enum {
 
 /* Where a channel's words go (its route) or come from (its source). Encoded in control registers as
  * kind << 12 | dir << 8 | index. */
+#define COA_END_KINDS(X)                                                                                               \
+    X(NONE, 0, "")                                                                                                     \
+    X(LINK, 1, "route: to channel `index` of the neighbour in `dir`; source: from that neighbour's channel")           \
+    X(GATE, 2, "route: input gate `index`; source: output gate `index`")                                               \
+    X(SPOOL, 3, "route: receiving spool `index`; source: sending spool `index`")                                       \
+    X(QUEUE, 4, "route: arrived, waiting in the arrival queue for the program to bind it")
+
 typedef enum coa_end_kind {
-    COA_END_NONE = 0,
-    COA_END_LINK = 1,  /* route: to channel `index` of the neighbour in `dir`; source: from that neighbour's channel */
-    COA_END_GATE = 2,  /* route: input gate `index`; source: output gate `index` */
-    COA_END_SPOOL = 3, /* route: receiving spool `index`; source: sending spool `index` */
-    COA_END_QUEUE = 4, /* route: arrived, waiting in the arrival queue for the program to bind it */
+#define X(id, num, doc) COA_END_##id = (num),
+    COA_END_KINDS(X)
+#undef X
 } coa_end_kind_t;
 
 typedef struct coa_end {
@@ -121,15 +126,28 @@ typedef struct coa_lc {
     coa_lc_stats_t stats;
 } coa_lc_t;
 
+/* What a spool does, written to and read from its CTRL field: X(ID, NAME, MODE, DOC), NAME the assembly programs'
+ * (SPOOL_NAME, runtime/coa.inc: a program writes SPOOL_STOP to stop a spool). */
+#define COA_SPOOL_MODES(X)                                                                                             \
+    X(IDLE, STOP, 0, "stopped: moves no words")                                                                        \
+    X(SEND, SEND, 1, "memory -> channel")                                                                              \
+    X(RECEIVE, RECEIVE, 2, "channel -> memory")
+
 typedef enum coa_spool_mode {
-    COA_SPOOL_IDLE = 0,
-    COA_SPOOL_SEND = 1,    /* memory -> channel */
-    COA_SPOOL_RECEIVE = 2, /* channel -> memory */
+#define X(id, name, mode, doc) COA_SPOOL_##id = (mode),
+    COA_SPOOL_MODES(X)
+#undef X
 } coa_spool_mode_t;
 
+/* The bits of a spool's STATUS field: X(ID, BIT, DOC). */
+#define COA_SPOOL_STATUS_BITS(X)                                                                                       \
+    X(DONE, 1u << 0, "finished (count reached 0, or ended by a trailer)")                                              \
+    X(TRAILER, 1u << 1, "a receive ended at a trailer before its count")
+
 enum {
-    COA_SPOOL_DONE = 1u << 0,    /* finished (count reached 0, or ended by a trailer) */
-    COA_SPOOL_TRAILER = 1u << 1, /* a receive ended at a trailer before its count */
+#define X(id, bit, doc) COA_SPOOL_##id = (bit),
+    COA_SPOOL_STATUS_BITS(X)
+#undef X
 };
 
 typedef struct coa_spool {

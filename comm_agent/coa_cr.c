@@ -92,7 +92,7 @@ static int spool_read(const coa_t *c, unsigned s, unsigned f, uint32_t *v)
     const coa_spool_t *sp = &c->spool[s];
     switch (f) {
     case COA_SPOOL_F_CTRL: *v = sp->mode; return 0;
-    case COA_SPOOL_F_LC: *v = sp->lc == COA_NONE ? ~0u : sp->lc; return 0;
+    case COA_SPOOL_F_LC: *v = sp->lc == COA_NONE ? COA_CR_NONE : sp->lc; return 0;
     case COA_SPOOL_F_ADDR: *v = sp->addr; return 0;
     case COA_SPOOL_F_STRIDE: *v = (uint32_t)sp->stride; return 0;
     case COA_SPOOL_F_COUNT: *v = sp->count; return 0;
@@ -148,9 +148,9 @@ static int spool_write(coa_t *c, unsigned s, unsigned f, uint32_t v, uint64_t no
         coa_spool_set_mode(c, s, (coa_spool_mode_t)v);
         return 0;
     case COA_SPOOL_F_LC:
-        if (v != ~0u && v >= c->cfg.channels)
+        if (v != COA_CR_NONE && v >= c->cfg.channels)
             return -1;
-        coa_spool_bind(c, s, v == ~0u ? COA_NONE : (uint8_t)v);
+        coa_spool_bind(c, s, v == COA_CR_NONE ? COA_NONE : (uint8_t)v);
         return 0;
     case COA_SPOOL_F_ADDR: sp->addr = v; return 0;
     case COA_SPOOL_F_STRIDE: sp->stride = (int32_t)v; return 0;
@@ -186,17 +186,18 @@ int coa_cr_read(coa_t *c, uint32_t index, uint32_t *v, uint64_t now)
     }
     switch (index) {
     case COA_CR_STATUS:
-        *v = (c->asleep ? 1u : 0u) | (coa_quiescent(c) ? 2u : 0u) | (c->loading ? 4u : 0u);
+        *v = (c->asleep ? COA_STATUS_ASLEEP : 0u) | (coa_quiescent(c) ? COA_STATUS_QUIESCENT : 0u) |
+             (c->loading ? COA_STATUS_LOADING : 0u);
         return 0;
     case COA_CR_SLEEP: *v = c->asleep; return 0;
     case COA_CR_ALLOC: {
         int lc = alloc_local(c, now);
-        *v = lc < 0 ? ~0u : (uint32_t)lc;
+        *v = lc < 0 ? COA_CR_NONE : (uint32_t)lc;
         return 0;
     }
     case COA_CR_ARRIVAL:
         if (c->narrivals == 0) {
-            *v = ~0u;
+            *v = COA_CR_NONE;
             return 0;
         }
         *v = c->arrivals[0];
@@ -209,13 +210,13 @@ int coa_cr_read(coa_t *c, uint32_t index, uint32_t *v, uint64_t now)
     case COA_CR_GATE_IN0:
     case COA_CR_GATE_IN1: {
         unsigned lc = c->gate_in_lc[index - COA_CR_GATE_IN0];
-        *v = lc == COA_NONE ? ~0u : lc == COA_EXPECT ? ~1u : lc;
+        *v = lc == COA_NONE ? COA_CR_NONE : lc == COA_EXPECT ? COA_CR_EXPECT : lc;
         return 0;
     }
     case COA_CR_GATE_OUT0:
     case COA_CR_GATE_OUT1: {
         unsigned lc = c->gate_out_lc[index - COA_CR_GATE_OUT0];
-        *v = lc == COA_NONE ? ~0u : lc;
+        *v = lc == COA_NONE ? COA_CR_NONE : lc;
         return 0;
     }
     case COA_CR_LOCAL_POOL: *v = lo32(c->local_pool); return 0;
@@ -228,10 +229,10 @@ int coa_cr_read(coa_t *c, uint32_t index, uint32_t *v, uint64_t now)
 static int bind_gate_in(coa_t *c, unsigned g, uint32_t v, uint64_t now)
 {
     unsigned old = c->gate_in_lc[g];
-    if (v == ~0u || v == ~1u) {
+    if (v == COA_CR_NONE || v == COA_CR_EXPECT) {
         if (old < c->cfg.channels)
             coa_lc_set_route(c, old, (coa_end_t){COA_END_NONE, 0, 0}, now);
-        c->gate_in_lc[g] = v == ~0u ? COA_NONE : COA_EXPECT;
+        c->gate_in_lc[g] = v == COA_CR_NONE ? COA_NONE : COA_EXPECT;
         return 0;
     }
     if (v >= c->cfg.channels)
@@ -257,7 +258,7 @@ static int bind_gate_in(coa_t *c, unsigned g, uint32_t v, uint64_t now)
 static int bind_gate_out(coa_t *c, unsigned g, uint32_t v, uint64_t now)
 {
     unsigned old = c->gate_out_lc[g];
-    if (v == ~0u) {
+    if (v == COA_CR_NONE) {
         if (old != COA_NONE)
             coa_lc_set_source(c, old, (coa_end_t){COA_END_NONE, 0, 0});
         c->gate_out_lc[g] = COA_NONE;

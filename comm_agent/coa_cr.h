@@ -2,8 +2,8 @@
 #ifndef COA_CR_H
 #define COA_CR_H
 
-/* The agent's control registers: name, number, what it does (docs/network.md). runtime/coa.inc gives the
- * same numbers to assembly programs; tests/net/test_coa_inc.c checks every row against it. */
+/* The agent's control registers: name, number, what it does (docs/network.md). This file's tables give assembly
+ * programs their numbers: tests/net/test_coa_inc.c writes runtime/coa.inc from them. */
 #define COA_CRS(X)                                                                                                     \
     X(STATUS, COA_CR_BASE, "r: bit 0 asleep, bit 1 quiescent, bit 2 loading a pattern")                                \
     X(SLEEP, 0x101, "rw: 1 puts the agent to sleep (links, headers and spools stop), 0 wakes it")                      \
@@ -34,26 +34,58 @@ enum coa_cr {
     COA_CR_END = 0x600,
 };
 
-enum coa_spool_field {
-    COA_SPOOL_F_CTRL = 0,     /* rw: 0 stop, 1 start sending (memory -> channel), 2 start receiving */
-    COA_SPOOL_F_LC = 1,       /* rw: the channel */
-    COA_SPOOL_F_ADDR = 2,     /* rw: next address */
-    COA_SPOOL_F_STRIDE = 3,   /* rw: bytes between words (signed) */
-    COA_SPOOL_F_COUNT = 4,    /* rw: words left */
-    COA_SPOOL_F_TAG_HEAD = 5, /* rw: sending: this many leading words go tagged (street signs) */
-    COA_SPOOL_F_TAG_TAIL = 6, /* rw: sending: this many trailing words go tagged (the trailer) */
-    COA_SPOOL_F_STATUS = 7,   /* r: bit 0 done, bit 1 ended at a trailer before its count; w: clears */
+/* The bits of COA_CR_STATUS: X(ID, BIT, DOC). */
+#define COA_STATUS_BITS(X)                                                                                             \
+    X(ASLEEP, 1u << 0, "the agent sleeps (1 written to SLEEP)")                                                        \
+    X(QUIESCENT, 1u << 1, "no word in any channel, no header or spool at work")                                        \
+    X(LOADING, 1u << 2, "a forwarding pattern is being loaded (LOAD)")
+
+enum coa_status_bit {
+#define X(id, bit, doc) COA_STATUS_##id = (bit),
+    COA_STATUS_BITS(X)
+#undef X
 };
 
+/* The words registers that name a channel read and take besides its number (all ones and the one below: too large
+ * for an enum): X(ID, VALUE, DOC). */
+#define COA_CR_NONE 0xffffffffu
+#define COA_CR_EXPECT 0xfffffffeu
+#define COA_CR_VALUES(X)                                                                                               \
+    X(NONE, COA_CR_NONE, "no channel (ALLOC, ARRIVAL, unbinding a gate)")                                              \
+    X(EXPECT, COA_CR_EXPECT, "bind a gate to the pathway that will end at it")
+
+/* The fields of a spool's registers, COA_CR_SPOOL + spool * 8 + field: X(ID, FIELD, DOC). */
+#define COA_SPOOL_FIELDS(X)                                                                                            \
+    X(CTRL, 0, "rw: the spool's mode: writing send or receive starts it, stop stops it")                               \
+    X(LC, 1, "rw: the channel")                                                                                        \
+    X(ADDR, 2, "rw: next address")                                                                                     \
+    X(STRIDE, 3, "rw: bytes between words (signed)")                                                                   \
+    X(COUNT, 4, "rw: words left")                                                                                      \
+    X(TAG_HEAD, 5, "rw: sending: this many leading words go tagged (street signs)")                                    \
+    X(TAG_TAIL, 6, "rw: sending: this many trailing words go tagged (the trailer)")                                    \
+    X(STATUS, 7, "r: the status bits (done, trailer); w: clears them")
+
+enum coa_spool_field {
+#define X(id, field, doc) COA_SPOOL_F_##id = (field),
+    COA_SPOOL_FIELDS(X)
+#undef X
+};
+
+/* The fields of a channel's registers, COA_CR_LC + channel * 8 + field: X(ID, FIELD, DOC). */
+#define COA_LC_FIELDS(X)                                                                                               \
+    X(STATE, 0, "r: coa_lc_state_t; w 0: empty the channel and free it")                                               \
+    X(ROUTE, 1, "rw: kind << 12 | dir << 8 | index (coa_end_t); writing sets state routed")                            \
+    X(SOURCE, 2, "rw: same encoding")                                                                                  \
+    X(COUNT, 3, "r: words in the queue")                                                                               \
+    X(CREDITS, 4, "rw: room downstream")                                                                               \
+    X(POOL, 5, "rw: pool of the next dynamically allocated hop")                                                       \
+    X(HEAD, 6, "r: the word at the head (0 when empty)")                                                               \
+    X(WAIT, 7, "r: coa_wait_t, why it waits now")
+
 enum coa_lc_field {
-    COA_LC_F_STATE = 0,   /* r: coa_lc_state_t; w 0: empty the channel and free it */
-    COA_LC_F_ROUTE = 1,   /* rw: kind << 12 | dir << 8 | index (coa_end_t); writing sets state routed */
-    COA_LC_F_SOURCE = 2,  /* rw: same encoding */
-    COA_LC_F_COUNT = 3,   /* r: words in the queue */
-    COA_LC_F_CREDITS = 4, /* rw: room downstream */
-    COA_LC_F_POOL = 5,    /* rw: pool of the next dynamically allocated hop */
-    COA_LC_F_HEAD = 6,    /* r: the word at the head (0 when empty) */
-    COA_LC_F_WAIT = 7,    /* r: coa_wait_t, why it waits now */
+#define X(id, field, doc) COA_LC_F_##id = (field),
+    COA_LC_FIELDS(X)
+#undef X
 };
 
 #endif

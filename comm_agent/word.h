@@ -45,20 +45,32 @@ const char *coa_dir_name(coa_dir_t d);
 /* The neighbour d leads to from (x, y) on a w x h torus. */
 void coa_dir_step(coa_dir_t d, unsigned w, unsigned h, unsigned *x, unsigned *y);
 
+/* The kinds of tagged words, in bits 31..28: X(ID, KIND, DOC). */
+#define COA_WORD_KINDS(X)                                                                                              \
+    X(SIGN, 0x1, "street sign: steers the header of a pathway")                                                        \
+    X(TRAILER, 0x2, "ends a pathway: frees each channel as it leaves it")
+
 enum {
-    COA_WORD_KIND_SIGN = 0x1,
-    COA_WORD_KIND_TRAILER = 0x2,
-    COA_NUM_POOLS = 4,
+#define X(id, kind, doc) COA_WORD_KIND_##id = (kind),
+    COA_WORD_KINDS(X)
+#undef X
 };
 
+enum { COA_NUM_POOLS = 4 };
+
+/* The actions of a street sign after the four turns (COA_DIRS, actions 0..3): where a pathway ends. X(ID, DOC). */
+#define COA_SIGN_SINKS(X)                                                                                              \
+    X(GATE, "end at input gate `sink`")                                                                                \
+    X(SPOOL, "end at spool `sink`")                                                                                    \
+    X(QUEUE, "end in the arrival queue")
+
 typedef enum coa_sign_action {
-    COA_SIGN_PX = 0,
-    COA_SIGN_MX = 1,
-    COA_SIGN_PY = 2,
-    COA_SIGN_MY = 3,
-    COA_SIGN_GATE = 4,
-    COA_SIGN_SPOOL = 5,
-    COA_SIGN_QUEUE = 6,
+#define X(id, name, dx, dy) COA_SIGN_##id,
+    COA_DIRS(X)
+#undef X
+#define X(id, doc) COA_SIGN_##id,
+        COA_SIGN_SINKS(X)
+#undef X
 } coa_sign_action_t;
 
 typedef struct coa_sign {

@@ -30,13 +30,18 @@ typedef enum ca_state {
 #undef X
 } ca_state_t;
 
-/* Events (docs/isa.md): bits of the pending and mask registers. */
+/* Events (docs/isa.md): bits of the pending and mask registers. X(ID, BIT, DOC). */
+#define CA_EVENTS(X)                                                                                                   \
+    X(SPOOL0, 1u << 0, "<< spool number: spool s finished (bits 0..7)")                                                \
+    X(ARRIVAL, 1u << 8, "a pathway waits in the arrival queue (level)")                                                \
+    X(TIMER, 1u << 9, "the clock reached the timer")                                                                   \
+    X(SOFT0, 1u << 16, "<< n: raised by software (bits 16..31)")
+
 enum {
-    CA_EVENT_SPOOL0 = 1u << 0,  /* bits 0..7: spool s finished */
-    CA_EVENT_ARRIVAL = 1u << 8, /* a pathway waits in the arrival queue (level) */
-    CA_EVENT_TIMER = 1u << 9,   /* the clock reached the timer */
-    CA_EVENT_SOFT0 = 1u << 16,  /* bits 16..31: raised by software */
-    CA_EVENT_LEVEL_BITS = CA_EVENT_ARRIVAL,
+#define X(id, bit, doc) CA_EVENT_##id = (bit),
+    CA_EVENTS(X)
+#undef X
+        CA_EVENT_LEVEL_BITS = CA_EVENT_ARRIVAL,
 };
 
 #define CA_STALL_CAUSES(X)                                                                                             \

@@ -67,11 +67,16 @@ enum emu_cell_cr {
 /* Kinds of marks a program raises by writing EMU_CR_MARK (kind << 24 | data). The runtimes raise them, so
  * the debugger can break on them and the viewer show them; they cost the program one clock like any
  * control-register write, with or without a tool watching. */
+#define EMU_MARK_KINDS(X)                                                                                              \
+    X(USER, 0, "data: the program's")                                                                                  \
+    X(MSG_SEND, 1, "data: destination cell id")                                                                        \
+    X(MSG_RECEIVE, 2, "data: source cell id")                                                                          \
+    X(PHASE, 3, "data: the ConSet phase now active")
+
 typedef enum emu_mark_kind {
-    EMU_MARK_USER = 0,
-    EMU_MARK_MSG_SEND = 1,    /* data: destination cell id */
-    EMU_MARK_MSG_RECEIVE = 2, /* data: source cell id */
-    EMU_MARK_PHASE = 3,       /* data: the ConSet phase now active */
+#define X(id, kind, doc) EMU_MARK_##id = (kind),
+    EMU_MARK_KINDS(X)
+#undef X
 } emu_mark_kind_t;
 
 enum { EMU_MAX_MARKS_PER_CLOCK = 8 };

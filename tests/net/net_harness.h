@@ -38,17 +38,6 @@ enum {
     NET_MAX_HOPS = 64,
 };
 
-/* Register values of docs/network.md: "no channel" (~0) and COA_EXPECT (~1) as the registers read them. */
-#define NET_NONE 0xffffffffu
-#define NET_EXPECT 0xfffffffeu
-
-/* COA_STATUS bits (docs/network.md; comm_agent has no names for them). */
-enum {
-    NET_STATUS_ASLEEP = 1,
-    NET_STATUS_QUIESCENT = 2,
-    NET_STATUS_LOADING = 4,
-};
-
 typedef struct net {
     emu_machine_t machine; /* defaults with the array size; change with net_set before net_create */
     emu_array_t *array;

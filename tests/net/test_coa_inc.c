@@ -1,114 +1,205 @@
 /*
- * runtime/coa.inc gives assembly programs the numbers of emu/emu.h, emu/ca.h, comm_agent/coa_cr.h,
- * comm_agent/coa.h and comm_agent/word.h (and the COA_STATUS bits of docs/network.md). Every constant it defines must
- * equal its C counterpart, every C counterpart listed here must be defined, and its sign macros must build the words
- * coa_sign_encode builds.
+ * runtime/coa.inc gives assembly programs the numbers of the C tables: emu/emu.h (cell registers, mark kinds),
+ * emu/ca.h (event bits), comm_agent/coa_cr.h (the agent's registers, their fields and values), comm_agent/coa.h
+ * (spool modes and status, channel states, route and source kinds) and comm_agent/word.h (directions, street-sign
+ * sinks, tagged words). It is not typed: this test writes what it must be from those tables, row by row, and fails
+ * when the file differs (`test_net_coa_inc --print` prints it; IWARP_REBASELINE=1 writes it). The macros over the
+ * numbers are typed, in runtime/coa_macros.inc, which coa.inc includes. The test also assembles the file and checks
+ * every symbol against its table, and that the sign macros build the words coa_sign_encode builds.
  */
 #include "net_harness.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-typedef struct constant {
-    const char *name;
-    uint32_t value;
-} constant_t;
+#include "file.h"
+#include "iwarp_config.h"
 
-#define C(name, value)                                                                                                 \
-    {                                                                                                                  \
-#name, (uint32_t)(value)                                                                                       \
+static const char coa_inc_path[] = IWARP_SOURCE_ROOT "/runtime/coa.inc";
+
+enum { MAX_CONSTANTS = 160, NAME_COLUMN = 22, VALUE_COLUMN = 11 };
+
+/* coa.inc as the tables make it, and each constant it defines with its value. */
+typedef struct coa_inc {
+    net_text_t text;
+    struct {
+        const char *name;
+        uint32_t value;
+    } constants[MAX_CONSTANTS];
+    size_t n;
+} coa_inc_t;
+
+static void section(coa_inc_t *g, const char *title)
+{
+    net_textf(&g->text, "\n# %s\n", title);
+}
+
+/* How a section writes its values: register numbers in hex, fields and kinds in decimal, a mark kind as its shift. */
+typedef enum style { HEX, HEX2, HEX3, HEX8, DEC, SHIFT24 } style_t;
+
+/* ".equ NAME, VALUE  # DOC". */
+static void equ(coa_inc_t *g, const char *name, uint32_t value, style_t style, const char *doc)
+{
+    char name_comma[64], value_text[32];
+    snprintf(name_comma, sizeof name_comma, "%s,", name);
+    switch (style) {
+    case HEX: snprintf(value_text, sizeof value_text, "0x%x", value); break;
+    case HEX2: snprintf(value_text, sizeof value_text, "0x%02x", value); break;
+    case HEX3: snprintf(value_text, sizeof value_text, "0x%03x", value); break;
+    case HEX8: snprintf(value_text, sizeof value_text, "0x%08x", value); break;
+    case DEC: snprintf(value_text, sizeof value_text, "%u", value); break;
+    case SHIFT24: snprintf(value_text, sizeof value_text, "%u << 24", value >> 24); break;
     }
+    if (*doc == '\0')
+        net_textf(&g->text, "        .equ %-*s %s\n", NAME_COLUMN, name_comma, value_text);
+    else
+        net_textf(&g->text, "        .equ %-*s %-*s # %s\n", NAME_COLUMN, name_comma, VALUE_COLUMN, value_text, doc);
+    assert_true(g->n < MAX_CONSTANTS);
+    g->constants[g->n].name = name;
+    g->constants[g->n].value = value;
+    g->n++;
+}
 
-static const constant_t expected[] = {
-#define X(id, num, doc) {"CR_" #id, (num)},
+static void coa_inc_make(coa_inc_t *g)
+{
+    net_text_init(&g->text);
+    g->n = 0;
+    net_textf(&g->text,
+              "# Control registers and word formats of the cell and its communication agent, for assembly programs,\n"
+              "# documented in docs/network.md. Written by tests/net/test_coa_inc.c from the C tables named in each\n"
+              "# section: change a table, then `IWARP_REBASELINE=1 meson test -C build net_coa_inc` writes this file\n"
+              "# again (the test fails while they differ). The macros are in coa_macros.inc, included at the end.\n"
+              "\n"
+              "        .ifndef COA_INC\n"
+              "        .equ COA_INC, 1  # included once, however many files include it\n");
+    section(g, "cell registers (emu/emu.h, EMU_CELL_CRS)");
+#define X(id, num, doc) equ(g, "CR_" #id, (num), HEX2, doc);
     EMU_CELL_CRS(X)
 #undef X
-        C(EV_SPOOL0, CA_EVENT_SPOOL0),
-    C(EV_ARRIVAL, CA_EVENT_ARRIVAL),
-    C(EV_TIMER, CA_EVENT_TIMER),
-    C(EV_SOFT0, CA_EVENT_SOFT0),
-    C(MARK_USER, (uint32_t)EMU_MARK_USER << 24),
-    C(MARK_MSG_SEND, (uint32_t)EMU_MARK_MSG_SEND << 24),
-    C(MARK_MSG_RECEIVE, (uint32_t)EMU_MARK_MSG_RECEIVE << 24),
-    C(MARK_PHASE, (uint32_t)EMU_MARK_PHASE << 24),
-#define X(id, num, doc) {"COA_" #id, (num)},
+    section(g, "event bits (emu/ca.h, CA_EVENTS)");
+#define X(id, bit, doc) equ(g, "EV_" #id, (bit), HEX, doc);
+    CA_EVENTS(X)
+#undef X
+    section(g, "mark kinds, written to CR_MARK as kind << 24 | data (emu/emu.h, EMU_MARK_KINDS)");
+#define X(id, kind, doc) equ(g, "MARK_" #id, (uint32_t)(kind) << 24, SHIFT24, doc);
+    EMU_MARK_KINDS(X)
+#undef X
+    section(g, "communication agent (comm_agent/coa_cr.h, COA_CRS)");
+#define X(id, num, doc) equ(g, "COA_" #id, (num), HEX3, doc);
     COA_CRS(X)
 #undef X
-    C(COA_STATUS_ASLEEP, NET_STATUS_ASLEEP),
-    C(COA_STATUS_QUIESCENT, NET_STATUS_QUIESCENT),
-    C(COA_STATUS_LOADING, NET_STATUS_LOADING),
-    C(COA_NONE, ~0u),
-    C(COA_EXPECT, ~1u),
-    C(SPOOL_CTRL, COA_SPOOL_F_CTRL),
-    C(SPOOL_LC, COA_SPOOL_F_LC),
-    C(SPOOL_ADDR, COA_SPOOL_F_ADDR),
-    C(SPOOL_STRIDE, COA_SPOOL_F_STRIDE),
-    C(SPOOL_COUNT, COA_SPOOL_F_COUNT),
-    C(SPOOL_TAG_HEAD, COA_SPOOL_F_TAG_HEAD),
-    C(SPOOL_TAG_TAIL, COA_SPOOL_F_TAG_TAIL),
-    C(SPOOL_STATUS, COA_SPOOL_F_STATUS),
-    C(SPOOL_STOP, COA_SPOOL_IDLE),
-    C(SPOOL_SEND, COA_SPOOL_SEND),
-    C(SPOOL_RECEIVE, COA_SPOOL_RECEIVE),
-    C(SPOOL_DONE, COA_SPOOL_DONE),
-    C(SPOOL_TRAILER, COA_SPOOL_TRAILER),
-    C(LC_STATE, COA_LC_F_STATE),
-    C(LC_ROUTE, COA_LC_F_ROUTE),
-    C(LC_SOURCE, COA_LC_F_SOURCE),
-    C(LC_COUNT, COA_LC_F_COUNT),
-    C(LC_CREDITS, COA_LC_F_CREDITS),
-    C(LC_POOL, COA_LC_F_POOL),
-    C(LC_HEAD, COA_LC_F_HEAD),
-    C(LC_WAIT, COA_LC_F_WAIT),
-    C(LC_FREE, COA_LC_FREE),
-    C(LC_HEADER, COA_LC_HEADER),
-    C(LC_ROUTED, COA_LC_ROUTED),
-    C(LC_ARRIVED, COA_LC_ARRIVED),
-    C(LC_DRAINING, COA_LC_DRAINING),
-    C(END_NONE, COA_END_NONE),
-    C(END_LINK, COA_END_LINK),
-    C(END_GATE, COA_END_GATE),
-    C(END_SPOOL, COA_END_SPOOL),
-    C(END_QUEUE, COA_END_QUEUE),
-    C(DIR_PX, COA_DIR_PX),
-    C(DIR_MX, COA_DIR_MX),
-    C(DIR_PY, COA_DIR_PY),
-    C(DIR_MY, COA_DIR_MY),
-    C(SIGN_GATE, COA_SIGN_GATE),
-    C(SIGN_SPOOL, COA_SIGN_SPOOL),
-    C(SIGN_QUEUE, COA_SIGN_QUEUE),
-    C(SIGN_KIND, (uint32_t)COA_WORD_KIND_SIGN << 28),
-    C(TRAILER_KIND, (uint32_t)COA_WORD_KIND_TRAILER << 28),
-};
+    section(g, "COA_STATUS bits (COA_STATUS_BITS)");
+#define X(id, bit, doc) equ(g, "COA_STATUS_" #id, (bit), DEC, doc);
+    COA_STATUS_BITS(X)
+#undef X
+    section(g, "what registers that name a channel read and take besides its number (COA_CR_VALUES)");
+#define X(id, value, doc) equ(g, "COA_" #id, (value), HEX8, doc);
+    COA_CR_VALUES(X)
+#undef X
+    section(g, "spool fields: COA_SPOOL + spool * 8 + SPOOL_* (COA_SPOOL_FIELDS)");
+#define X(id, field, doc) equ(g, "SPOOL_" #id, (field), DEC, doc);
+    COA_SPOOL_FIELDS(X)
+#undef X
+    section(g, "spool modes, SPOOL_CTRL (comm_agent/coa.h, COA_SPOOL_MODES)");
+#define X(id, name, mode, doc) equ(g, "SPOOL_" #name, (mode), DEC, doc);
+    COA_SPOOL_MODES(X)
+#undef X
+    section(g, "SPOOL_STATUS bits (COA_SPOOL_STATUS_BITS)");
+#define X(id, bit, doc) equ(g, "SPOOL_" #id, (bit), DEC, doc);
+    COA_SPOOL_STATUS_BITS(X)
+#undef X
+    section(g, "channel fields: COA_LC + channel * 8 + LC_* (comm_agent/coa_cr.h, COA_LC_FIELDS)");
+#define X(id, field, doc) equ(g, "LC_" #id, (field), DEC, doc);
+    COA_LC_FIELDS(X)
+#undef X
+    section(g, "channel states, LC_STATE (comm_agent/coa.h, COA_LC_STATES)");
+#define X(id, name) equ(g, "LC_" #id, COA_LC_##id, DEC, "");
+    COA_LC_STATES(X)
+#undef X
+    section(g, "route and source kinds, LC_ROUTE and LC_SOURCE: kind << 12 | dir << 8 | index (COA_END_KINDS)");
+#define X(id, num, doc) equ(g, "END_" #id, (num), DEC, doc);
+    COA_END_KINDS(X)
+#undef X
+    section(g, "directions (comm_agent/word.h, COA_DIRS)");
+#define X(id, name, dx, dy) equ(g, "DIR_" #id, COA_DIR_##id, DEC, name);
+    COA_DIRS(X)
+#undef X
+    section(g, "street-sign actions after the turns, which are the DIR_* numbers (COA_SIGN_SINKS)");
+#define X(id, doc) equ(g, "SIGN_" #id, COA_SIGN_##id, DEC, doc);
+    COA_SIGN_SINKS(X)
+#undef X
+    section(g, "tagged words: the kind in bits 31..28 (COA_WORD_KINDS)");
+#define X(id, kind, doc) equ(g, #id "_KIND", (uint32_t)(kind) << 28, HEX8, doc);
+    COA_WORD_KINDS(X)
+#undef X
+    net_textf(&g->text, "\n        .include \"coa_macros.inc\"\n        .endif\n");
+}
 
-enum { NEXPECTED = sizeof expected / sizeof expected[0] };
+/* The file is the tables' text, byte for byte; IWARP_REBASELINE=1 writes it instead. */
+static void test_coa_inc_is_the_text_the_c_tables_make(void **state)
+{
+    (void)state;
+    coa_inc_t g;
+    coa_inc_make(&g);
+    char err[512];
+    if (getenv("IWARP_REBASELINE") != NULL) {
+        file_out_t out;
+        assert_int_equal(file_out_open(&out, coa_inc_path, "w", err, sizeof err), 0);
+        fputs(g.text.buf, out.f);
+        if (file_out_commit(&out, err, sizeof err) != 0)
+            fail_msg("%s", err);
+        net_text_free(&g.text);
+        return;
+    }
+    uint8_t *data;
+    size_t len;
+    if (file_read_all(coa_inc_path, &data, &len, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    const char *have = data != NULL ? (const char *)data : "", *want = g.text.buf;
+    if (strcmp(have, want) != 0) {
+        unsigned line = 1;
+        size_t at = 0;
+        for (; have[at] != '\0' && have[at] == want[at]; at++)
+            line += have[at] == '\n';
+        fail_msg(
+            "runtime/coa.inc differs from what the C tables make from line %u on: `IWARP_REBASELINE=1 meson test -C "
+            "build net_coa_inc` writes it, `test_net_coa_inc --print` prints it",
+            line);
+    }
+    free(data);
+    net_text_free(&g.text);
+}
 
 /* The assembler evaluates coa.inc: its constants are the absolute symbols of a program that only includes it. */
 static void test_every_constant_of_coa_inc_equals_its_c_counterpart(void **state)
 {
     (void)state;
+    coa_inc_t g;
+    coa_inc_make(&g);
     net_t n;
     net_init(&n, 1, 1);
     net_create(&n);
     const emu_program_t *p = net_asm(&n, "        .include \"coa.inc\"\n_start: halt\n");
-    bool seen[NEXPECTED] = {false};
+    bool seen[MAX_CONSTANTS] = {false};
     for (size_t k = 0; k < p->image.nsyms; k++) {
         const isa_symbol_t *sym = &p->image.syms[k];
         if (sym->kind != ISA_SYM_ABS || strcmp(sym->name, "COA_INC") == 0) /* (the include guard) */
             continue;
-        unsigned i = 0;
-        while (i < NEXPECTED && strcmp(expected[i].name, sym->name) != 0)
+        size_t i = 0;
+        while (i < g.n && strcmp(g.constants[i].name, sym->name) != 0)
             i++;
-        if (i == NEXPECTED)
-            fail_msg("coa.inc defines %s, which this test does not know: add its C counterpart", sym->name);
-        if (sym->value != expected[i].value)
-            fail_msg("coa.inc: %s = 0x%x, the C headers say 0x%x", sym->name, sym->value, expected[i].value);
+        if (i == g.n)
+            fail_msg("coa.inc defines %s, which no C table has", sym->name);
+        if (sym->value != g.constants[i].value)
+            fail_msg("coa.inc: %s = 0x%x, the C tables say 0x%x", sym->name, sym->value, g.constants[i].value);
         seen[i] = true;
     }
-    for (unsigned i = 0; i < NEXPECTED; i++)
+    for (size_t i = 0; i < g.n; i++)
         if (!seen[i])
-            fail_msg("coa.inc does not define %s", expected[i].name);
+            fail_msg("coa.inc does not define %s", g.constants[i].name);
     net_free(&n);
+    net_text_free(&g.text);
 }
 
 /* sign_li / sign_pool_li from coa.inc and `sign` from tests/net/net.inc build the words of coa_sign_encode. */
@@ -174,9 +265,17 @@ static void test_the_sign_macros_build_the_words_of_coa_sign_encode(void **state
     net_free(&n);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    if (argc == 2 && strcmp(argv[1], "--print") == 0) { /* the generator: what runtime/coa.inc must be */
+        coa_inc_t g;
+        coa_inc_make(&g);
+        fputs(g.text.buf, stdout);
+        net_text_free(&g.text);
+        return 0;
+    }
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_coa_inc_is_the_text_the_c_tables_make),
         cmocka_unit_test(test_every_constant_of_coa_inc_equals_its_c_counterpart),
         cmocka_unit_test(test_the_sign_macros_build_the_words_of_coa_sign_encode),
     };

@@ -159,9 +159,9 @@ static void test_a_loaded_pattern_carries_words_over_several_cells_with_no_heade
                 assert_int_equal(net_coa(&n, x, y)->lc[lc].stats.pathways, 0);
     for (unsigned i = 0; i < sizeof plan / sizeof plan[0]; i++) {
         unsigned x = plan[i].x, y = plan[i].y;
-        assert_int_equal(net_reg(&n, x, y, 25) & 5u, NET_STATUS_ASLEEP);
-        assert_int_equal(net_reg(&n, x, y, 26), NET_STATUS_ASLEEP | NET_STATUS_LOADING);
-        assert_int_equal(net_reg(&n, x, y, 27), NET_STATUS_ASLEEP | NET_STATUS_QUIESCENT);
+        assert_int_equal(net_reg(&n, x, y, 25) & 5u, COA_STATUS_ASLEEP);
+        assert_int_equal(net_reg(&n, x, y, 26), COA_STATUS_ASLEEP | COA_STATUS_LOADING);
+        assert_int_equal(net_reg(&n, x, y, 27), COA_STATUS_ASLEEP | COA_STATUS_QUIESCENT);
     }
     net_free(&n);
 }

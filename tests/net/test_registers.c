@@ -45,14 +45,14 @@ static void test_alloc_takes_the_local_pool_in_order_and_release_gives_channels_
             "        rdcr r56, [COA_ALLOC]\n"
             "        rdcr r57, [COA_ALLOC]\n"
             "        halt\n");
-    assert_int_equal(net_reg(&n, 0, 0, 50), NET_NONE);
+    assert_int_equal(net_reg(&n, 0, 0, 50), COA_CR_NONE);
     assert_int_equal(net_reg(&n, 0, 0, 51), COA_LC_HEADER);
     assert_int_equal(net_reg(&n, 0, 0, 52), COA_LC_FREE);
     assert_int_equal(net_reg(&n, 0, 0, 53), 5);
     assert_int_equal(net_reg(&n, 0, 0, 54), 0x30000);
     assert_int_equal(net_reg(&n, 0, 0, 55), 16);
     assert_int_equal(net_reg(&n, 0, 0, 56), 17);
-    assert_int_equal(net_reg(&n, 0, 0, 57), NET_NONE);
+    assert_int_equal(net_reg(&n, 0, 0, 57), COA_CR_NONE);
     for (unsigned lc = 0; lc < 8; lc++) {
         assert_int_equal(net_reg(&n, 0, 0, 40 + lc), lc == 5 ? 5 : lc);
         assert_int_equal(net_coa(&n, 0, 0)->lc[lc].state, COA_LC_HEADER);
@@ -77,7 +77,7 @@ static void test_alloc_takes_the_local_pool_in_order_and_release_gives_channels_
     net_expect_done(&n);
     assert_int_equal(net_reg(&n, 0, 0, 50), 1u << 5);
     assert_int_equal(net_reg(&n, 0, 0, 51), 37);
-    assert_int_equal(net_reg(&n, 0, 0, 52), NET_NONE);
+    assert_int_equal(net_reg(&n, 0, 0, 52), COA_CR_NONE);
     net_free(&n);
 }
 
@@ -130,9 +130,9 @@ static void test_the_arrival_queue_gives_the_oldest_pathway_first(void **state)
              NULL, 0);
     net_run(&n, NET_LIMIT);
     net_expect_done(&n);
-    assert_int_equal(net_reg(&n, 1, 1, 40), NET_NONE);
+    assert_int_equal(net_reg(&n, 1, 1, 40), COA_CR_NONE);
     assert_int_equal(net_reg(&n, 1, 1, 43), 2);
-    assert_int_equal(net_reg(&n, 1, 1, 46), NET_NONE);
+    assert_int_equal(net_reg(&n, 1, 1, 46), COA_CR_NONE);
     /* the channels came from -X, +Y and +X neighbours' pools: 8 + 2d for travel direction d */
     assert_int_equal(net_reg(&n, 1, 1, 42), 8 + 2 * COA_DIR_PX);
     assert_int_equal(net_reg(&n, 1, 1, 44), 8 + 2 * COA_DIR_MY);
@@ -170,12 +170,12 @@ static void test_gate_bindings_and_tag_next_read_back(void **state)
             "        rdcr r49, [COA_TAG_NEXT]\n" /* 1: the write to go1 used its bit */
             "        wrcr zero, [COA_TAG_NEXT]\n"
             "        halt\n");
-    assert_int_equal(net_reg(&n, 0, 0, 40), NET_NONE);
-    assert_int_equal(net_reg(&n, 0, 0, 41), NET_EXPECT);
+    assert_int_equal(net_reg(&n, 0, 0, 40), COA_CR_NONE);
+    assert_int_equal(net_reg(&n, 0, 0, 41), COA_CR_EXPECT);
     assert_int_equal(net_reg(&n, 0, 0, 42), 6);
     assert_int_equal(net_reg(&n, 0, 0, 43), COA_END_GATE << 12 | 1);
-    assert_int_equal(net_reg(&n, 0, 0, 44), NET_NONE);
-    assert_int_equal(net_reg(&n, 0, 0, 45), NET_NONE);
+    assert_int_equal(net_reg(&n, 0, 0, 44), COA_CR_NONE);
+    assert_int_equal(net_reg(&n, 0, 0, 45), COA_CR_NONE);
     assert_int_equal(net_reg(&n, 0, 0, 46), 0);
     assert_int_equal(net_reg(&n, 0, 0, 47), COA_END_GATE << 12 | 1);
     assert_int_equal(net_reg(&n, 0, 0, 48), 3);
@@ -236,7 +236,7 @@ static void test_channel_and_spool_fields_read_back(void **state)
                                     2,
                                     0xabc,
                                     COA_WAIT_ASLEEP,
-                                    NET_STATUS_ASLEEP};
+                                    COA_STATUS_ASLEEP};
     for (unsigned i = 0; i < sizeof want / sizeof want[0]; i++)
         if (net_reg(&n, 0, 0, 40 + i) != want[i])
             fail_msg("register read %u: 0x%x, not 0x%x", i, net_reg(&n, 0, 0, 40 + i), want[i]);
