@@ -18,6 +18,7 @@
 #include <cmocka.h>
 #include <gif_lib.h>
 
+#include "demo.h"
 #include "view_png.h"
 #include "view_scene.h"
 
@@ -213,6 +214,38 @@ static void test_scale_2_makes_the_text_taller(void **state)
         fail_msg("the title is %u pixels tall at --scale 2, %u at 1", height[1], height[0]);
 }
 
+/* At --scale 2 on 1600x1000 the rows wormhole's narrative names at clock 150 with (1,0) selected (ch 0 header
+ * no_channel, ch 8 no_space) stay in the panel: the story gives way, not the channel table (it had taken the whole
+ * panel, and the table was gone without a "... more"). The panel notes each row it draws (render_t.rows). */
+static void test_scale_2_keeps_the_channel_rows(void **state)
+{
+    (void)state;
+    enum { BIG_W = 1600, BIG_H = 1000 };
+    view_scene_t l;
+    memset(&l, 0, sizeof l);
+    view_test_build(&l.run, "programs/demos/wormhole.run");
+    view_scene_open(&l, "programs/demos/wormhole.run", 150, BIG_W, BIG_H);
+    demo_t d;
+    char dir[4096], err[512];
+    if (demo_load(&d, view_test_path(dir, sizeof dir, "programs/demos"), "wormhole", err, sizeof err) != 0)
+        fail_msg("%s", err);
+    render_frame_t f;
+    view_scene_frame(&l, &f);
+    f.narrative = d.narrative;
+    f.scale = 2;
+    f.selected = 1; /* (1,0) */
+    render_frame(&l.rd, &f, BIG_W, BIG_H);
+    assert_int_equal(l.rd.nrows, 2);
+    bool ch0 = false, ch8 = false;
+    for (unsigned i = 0; i < l.rd.nrows; i++) {
+        ch0 |= l.rd.rows[i].lc == 0;
+        ch8 |= l.rd.rows[i].lc == 8;
+    }
+    assert_true(ch0 && ch8);
+    demo_free(&d);
+    view_scene_close(&l);
+}
+
 /* The picture the decoder shows after each frame: every frame drawn over the one before (disposal "do not
  * dispose"), its transparent pixels leaving what was there. */
 typedef struct canvas {
@@ -335,6 +368,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_the_deadlock_cycle_is_outlined_on_its_links),
         cmocka_unit_test(test_a_chosen_channel_traces_its_pathway),
         cmocka_unit_test(test_scale_2_makes_the_text_taller),
+        cmocka_unit_test(test_scale_2_keeps_the_channel_rows),
         cmocka_unit_test(test_an_animation_is_small_and_shows_the_screenshots),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
