@@ -768,7 +768,7 @@ function cellPanel() {
   if (c.channels.length === 0) h += monoLine(' (every channel free)', 'muted');
   for (const s of c.spools)
     h += monoLine(`spool ${s.spool} ${s.mode} ${s.lc < 0 ? 'next' : 'ch' + s.lc}: ${s.left} left, ${s.moved} moved`);
-  ['+X', '-X', '+Y', '-Y'].forEach((d, i) => {
+  L.dir_names.forEach((d, i) => {
     if (c.links[i] > 0)
       h += monoLine(`link ${d} ${num(c.links[i], 6)} words, ${num(Math.round(util[selected * 4 + i] * 100), 3)}% now`);
   });

@@ -367,6 +367,12 @@ API const char *iwarp_web_layout(iwarp_web_t *w)
     for (unsigned y = 0; y < l->height; y++)
         for (unsigned x = 0; x < l->width; x++)
             out_printf(w, "%s%d", x || y ? "," : "", emu_array_ca(w->a, x, y)->prog != NULL);
+    /* The links' names as the agent's table writes them (the panel's "link +X" rows). */
+    out_printf(w, "],\"dir_names\":[");
+    for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
+        out_printf(w, "%s", d ? "," : "");
+        out_string(w, coa_dir_name((coa_dir_t)d));
+    }
     /* The numbers the page decodes the slots with: the enums of the view model's fields. */
     out_printf(w,
                "],\"enum\":{\"CA_IDLE\":%d,\"CA_RUNNING\":%d,\"CA_WAITING\":%d,\"CA_HALTED\":%d,\"CA_FAULTED\":%d,"
