@@ -402,7 +402,7 @@ static inline bool coa_sending(const coa_t *c, uint64_t now)
 }
 
 /* The computation agent's side (see emu/port.h). Status: 0 ready, 1 wait, 2 unbound. The status checks are
- * inline: the core asks them for every bundle that uses a gate. */
+ * inline: the core asks them for every bundle that uses a gate. The words themselves: coa_gate.h. */
 static inline int coa_gate_in_status(const coa_t *c, unsigned g)
 {
     unsigned lc = c->gate_in_lc[g];
@@ -414,7 +414,6 @@ static inline int coa_gate_in_status(const coa_t *c, unsigned g)
     const coa_lc_t *l = &c->lc[lc];
     return l->count == 0 || (l->ntagged > 0 && c->w.qtag[lc * c->cfg.queue_depth + l->head]) ? 1 : 0;
 }
-uint32_t coa_gate_in_pop(coa_t *c, unsigned g, uint64_t now);
 static inline int coa_gate_out_status(const coa_t *c, unsigned g)
 {
     unsigned lc = c->gate_out_lc[g];
@@ -423,7 +422,6 @@ static inline int coa_gate_out_status(const coa_t *c, unsigned g)
     const coa_lc_t *l = &c->lc[lc];
     return l->count >= c->cfg.queue_depth || l->state == COA_LC_DRAINING ? 1 : 0;
 }
-void coa_gate_out_push(coa_t *c, unsigned g, uint32_t word, uint64_t now);
 int coa_cr_read(coa_t *c, uint32_t index, uint32_t *value, uint64_t now);
 int coa_cr_write(coa_t *c, uint32_t index, uint32_t value, uint64_t now);
 

@@ -161,12 +161,11 @@ bool coa_links_stuck(const coa_t *c)
 
 void coa_links_schedule(coa_t *c, uint64_t now)
 {
+    /* The channels that could send now, whatever their link (eligible), then each link's share of them. */
+    uint64_t sendable = eligible(c, c->busy_lc);
     for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
-        uint64_t candidates = c->busy_lc & c->link_lc[d];
-        if (candidates == 0 || now < c->link_free_at[d] || c->w.out[d] == NULL)
-            continue;
-        uint64_t mask = eligible(c, candidates);
-        if (mask == 0)
+        uint64_t mask = sendable & c->link_lc[d];
+        if (mask == 0 || now < c->link_free_at[d] || c->w.out[d] == NULL)
             continue;
         /* Round robin: the first eligible channel after the one served last. */
         int lc = coa_next_bit(mask, (unsigned)c->rr[d] + 1u);

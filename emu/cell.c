@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "coa_gate.h"
+
 /* A cell's memory: pages the kernel gives out zeroed when first touched, so a cell pays only for the memory
  * its program uses. calloc does the same for the first array only: once such a block is freed glibc raises its
  * mmap threshold, and the next array's memories come from the heap and are cleared byte by byte (a bench that

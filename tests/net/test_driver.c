@@ -5,6 +5,8 @@
  */
 #include "net_harness.h"
 
+#include "coa_gate.h"
+
 #include <stdio.h>
 #include <string.h>
 

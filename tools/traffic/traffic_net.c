@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "coa_cr.h"
+#include "coa_gate.h"
 #include "conset/route.h"
 #include "err.h"
 #include "fnv.h"
