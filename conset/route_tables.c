@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "emu.h"
+#include "route_links.h"
 #include "sched.h"
 
 _Static_assert((int)CSET_MAX_SIDE == (int)EMU_MAX_DIM, "connection sets name arrays the emulator can build");
@@ -221,7 +222,19 @@ int route_tables(const route_plan_t *plan, celldata_t *out, char *err, size_t er
     return rc != 0 ? -1 : 0;
 }
 
-int route_file_tables(const char *path, celldata_t *out, char *err, size_t errlen)
+/* The phases' link-weighted lengths of a compiled plan; -1 when out of memory. */
+static int phase_lengths(const route_plan_t *plan, route_phase_lengths_t *out)
+{
+    out->clocks = malloc(plan->nphases * sizeof *out->clocks + 1);
+    if (out->clocks == NULL)
+        return -1;
+    for (unsigned p = 0; p < plan->nphases; p++)
+        out->clocks[p] = route_phase_link_weighted_clocks(plan, p);
+    out->n = plan->nphases;
+    return 0;
+}
+
+int route_file_tables(const char *path, celldata_t *out, route_phase_lengths_t *lengths, char *err, size_t errlen)
 {
     cset_t set;
     cset_diags_t d;
@@ -247,6 +260,11 @@ int route_file_tables(const char *path, celldata_t *out, char *err, size_t errle
     char why[256];
     if (rc == 0 && (rc = route_compile(&set, &o, &plan, why, sizeof why)) == 0) {
         rc = route_tables(&plan, out, why, sizeof why);
+        if (rc == 0 && lengths != NULL && phase_lengths(&plan, lengths) != 0) {
+            celldata_free(out);
+            snprintf(why, sizeof why, "out of memory for the phases' lengths");
+            rc = -1;
+        }
         route_plan_free(&plan);
     }
     if (rc != 0 && nerr == 0)

@@ -52,9 +52,17 @@ int route_tables_check(const route_plan_t *plan, char *err, size_t errlen);
  * or out of memory). */
 int route_tables(const route_plan_t *plan, celldata_t *out, char *err, size_t errlen);
 
+/* What a compiled set's phases take with every link's words counted (route_phase_link_weighted_clocks), a length
+ * per phase: the ConSet account's prediction beside the tables' own (tools/run/phase_predict.c). */
+typedef struct route_phase_lengths {
+    uint64_t *clocks;
+    unsigned n;
+} route_phase_lengths_t;
+
 /* Parses a .cset file, compiles it with the default options and builds its tables into *out (what a run
- * description's `route FILE at ADDR` line loads). Returns 0, or -1 with a message that starts with the
- * path ("PATH:LINE:COL: what" for the first parse error). */
-int route_file_tables(const char *path, celldata_t *out, char *err, size_t errlen);
+ * description's `route FILE at ADDR` line loads), and, when lengths is not NULL, the phases' link-weighted lengths
+ * into it (the caller frees clocks; nothing on failure): a run's account needs them and the compile is most of the cost of either.
+ * Returns 0, or -1 with a message that starts with the path ("PATH:LINE:COL: what" for the first parse error). */
+int route_file_tables(const char *path, celldata_t *out, route_phase_lengths_t *lengths, char *err, size_t errlen);
 
 #endif

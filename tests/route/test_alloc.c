@@ -148,7 +148,7 @@ static void test_a_parse_error_without_memory_for_its_message_is_still_an_error(
     strdup_fails = true;
     celldata_t d;
     char err[512];
-    int rc = route_file_tables(path, &d, err, sizeof err);
+    int rc = route_file_tables(path, &d, NULL, err, sizeof err);
     strdup_fails = false;
     assert_int_equal(rc, -1);
     char want[600];

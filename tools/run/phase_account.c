@@ -117,15 +117,16 @@ uint32_t phase_account_tables(const phase_account_t *pa)
     return pa->tables;
 }
 
-void phase_account_set_link_weighted(phase_account_t *pa, const uint64_t *clocks, unsigned nphases)
+int phase_account_set_link_weighted(phase_account_t *pa, const uint64_t *clocks, unsigned nphases)
 {
     uint64_t *copy = malloc(nphases * sizeof *copy + 1);
     if (copy == NULL)
-        return;
+        return -1;
     memcpy(copy, clocks, nphases * sizeof *copy);
     free(pa->link_weighted);
     pa->link_weighted = copy;
     pa->nlink_weighted = nphases;
+    return 0;
 }
 
 /* The row of the k-th switch, made when its first cell gets there; NULL when out of memory. */

@@ -79,7 +79,7 @@ bool phase_account_hook(void *user, emu_array_t *a, uint64_t clock);
 /* Where the tables the account reads are in the cells' memory (CONSET_TABLES of the program). */
 uint32_t phase_account_tables(const phase_account_t *pa);
 /* Per phase number, the link-weighted length of the compiler's plan, where the caller has the plan. */
-void phase_account_set_link_weighted(phase_account_t *pa, const uint64_t *clocks, unsigned nphases);
+int phase_account_set_link_weighted(phase_account_t *pa, const uint64_t *clocks, unsigned nphases);
 
 /* The rows so far (switch order); *rows stays the account's, valid until the next call. */
 unsigned phase_account_rows(phase_account_t *pa, const phase_row_t **rows);

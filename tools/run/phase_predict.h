@@ -6,10 +6,9 @@
 #include "phase_account.h"
 #include "run_desc.h"
 
-/* Compiles again the set of the description's `route` line that loads the account's tables (the compiler is
- * deterministic: the same plan as the run's) and gives the account each phase's link-weighted length. Tables
- * loaded with `celldata` have no plan: the account then has none (its AS lengths come from the tables).
- * Returns 0, or -1 when there was a set that did not compile again (out of memory). */
+/* Gives the account each phase's link-weighted length, as the build of the description (run_desc_build) kept them
+ * from compiling the set of the `route` line that loads the account's tables. Tables loaded with `celldata` have no
+ * plan: the account then has none (its AS lengths come from the tables). Returns 0, or -1 when out of memory. */
 int phase_predict_attach(phase_account_t *pa, const run_desc_t *d);
 
 #endif

@@ -464,8 +464,10 @@ void run_desc_free(run_desc_t *d)
         free(d->defines[i]);
     for (size_t i = 0; i < d->nincludes; i++)
         free(d->includes[i]);
-    for (size_t i = 0; i < d->ncelldata; i++)
+    for (size_t i = 0; i < d->ncelldata; i++) {
         free(d->celldata[i]);
+        free(d->celldata_phase_clocks[i]);
+    }
     for (unsigned i = 0; i < d->nprograms; i++) {
         free(d->programs[i].name);
         free(d->programs[i].path);
@@ -560,7 +562,7 @@ int run_machine_of_options(emu_machine_t *m, bool single_program, const char *ma
     return 0;
 }
 
-int run_desc_build(const run_desc_t *d, const char *const *extra_defines, size_t nextra_defines,
+int run_desc_build(run_desc_t *d, const char *const *extra_defines, size_t nextra_defines,
                    const char *const *extra_includes, size_t nextra_includes, emu_array_t **out)
 {
     char err[512];
@@ -623,13 +625,19 @@ int run_desc_build(const run_desc_t *d, const char *const *extra_defines, size_t
     /* After the programs: loading an image clears the cell's memory. */
     for (size_t i = 0; rc == 0 && i < d->ncelldata; i++) {
         celldata_t cd;
+        route_phase_lengths_t lengths = {0};
+        free(d->celldata_phase_clocks[i]); /* an earlier build's */
+        d->celldata_phase_clocks[i] = NULL;
+        d->celldata_nphases[i] = 0;
         /* The line of the run description first, then the file's own error (which starts with its path). */
-        if (d->celldata_routed[i] ? route_file_tables(d->celldata[i], &cd, err, sizeof err) != 0
+        if (d->celldata_routed[i] ? route_file_tables(d->celldata[i], &cd, &lengths, err, sizeof err) != 0
                                   : celldata_read(&cd, d->celldata[i], err, sizeof err) != 0) {
             fprintf(stderr, "%s:%u: %s\n", d->path, d->celldata_line[i], err);
             rc = -1;
             continue;
         }
+        d->celldata_phase_clocks[i] = lengths.clocks;
+        d->celldata_nphases[i] = lengths.n;
         if (celldata_load(&cd, a, d->celldata_addr[i], err, sizeof err) != 0) {
             fprintf(stderr, "%s:%u: %s: %s\n", d->path, d->celldata_line[i], d->celldata[i], err);
             rc = -1;

@@ -60,6 +60,11 @@ typedef struct run_desc {
     bool celldata_routed[RUN_DESC_MAX_LIST];   /* a connection set, compiled into cell tables when built */
     unsigned celldata_line[RUN_DESC_MAX_LIST]; /* the line that names it, for errors found when built */
     size_t ncelldata;
+    /* Kept by run_desc_build from each connection set it compiled (routed cell data): its phases' link-weighted
+     * lengths (conset/route_tables.h), for the run's ConSet account (phase_predict.h), which would otherwise
+     * compile the set again. */
+    uint64_t *celldata_phase_clocks[RUN_DESC_MAX_LIST];
+    unsigned celldata_nphases[RUN_DESC_MAX_LIST];
 } run_desc_t;
 
 /* Parses a description over `base` machine settings. Errors: "file:line:col: message", every one of the
@@ -90,9 +95,10 @@ int run_parse_args(const char *s, uint32_t *args, unsigned *nargs);
 int run_machine_of_options(emu_machine_t *m, bool single_program, const char *machine_file, const char *const *sets,
                            unsigned nsets, const char *who);
 
-/* Creates the array, assembles or reads every program once, and loads each cell. Messages to stderr.
- * extra_defines/includes come from the command line and go before the description's own. */
-int run_desc_build(const run_desc_t *d, const char *const *extra_defines, size_t nextra_defines,
+/* Creates the array, assembles or reads every program once, and loads each cell; keeps what its connection sets'
+ * compiles say about their phases in d (celldata_lengths). Messages to stderr. extra_defines/includes come from the
+ * command line and go before the description's own. */
+int run_desc_build(run_desc_t *d, const char *const *extra_defines, size_t nextra_defines,
                    const char *const *extra_includes, size_t nextra_includes, emu_array_t **out);
 
 #endif
