@@ -301,6 +301,34 @@ static void test_bench_mesh_runs_fem_alone(void **state)
     assert_int_equal(b.fem_nmeshes, 0);
 }
 
+/* bench --booksim is traffic's, as --mesh is fem's: alone it runs traffic only (beside --mesh, fem too), beside named
+ * benches traffic must be among them. The binary is not looked at here (cmd_bench checks it before any bench). */
+static void test_bench_booksim_runs_traffic_alone(void **state)
+{
+    (void)state;
+    bench_cli_t b;
+    char *alone[] = {"bench", "--booksim", "/no/such/booksim", NULL};
+    assert_int_equal(bench_cli_parse(ARGC(alone), alone, &b), 0);
+    assert_string_equal(b.booksim, "/no/such/booksim");
+    for (unsigned i = 0; i < BENCH_COUNT; i++)
+        assert_int_equal(b.selected[i], strcmp(bench_suite[i].name, "traffic") == 0);
+    char *both[] = {"bench", "--booksim", "bs", "--mesh", "a.msh", NULL};
+    assert_int_equal(bench_cli_parse(ARGC(both), both, &b), 0);
+    for (unsigned i = 0; i < BENCH_COUNT; i++)
+        assert_int_equal(b.selected[i],
+                         strcmp(bench_suite[i].name, "traffic") == 0 || strcmp(bench_suite[i].name, "fem") == 0);
+    char *beside[] = {"bench", "speed", "--booksim", "bs", "traffic", NULL};
+    assert_int_equal(bench_cli_parse(ARGC(beside), beside, &b), 0);
+    for (unsigned i = 0; i < BENCH_COUNT; i++)
+        assert_int_equal(b.selected[i],
+                         strcmp(bench_suite[i].name, "traffic") == 0 || strcmp(bench_suite[i].name, "speed") == 0);
+    char *without[] = {"bench", "--booksim", "bs", "speed", NULL};
+    assert_int_equal(bench_cli_parse(ARGC(without), without, &b), -1);
+    char *none[] = {"bench", "traffic", NULL};
+    assert_int_equal(bench_cli_parse(ARGC(none), none, &b), 0);
+    assert_null(b.booksim);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -309,6 +337,7 @@ int main(void)
         cmocka_unit_test(test_help_returns_from_the_program_commands_parsers),
         cmocka_unit_test(test_the_program_and_tool_parsers_fill_their_options),
         cmocka_unit_test(test_bench_mesh_runs_fem_alone),
+        cmocka_unit_test(test_bench_booksim_runs_traffic_alone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -38,6 +38,8 @@ typedef struct bench_context {
     unsigned fem_partitioner; /* bench fem: the partition (fem_partitioner_t) its products run on */
     const bench_fem_mesh_t *fem_meshes; /* bench fem --mesh: the meshes it runs instead of the paper's four */
     unsigned fem_nmeshes;               /* 0: the paper's four */
+    const char *booksim;                /* bench traffic --booksim: the BookSim 2 binary to run beside; NULL: none */
+    unsigned booksim_wall_seconds;      /* the limit of one of its runs (bench_booksim.h) */
     unsigned threads;  /* host threads for the emulated runs (results do not depend on it) */
     run_threads_t *share; /* threads + the cores of the job workers left idle (bench_run_jobs), for long runs */
     json_writer_t *jw; /* inside the "records" array when JSON */

@@ -26,7 +26,7 @@ void bench_cli_usage(FILE *out)
 {
     fprintf(out,
             "usage: iwarp bench [--json | --csv] [--quick] [--out DIR] [--threads N] [--partitioner P]\n"
-            "                   [--mesh FILE]... [BENCH...]\n"
+            "                   [--mesh FILE]... [--booksim PATH] [BENCH...]\n"
             "Runs the named benches (default: all) and prints their report.\n"
             "  --json      one JSON document with a record per measured case, on stdout\n"
             "  --csv       the same records as one CSV table (a column per field), on stdout\n"
@@ -44,6 +44,11 @@ void bench_cli_usage(FILE *out)
             "              the 8x8 array; a built-in name runs that mesh beside the paper); again for more\n"
             "              meshes (up to %d). Only fem takes it: alone, it runs fem only; with benches\n"
             "              named, fem must be one. The files are read before any bench runs\n"
+            "  --booksim PATH\n"
+            "              traffic: runs this BookSim 2 binary (no shell; not searched in $PATH) on each point\n"
+            "              and prints its cycles per host second and the ratio beside iwarp's clocks per\n"
+            "              second (docs/traffic.md, \"Speed\", shows the config). Only traffic takes it:\n"
+            "              alone, it runs traffic only; with benches named, traffic must be one\n"
             "Ctrl-C stops the bench inside the case being run: the cases that ended are reported; status 130.\n"
             "benches:\n",
             BENCH_FEM_MAX_MESHES);
@@ -63,10 +68,11 @@ static int count_in(const char *opt, const char *s, unsigned lo, unsigned hi, un
     return 0;
 }
 
-static unsigned fem_index(void)
+/* The place in the suite of a bench that is there. */
+static unsigned bench_index(const char *name)
 {
     unsigned i = 0;
-    while (strcmp(bench_suite[i].name, "fem") != 0)
+    while (strcmp(bench_suite[i].name, name) != 0)
         i++;
     return i;
 }
@@ -108,7 +114,8 @@ int bench_cli_parse(int argc, char **argv, bench_cli_t *o)
         OPT_QUIET,
         OPT_JOBS,
         OPT_PARTITIONER,
-        OPT_MESH
+        OPT_MESH,
+        OPT_BOOKSIM
     };
     static const struct option longopts[] = {
         {"json", no_argument, NULL, OPT_JSON},
@@ -120,6 +127,7 @@ int bench_cli_parse(int argc, char **argv, bench_cli_t *o)
         {"jobs", required_argument, NULL, OPT_JOBS},
         {"partitioner", required_argument, NULL, OPT_PARTITIONER},
         {"mesh", required_argument, NULL, OPT_MESH},
+        {"booksim", required_argument, NULL, OPT_BOOKSIM},
         {"help", no_argument, NULL, OPT_HELP},
         {NULL, 0, NULL, 0},
     };
@@ -165,15 +173,18 @@ int bench_cli_parse(int argc, char **argv, bench_cli_t *o)
             if (add_mesh(o, optarg) != 0)
                 return -1;
             break;
+        case OPT_BOOKSIM: o->booksim = optarg; break;
         case OPT_HELP:
         case 'h': bench_cli_usage(stdout); return 1;
         default: bench_cli_usage(stderr); return -1;
         }
     }
-    /* --mesh is fem's: alone, it runs fem only (the suite would take its hours for benches the mesh does not
-     * concern); beside named benches, fem must be one of them. */
+    /* --mesh is fem's and --booksim traffic's: alone, each runs its bench only (the suite would take its hours for
+     * benches the option does not concern); beside named benches, its bench must be one of them. */
+    bool only = o->fem_nmeshes > 0 || o->booksim != NULL;
     for (unsigned i = 0; i < BENCH_COUNT; i++)
-        o->selected[i] = optind == argc && (o->fem_nmeshes == 0 || strcmp(bench_suite[i].name, "fem") == 0);
+        o->selected[i] = optind == argc && (!only || (o->fem_nmeshes > 0 && i == bench_index("fem")) ||
+                                            (o->booksim != NULL && i == bench_index("traffic")));
     for (int k = optind; k < argc; k++) {
         unsigned i = 0;
         while (i < BENCH_COUNT && strcmp(bench_suite[i].name, argv[k]) != 0)
@@ -185,9 +196,14 @@ int bench_cli_parse(int argc, char **argv, bench_cli_t *o)
         }
         o->selected[i] = true;
     }
-    if (o->fem_nmeshes > 0 && optind < argc && !o->selected[fem_index()]) {
+    if (o->fem_nmeshes > 0 && optind < argc && !o->selected[bench_index("fem")]) {
         fprintf(stderr, "iwarp bench: --mesh is for the fem bench, which is not among the benches named: name fem "
                         "too, or no bench (--mesh alone runs fem)\n");
+        return -1;
+    }
+    if (o->booksim != NULL && optind < argc && !o->selected[bench_index("traffic")]) {
+        fprintf(stderr, "iwarp bench: --booksim is for the traffic bench, which is not among the benches named: "
+                        "name traffic too, or no bench (--booksim alone runs traffic)\n");
         return -1;
     }
     return 0;

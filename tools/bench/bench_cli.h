@@ -21,6 +21,7 @@ typedef struct bench_cli {
     unsigned fem_partitioner;                     /* fem_partitioner_t: bench fem's products run on it */
     const char *fem_meshes[BENCH_FEM_MAX_MESHES]; /* --mesh: bench fem's meshes instead of the paper's four */
     unsigned fem_nmeshes;
+    const char *booksim; /* --booksim: a BookSim 2 binary bench traffic runs beside its own points; NULL: none */
     bool selected[BENCH_COUNT]; /* every one when none is named */
 } bench_cli_t;
 

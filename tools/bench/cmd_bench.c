@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_booksim.h"
 #include "bench_cli.h"
 #include "commands.h"
 #include "file.h"
@@ -77,6 +78,19 @@ int cmd_bench(int argc, char **argv)
     if (plot_make_dirs(ctx.out_dir) != 0 || access(ctx.out_dir, W_OK) != 0) {
         fprintf(stderr, "iwarp bench: cannot write into %s: %s\n", ctx.out_dir, strerror(errno));
         return 2;
+    }
+    /* The BookSim binary and its limit, checked now: a mistyped path must not cost the benches before traffic. */
+    if (o.booksim != NULL) {
+        char why[512];
+        if (booksim_check(o.booksim, why, sizeof why) != 0) {
+            fprintf(stderr, "iwarp bench: --booksim %s: %s\n", o.booksim, why);
+            return 2;
+        }
+        if (booksim_wall_limit(&ctx.booksim_wall_seconds, why, sizeof why) != 0) {
+            fprintf(stderr, "iwarp bench: %s\n", why);
+            return 2;
+        }
+        ctx.booksim = o.booksim;
     }
     /* bench fem's meshes, read now: a broken one stops the run before any bench runs or a folder is made. */
     bench_fem_mesh_t meshes[BENCH_FEM_MAX_MESHES];
