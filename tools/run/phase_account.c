@@ -29,11 +29,18 @@ typedef struct cell_watch {
     const ca_t *ca;
     unsigned x, y;
     uint32_t label[PM_LABELS];
+    uint64_t label_bits; /* bit (pc / 4) % 64 of each label's pc: most new pcs are no label, told by one test */
     uint32_t last_pc;
     int row; /* the switch it is in, -1 before its first */
     bool streaming;
     uint64_t reads, writes; /* its gate words, as last seen */
+    uint64_t cr_writes;     /* its control register writes, as last seen: a mark is one */
 } cell_watch_t;
+
+static uint64_t label_bit(uint32_t pc)
+{
+    return 1ull << (pc / 4u % 64u);
+}
 
 typedef struct raw_row {
     int phase;
@@ -71,10 +78,12 @@ phase_account_t *phase_account_create(const emu_array_t *a)
                 continue;
             cell_watch_t *c = &pa->cells[pa->ncells];
             bool all = true;
+            c->label_bits = 0; /* the slot may hold a cell that had not every label */
             for (unsigned m = 0; m < PM_LABELS && all; m++) {
                 const isa_symbol_t *s = isa_image_symbol(&ca->prog->image, phase_milestone_names[m]);
                 all = s != NULL && s->kind == ISA_SYM_TEXT;
                 c->label[m] = all ? s->value : 0;
+                c->label_bits |= label_bit(c->label[m]);
             }
             if (!all)
                 continue;
@@ -90,6 +99,7 @@ phase_account_t *phase_account_create(const emu_array_t *a)
             c->row = -1;
             c->reads = ca->s.stats.gate_reads;
             c->writes = ca->s.stats.gate_writes;
+            c->cr_writes = ca->s.stats.cr_writes;
             pa->ncells++;
         }
     if (pa->ncells == 0) {
@@ -206,10 +216,14 @@ void phase_account_observe(phase_account_t *pa, uint64_t clock)
         }
         if (ca->s.pc != c->last_pc) {
             c->last_pc = ca->s.pc;
-            for (unsigned m = 0; m < PM_LABELS; m++)
+            for (unsigned m = 0; m < PM_LABELS && (c->label_bits & label_bit(ca->s.pc)) != 0; m++)
                 if (ca->s.pc == c->label[m])
                     reached(pa, i, (phase_milestone_t)m, by);
         }
+        /* Marks are written to a control register: a clock with none written has none to look for. */
+        if (ca->s.stats.cr_writes == c->cr_writes)
+            continue;
+        c->cr_writes = ca->s.stats.cr_writes;
         const uint32_t *marks;
         unsigned n = emu_array_marks(pa->a, c->x, c->y, &marks);
         for (unsigned k = 0; k < n && c->row >= 0; k++)
