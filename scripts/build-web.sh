@@ -41,17 +41,17 @@ sources=(
   isa/*.c comm_agent/*.c emu/*.c conset/*.c
   common/line_tokens.c common/json.c
   trace/view_model.c trace/util.c
-  tools/run/run_desc.c tools/run/program_load.c
+  runner/run_desc.c runner/program_load.c
   tools/view/demo.c
   web/iwarp_web.c
 )
 # Not conset/: its sched.h would hide the C library's <sched.h> (meson does not export it either).
-includes=(-I"$out/obj" -I. -Iisa -Icomm_agent -Iemu -Icommon -Itrace -Itools -Itools/run -Itools/view -Iweb)
+includes=(-I"$out/obj" -I. -Iisa -Icomm_agent -Iemu -Icommon -Itrace -Itools -Irunner -Itools/view -Iweb)
 cflags=(-std=c17 -O2 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wno-unused-parameter -Werror "${includes[@]}")
 
 # One object per source, rebuilt when the source, a header or the flags changed (a header change rebuilds all:
 # simple, and a full build takes a minute).
-newest_header=$(find isa comm_agent emu common conset trace tools/run tools/view web -name '*.h' -o -name '*.def' -o -name '*.inc' |
+newest_header=$(find isa comm_agent emu common conset trace runner tools/view web -name '*.h' -o -name '*.def' -o -name '*.inc' |
   xargs ls -t | head -1)
 objs=()
 pids=()

@@ -2,9 +2,10 @@
 """Prints the layer graph of the source folders and fails on an include cycle between folders.
 
 Every .c, .h, .inc and .def file of the tree belongs to a folder: its top-level folder, or tools/<name> for a
-command's folder under tools/. An #include "x.h" that names a file of the repository makes the includer's
-folder depend on the included file's folder. The folders must form layers: no folder may depend, however
-indirectly, on one that depends on it. A cycle inside one folder is that folder's business.
+command's folder under tools/, or experiments/<name> for an experiment's under experiments/. An #include "x.h"
+that names a file of the repository makes the includer's folder depend on the included file's folder. The
+folders must form layers: no folder may depend, however indirectly, on one that depends on it. A cycle inside
+one folder is that folder's business.
 
 Edges that close a cycle today and cannot be cut yet are listed, each with its reason, in
 scripts/layer-exceptions.txt ("from to reason"): they are printed but left out of the cycle test, so a new
@@ -18,12 +19,13 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXCEPTIONS = os.path.join(ROOT, "scripts", "layer-exceptions.txt")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+SPLIT = ("tools", "experiments")  # top-level folders whose subfolders are folders of their own
 
 
 def folder_of(path):
     parts = path.split("/")
-    if parts[0] == "tools" and len(parts) > 2:
-        return "tools/" + parts[1]
+    if parts[0] in SPLIT and len(parts) > 2:
+        return parts[0] + "/" + parts[1]
     return parts[0] if len(parts) > 1 else "."
 
 

@@ -5,7 +5,7 @@
 # its first buffered send and to the receiver's first receive.
 #
 # Run without the host (`iwarp run`, `iwarp debug`), it takes its case from its arguments instead, on every row
-# of the array at once: a0 = pattern + 1 (tools/coll/coll.h's order: 1 bcast .. 8 bsend), a1 = 0 naive or 1
+# of the array at once: a0 = pattern + 1 (experiments/coll/coll.h's order: 1 bcast .. 8 bsend), a1 = 0 naive or 1
 # chunked, a2 = m, a3 = n, a4 = lda, a5 = chunk, a6 = root; the matrices hold what memory holds (zeros).
         .include "coll.s"
         .include "sync.s"

@@ -1,5 +1,5 @@
 # The collectives under ConSet (docs/collectives.md; the buffered collectives paper's patterns): the
-# host (tools/coll/coll_conset.c) compiles every group's tree or ring into one connection set; each cell
+# host (experiments/coll/coll_conset.c) compiles every group's tree or ring into one connection set; each cell
 # reads its case at COLL_PARAMS, switches to the set's phase and streams its matrix through the gates.
 #
 # The cell does not know the tree: its sends and receives in the phase's tables are its edges. The host's

@@ -1,7 +1,7 @@
 # The basic transfers of the copy-transfer model (Stricker and Gross, "Optimizing Memory System Performance
 # for Communication in Parallel Computers", section 3.2) on two cells, for `iwarp bench copy`
 # (docs/copy.md). Cell 0 is the sender (and the only cell of a local copy), cell 1 the receiver, its +X
-# neighbour. The host lays out memory before the run (tools/copy/copy_measure.c): the source words, the
+# neighbour. The host lays out memory before the run (experiments/copy/copy_measure.c): the source words, the
 # index arrays (byte addresses, so reading the index is one load), guard words in the destination; and it
 # checks every destination word after.
 #

@@ -2,7 +2,7 @@
 # cell sends each other cell the words its send descriptors say, in the compiler's phases (the connection
 # set of the exchange, loaded at CONSET_TABLES), each streamed through the gates. xQy all-to-all, the
 # transpose, the sparse gather and the block-cyclic redistribution are all such exchanges; the host lays
-# out the memory and the descriptors and checks every word (tools/copy/copy_exchange.c).
+# out the memory and the descriptors and checks every word (experiments/copy/copy_exchange.c).
 #
 #   a0 = style: 0 buffer packing (gather every block into SENDBUF, stream SENDBUF to RECVBUF contiguously,
 #        scatter), 1 chained (stream from the source pattern straight into the destination pattern), 2 the

@@ -2,7 +2,7 @@
 # cell, for `iwarp bench fem` (docs/fem.md): each cell holds its part of a partitioned mesh as an assembled
 # matrix in CSR over the nodes of its elements, computes its partial y = A x, and the cells sharing a node add
 # each other's partial sums for it. The host lays out the matrix, x, the index arrays and the descriptors
-# (tools/fem/fem_kernel.c) and checks y on every cell, bit for bit.
+# (experiments/fem/fem_kernel.c) and checks y on every cell, bit for bit.
 #
 #   a0 = style: 0 ConSet: the exchange's phases (at CONSET_TABLES), each word gathered from y through its
 #        index straight into the gate and added at the receiver into y2 (programs/copy/exchange.inc)

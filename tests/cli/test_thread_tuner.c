@@ -1,4 +1,4 @@
-/* --threads auto's choice (tools/run/thread_tuner.c), fed with slice rates that are given, not measured. */
+/* --threads auto's choice (runner/thread_tuner.c), fed with slice rates that are given, not measured. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

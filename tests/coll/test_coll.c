@@ -1,4 +1,4 @@
-/* The collective patterns over message passing (runtime/coll.s, tools/coll): every pattern in both
+/* The collective patterns over message passing (runtime/coll.s, experiments/coll): every pattern in both
  * implementations on 1xQ, Px1 and PxQ groups (sizes that are not powers of two among them), contiguous and
  * strided blocks, chunks that do and do not divide the block: every word of every cell's matrix region checked
  * by the host (coll_check). Also: a buffered send returns before its receive is posted, chunked beats naive on

@@ -1,4 +1,4 @@
-/* The collectives under ConSet (tools/coll/coll_conset.c, programs/coll/conset_coll.s): each pattern on rows,
+/* The collectives under ConSet (experiments/coll/coll_conset.c, programs/coll/conset_coll.s): each pattern on rows,
  * columns and whole arrays (P a power of two or not), contiguous and strided blocks, a root other than 0;
  * the host checks every word of every cell's matrix, its gaps and guards. A few cases pin their clocks. */
 #include <setjmp.h>

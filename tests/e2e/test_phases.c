@@ -1,5 +1,5 @@
 /*
- * The per-phase account of a ConSet run (tools/run/phase_account.h, docs/conset.md "Where a phase's clocks
+ * The per-phase account of a ConSet run (runner/phase_account.h, docs/conset.md "Where a phase's clocks
  * go"): its parts add up, its milestones come in order, it costs the run no clock, its predictions are the
  * compiler's, and `iwarp run --json` carries it. The torus's numbers are pinned in tests/golden/phases.txt
  * (written by the emulator: IWARP_REBASELINE=1 meson test -C build e2e_phases, then review the diff); the doc's

@@ -1,4 +1,4 @@
-/* The finite element experiment's structure (tools/fem): gmsh makes the same built-in mesh every time and
+/* The finite element experiment's structure (experiments/fem): gmsh makes the same built-in mesh every time and
  * caches it; METIS's partition is the same every time and cached; the shared-node pattern is symmetric and is
  * what a count from the partition gives; a user's .msh file is read; bad files are refused with the path. */
 #include <setjmp.h>

@@ -1,4 +1,4 @@
-/* The inputs of the ConSet paper's Table 4 (section 5.2) and the distance to it: RCB (tools/fem/fem_rcb.c) cuts
+/* The inputs of the ConSet paper's Table 4 (section 5.2) and the distance to it: RCB (experiments/fem/fem_rcb.c) cuts
  * the longest side in proportion to the parts each side holds, its parts are balanced to an element, its
  * partition of g20k is pinned; bench fem's Table 4 prints both partitioners and the distance; m11k has the
  * paper's 1,000 boundary nodes; the crack meshes are refined at the tip. */

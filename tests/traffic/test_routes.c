@@ -11,7 +11,7 @@
 #include "asm.h"
 #include "emu.h"
 #include "iwarp_config.h"
-#include "traffic/traffic.h"
+#include "traffic.h"
 
 static const char program[] = "        .include \"msg.s\"\n"
                               "_start: call msg_init\n"

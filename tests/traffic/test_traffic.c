@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "traffic/traffic_internal.h"
+#include "traffic_internal.h"
 
 static void config(traffic_config_t *cfg, unsigned w, unsigned h)
 {

@@ -1,5 +1,5 @@
 /*
- * iwarp bench logp: the LogGP microbenchmarks (tools/logp/logp.c) as a report: the parameters, the gap by
+ * iwarp bench logp: the LogGP microbenchmarks (experiments/logp/logp.c) as a report: the parameters, the gap by
  * queue depth and the time per message by size, records and plots.
  */
 #include <math.h>
