@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
-"""Prints the layer graph of the source folders and fails on an include cycle between folders.
+"""Prints the layer graph of the source folders; fails on an include cycle between folders or a broken tier.
 
 Every .c, .h, .inc and .def file of the tree belongs to a folder: its top-level folder, or tools/<name> for a
 command's folder under tools/, or experiments/<name> for an experiment's under experiments/. An #include "x.h"
 that names a file of the repository makes the includer's folder depend on the included file's folder. The
 folders must form layers: no folder may depend, however indirectly, on one that depends on it. A cycle inside
 one folder is that folder's business.
+
+Above that, the folders keep tiers (TIERS below): the commands (tools/) above the experiments (experiments/) above
+the run library (runner/) above the machine and its libraries. A folder may include folders of its own tier and
+of those below, never of one above, even where no cycle would follow (an experiment including a command's header
+makes no cycle while the command includes nothing of the experiment's).
 
 Edges that close a cycle today and cannot be cut yet are listed, each with its reason, in
 scripts/layer-exceptions.txt ("from to reason"): they are printed but left out of the cycle test, so a new
@@ -20,6 +25,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXCEPTIONS = os.path.join(ROOT, "scripts", "layer-exceptions.txt")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 SPLIT = ("tools", "experiments")  # top-level folders whose subfolders are folders of their own
+# Lowest first: (name, the folders of the tier; a name ending in / stands for the folders under it). Folders of no
+# tier (programs, runtime, scripts, tests, fuzz, web) keep only the cycle test.
+TIERS = [
+    ("the machine", ("isa", "comm_agent", "emu", "common", "conset", "trace")),
+    ("runner", ("runner",)),
+    ("experiments", ("experiments/",)),
+    ("commands", ("tools", "tools/")),
+]
 
 
 def folder_of(path):
@@ -27,6 +40,13 @@ def folder_of(path):
     if parts[0] in SPLIT and len(parts) > 2:
         return parts[0] + "/" + parts[1]
     return parts[0] if len(parts) > 1 else "."
+
+
+def tier_of(folder):
+    for rank, (_, names) in enumerate(TIERS):
+        if any(folder == n or (n.endswith("/") and folder.startswith(n)) for n in names):
+            return rank
+    return None
 
 
 def source_files():
@@ -154,7 +174,16 @@ def main():
         deps = sorted(b for (a, b) in edges if a == n)
         marked = [d + ("*" if (n, d) in exc else "") for d in deps]
         print(f"  {level[n]:2d} {n}: {' '.join(marked) if marked else '-'}")
+    print("tiers, each above the next: " + " > ".join(
+        f"{name} ({' '.join(n + '*' if n.endswith('/') else n for n in names)})" for name, names in reversed(TIERS)))
     bad = 0
+    for (a, b), pairs in sorted(edges.items()):
+        ta, tb = tier_of(a), tier_of(b)
+        if ta is not None and tb is not None and ta < tb:
+            bad += 1
+            print(f"tier broken: {a} ({TIERS[ta][0]}) includes {b} ({TIERS[tb][0]})")
+            for f, t in pairs:
+                print(f"    {f} includes {t}")
     for (a, b), why in sorted(exc.items()):
         if (a, b) not in edges:
             print(f"stale exception: {a} no longer includes {b}; remove it from {EXCEPTIONS}")
