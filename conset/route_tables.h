@@ -53,7 +53,7 @@ int route_tables_check(const route_plan_t *plan, char *err, size_t errlen);
 int route_tables(const route_plan_t *plan, celldata_t *out, char *err, size_t errlen);
 
 /* What a compiled set's phases take with every link's words counted (route_phase_link_weighted_clocks), a length
- * per phase: the ConSet account's prediction beside the tables' own (tools/run/phase_predict.c). */
+ * per phase: the ConSet account's prediction beside the tables' own (runner/phase_predict.c). */
 typedef struct route_phase_lengths {
     uint64_t *clocks;
     unsigned n;
