@@ -144,24 +144,6 @@ bool coa_stuck(const coa_t *c, uint64_t now)
     return true;
 }
 
-void coa_after_ca(coa_t *c, uint64_t now, bool mem_used)
-{
-    /* Each part is called only when it may have something to do: under congestion most clocks of most agents
-     * have nothing for any (spools stuck, headers blocked, no credits, waits frozen), and a call that finds so
-     * costs more than the test. */
-    if (coa_spools_may_move(c, mem_used))
-        coa_spools(c, now);
-    if (!c->asleep) {
-        if ((coa_headers_ready(c) | coa_tagged_at_ends(c)) != 0)
-            coa_headers(c, now);
-        /* A link sends only a word of a routed channel with a credit. */
-        if ((c->busy_lc & c->routed_lc & c->credit_lc) != 0)
-            coa_links_schedule(c, now);
-    }
-    if ((c->busy_lc & ~c->frozen_lc) != 0)
-        coa_account_waits(c, now);
-}
-
 bool coa_quiescent(const coa_t *c)
 {
     return !coa_active(c);

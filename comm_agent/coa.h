@@ -383,7 +383,45 @@ static inline void coa_deliver(coa_t *c, uint64_t now)
     if ((coa_in_full(c) >> (now & c->w.in_mask) & 1u) != 0)
         coa_deliver_lines(c, now);
 }
-void coa_after_ca(coa_t *c, uint64_t now, bool mem_used);
+/* The parts of coa_after_ca, each called only when the test before it says it may have something to do. */
+void coa_spools(coa_t *c, uint64_t now);        /* the pattern loader, then the spools in turn (coa_spool.c) */
+void coa_headers(coa_t *c, uint64_t now);       /* street signs decoded, pathways built (coa_header.c) */
+void coa_links_schedule(coa_t *c, uint64_t now); /* a word per free link, round robin (coa_link.c) */
+void coa_account_waits(coa_t *c, uint64_t now); /* why each channel holding words did not move one (coa_channel.c) */
+/* Whether coa_spools may move a word this clock: the memory port free (mem_used: the CA took it) and the pattern
+ * loader running, or an awake agent with an active spool not stuck on its channel. */
+static inline bool coa_spools_may_move(const coa_t *c, bool mem_used)
+{
+    return !mem_used && (c->loading || (!c->asleep && (c->spools_active & ~c->spools_stuck) != 0));
+}
+/* The headers that may act: holding words, and not waiting for a free channel (blocked_lc). */
+static inline uint64_t coa_headers_ready(const coa_t *c)
+{
+    return c->busy_lc & c->header_lc & ~c->blocked_lc;
+}
+/* The channels whose tagged words are at a pathway's end, not signs or trailers passing through to a link. */
+static inline uint64_t coa_tagged_at_ends(const coa_t *c)
+{
+    return c->busy_lc & c->tagged_lc & ~c->linked_lc & ~c->header_lc;
+}
+/* The agent's clock after the CA's: spools, headers, links, waits. Inline, as coa_deliver: the cell's step asks it
+ * at every clock of an active agent, and most such clocks have work for one or two of its parts at most. */
+static inline void coa_after_ca(coa_t *c, uint64_t now, bool mem_used)
+{
+    /* Under congestion most clocks of most agents have nothing for any (spools stuck, headers blocked, no
+     * credits, waits frozen), and a call that finds so costs more than the test. */
+    if (coa_spools_may_move(c, mem_used))
+        coa_spools(c, now);
+    if (!c->asleep) {
+        if ((coa_headers_ready(c) | coa_tagged_at_ends(c)) != 0)
+            coa_headers(c, now);
+        /* A link sends only a word of a routed channel with a credit. */
+        if ((c->busy_lc & c->routed_lc & c->credit_lc) != 0)
+            coa_links_schedule(c, now);
+    }
+    if ((c->busy_lc & ~c->frozen_lc) != 0)
+        coa_account_waits(c, now);
+}
 /* Whether anything can happen without a new arrival or a CA action (lets the array skip idle clocks). */
 static inline bool coa_active(const coa_t *c)
 {

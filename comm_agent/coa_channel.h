@@ -133,6 +133,5 @@ static inline coa_wait_t coa_lc_wait_now(const coa_t *c, unsigned lc, uint64_t n
     default: return COA_WAIT_NONE;
     }
 }
-void coa_account_waits(coa_t *c, uint64_t now);
 
 #endif

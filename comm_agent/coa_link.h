@@ -4,7 +4,6 @@
 
 #include "coa_channel.h"
 
-void coa_links_schedule(coa_t *c, uint64_t now);
 /* Whether no channel could go out on any link, now or later, before a credit arrives: every channel routed
  * to a link and holding a word lacks a credit or is not yet routed. */
 bool coa_links_stuck(const coa_t *c);

@@ -24,10 +24,9 @@ int emu_array_create(emu_array_t **out, const emu_machine_t *m, char *err, size_
         return err_set(err, errlen, "out of memory");
     a->machine = *m;
     a->ncells = m->width * m->height;
-    /* Cache-line aligned, as emu_cell_t's scheduling fields ask. */
+    /* Cache-line aligned, as emu_cell_t's scheduling fields ask; each cell is cleared by its init below, and one that
+     * init never reached is never read (a failed create frees the cells up to the one that failed). */
     a->cells = aligned_alloc(_Alignof(emu_cell_t), a->ncells * sizeof *a->cells);
-    if (a->cells != NULL)
-        memset(a->cells, 0, a->ncells * sizeof *a->cells);
     if (a->cells == NULL) {
         free(a);
         return err_set(err, errlen, "out of memory for %u cells", m->width * m->height);

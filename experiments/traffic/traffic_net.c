@@ -381,8 +381,6 @@ static void delivered(tr_net_t *n, tr_cell_t *c, uint64_t now)
         cell_error(c, now, "out of memory for the measurements");
 }
 
-/* One clock of a cell's core (emu/drive.c calls it between the agent's arrivals and its spools, headers and links):
- * the sink, the generator and the senders. */
 /* One clock of a cell's core, between the agent's arrivals and its spools, headers and links (emu_drive_cells):
  * the sink, the generator and the senders. */
 static inline void core_step(void *user, unsigned cell, coa_t *agent, uint64_t now)
