@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "interrupt.h"
 #include "progress.h"
@@ -11,6 +12,23 @@ static double now_s(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The host's cores that nothing runs on now but this run's `ours` threads: the cores less the tasks the kernel
+ * has runnable at this instant (/proc/loadavg's fourth field, "running/total"), of which this run has one (its
+ * worker threads live only while a slice runs). THREAD_TUNER_IDLE_UNKNOWN where the file is not there. */
+static unsigned host_idle_cores(unsigned ours)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    FILE *f = fopen("/proc/loadavg", "r");
+    unsigned running = 0;
+    int got = f != NULL ? fscanf(f, "%*f %*f %*f %u/", &running) : 0;
+    if (f != NULL)
+        fclose(f);
+    if (got != 1 || cores < 1 || running < 1)
+        return THREAD_TUNER_IDLE_UNKNOWN;
+    long idle = cores - (long)(running - 1u) - (long)ours;
+    return idle > 0 ? (unsigned)idle : 0u;
 }
 
 /* base, plus this run's share of the idle workers. */
@@ -35,7 +53,7 @@ static emu_run_status_t sliced(emu_array_t *a, uint64_t limit, progress_t *p, bo
         if (share != NULL)
             emu_array_set_threads(a, shared_threads(share));
         if (tune != NULL)
-            emu_array_set_threads(a, thread_tuner_next(tune));
+            emu_array_set_threads(a, thread_tuner_next(tune, host_idle_cores(tune->cur)));
         uint64_t clock = emu_array_clock(a);
         uint64_t to = limit - clock <= slice ? limit : clock + slice;
         double t0 = now_s();

@@ -203,8 +203,11 @@ void run_report_text(const run_report_t *r, FILE *out)
         fprintf(out, "\nhost     %.3f s, %.3g emulated instructions/s, %.3g cell-clocks/s\n", r->host_seconds,
                 (double)sum.bundles / r->host_seconds, (double)cycles * w * h / r->host_seconds);
     if (r->tuner != NULL)
-        fprintf(out, "threads  auto: ended on %u of up to %u (%u tries, %u kept)\n", r->tuner->cur, r->tuner->max,
-                r->tuner->probes, r->tuner->switches);
+        fprintf(out,
+                "threads  auto: ended on %u of up to %u (%u tries, %u kept, %u gone back, %u not made: no idle "
+                "core)\n",
+                r->tuner->cur, r->tuner->max, r->tuner->probes, r->tuner->switches, r->tuner->fallbacks,
+                r->tuner->skipped);
     if (r->phases != NULL) {
         fprintf(out, "\n");
         phase_report_text(r->phases, out);
@@ -229,6 +232,8 @@ void run_report_json(const run_report_t *r, FILE *out)
         json_u64(&j, "max", r->tuner->max);
         json_u64(&j, "tries", r->tuner->probes);
         json_u64(&j, "kept", r->tuner->switches);
+        json_u64(&j, "gone_back", r->tuner->fallbacks);
+        json_u64(&j, "not_made_no_idle_core", r->tuner->skipped);
         json_end_object(&j);
     }
     unsigned fx, fy;

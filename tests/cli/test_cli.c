@@ -101,13 +101,15 @@ static void test_threads_auto_changes_only_the_host_time(void **state)
         snprintf(args, sizeof args, "run %s --threads auto", runs[i]);
         assert_int_equal(tool(&autos, args), 0);
         const char *line = strstr(autos, "\nthreads  auto: ended on ");
-        unsigned ended, most, tries;
+        unsigned ended, most, tries, kept, back, not_made;
         if (line == NULL ||
-            sscanf(line, "\nthreads  auto: ended on %u of up to %u (%u tries", &ended, &most, &tries) != 3)
+            sscanf(line, "\nthreads  auto: ended on %u of up to %u (%u tries, %u kept, %u gone back, %u not made",
+                   &ended, &most, &tries, &kept, &back, &not_made) != 6)
             fail_msg("iwarp %s: no line for the thread count:\n%s", args, autos);
-        if (i == 0 && sysconf(_SC_NPROCESSORS_ONLN) >= 2 && tries == 0)
-            fail_msg("iwarp %s: no try of another thread count on %ld cores:\n%s", args,
-                     sysconf(_SC_NPROCESSORS_ONLN), autos);
+        /* A try, or one not made because the host (busy with the other tests) had no core idle for it. */
+        if (i == 0 && sysconf(_SC_NPROCESSORS_ONLN) >= 2 && tries + not_made == 0)
+            fail_msg("iwarp %s: no try of another thread count on %ld cores:\n%s", args, sysconf(_SC_NPROCESSORS_ONLN),
+                     autos);
         assert_string_equal(cut_host_lines(one), cut_host_lines(autos));
         free(one);
         free(autos);

@@ -13,14 +13,19 @@ enum { SLICES = 600 };
 /* Emulated clocks a slice of 0.05 s does at `threads`, at the i-th slice of the run. */
 typedef double (*rate_fn)(unsigned threads, unsigned i);
 
-/* A tuner of up to `max` threads runs n slices from its start; counts[i] is the thread count slice i ran at. */
-static void run(thread_tuner_t *t, unsigned max, rate_fn rate, unsigned n, unsigned *counts)
+/* A tuner of up to `max` threads runs n slices from its start with `idle` cores free besides its own threads;
+ * counts[i] is the thread count slice i ran at. */
+static void run_idle(thread_tuner_t *t, unsigned max, rate_fn rate, unsigned n, unsigned *counts, unsigned idle)
 {
     thread_tuner_init(t, max);
     for (unsigned i = 0; i < n; i++) {
-        counts[i] = thread_tuner_next(t);
+        counts[i] = thread_tuner_next(t, idle);
         thread_tuner_note(t, (uint64_t)(rate(counts[i], i) * 0.05), 0.05);
     }
+}
+static void run(thread_tuner_t *t, unsigned max, rate_fn rate, unsigned n, unsigned *counts)
+{
+    run_idle(t, max, rate, n, counts, THREAD_TUNER_IDLE_UNKNOWN);
 }
 
 /* The slices between the starts of two tries of `count` found from `from` on (SLICES when none). */
@@ -41,6 +46,8 @@ static double phase_change(unsigned k, unsigned i) { return (void)k, i < 1 ? 1.0
 static double noise_then_dip(unsigned k, unsigned i) { return k == 2 ? 1.04e6 : i == 2 ? 0.9e6 : 1.0e6; }
 /* Two threads lose until slice 100, then win. */
 static double two_wins_later(unsigned k, unsigned i) { return k == 2 && i >= 100 ? 1.5e6 : k == 2 ? 0.5e6 : 1e6; }
+/* Two threads win until slice 100, when another program takes a core: then they run a third of one's rate. */
+static double two_then_host_busy(unsigned k, unsigned i) { return k == 2 ? (i < 100 ? 1.5e6 : 0.3e6) : 1.0e6; }
 /* Of 1, 2, 4 and 8 threads, 4 is the best. */
 static double best_at_four(unsigned k, unsigned i)
 {
@@ -126,16 +133,16 @@ static void test_short_slices_are_not_compared(void **state)
     thread_tuner_t t;
     thread_tuner_init(&t, 4);
     for (unsigned i = 0; i < 50; i++) {
-        assert_int_equal(thread_tuner_next(&t), 1);
+        assert_int_equal(thread_tuner_next(&t, THREAD_TUNER_IDLE_UNKNOWN), 1);
         thread_tuner_note(&t, 1000, 0.001);
     }
     thread_tuner_note(&t, 1000000, 0.05);
-    assert_int_equal(thread_tuner_next(&t), 2);
+    assert_int_equal(thread_tuner_next(&t, THREAD_TUNER_IDLE_UNKNOWN), 2);
     thread_tuner_skip(&t); /* the run ended in it */
-    assert_int_equal(thread_tuner_next(&t), 2);
+    assert_int_equal(thread_tuner_next(&t, THREAD_TUNER_IDLE_UNKNOWN), 2);
     thread_tuner_note(&t, 4000000, THREAD_TUNER_MIN_SECONDS / 2);
     assert_int_equal(t.cur, 1);
-    assert_int_equal(thread_tuner_next(&t), 2);
+    assert_int_equal(thread_tuner_next(&t, THREAD_TUNER_IDLE_UNKNOWN), 2);
 }
 
 /* With more cores it climbs while doubling wins, then tries both ways from the best: down after up lost. */
@@ -154,6 +161,47 @@ static void test_it_climbs_and_turns(void **state)
         assert_true(counts[i] == 1 || counts[i] == 2 || counts[i] == 4 || counts[i] == 8);
 }
 
+/* A count kept turns bad (the host got busy): the first slice clearly slower than the count before the switch ran
+ * goes back to it, without waiting for a try; tries of more threads then come more rarely. */
+static void test_a_count_turned_bad_goes_back_at_once(void **state)
+{
+    (void)state;
+    thread_tuner_t t;
+    unsigned counts[SLICES];
+    run(&t, 2, two_then_host_busy, SLICES, counts);
+    assert_int_equal(counts[99], 2);
+    assert_int_equal(counts[100], 2); /* the slow slice that tells */
+    assert_int_equal(counts[101], 1);
+    assert_int_equal(t.fallbacks, 1);
+    assert_int_equal(t.cur, 1);
+    unsigned later = next_at(counts, 101, 2);
+    assert_true(later - 101 > THREAD_TUNER_EVERY); /* as after a lost try */
+    for (unsigned i = 101; i < SLICES; i++) /* a try now and then, never more than it and its check */
+        if (counts[i] == 2)
+            assert_int_equal(counts[i + 1], 1);
+
+    run(&t, 2, two_wins, SLICES, counts); /* a count that stays good is never left */
+    assert_int_equal(t.fallbacks, 0);
+    assert_int_equal(t.cur, 2);
+}
+
+/* With no core idle for more threads, none is tried, however much they would win; with one idle, they are. */
+static void test_no_try_of_more_threads_without_an_idle_core(void **state)
+{
+    (void)state;
+    thread_tuner_t t;
+    unsigned counts[SLICES];
+    run_idle(&t, 2, two_wins, SLICES, counts, 0);
+    for (unsigned i = 0; i < SLICES; i++)
+        assert_int_equal(counts[i], 1);
+    assert_int_equal(t.probes, 0);
+    assert_true(t.skipped > 0);
+
+    run_idle(&t, 2, two_wins, SLICES, counts, 1);
+    assert_int_equal(t.cur, 2);
+    assert_int_equal(t.skipped, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -162,6 +210,8 @@ int main(void)
         cmocka_unit_test(test_losing_tries_come_more_rarely),
         cmocka_unit_test(test_short_slices_are_not_compared),
         cmocka_unit_test(test_it_climbs_and_turns),
+        cmocka_unit_test(test_a_count_turned_bad_goes_back_at_once),
+        cmocka_unit_test(test_no_try_of_more_threads_without_an_idle_core),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
