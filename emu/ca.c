@@ -512,8 +512,12 @@ static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now)
     } while (0)
 #define FAILED return UINT64_MAX
 #define ACCESS_OK(addr, size, write) access_ok(&bounds, (addr), (size), (write))
+#define BUNDLE_PC (b->pc)
+#define BUNDLE_NEXT_PC (b->next_pc)
 
+#define CA_JUMP_TABLE_ENDINGS 0
 #include "ca_jump_table.inc"
+#undef CA_JUMP_TABLE_ENDINGS
     for (const isa_op_t *op = ops, *end = ops + b->count; op < end; op++) {
         uint32_t a = regs[op->rs1];
         uint32_t v2 = op->has_ext ? op->ext : regs[op->rs2];
@@ -559,6 +563,8 @@ static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now)
 #undef STORE
 #undef FAILED
 #undef ACCESS_OK
+#undef BUNDLE_PC
+#undef BUNDLE_NEXT_PC
 #undef WRITE_PAIR
 #undef FAULT
 #undef TAKE
@@ -617,35 +623,72 @@ static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now)
     return s->ready_at;
 }
 
+/* The statistics of a run-ahead (ca_run_ahead.inc), from the program's running sums (emu_bundle_sums_t): the bundles
+ * it issued are runs in text order, from its first bundle or a jump's target up to the next jump taken or the
+ * exit. */
+typedef struct ahead_counts {
+    uint32_t from;               /* the first bundle issued */
+    uint32_t last_from, last_to; /* the last jump's: the bundle after its source, and its target */
+    uint64_t bundles, branches;  /* of the jumps counted so far: each adds sums[last_from] - sums[last_to] */
+    emu_bundle_sums_t sums;
+} ahead_counts_t;
+
+/* Counts the last jump, taken `repeats` times in a row. */
+static inline void ahead_count_jumps(ahead_counts_t *c, const emu_bundle_sums_t *sums, uint64_t repeats)
+{
+    const emu_bundle_sums_t *end = &sums[c->last_from], *start = &sums[c->last_to];
+    c->bundles += repeats * ((uint64_t)c->last_from - c->last_to);
+    c->branches += repeats;
+    c->sums.ops += repeats * (end->ops - start->ops);
+    c->sums.busy_clocks += repeats * (end->busy_clocks - start->busy_clocks);
+    c->sums.mem_reads += repeats * (end->mem_reads - start->mem_reads);
+    c->sums.mem_writes += repeats * (end->mem_writes - start->mem_writes);
+}
+
+/* Adds the run-ahead's statistics to the core's: the jumps counted, and the runs from its first bundle to `end`
+ * (exclusive) that they leave, over `clocks` from its first issue to its last ready_at. */
+static inline void ahead_count_end(ca_state_block_t *s, const ahead_counts_t *c, const emu_bundle_sums_t *sums,
+                                   uint32_t end, uint64_t clocks)
+{
+    const emu_bundle_sums_t *last = &sums[end], *first = &sums[c->from];
+    uint64_t busy = c->sums.busy_clocks + last->busy_clocks - first->busy_clocks;
+    s->stats.bundles += c->bundles + end - c->from;
+    s->stats.ops += c->sums.ops + last->ops - first->ops;
+    s->stats.busy_clocks += busy;
+    s->stats.stall_clocks[CA_STALL_BYPASS] += clocks - busy;
+    s->stats.branches_taken += c->branches;
+    s->stats.mem_reads += c->sums.mem_reads + last->mem_reads - first->mem_reads;
+    s->stats.mem_writes += c->sums.mem_writes + last->mem_writes - first->mem_writes;
+}
+
 /* Issues bundle b, which is EMU_BUNDLE_RUN_AHEAD (no gate, control register or system operation, and every effect
  * may happen as its operation runs), at clock `now`; then, while the clock it frees the core at is below
- * `horizon` and the next bundle has them too, that one at that clock, and so on (ca_step passes 0: one bundle).
+ * `horizon` and the next bundle has them too, that one at that clock, and so on (run_one: b alone).
  * Such bundles touch neither the agent nor the events, so nothing outside the core looks at its state meanwhile:
- * the pc, the clock and the statistics stay in locals and are written out once, at the exit; and their effects
- * need no staging. Leaves the clock of the last bundle issued in *last_issue. Returns ready_at, or UINT64_MAX
- * after a fault, with the state as issue() leaves it: that after the bundles before the faulting one.
+ * the pc, the clock and the statistics stay in locals (the statistics as counts of jumps) and are written out once,
+ * at the exit; and their effects need no staging. Leaves the clock of the last bundle issued in *last_issue.
+ * Returns ready_at, or UINT64_MAX after a fault, with the state as issue() leaves it: that after the bundles before
+ * the faulting one.
  * Cache-line aligned: with the same host instructions, where the linker happened to put this loop made the
  * compute case of `bench speed` 15% slower or faster after changes elsewhere (2026-11-26: unaligned at 32 mod
  * 64 after an unrelated commit, 0.127 s; aligned at four different addresses, 0.110-0.114 s). */
 __attribute__((aligned(64))) static uint64_t run_ahead(ca_t *ca, const emu_bundle_t *b, uint64_t now,
                                                        uint64_t horizon, uint64_t *last_issue)
 {
-#define RUN_ONE 0
 #define RUN_NOTED 0
 #include "ca_run_ahead.inc"
 #undef RUN_NOTED
-#undef RUN_ONE
 }
 
-/* run_ahead for bundle b alone (ca_step's case: its cell is stepped clock by clock). */
+/* run_ahead for bundle b alone (ca_step's case: its cell is stepped clock by clock). A horizon of 0 folds the
+ * going on to the next bundle away. */
 static uint64_t run_one(ca_t *ca, const emu_bundle_t *b, uint64_t now)
 {
     uint64_t last = 0, *const last_issue = &last;
-#define RUN_ONE 1
+    const uint64_t horizon = 0;
 #define RUN_NOTED 0
 #include "ca_run_ahead.inc"
 #undef RUN_NOTED
-#undef RUN_ONE
 }
 
 static inline void undo_note(ca_undo_t *undo, const uint8_t *mem, uint32_t addr, unsigned size)
@@ -660,11 +703,9 @@ static inline void undo_note(ca_undo_t *undo, const uint8_t *mem, uint32_t addr,
 static uint64_t run_ahead_noted(ca_t *ca, const emu_bundle_t *b, uint64_t now, uint64_t horizon, uint64_t *last_issue,
                                 ca_undo_t *undo)
 {
-#define RUN_ONE 0
 #define RUN_NOTED 1
 #include "ca_run_ahead.inc"
 #undef RUN_NOTED
-#undef RUN_ONE
 }
 
 uint64_t ca_run_ahead_noted(ca_t *ca, uint64_t horizon, ca_undo_t *undo, uint64_t *last_issue)

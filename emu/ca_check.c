@@ -29,6 +29,10 @@ int ca_state_check(const ca_state_block_t *s, uint32_t mem_bytes, char *err, siz
      * (nothing checks a vector when it is written), and a fault keeps the pc it stopped at. */
     if ((s->state == CA_RUNNING || s->state == CA_WAITING) && s->pc >= mem_bytes && s->pc != s->event_vector)
         return err_set(err, errlen, "pc is 0x%x, outside the memory of 0x%x bytes", s->pc, mem_bytes);
+    /* r0 reads 0: the run-ahead adds it to every immediate operand (emu_ahead_op_t), and no run ever leaves another
+     * value in it between bundles. */
+    if (s->regs[ISA_REG_ZERO] != 0)
+        return err_set(err, errlen, "regs[0] is 0x%x, not 0: r0 always reads 0", s->regs[ISA_REG_ZERO]);
     /* The arrival event is a level, never latched (ca_events_pending adds it while an arrival waits). */
     if (s->event_pending & CA_EVENT_LEVEL_BITS)
         return err_set(err, errlen, "event_pending is 0x%x, with the arrival bit 0x%x that is never latched",

@@ -75,8 +75,9 @@ static void add_regs(uint64_t set[2], const uint8_t *regs, unsigned n)
  * at the commit (wrcr). Each handler reads its operands before it writes, and faults before it writes, except
  * loop, whose target is checked after: a bundle qualifies only with its targets checked here. The reads are those
  * of the table, and rs1, rs2 (with their pairs) whatever the format, since the core loads them for every
- * operation. Stores go in place too: a store is a write for the rule on faults, and every operation that reads
- * memory (a load) may fault, so none comes after a store. */
+ * operation (an immediate's rs2 field is 0: the run-ahead reads r0 for it, emu_ahead_op_t). Stores go in place too: a
+ * store is a write for the rule on faults, and every operation that reads memory (a load) may fault, so none comes
+ * after a store. */
 static bool writes_direct(const emu_bundle_t *b, const isa_op_t *ops)
 {
     if (!(b->flags & EMU_BUNDLE_TARGETS_OK))
@@ -216,6 +217,81 @@ static void check_bundles(emu_program_t *p)
     }
 }
 
+/* The run-ahead's form (emu_ahead_op_t), built once the bundles' flags and clocks are known, so that the core's
+ * fast loop decides per bundle, as it runs, only what the text cannot tell beforehand.
+ * Bundle k's ending, at index `at` of ahead_ops: the plain ones leave out the tests END_ANY makes. */
+static emu_ahead_op_t ending(const emu_program_t *p, uint32_t k, uint32_t at)
+{
+    const emu_bundle_t *b = &p->bundles[k];
+    /* The sentinel after the last bundle has no flags: the run-ahead stops there. */
+    bool next_runs = (p->bundles[k + 1].flags & EMU_BUNDLE_RUN_AHEAD) != 0;
+    emu_ahead_op_t end = {.opcode = EMU_AHEAD_END_ANY,
+                          .clocks = b->clocks_fall,
+                          .mem_accesses = b->mem_accesses,
+                          .next_runs = next_runs,
+                          .clocks_taken = b->clocks_taken,
+                          .bundle = k};
+    bool jumps = false, writes_zero = false;
+    const emu_bundle_t *target = NULL;
+    for (unsigned i = 0; i < b->count; i++) {
+        const isa_op_t *op = &p->ops[b->first_op + i];
+        const isa_op_info_t *info = isa_op_info(op->opcode);
+        jumps |= info == NULL || info->unit == ISA_UNIT_CTRL;
+        if (info != NULL && has_target(info))
+            target = emu_program_bundle(p, op->ext);
+        uint8_t regs[3];
+        unsigned n = isa_op_writes(op, regs);
+        for (unsigned w = 0; w < n; w++)
+            writes_zero |= regs[w] == ISA_REG_ZERO;
+    }
+    if (writes_zero)
+        return end;
+    if (jumps) {
+        if (target != NULL && (target->flags & EMU_BUNDLE_RUN_AHEAD) && !(b->flags & EMU_BUNDLE_DYN_TARGET)) {
+            end.opcode = EMU_AHEAD_END_JUMP;
+            end.jump = (int32_t)(target->first_ahead - at);
+        }
+        return end;
+    }
+    if (next_runs)
+        end.opcode = b->mem_accesses != 0 ? EMU_AHEAD_END_MEM : EMU_AHEAD_END;
+    return end;
+}
+
+/* ahead_ops and sums: 0, or -1 when out of memory. */
+static int build_ahead(emu_program_t *p)
+{
+    p->ahead_ops = malloc(sizeof *p->ahead_ops * (p->nops + p->nbundles + 1)); /* + 1: never malloc(0) */
+    p->sums = malloc(sizeof *p->sums * (p->nbundles + 1));
+    if (p->ahead_ops == NULL || p->sums == NULL)
+        return -1;
+    for (uint32_t k = 0, n = 0; k < p->nbundles; k++) {
+        p->bundles[k].first_ahead = n;
+        n += p->bundles[k].count + 1u;
+    }
+    uint32_t n = 0;
+    p->sums[0] = (emu_bundle_sums_t){0, 0, 0, 0};
+    for (uint32_t k = 0; k < p->nbundles; k++) {
+        const emu_bundle_t *b = &p->bundles[k];
+        for (unsigned i = 0; i < b->count; i++) {
+            const isa_op_t *op = &p->ops[b->first_op + i];
+            p->ahead_ops[n++] = (emu_ahead_op_t){.opcode = op->opcode,
+                                                 .rd = op->rd,
+                                                 .rs1 = op->rs1,
+                                                 .rs2 = op->rs2,
+                                                 .v2_reg = op->has_ext ? ISA_REG_ZERO : op->rs2,
+                                                 .ext = op->has_ext ? op->ext : 0,
+                                                 .bundle = k};
+        }
+        p->ahead_ops[n] = ending(p, k, n);
+        n++;
+        const emu_bundle_sums_t *sum = &p->sums[k];
+        p->sums[k + 1] = (emu_bundle_sums_t){sum->ops + b->count, sum->busy_clocks + b->clocks,
+                                             sum->mem_reads + b->mem_reads, sum->mem_writes + b->mem_writes};
+    }
+    return 0;
+}
+
 int emu_program_init(emu_program_t *p, isa_image_t *image, const isa_timing_t *timing, char *err, size_t errlen)
 {
     memset(p, 0, sizeof *p);
@@ -269,6 +345,11 @@ int emu_program_init(emu_program_t *p, isa_image_t *image, const isa_timing_t *t
     }
     check_bundles(p);
     find_stalls(p);
+    if (build_ahead(p) != 0) {
+        snprintf(err, errlen, "out of memory predecoding %u words", n);
+        emu_program_free(p);
+        return -1;
+    }
     return 0;
 }
 
@@ -278,5 +359,7 @@ void emu_program_free(emu_program_t *p)
     free(p->bundle_at);
     free(p->bundles);
     free(p->ops);
+    free(p->ahead_ops);
+    free(p->sums);
     memset(p, 0, sizeof *p);
 }

@@ -39,7 +39,57 @@ typedef struct emu_bundle {
     /* Clocks from this bundle's issue to the next one's: its clocks and the bypass stall (docs/isa.md) of the bundle
      * after it in the text, and of its branch target (for EMU_BUNDLE_DYN_TARGET, its clocks alone). */
     uint16_t clocks_fall, clocks_taken;
+    uint32_t first_ahead; /* index into emu_program_t.ahead_ops */
 } emu_bundle_t;
+
+/* The run-ahead's form of the program (ca_run_ahead.inc, built by program.c): each bundle's operations, then
+ * one of these pseudo-operations, which ends the bundle and goes on to the next. Which one is chosen here, once, so
+ * that the common bundle pays for none of the tests the others need. X(ID, DOC). */
+#define EMU_AHEAD_ENDS(X)                                                                                              \
+    X(END, "no branch, no memory access, no write to r0, and the bundle after it runs ahead too")                      \
+    X(END_MEM, "as END, with memory accesses")                                                                         \
+    X(END_JUMP, "a branch to a target written in it, which runs ahead; no write to r0")                                \
+    X(END_ANY, "anything else: the branch taken or not, r0, and whether the bundle it goes to runs ahead")
+
+enum {
+#define X(id, doc) EMU_AHEAD_##id,
+    EMU_AHEAD_LAST_OPCODE = ISA_OPCODE_LIMIT - 1, /* the endings come after every opcode */
+    EMU_AHEAD_ENDS(X)
+#undef X
+        EMU_AHEAD_OPCODE_LIMIT
+};
+
+/* An operation as the run-ahead reads it: the fields of isa_op_t, its second operand found without a test, and the
+ * bundle it belongs to; or a bundle's ending, with what it needs to go on to the next bundle. */
+typedef struct emu_ahead_op {
+    uint16_t opcode; /* an isa opcode or EMU_AHEAD_END... */
+    uint16_t clocks; /* an ending's: the bundle's clocks_fall */
+    union {
+        /* The second operand is regs[v2_reg] + ext: rs2 and 0, or for an immediate r0 and the immediate. r0 holds 0
+         * whenever an operation that reads it runs ahead: an immediate's rs2 field is 0 (isa_op_check), which
+         * writes_direct (program.c) counts as a read, so no write to r0 comes before it in its bundle. */
+        struct {
+            uint8_t rd, rs1, rs2, v2_reg;
+        };
+        struct {
+            uint8_t mem_accesses; /* the bundle's memory word accesses */
+            bool next_runs;       /* the bundle after it in the text is EMU_BUNDLE_RUN_AHEAD */
+            uint16_t clocks_taken;
+        };
+    };
+    union {
+        uint32_t ext;
+        int32_t jump; /* END_JUMP: its target's first operation, counted from this ending */
+    };
+    uint32_t bundle; /* index into emu_program_t.bundles */
+} emu_ahead_op_t;
+
+/* The statistics bundles 0..k-1 add when each issues once (the bundles themselves, k, are the index): a run of
+ * bundles from i to j in text order adds sums[j + 1] - sums[i], so the run-ahead counts at its jumps, not at
+ * every bundle. */
+typedef struct emu_bundle_sums {
+    uint64_t ops, busy_clocks, mem_reads, mem_writes;
+} emu_bundle_sums_t;
 
 typedef struct emu_program {
     isa_image_t image;      /* owned */
@@ -52,6 +102,8 @@ typedef struct emu_program {
     isa_op_t *ops;
     uint32_t nops;
     uint16_t max_clocks;    /* the longest bundle's clocks, with the bypass stall after it */
+    emu_ahead_op_t *ahead_ops; /* nops + nbundles: each bundle's operations and its ending */
+    emu_bundle_sums_t *sums;   /* nbundles + 1 */
 } emu_program_t;
 
 /* Takes ownership of *image (it is zeroed). Returns 0, or -1 with a message. */

@@ -182,6 +182,18 @@ static void test_a_wait_gate_out_of_range_is_refused(void **state)
     forge_end(&f);
 }
 
+/* r0, which the core adds to immediate operands as it runs ahead: anything but 0 would change their values. */
+static void test_a_nonzero_r0_is_refused(void **state)
+{
+    (void)state;
+    forge_t f;
+    forge_start(&f);
+    uint32_t r0 = 5;
+    forge_field(&f, offsetof(cell_snap_t, ca.regs), &r0, sizeof r0);
+    forge_expect_refused(&f, "ca.regs[0] is 0x5, not 0: r0 always reads 0");
+    forge_end(&f);
+}
+
 /* A count: words in a channel's queue beyond its depth. */
 static void test_a_queue_count_beyond_its_depth_is_refused(void **state)
 {
@@ -236,6 +248,7 @@ int main(void)
         cmocka_unit_test(test_an_agent_config_other_than_the_machine_is_refused),
         cmocka_unit_test(test_a_ca_state_out_of_range_is_refused),
         cmocka_unit_test(test_a_wait_gate_out_of_range_is_refused),
+        cmocka_unit_test(test_a_nonzero_r0_is_refused),
         cmocka_unit_test(test_a_queue_count_beyond_its_depth_is_refused),
         cmocka_unit_test(test_a_console_length_beyond_its_line_is_refused),
         cmocka_unit_test(test_a_busy_mask_that_disagrees_with_the_queues_is_refused),
