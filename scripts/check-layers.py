@@ -162,7 +162,11 @@ def layers(nodes, edges):
     return level
 
 
-def main():
+def main(argv):
+    if any(a != "--graph-only" for a in argv):
+        print(f"usage: {sys.argv[0]} [--graph-only]", file=sys.stderr)
+        return 2
+    graph_only = "--graph-only" in argv
     files = source_files()
     edges = edges_of(files)
     exc = read_exceptions()
@@ -176,6 +180,8 @@ def main():
         print(f"  {level[n]:2d} {n}: {' '.join(marked) if marked else '-'}")
     print("tiers, each above the next: " + " > ".join(
         f"{name} ({' '.join(n + '*' if n.endswith('/') else n for n in names)})" for name, names in reversed(TIERS)))
+    if graph_only:
+        return 0
     bad = 0
     for (a, b), pairs in sorted(edges.items()):
         ta, tb = tier_of(a), tier_of(b)
@@ -203,4 +209,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))
