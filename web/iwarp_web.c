@@ -45,7 +45,12 @@ struct iwarp_web {
     emu_wait_cycle_t cycle; /* the detector's look at a stopped run's array, at cycle_clock (UINT64_MAX: none) */
     uint64_t cycle_clock;
     char report[4096]; /* and what it says of it */
-    char *out;         /* the last string returned */
+    /* The timeline's marks: (clock, mark) pairs up to marks_to, the furthest clock run; kept when going back. */
+    double *marks;
+    size_t nmarks, markcap;
+    uint64_t marks_to;
+    char loaded[80]; /* the name the demo was loaded by (iwarp_web_load's), to build it again going back */
+    char *out;       /* the last string returned */
     size_t outlen, outcap;
     char err[4096];
 };
@@ -143,6 +148,7 @@ API void iwarp_web_free(iwarp_web_t *w)
     if (w == NULL)
         return;
     unload(w);
+    free(w->marks);
     free(w->out);
     free(w);
 }
@@ -207,11 +213,37 @@ static void note_busy(iwarp_web_t *w, uint64_t clock)
                            (unsigned)(i % COA_NUM_DIRS))[VM_LINK_BUSY];
 }
 
+/* The marks raised in the clock that ran (the model's VM_MARK_CLOCK is that clock plus one), once: a run again to a
+ * clock already run finds the same ones. */
+static void note_marks(iwarp_web_t *w, uint64_t clock)
+{
+    if (clock <= w->marks_to)
+        return;
+    w->marks_to = clock;
+    size_t ncells = (size_t)w->m.l.width * w->m.l.height;
+    for (size_t c = 0; c < ncells; c++) {
+        const uint64_t *cell = w->m.slots + c * w->m.l.cell_slots;
+        if (cell[VM_MARK_CLOCK] != clock)
+            continue;
+        if (w->nmarks + 2 > w->markcap) {
+            size_t cap = w->markcap ? w->markcap * 2 : 256;
+            double *grown = realloc(w->marks, cap * sizeof *grown);
+            if (grown == NULL)
+                return;
+            w->marks = grown;
+            w->markcap = cap;
+        }
+        w->marks[w->nmarks++] = (double)clock;
+        w->marks[w->nmarks++] = (double)(uint32_t)cell[VM_MARK];
+    }
+}
+
 static bool after_clock(void *user, emu_array_t *a, uint64_t clock)
 {
     iwarp_web_t *w = user;
     view_model_update(&w->m, a, clock + 1, true, NULL);
     note_busy(w, clock + 1);
+    note_marks(w, clock + 1);
     return false;
 }
 
@@ -259,10 +291,17 @@ static int build(iwarp_web_t *w)
     return 0;
 }
 
-API int iwarp_web_load(iwarp_web_t *w, const char *name)
+/* Loads a demo by name; `again`: the same demo once more (going back), whose marks stay. */
+static int load(iwarp_web_t *w, const char *name, bool again)
 {
     unload(w);
+    if (!again) {
+        w->nmarks = 0;
+        w->marks_to = 0;
+    }
     w->err[0] = '\0';
+    /* Kept past unload(): iwarp_web_seek builds the demo again by it (its caller passes a copy). */
+    snprintf(w->loaded, sizeof w->loaded, "%s", name);
     const char *dir = WEB_DEMOS;
     if (strchr(name, '/') != NULL)
         return snprintf(w->err, sizeof w->err, "%s: a demo's name, not a path", name), -1;
@@ -276,6 +315,11 @@ API int iwarp_web_load(iwarp_web_t *w, const char *name)
     if (build(w) != 0)
         return -1;
     return 0;
+}
+
+API int iwarp_web_load(iwarp_web_t *w, const char *name)
+{
+    return load(w, name, false);
 }
 
 static int write_file(const char *path, const char *text, char *err, size_t errlen)
@@ -326,6 +370,25 @@ API double iwarp_web_step(iwarp_web_t *w, double n)
         w->status = st;
     }
     return (double)emu_array_clock(w->a);
+}
+
+API double iwarp_web_seek(iwarp_web_t *w, double n)
+{
+    if (w->a == NULL || n < 0)
+        return -1;
+    uint64_t now = emu_array_clock(w->a), target = (uint64_t)n;
+    if (target < now) {
+        /* Reset and run: no snapshot to keep, and exact (docs/web.md measures what it costs). The narrative keeps
+         * the clock it was last asked at, so that going back does not count as coming into a paragraph. */
+        uint64_t narrated = w->narrated;
+        char name[sizeof w->loaded];
+        memcpy(name, w->loaded, sizeof name);
+        if (load(w, name, true) != 0)
+            return -1;
+        w->narrated = narrated;
+        now = 0;
+    }
+    return target > now ? iwarp_web_step(w, (double)(target - now)) : (double)now;
 }
 
 API double iwarp_web_clock(iwarp_web_t *w)
@@ -380,11 +443,11 @@ API const char *iwarp_web_layout(iwarp_web_t *w)
                "\"END_NONE\":%d,\"END_LINK\":%d,\"DIR_PX\":%d,\"DIR_MX\":%d,\"DIR_PY\":%d,\"DIR_MY\":%d,"
                "\"VM_CA\":%d,\"VM_PC\":%d,\"VM_LINK_WORDS\":%d,\"VM_LINK_BUSY\":%d,\"VM_LINK_SENT\":%d,"
                "\"VM_LINK_LC\":%d,\"VM_LINK_SLOTS\":%d,\"VM_LC_A\":%d,\"VM_LC_ENDS\":%d,\"VM_LC_PATH\":%d,"
-               "\"VM_LC_SLOTS\":%d}}",
+               "\"VM_LC_SLOTS\":%d,\"MARK_SEND\":%d,\"MARK_PHASE\":%d}}",
                CA_IDLE, CA_RUNNING, CA_WAITING, CA_HALTED, CA_FAULTED, COA_LC_FREE, COA_LC_HEADER, COA_LC_ROUTED,
                COA_LC_DRAINING, COA_LC_ARRIVED, COA_END_NONE, COA_END_LINK, COA_DIR_PX, COA_DIR_MX, COA_DIR_PY,
                COA_DIR_MY, VM_CA, VM_PC, VM_LINK_WORDS, VM_LINK_BUSY, VM_LINK_SENT, VM_LINK_LC, VM_LINK_SLOTS, VM_LC_A,
-               VM_LC_ENDS, VM_LC_PATH, VM_LC_SLOTS);
+               VM_LC_ENDS, VM_LC_PATH, VM_LC_SLOTS, EMU_MARK_MSG_SEND, EMU_MARK_PHASE);
     return out_str(w);
 }
 
@@ -415,6 +478,16 @@ API const uint8_t *iwarp_web_fed(iwarp_web_t *w)
         return NULL;
     view_model_fed(&w->m, w->fed);
     return w->fed;
+}
+
+API const double *iwarp_web_marks(iwarp_web_t *w)
+{
+    return w->marks;
+}
+
+API int iwarp_web_nmarks(iwarp_web_t *w)
+{
+    return (int)(w->nmarks / 2);
 }
 
 API const char *iwarp_web_narrative(iwarp_web_t *w)

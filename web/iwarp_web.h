@@ -29,6 +29,10 @@ int iwarp_web_load_text(iwarp_web_t *w, const char *name, const char *txt, const
 /* Runs at most n clocks (fewer when the run ends). Returns the clock reached. */
 double iwarp_web_step(iwarp_web_t *w, double n);
 double iwarp_web_clock(iwarp_web_t *w);
+/* Goes to clock n, forwards by running on, backwards by building the demo again and running to n (the emulator is
+ * deterministic: the same state, the same view model, the same hash as on the way there). Returns the clock
+ * reached (less than n when the run ends first), or -1 when the demo no longer builds. */
+double iwarp_web_seek(iwarp_web_t *w, double n);
 /* "running", or how the run ended: emu_run_status_name ("done", "deadlock", ...). */
 const char *iwarp_web_status(iwarp_web_t *w);
 /* emu_array_hash with memory and statistics, as `iwarp run --state-hash-at` prints it: 16 hex digits. */
@@ -42,6 +46,12 @@ const float *iwarp_web_util(iwarp_web_t *w);
 /* Channels a pathway with something to carry feeds (1 a byte, cell * channels + lc), as the SDL2 view greys out
  * the routes nothing feeds. */
 const uint8_t *iwarp_web_fed(iwarp_web_t *w);
+
+/* The marks programs raised (emu.h's EMU_MARK_*) up to the furthest clock run, for the timeline: pairs of doubles,
+ * the clock (the one after the mark's, as the recorder stores it) and the mark (kind << 24 | data), by clock; going
+ * back keeps them. iwarp_web_nmarks says how many pairs; the pointer moves when they grow. */
+const double *iwarp_web_marks(iwarp_web_t *w);
+int iwarp_web_nmarks(iwarp_web_t *w);
 
 /* The narrative paragraphs that show at the current clock, blank lines apart; the cell the narrative selects
  * on coming into the clock (y * width + x) or -1. */
