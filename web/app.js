@@ -12,6 +12,14 @@ let M, api, w, pal, L, E; // module, wrapped API, context, palette, the demo's l
 let playing = false, selected = -1, lastTick = null, owed = 0;
 let F; // the frame: sizes from the window (frameLayout)
 let C = { n: 0 }; // the wait cycle the frame outlines (iwarp_web_cycle)
+// The timeline's end (render_frame_t's head; it starts at clock 0): the furthest clock run so far, and how the run
+// ended there (its status, and the clock its wait cycle closed at), which going back forgets in the wasm but the
+// timeline still shows.
+let head = 0, ending = null;
+// Zoom over the grid, as the viewer's: 1 fits the whole array; above, the cell coordinate (vx, vy) is in the middle
+// (negative: the array's middle).
+const Z = { zoom: 1, vx: -1, vy: -1 };
+const MAX_ZOOM = 16, JUMP_CLOCKS = 100;
 
 function wrapApi(m) {
   const f = (name, ret, args) => m.cwrap('iwarp_web_' + name, ret, args);
@@ -23,6 +31,9 @@ function wrapApi(m) {
     load: f('load', 'number', ['number', 'string']),
     loadText: f('load_text', 'number', ['number', 'string', 'string', 'string', 'string']),
     step: f('step', 'number', ['number', 'number']),
+    seek: f('seek', 'number', ['number', 'number']),
+    marks: f('marks', 'number', ['number']),
+    nmarks: f('nmarks', 'number', ['number']),
     clock: f('clock', 'number', ['number']),
     status: f('status', 'string', ['number']),
     hash: f('hash', 'string', ['number']),
@@ -132,11 +143,15 @@ function frameLayout() {
     bottom = Math.floor(H / 3) - top;
   }
   F = { W, H, s, t, px, top, bottom, panel, cw: W - panel, ch: Math.max(H - top - bottom, 1) };
+  // The timeline's track (render.c's L->bar), in the canvas, which reaches down over the viewer's timeline area.
+  F.bar = { x: Math.trunc(24 * t), y: F.ch + Math.trunc(14 * t), w: F.cw - Math.trunc(48 * t), h: Math.trunc(14 * t) };
   // The CSS of the bars and the panel: render.c's and panel.c's sizes, and SDL_ttf's line heights.
   const root = document.documentElement.style;
   root.setProperty('--top', top + 'px');
   root.setProperty('--bottom', bottom + 'px');
   root.setProperty('--panel', panel + 'px');
+  // The controls take the row under the timeline's numbers, where the viewer writes its keys.
+  root.setProperty('--below-bar', F.bar.y - F.ch + F.bar.h + px(4) + font('sans', px(12)).height + 'px');
   for (const n of [2, 3, 4, 6, 7, 8, 10, 12, 16, 18, 22, 60]) root.setProperty('--p' + n, px(n) + 'px');
   // Each size's font and line heights, and how far to move its text so that its baseline lies where SDL_ttf's
   // does in a line of that height (at the line's top plus the ascent rounded up; the browser rounds the ascent to
@@ -184,8 +199,8 @@ function baseline(f, line) {
 const TITLE_MIN_BOX = 34;
 
 function gridLayout() {
-  const s = F.s, pad = Math.floor(10 * s);
-  const fit = (len, n) => Math.min(len / (n + 0.5), 260 * s);
+  const s = F.s, pad = Math.floor(10 * s), zoom = Math.max(Z.zoom, 1);
+  const fit = (len, n) => Math.min(len / (n + 0.5), 260 * s) * zoom;
   let grid = { x: pad, y: pad, w: F.cw - 2 * pad, h: F.ch - 2 * pad };
   let px = fit(grid.w, L.width), py = fit(grid.h, L.height);
   const G = { s, t: F.t, rulers: false };
@@ -205,13 +220,48 @@ function gridLayout() {
   bw = Math.min(bw, bh * 1.3);
   bh = Math.min(bh, bw * 1.3);
   Object.assign(G, { grid, bw, bh, pitchX: bw + G.gap, pitchY: bh + G.gap });
-  G.ox = grid.x + grid.w / 2 - (L.width / 2) * G.pitchX + G.gap / 2;
-  G.oy = grid.y + grid.h / 2 - (L.height / 2) * G.pitchY + G.gap / 2;
+  // The middle of the grid shows (vx, vy): the array's middle when it all fits, else where the user looks, kept so
+  // that the grid never shows past the array's edges.
+  const halfX = grid.w / 2 / G.pitchX, halfY = grid.h / 2 / G.pitchY, midX = L.width / 2, midY = L.height / 2;
+  let vx = Z.vx >= 0 && halfX < midX ? Z.vx : midX, vy = Z.vy >= 0 && halfY < midY ? Z.vy : midY;
+  if (halfX < midX) vx = Math.min(Math.max(vx, halfX - 0.25), L.width - halfX + 0.25);
+  if (halfY < midY) vy = Math.min(Math.max(vy, halfY - 0.25), L.height - halfY + 0.25);
+  G.vx = vx;
+  G.vy = vy;
+  G.ox = grid.x + grid.w / 2 - vx * G.pitchX + G.gap / 2;
+  G.oy = grid.y + grid.h / 2 - vy * G.pitchY + G.gap / 2;
   if (G.rulers) {
     const need = G.rulerFont * 1.5;
     G.rulerStep = [1, 2, 4, 5, 8, 10, 16, 32].find((k) => Math.min(G.pitchX, G.pitchY) * k >= need) || 32;
   }
+  if (zoom > 1) { // the minimap, in the grid's corner
+    const side = Math.min(150 * s, Math.min(grid.w, grid.h) * 0.3), cell = side / Math.max(L.width, L.height);
+    const mw = Math.trunc(cell * L.width), mh = Math.trunc(cell * L.height);
+    G.minimap = { x: grid.x + grid.w - mw - pad, y: grid.y + grid.h - mh - pad, w: mw, h: mh };
+  }
   return G;
+}
+
+// The cell coordinate (fractional) under a pixel of the grid: render_grid_coord().
+function gridCoord(x, y) {
+  return [(x - G.ox + G.gap / 2) / G.pitchX, (y - G.oy + G.gap / 2) / G.pitchY];
+}
+
+// Zooms by `factor`, keeping the cell under pixel (x, y) where it is (the grid's middle when x is undefined): the
+// viewer's zoom_by().
+function zoomBy(factor, x, y) {
+  const z = Math.min(Math.max(Z.zoom * factor, 1), MAX_ZOOM);
+  if (z === Z.zoom) return;
+  if (x === undefined) {
+    x = G.grid.x + Math.trunc(G.grid.w / 2);
+    y = G.grid.y + Math.trunc(G.grid.h / 2);
+  }
+  const [cx, cy] = gridCoord(x, y), k = Z.zoom / z;
+  Z.vx = cx + (G.vx - cx) * k;
+  Z.vy = cy + (G.vy - cy) * k;
+  Z.zoom = z;
+  if (z === 1) Z.vx = Z.vy = -1;
+  draw();
 }
 
 // --- drawing, as tools/view/draw.c and text.c do it ---
@@ -603,14 +653,74 @@ function drawRulers() {
       const num = String(i), tw = Math.trunc(G.rulerFont * 0.62 * num.length) + 2;
       if (axis === 0) {
         const mid = G.ox + i * G.pitchX + G.bw / 2, x = Math.trunc(mid) - Math.trunc(tw / 2);
+        if (mid < band.x || mid > band.x + band.w) continue; // zoomed: only the numbers of columns in view
         textCentred(f, x + Math.trunc(tw / 2), band.y + Math.trunc((band.h - G.rulerFont) / 2), num, pal.theme.text);
       } else {
         const mid = G.oy + i * G.pitchY + G.bh / 2;
+        if (mid < band.y || mid > band.y + band.h) continue;
         textRight(f, band.x + band.w - 4, Math.trunc(mid) - Math.trunc(G.rulerFont / 2), num, pal.theme.text);
       }
     }
     restore();
   }
+}
+
+// Zoomed in: the whole array in the grid's corner, each cell in its state colour, and a frame round the part shown
+// (render.c's draw_minimap()).
+function drawMinimap() {
+  const mm = G.minimap;
+  if (!mm) return;
+  const t = pal.theme, cw = mm.w / L.width, ch = mm.h / L.height;
+  fill(mm.x - 3, mm.y - 3, mm.w + 6, mm.h + 6, t.panel);
+  for (let y = 0; y < L.height; y++)
+    for (let x = 0; x < L.width; x++)
+      fill(mm.x + cw * x, mm.y + ch * y, Math.max(cw - 1, 1), Math.max(ch - 1, 1), stateOf(y * L.width + x)[0]);
+  let [x0, y0] = gridCoord(G.grid.x, G.grid.y), [x1, y1] = gridCoord(G.grid.x + G.grid.w, G.grid.y + G.grid.h);
+  x0 = Math.max(x0, 0);
+  y0 = Math.max(y0, 0);
+  x1 = Math.min(x1, L.width);
+  y1 = Math.min(y1, L.height);
+  const fx = mm.x + cw * x0, fy = mm.y + ch * y0, fw = cw * (x1 - x0), fh = ch * (y1 - y0), k = Math.max(2, G.s * 2);
+  fill(fx, fy, fw, k, t.selected);
+  fill(fx, fy + fh - k, fw, k, t.selected);
+  fill(fx, fy, k, fh, t.selected);
+  fill(fx + fw - k, fy, k, fh, t.selected);
+}
+
+// The timeline where the viewer has it (panel.c's panel_draw_timeline()): the track from clock 0 to the furthest
+// clock run, filled up to the clock shown, with a knob there; where the run's wait cycle closed (magenta) and where a
+// failed run ended (red); the two clocks under its ends. The page's controls stand where the viewer writes its keys.
+function drawTimeline(clock) {
+  const t = pal.theme, b = F.bar, R = { x: 0, y: F.ch, w: F.cw, h: F.bottom };
+  fill(R.x, R.y, R.w, R.h, t.panel);
+  fill(R.x, R.y, R.w, 1, t.line);
+  const small = font('sans', F.px(12)), span = head > 0 ? head : 1, rad = b.h / 2;
+  roundFill(b.x, b.y, b.w, b.h, rad, t.slot);
+  const at = b.x + b.w * clock / span, xOf = (c) => b.x + b.w * c / span;
+  roundFill(b.x, b.y, at - b.x, b.h, rad, mix(t.slot, t.selected, 0.45));
+  // Marks: phase switches as tall dark ticks, messages as short ones (sent orange, received blue).
+  const n = api.nmarks(w), mp = api.marks(w) >> 3, marks = M.HEAPF64.subarray(mp, mp + 2 * n);
+  for (let i = 0; i < n && marks[2 * i] <= head; i++) {
+    const mx = xOf(marks[2 * i]), kind = marks[2 * i + 1] >>> 24;
+    if (kind === E.MARK_PHASE) fill(mx - 1, b.y - 4, 2, b.h + 8, t.text);
+    else fill(mx, b.y + 2, 1, b.h - 4, kind === E.MARK_SEND ? t.wait_out : t.wait_in);
+  }
+  if (ending && ending.since !== undefined && ending.since < head)
+    fill(xOf(ending.since + 1) - 1.5, b.y - 5, 3, b.h + 10, t.cycle);
+  if (ending && ending.status !== 'done') fill(xOf(head) - 1.5, b.y - 5, 3, b.h + 10, t.fault);
+  circle(at, b.y + rad, rad * 1.25, t.selected);
+  circle(at, b.y + rad, rad * 0.6, t.panel);
+  const ly = b.y + b.h + F.px(4);
+  text(small, b.x, ly, '0', t.muted);
+  textRight(small, b.x + b.w, ly, `${head}${ending ? '' : ' (running)'}`, t.muted);
+}
+
+// The timeline's clock under pixel (x, y) of the canvas, or -1 when (x, y) is not on the track: render.c's
+// render_timeline_at(), with as much slack round the track as it is high.
+function timelineAt(x, y) {
+  const b = F.bar, slack = b.h;
+  if (b.w <= 0 || x < b.x - slack || x > b.x + b.w + slack || y < b.y - slack || y > b.y + b.h + slack) return -1;
+  return Math.round(Math.min(Math.max((x - b.x) / b.w, 0), 1) * head);
 }
 
 // The frame: the grid at the clock (the words `frac` of the way to the next one), and the bars and the panel when
@@ -620,11 +730,12 @@ function draw(frac = 0) {
   const t0 = performance.now(), clock = api.clock(w);
   frameViews();
   const dpr = window.devicePixelRatio || 1;
-  if (canvas.width !== F.cw * dpr || canvas.height !== F.ch * dpr) {
+  const ch = F.ch + F.bottom; // the grid, and the timeline under it
+  if (canvas.width !== F.cw * dpr || canvas.height !== ch * dpr) {
     canvas.width = F.cw * dpr;
-    canvas.height = F.ch * dpr;
+    canvas.height = ch * dpr;
     canvas.style.width = F.cw + 'px';
-    canvas.style.height = F.ch + 'px';
+    canvas.style.height = ch + 'px';
   }
   g.setTransform(dpr, 0, 0, dpr, 0, 0);
   g.textBaseline = 'alphabetic';
@@ -640,8 +751,10 @@ function draw(frac = 0) {
   drawCells();
   restore();
   drawRulers();
+  drawMinimap();
+  drawTimeline(clock);
   flush();
-  const key = `${loads} ${clock} ${selected} ${playing} ${F.W}x${F.H}`;
+  const key = `${loads} ${clock} ${selected} ${playing} ${F.W}x${F.H} ${api.status(w)}`;
   if (key !== drawn) {
     drawn = key;
     panel(clock);
@@ -859,6 +972,8 @@ function loaded(rc) {
   said = [];
   showError('');
   loads++;
+  head = 0;
+  ending = null;
   L = JSON.parse(api.layout(w));
   E = L.enum;
   selected = L.select;
@@ -908,16 +1023,51 @@ function setSpeed(v) {
   sel.value = String(v);
 }
 
+// After the clock moved: the timeline's head, and how the run ended when it ended there.
+function moved() {
+  const clock = api.clock(w);
+  if (clock < head) return;
+  head = clock;
+  const st = api.status(w);
+  if (st === 'running') {
+    ending = null;
+  } else {
+    const cy = JSON.parse(api.cycle(w));
+    ending = { status: st, since: cy.n > 0 ? cy.since : undefined };
+  }
+}
+
+// Goes to a clock, backwards too (iwarp_web_seek: the demo built again and run there), and draws it.
+function goTo(clock) {
+  if (api.seek(w, Math.max(clock, 0)) < 0) showError(api.error(w) || 'the demo did not build again');
+  moved();
+  draw();
+}
+
+function speedBy(k) {
+  const sel = $('speed'), i = Math.min(Math.max(sel.selectedIndex + k, 0), sel.options.length - 1);
+  sel.selectedIndex = i;
+  topBar(api.clock(w));
+}
+
 function setPlaying(on) {
   playing = on;
   owed = 0;
   $('play').textContent = on ? 'Pause' : 'Play';
 }
 
-let frames = 0;
+let frames = 0, scrubTo = null;
+// What the left button is dragging since it went down: the timeline ({scrub}), or the grid ({x0, y0, vx0, vy0,
+// panned}): a pan when zoomed and moved more than 4 pixels, else a click that selects the cell.
+let drag = null;
 function tick(now) {
   frames++;
-  if (playing) {
+  // Scrubbing: one seek a frame, to where the pointer is by then.
+  if (scrubTo !== null) {
+    goTo(scrubTo);
+    scrubTo = null;
+  }
+  if (playing && !(drag && drag.scrub)) {
     const speed = +$('speed').value;
     // At most a quarter of a second a frame: a page that cannot keep up plays slower, as the SDL2 view does.
     owed += Math.min(lastTick === null ? 0 : (now - lastTick) / 1000, 0.25) * speed;
@@ -925,6 +1075,7 @@ function tick(now) {
     if (n > 0) {
       owed -= n;
       api.step(w, n);
+      moved();
       if (api.status(w) !== 'running') setPlaying(false);
     }
     // At 20 clocks per second or slower the words glide between clocks, as in the SDL2 view: every frame is drawn.
@@ -952,19 +1103,24 @@ function measureFps(seconds) {
 }
 
 function togglePlay() {
-  if (api.status(w) !== 'running') loadDemo($('demo').value);
+  if (!playing && api.status(w) !== 'running') goTo(0); // at the end of the run: play again from the start
   setPlaying(!playing);
   panel(api.clock(w));
 }
 
-function stepOnce() {
+function stepBy(k) {
   setPlaying(false);
-  api.step(w, 1);
-  draw();
+  goTo(api.clock(w) + k);
 }
 
+function canvasXY(ev) {
+  const r = canvas.getBoundingClientRect();
+  return [ev.clientX - r.left, ev.clientY - r.top];
+}
+const inGrid = (x, y) => x >= G.grid.x && x < G.grid.x + G.grid.w && y >= G.grid.y && y < G.grid.y + G.grid.h;
+
 function cellAt(ev) {
-  const r = canvas.getBoundingClientRect(), x = ev.clientX - r.left, y = ev.clientY - r.top;
+  const [x, y] = canvasXY(ev);
   const fx = (x - G.ox) / G.pitchX, fy = (y - G.oy) / G.pitchY;
   if (fx < 0 || fy < 0 || fx >= L.width || fy >= L.height) return -1;
   if ((fx - Math.floor(fx)) * G.pitchX > G.bw || (fy - Math.floor(fy)) * G.pitchY > G.bh) return -1;
@@ -991,29 +1147,96 @@ async function main() {
   // How long the page took to show its first frame (docs/web.md measures it so).
   document.body.dataset.readyMs = Math.round(performance.now());
   // ?run=N: runs to clock N at once (what tests/web asks for), and says the clock and the state hash.
+  // ?zoom=Z&center=X,Y: as the viewer's --zoom Z --center X,Y (the middle of cell (X,Y) in the middle of the grid).
+  if (params.has('zoom')) Z.zoom = Math.min(Math.max(+params.get('zoom') || 1, 1), MAX_ZOOM);
+  if (params.has('center') && Z.zoom > 1) {
+    const [cx, cy] = params.get('center').split(',').map(Number);
+    Z.vx = cx + 0.5;
+    Z.vy = cy + 0.5;
+  }
+  // ?run=N: runs to clock N at once (what tests/web asks for), and says the clock and the state hash; with &back=M,
+  // then goes back to clock M, as scrubbing back does, and says them there.
   if (params.has('run')) {
     api.step(w, +params.get('run'));
+    moved();
+    if (params.has('back')) goTo(+params.get('back'));
     draw();
     $('result').textContent = `clock ${api.clock(w)} hash ${api.hash(w)} status ${api.status(w)}`;
   }
   if (params.has('fps')) measureFps(+params.get('fps'));
   $('demo').onchange = () => loadDemo($('demo').value);
   $('play').onclick = togglePlay;
-  $('step').onclick = stepOnce;
-  $('reset').onclick = () => loadDemo($('demo').value);
+  $('back').onclick = () => stepBy(-1);
+  $('step').onclick = () => stepBy(1);
+  $('reset').onclick = () => goTo(0);
   $('speed').onchange = () => topBar(api.clock(w));
-  canvas.onclick = (ev) => {
-    const c = cellAt(ev);
-    selected = c === selected ? -1 : c;
-    draw();
+  // The mouse as the viewer's: the timeline scrubs, the grid pans when zoomed or selects a cell, the wheel zooms
+  // over the grid (at the pointer) and changes the speed elsewhere.
+  canvas.onmousedown = (ev) => {
+    if (ev.button !== 0) return;
+    const [x, y] = canvasXY(ev), at = timelineAt(x, y);
+    if (at >= 0) {
+      drag = { scrub: true };
+      scrubTo = at;
+    } else if (inGrid(x, y)) {
+      drag = { x0: x, y0: y, vx0: G.vx, vy0: G.vy, panned: false };
+    }
+    ev.preventDefault();
   };
+  window.onmousemove = (ev) => {
+    if (!drag) return;
+    const [x, y] = canvasXY(ev);
+    if (drag.scrub) {
+      const at = timelineAt(x, y);
+      if (at >= 0) scrubTo = at;
+    } else if (Z.zoom > 1 && (drag.panned || Math.abs(x - drag.x0) + Math.abs(y - drag.y0) > 4)) {
+      Z.vx = drag.vx0 - (x - drag.x0) / G.pitchX;
+      Z.vy = drag.vy0 - (y - drag.y0) / G.pitchY;
+      drag.panned = true; // a drag: the button's release selects nothing
+      draw();
+    }
+  };
+  window.onmouseup = (ev) => {
+    if (drag && !drag.scrub && !drag.panned) {
+      const c = cellAt(ev);
+      if (c >= 0) {
+        selected = c === selected ? -1 : c;
+        draw();
+      }
+    }
+    drag = null;
+  };
+  canvas.addEventListener('wheel', (ev) => {
+    const [x, y] = canvasXY(ev), k = ev.deltaY < 0 ? 1 : ev.deltaY > 0 ? -1 : 0;
+    if (k === 0) return;
+    if (inGrid(x, y)) zoomBy(k > 0 ? 1.25 : 0.8, x, y);
+    else speedBy(k);
+    ev.preventDefault();
+  }, { passive: false });
+  // The viewer's keys (docs/viewer.md, "Keys and mouse"), those the page has.
   document.onkeydown = (ev) => {
     if (ev.target.tagName === 'TEXTAREA' || ev.target.tagName === 'INPUT' || $('own').open) return;
-    if (ev.key === ' ') togglePlay();
-    else if (ev.key === 'ArrowRight' || ev.key === '.') stepOnce();
-    else if (ev.key === 'Home') loadDemo($('demo').value);
-    else if (ev.key === 'Escape') { selected = -1; draw(); }
-    else return;
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return; // the browser's own (Ctrl+0 its zoom)
+    const k = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key, clock = api.clock(w);
+    if (k === ' ' || k === 'Enter') togglePlay();
+    else if (k === 'ArrowRight' || k === '.') stepBy(1);
+    else if (k === 'ArrowLeft' || k === ',') stepBy(-1);
+    else if (k === 'PageUp') goTo(Math.max(clock - JUMP_CLOCKS, 0));
+    else if (k === 'PageDown') goTo(clock + JUMP_CLOCKS);
+    else if (k === 'Home') goTo(0);
+    else if (k === 'End') goTo(head);
+    else if (k === 'ArrowUp') speedBy(1);
+    else if (k === 'ArrowDown') speedBy(-1);
+    else if (k === 'i') zoomBy(1.5);
+    else if (k === 'o') zoomBy(1 / 1.5);
+    else if (k === '0') {
+      Z.zoom = 1;
+      Z.vx = Z.vy = -1;
+      draw();
+    } else if (k === 'Escape') {
+      selected = -1;
+      draw();
+    } else return;
     ev.preventDefault();
   };
   $('own-open').onclick = () => $('own').showModal();

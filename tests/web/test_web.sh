@@ -5,7 +5,9 @@
 # wormhole --web DIR` writes (its index.html opens the page on the demo), and for docs/demos.md's example demo
 # ("Writing a demo"), loaded through the page's "Your own demo" boxes (?own=, written by `iwarp demo
 # FOLDER/first.txt --web DIR`): at clock 40 and at its end, with its narrative; and a broken copy of it shows the
-# assembler's diagnostics. Skips (77) without emcc or chromium.
+# assembler's diagnostics. Going back (?run=N&back=M: to clock N, then back to M as the timeline and the Left arrow
+# go back): the hash at M is `iwarp run --state-hash-at M`'s, for wormhole, round robin, all-to-all 500 clocks back
+# from its end, and the example demo from its end. Skips (77) without emcc or chromium.
 # Usage: test_web.sh SOURCE_ROOT OUT_DIR IWARP
 set -euo pipefail
 src=$1 out=$2 iwarp=$3
@@ -35,6 +37,12 @@ for txt in "$src"/programs/demos/*.txt; do
   check "$name" "$src/programs/demos/$name.run" "http://127.0.0.1:$web_port/index.html?demo=$name&run=$at"
 done
 
+# Going back: the demo built again and run to the clock (iwarp_web_seek), the same state as on the way there.
+page="http://127.0.0.1:$web_port/index.html"
+check "wormhole 150 back to 100" "$src/programs/demos/wormhole.run" "$page?demo=wormhole&run=150&back=100" 100
+check "roundrobin 300 back to 60" "$src/programs/demos/roundrobin.run" "$page?demo=roundrobin&run=300&back=60" 60
+check "alltoall's end back to 2200" "$src/programs/demos/alltoall.run" "$page?demo=alltoall&run=100000&back=2200" 2200
+
 # A teacher's copy: the page with the demo preselected, in a folder the server serves (the second run writes over
 # what the first wrote).
 "$iwarp" demo wormhole --web "$out/demo-wormhole" --page "$out" >/dev/null
@@ -53,6 +61,7 @@ PY
 url="http://127.0.0.1:$web_port/own-first/"
 check "own demo first at 40" "$own/first.run" "$url?run=40" 40
 check "own demo first at its end" "$own/first.run" "$url?run=100000" 100000 done
+check "own demo first, its end back to 40" "$own/first.run" "$url?run=100000&back=40" 40
 # Its narrative: the title, the paragraph from clock 20 on, and the panel turned to (2,0) by its `select`.
 dom=$(web_chromium --dump-dom "$url?run=40")
 for want in '>A first pathway<' '>Words follow the header one every 2 clocks' '>Cell (2,0)'; do
