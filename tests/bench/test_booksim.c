@@ -311,19 +311,23 @@ static void test_each_failure_says_why(void **state)
     assert_true(time(NULL) - t0 < 60); /* two runs of a second, not the stand-in's 300 */
     assert_non_null(strstr(err, "uniform 0.05, run 1: still running after 1 s (the limit, "
                                 "IWARP_BOOKSIM_WALL_SECONDS): stopped"));
+    /* The process the stand-in started, if it got that far within the second: under a slow host (valgrind runs
+     * the stand-in's shell too) it may have been stopped before, with nothing of its own to stop. */
     char path[512];
     snprintf(path, sizeof path, "%s/log/sleep.pid", dir);
-    char *pid_text = read_file(path);
-    long pid = atol(pid_text);
-    free(pid_text);
-    assert_true(pid > 0);
-    bool ended = false;
-    for (int i = 0; i < 200 && !ended; i++) { /* its reaper may take a moment */
-        ended = gone(pid);
-        if (!ended)
-            nanosleep(&(struct timespec){0, 10000000}, NULL);
+    if (access(path, F_OK) == 0) {
+        char *pid_text = read_file(path);
+        long pid = atol(pid_text);
+        free(pid_text);
+        assert_true(pid > 0);
+        bool ended = false;
+        for (int i = 0; i < 200 && !ended; i++) { /* its reaper may take a moment */
+            ended = gone(pid);
+            if (!ended)
+                nanosleep(&(struct timespec){0, 10000000}, NULL);
+        }
+        assert_true(ended);
     }
-    assert_true(ended);
     free(out);
     free(err);
 
