@@ -210,14 +210,24 @@ int tr_net_inject(tr_net_t *n, unsigned src, unsigned dst, unsigned words)
     return 0;
 }
 
-static void generate(tr_net_t *n, tr_cell_t *c, uint64_t now)
+/* What every cell's core reads at a clock, taken from the network once a clock: in a local the compiler keeps it
+ * in registers across the agent's calls, which it cannot tell leave the network alone. */
+typedef struct tr_clock {
+    tr_net_t *n;
+    tr_cell_t *cells;
+    uint64_t p_create;
+    bool injecting, onoff, fixed;
+} tr_clock_t;
+
+static void generate(const tr_clock_t *k, tr_cell_t *c, uint64_t now)
 {
-    if (n->cfg.injection == TRAFFIC_ONOFF) {
+    tr_net_t *n = k->n;
+    if (k->onoff) {
         uint64_t u = splitmix64_next(&c->rng);
         if (c->on ? u < n->p_switch_off : u < n->p_switch_on)
             c->on = !c->on;
     }
-    if (!c->on || splitmix64_next(&c->rng) >= n->p_create)
+    if (!c->on || splitmix64_next(&c->rng) >= k->p_create)
         return;
     unsigned dst = tr_destination(&n->cfg, c->id, &c->rng);
     unsigned words = tr_size(&n->cfg, &c->rng);
@@ -385,12 +395,13 @@ static void delivered(tr_net_t *n, tr_cell_t *c, uint64_t now)
  * the sink, the generator and the senders. */
 static inline void core_step(void *user, unsigned cell, coa_t *agent, uint64_t now)
 {
-    tr_net_t *n = user;
-    tr_cell_t *c = &n->cells[cell];
+    const tr_clock_t *k = user;
+    tr_net_t *n = k->n;
+    tr_cell_t *c = &k->cells[cell];
     receive(n, c, agent, now);
-    if (n->injecting)
-        generate(n, c, now);
-    if (n->cfg.routing == TRAFFIC_FIXED)
+    if (k->injecting)
+        generate(k, c, now);
+    if (k->fixed)
         send_fixed(n, c, agent, now);
     else
         for (unsigned g = 0; g < COA_NUM_GATES; g++)
@@ -401,8 +412,9 @@ static inline void core_step(void *user, unsigned cell, coa_t *agent, uint64_t n
  * goes on. */
 static inline void core_after(void *user, unsigned cell, coa_t *agent, uint64_t now)
 {
-    tr_net_t *n = user;
-    tr_cell_t *c = &n->cells[cell];
+    const tr_clock_t *k = user;
+    tr_net_t *n = k->n;
+    tr_cell_t *c = &k->cells[cell];
     if (c->receiving && agent->gate_in_lc[0] == COA_NONE)
         delivered(n, c, now);
     if (agent->fault.raised) {
@@ -413,7 +425,10 @@ static inline void core_after(void *user, unsigned cell, coa_t *agent, uint64_t 
 
 static void net_clock(void *user, emu_drive_span_t *span, uint64_t now)
 {
-    emu_drive_cells(span, now, user, core_step, core_after);
+    tr_net_t *n = user;
+    const tr_clock_t k = {n, n->cells, n->p_create, n->injecting, n->cfg.injection == TRAFFIC_ONOFF,
+                          n->cfg.routing == TRAFFIC_FIXED};
+    emu_drive_cells(span, now, (void *)&k, core_step, core_after);
 }
 
 void tr_net_run(tr_net_t *n, uint64_t until)
