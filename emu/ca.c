@@ -153,10 +153,10 @@ static inline mem_bounds_t mem_bounds(const ca_t *ca)
 }
 
 /* The common case of check_access, inline: aligned, inside memory, and for a store outside the text. */
-static inline bool access_ok(const mem_bounds_t *m, uint32_t addr, unsigned size, bool write)
+static inline bool access_ok(mem_bounds_t m, uint32_t addr, unsigned size, bool write)
 {
-    return (addr & (size - 1)) == 0 && addr >= m->guard && addr <= m->bytes - size &&
-           (!write || addr >= m->text_end || addr + size <= m->text_base);
+    return (addr & (size - 1)) == 0 && addr >= m.guard && addr <= m.bytes - size &&
+           (!write || addr >= m.text_end || addr + size <= m.text_base);
 }
 
 static bool check_access(ca_t *ca, uint64_t now, uint32_t pc, uint32_t addr, unsigned size, bool write)
@@ -236,36 +236,71 @@ static void enter_event(ca_t *ca, uint64_t now)
     s->stats.busy_clocks += ca->prog->timing.clocks[ISA_T_EVENT];
 }
 
-/* Returns the cause of the first gate that blocks, -1 when all are ready, or -2 after an unbound-gate fault. */
-static int gates_blocked(ca_t *ca, uint64_t now, const emu_bundle_t *b)
+/* Starts a wait of this cause at `now` unless one is under way: a wait's clocks are counted once, when it ends. */
+static inline void wait_for(ca_t *ca, uint64_t now, uint8_t cause)
 {
-    for (unsigned g = 0; g < ISA_NUM_GATES_IN; g++) {
-        if (!(b->gates_in & (1u << g)))
-            continue;
-        ca_gate_status_t st = ca->port.ops->gate_in_status(ca->port.ctx, g);
-        if (st == CA_GATE_UNBOUND) {
-            set_fault(ca, now, EMU_FAULT_UNBOUND_GATE, b->pc, g, "read of gi%u, which is bound to no channel", g);
-            return -2;
-        }
-        if (st == CA_GATE_WAIT) {
-            ca->s.wait_gate = (uint8_t)g;
-            return CA_STALL_GATE_IN_EMPTY;
-        }
+    ca_state_block_t *s = &ca->s;
+    if (s->state != CA_WAITING || s->wait_cause != cause) {
+        ca_finish(ca, now);
+        s->wait_since = now;
+        s->wait_began = now;
+        s->wait_cause = cause;
+        s->state = CA_WAITING;
     }
-    for (unsigned g = 0; g < ISA_NUM_GATES_OUT; g++) {
-        if (!(b->gates_out & (1u << g)))
-            continue;
-        ca_gate_status_t st = ca->port.ops->gate_out_status(ca->port.ctx, g);
-        if (st == CA_GATE_UNBOUND) {
-            set_fault(ca, now, EMU_FAULT_UNBOUND_GATE, b->pc, g, "write of go%u, which is bound to no channel", g);
-            return -2;
-        }
-        if (st == CA_GATE_WAIT) {
-            ca->s.wait_gate = (uint8_t)(2 + g);
-            return CA_STALL_GATE_OUT_FULL;
-        }
+}
+
+/* Ends a wait, if one is under way, at clock `now`: the bundle issues. */
+static inline void end_wait(ca_state_block_t *s, uint64_t now)
+{
+    if (s->state == CA_WAITING) {
+        s->stats.stall_clocks[s->wait_cause] += now - s->wait_since;
+        s->state = CA_RUNNING;
     }
-    return -1;
+}
+
+/* take_gates' case of a gate that is not ready: a fault if it is bound to no channel, else a wait. */
+static inline uint64_t gate_not_ready(ca_t *ca, const emu_bundle_t *b, uint64_t now, ca_gates_t g)
+{
+    unsigned gate = ca_gates_gate(g);
+    bool in = gate < ISA_NUM_GATES_IN;
+    if (ca_gates_status(g) == CA_GATE_UNBOUND) {
+        unsigned n = in ? gate : gate - ISA_NUM_GATES_IN;
+        set_fault(ca, now, EMU_FAULT_UNBOUND_GATE, b->pc, n, "%s of %s%u, which is bound to no channel",
+                  in ? "read" : "write", in ? "gi" : "go", n);
+        return UINT64_MAX;
+    }
+    ca->s.wait_gate = (uint8_t)gate;
+    wait_for(ca, now, in ? CA_STALL_GATE_IN_EMPTY : CA_STALL_GATE_OUT_FULL);
+    return now + 1;
+}
+
+/* The gates a mask names, two at most: __builtin_popcount is a call to libgcc on a host without the instruction. */
+static inline unsigned gate_count(unsigned mask)
+{
+    return (mask & 1u) + (mask >> 1 & 1u);
+}
+
+/* Takes bundle b's gates through the port, in one call. Returns 0 when b may issue (the words its input gates read
+ * are in gi0 and gi1, a wait is over); else what ca_step returns: now + 1 while a gate is not ready, UINT64_MAX after
+ * a fault (now + 1 is never 0). */
+static inline uint64_t take_gates(ca_t *ca, const emu_bundle_t *b, uint64_t now)
+{
+    ca_state_block_t *s = &ca->s;
+    ca_gates_t g = ca->port.ops->gate_take(ca->port.ctx, b->gates_in, b->gates_out, &s->regs[ISA_REG_GI0]);
+    if (__builtin_expect(g != CA_GATES_READY, 0))
+        return gate_not_ready(ca, b, now, g);
+    end_wait(s, now);
+    s->stats.gate_reads += gate_count(b->gates_in);
+    return 0;
+}
+
+/* Pushes bundle b's output gates, once its operations are done. */
+static inline void put_gates(ca_t *ca, const emu_bundle_t *b)
+{
+    if (b->gates_out) {
+        ca->port.ops->gate_put(ca->port.ctx, b->gates_out, &ca->s.regs[ISA_REG_GO0]);
+        ca->s.stats.gate_writes += gate_count(b->gates_out);
+    }
 }
 
 /* A register write held back until every operation of the bundle has read its operands. */
@@ -293,6 +328,18 @@ static inline void store_now(uint8_t *mem, uint32_t addr, unsigned size, uint64_
 
 static inline void store_commit(uint8_t *mem, const pending_store_t *st) { store_now(mem, st->addr, st->size, st->value); }
 
+/* The statistics bundle b adds when it issues and the next bundle issues `clocks` after it. */
+static inline void count_bundle(ca_state_block_t *s, const emu_bundle_t *b, uint64_t clocks, bool taken)
+{
+    s->stats.bundles++;
+    s->stats.ops += b->count;
+    s->stats.busy_clocks += b->clocks;
+    s->stats.stall_clocks[CA_STALL_BYPASS] += clocks - b->clocks;
+    s->stats.branches_taken += taken;
+    s->stats.mem_reads += b->mem_reads;
+    s->stats.mem_writes += b->mem_writes;
+}
+
 static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now);
 static uint64_t run_one(ca_t *ca, const emu_bundle_t *b, uint64_t now);
 
@@ -307,18 +354,12 @@ static inline unsigned clocks_to_next(const emu_program_t *prog, const emu_bundl
     return b->clocks_taken;
 }
 
-uint64_t ca_step(ca_t *ca, uint64_t now)
+/* ca_step for any bundle but the plain ones (run_one's), and for a pc where none starts (b NULL). Not inlined, so that
+ * ca_step keeps no registers of its own. */
+__attribute__((noinline)) static uint64_t step_other(ca_t *ca, const emu_bundle_t *b, uint64_t now)
 {
     ca_state_block_t *s = &ca->s;
-    if (s->state != CA_RUNNING && s->state != CA_WAITING)
-        return UINT64_MAX;
-    if (now < s->ready_at)
-        return s->ready_at;
-
     const emu_program_t *prog = ca->prog;
-    if (s->events_on && take_event(ca, now))
-        return s->ready_at;
-    const emu_bundle_t *b = emu_program_bundle(prog, s->pc);
     if (b == NULL) {
         set_fault(ca, now, EMU_FAULT_BAD_PC, s->pc, s->pc, "pc 0x%x is %s", s->pc,
                   s->pc >= prog->text_base && s->pc < prog->text_end ? "not the start of an instruction"
@@ -331,7 +372,6 @@ uint64_t ca_step(ca_t *ca, uint64_t now)
         return UINT64_MAX;
     }
 
-    uint32_t *regs = s->regs;
     if (b->flags & EMU_BUNDLE_WFE) {
         /* wfe: a stall until a word has moved in this cell's agent since the last wfe finished, or an event in
          * EVENT_MASK is pending (taken first when events are on; just waking the CA when they are off).
@@ -342,52 +382,51 @@ uint64_t ca_step(ca_t *ca, uint64_t now)
         s->wfe_reached = true;
         bool event = (ca_events_pending(ca, now) & s->event_mask) != 0;
         if (token == s->wfe_token && !event) {
-            if (s->state != CA_WAITING || s->wait_cause != CA_STALL_WFE) {
-                ca_finish(ca, now);
-                s->wait_since = now;
-                s->wait_began = now;
-                s->wait_cause = CA_STALL_WFE;
-                s->state = CA_WAITING;
-            }
+            wait_for(ca, now, CA_STALL_WFE);
             return now + 1;
         }
         s->wfe_armed = false;
         s->wfe_token = token;
-        if (s->state == CA_WAITING) {
-            s->stats.stall_clocks[s->wait_cause] += now - s->wait_since;
-            s->state = CA_RUNNING;
-        }
+        end_wait(s, now);
     }
     if (b->gates_in | b->gates_out) {
-        int cause = gates_blocked(ca, now, b);
-        if (cause == -2)
-            return UINT64_MAX;
-        if (cause >= 0) {
-            if (s->state != CA_WAITING || s->wait_cause != cause) {
-                ca_finish(ca, now);
-                s->wait_since = now;
-                s->wait_began = now;
-                s->wait_cause = (uint8_t)cause;
-                s->state = CA_WAITING;
-            }
-            return now + 1;
-        }
-        if (s->state == CA_WAITING) {
-            s->stats.stall_clocks[s->wait_cause] += now - s->wait_since;
-            s->state = CA_RUNNING;
-        }
-        /* Gate words become the values of gi0/gi1 for this bundle: each gate is read at most once. */
-        for (unsigned g = 0; g < ISA_NUM_GATES_IN; g++)
-            if (b->gates_in & (1u << g)) {
-                regs[ISA_REG_GI0 + g] = ca->port.ops->gate_in_pop(ca->port.ctx, g);
-                s->stats.gate_reads++;
-            }
+        uint64_t not_yet = take_gates(ca, b, now);
+        if (not_yet != 0)
+            return not_yet;
     }
-    if (b->flags & EMU_BUNDLE_RUN_AHEAD)
-        return run_one(ca, b, now);
     return issue(ca, b, now);
 }
 
+/* ca_step once the core may issue and no event diverts it. The plain bundles, gates or not, run as the run-ahead runs
+ * them (its threaded code, once), with no test the others need; nothing is left to do after either call, so that
+ * both are jumps. */
+static inline uint64_t step_bundle(ca_t *ca, uint64_t now)
+{
+    const emu_bundle_t *b = emu_program_bundle(ca->prog, ca->s.pc);
+    if (b != NULL && (b->flags & (EMU_BUNDLE_RUN_AHEAD | EMU_BUNDLE_GATES_AHEAD)))
+        return run_one(ca, b, now);
+    return step_other(ca, b, now);
+}
+
+/* ca_step with events on: apart, for the same reason as step_other. */
+__attribute__((noinline)) static uint64_t step_events(ca_t *ca, uint64_t now)
+{
+    if (take_event(ca, now))
+        return ca->s.ready_at;
+    return step_bundle(ca, now);
+}
+
+uint64_t ca_step(ca_t *ca, uint64_t now)
+{
+    ca_state_block_t *s = &ca->s;
+    if (s->state != CA_RUNNING && s->state != CA_WAITING)
+        return UINT64_MAX;
+    if (now < s->ready_at)
+        return s->ready_at;
+    if (s->events_on)
+        return step_events(ca, now);
+    return step_bundle(ca, now);
+}
 
 /* Issues bundle b at clock `now`, once it may: every operation reads its operands, then the bundle's effects
  * commit together (or as they go, when predecoding found that the same: DIRECT). Returns ready_at, or UINT64_MAX
@@ -430,7 +469,7 @@ static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now)
             store1 = (pending_store_t){(addr), (size), (value)};                                                     \
     } while (0)
 #define FAILED return UINT64_MAX
-#define ACCESS_OK(addr, size, write) access_ok(&bounds, (addr), (size), (write))
+#define ACCESS_OK(addr, size, write) access_ok(bounds, (addr), (size), (write))
 #define BUNDLE_PC (b->pc)
 #define BUNDLE_NEXT_PC (b->next_pc)
 
@@ -506,25 +545,12 @@ static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now)
         if (nstores == 2)
             store_commit(mem, &store1);
     }
-    if (b->gates_out)
-        for (unsigned g = 0; g < ISA_NUM_GATES_OUT; g++)
-            if (b->gates_out & (1u << g)) {
-                ca->port.ops->gate_out_push(ca->port.ctx, g, regs[ISA_REG_GO0 + g]);
-                s->stats.gate_writes++;
-            }
+    put_gates(ca, b);
 
-    if (b->mem_accesses) {
+    if (b->mem_accesses)
         s->mem_busy_until = now + b->mem_accesses;
-        s->stats.mem_reads += b->mem_reads;
-        s->stats.mem_writes += b->mem_writes;
-    }
-    s->stats.bundles++;
-    s->stats.ops += b->count;
-    s->stats.busy_clocks += b->clocks;
-    if (taken)
-        s->stats.branches_taken++;
     unsigned clocks = clocks_to_next(ca->prog, b, taken, next_pc);
-    s->stats.stall_clocks[CA_STALL_BYPASS] += clocks - b->clocks;
+    count_bundle(s, b, clocks, taken);
     s->ready_at = now + clocks;
     if (rare) {
         s->stats.cr_reads += cr_reads;
@@ -595,18 +621,23 @@ __attribute__((aligned(64))) static uint64_t run_ahead(ca_t *ca, const emu_bundl
                                                        uint64_t horizon, uint64_t *last_issue)
 {
 #define RUN_NOTED 0
+#define RUN_ONE 0
 #include "ca_run_ahead.inc"
+#undef RUN_ONE
 #undef RUN_NOTED
 }
 
-/* run_ahead for bundle b alone (ca_step's case: its cell is stepped clock by clock). A horizon of 0 folds the
- * going on to the next bundle away. */
+/* run_ahead for bundle b alone (ca_step's case: its cell is stepped clock by clock), which may also be
+ * EMU_BUNDLE_GATES_AHEAD: it takes and puts the gates as issue() would, and may return now + 1 for a wait. A horizon
+ * of 0 folds the going on to the next bundle away. */
 static uint64_t run_one(ca_t *ca, const emu_bundle_t *b, uint64_t now)
 {
     uint64_t last = 0, *const last_issue = &last;
     const uint64_t horizon = 0;
 #define RUN_NOTED 0
+#define RUN_ONE 1
 #include "ca_run_ahead.inc"
+#undef RUN_ONE
 #undef RUN_NOTED
 }
 
@@ -623,7 +654,9 @@ static uint64_t run_ahead_noted(ca_t *ca, const emu_bundle_t *b, uint64_t now, u
                                 ca_undo_t *undo)
 {
 #define RUN_NOTED 1
+#define RUN_ONE 0
 #include "ca_run_ahead.inc"
+#undef RUN_ONE
 #undef RUN_NOTED
 }
 

@@ -132,26 +132,54 @@ static ca_gate_status_t gate_status(int coa_status)
     return coa_status == 0 ? CA_GATE_READY : coa_status == 1 ? CA_GATE_WAIT : CA_GATE_UNBOUND;
 }
 
-static ca_gate_status_t cell_gate_in_status(void *ctx, unsigned g)
+/* cell_gate_take asks each gate's status by name, not in a loop over a mask (which the compiler kept as a loop). */
+_Static_assert(ISA_NUM_GATES_IN == 2 && ISA_NUM_GATES_OUT == 2, "cell_gate_take names every gate");
+
+/* cell_gate_take's pops, apart (and last, so a jump): they need registers that the statuses, asked at every clock of
+ * a wait, do not. */
+__attribute__((noinline)) static ca_gates_t cell_gate_pop(emu_cell_t *c, unsigned in, uint32_t *in_words)
 {
-    return gate_status(coa_gate_in_status(&((emu_cell_t *)ctx)->coa, g));
+    for (unsigned g = 0; g < ISA_NUM_GATES_IN; g++) /* a loop: the agent's pop is inlined once, not twice */
+        if (in >> g & 1u)
+            in_words[g] = coa_gate_in_pop(&c->coa, g, c->saved.now);
+    return CA_GATES_READY;
 }
 
-static ca_gate_status_t cell_gate_out_status(void *ctx, unsigned g)
+/* Input gate g, if `in` names it, as gate_take answers for it alone. */
+static inline ca_gates_t cell_gate_in_blocked(const coa_t *a, unsigned in, unsigned g)
 {
-    return gate_status(coa_gate_out_status(&((emu_cell_t *)ctx)->coa, g));
+    int st = in >> g & 1u ? coa_gate_in_status(a, g) : 0;
+    return st == 0 ? CA_GATES_READY : ca_gates_blocked(g, gate_status(st));
 }
 
-static uint32_t cell_gate_pop(void *ctx, unsigned g)
+static inline ca_gates_t cell_gate_out_blocked(const coa_t *a, unsigned out, unsigned g)
+{
+    int st = out >> g & 1u ? coa_gate_out_status(a, g) : 0;
+    return st == 0 ? CA_GATES_READY : ca_gates_blocked(ISA_NUM_GATES_IN + g, gate_status(st));
+}
+
+/* The agent's statuses are inline (coa.h): here, behind the port's one call a bundle, they cost no call each. */
+static ca_gates_t cell_gate_take(void *ctx, unsigned in, unsigned out, uint32_t *in_words)
 {
     emu_cell_t *c = ctx;
-    return coa_gate_in_pop(&c->coa, g, c->saved.now);
+    ca_gates_t r = cell_gate_in_blocked(&c->coa, in, 0);
+    if (r == CA_GATES_READY)
+        r = cell_gate_in_blocked(&c->coa, in, 1);
+    if (r == CA_GATES_READY)
+        r = cell_gate_out_blocked(&c->coa, out, 0);
+    if (r == CA_GATES_READY)
+        r = cell_gate_out_blocked(&c->coa, out, 1);
+    if (r != CA_GATES_READY)
+        return r;
+    return cell_gate_pop(c, in, in_words);
 }
 
-static void cell_gate_push(void *ctx, unsigned g, uint32_t word)
+static void cell_gate_put(void *ctx, unsigned out, const uint32_t *out_words)
 {
     emu_cell_t *c = ctx;
-    coa_gate_out_push(&c->coa, g, word, c->saved.now);
+    for (unsigned g = 0; g < ISA_NUM_GATES_OUT; g++) /* as cell_gate_pop's */
+        if (out >> g & 1u)
+            coa_gate_out_push(&c->coa, g, out_words[g], c->saved.now);
 }
 
 static uint32_t cell_event_sources(void *ctx)
@@ -186,10 +214,8 @@ static uint64_t cell_activity(void *ctx)
 }
 
 static const ca_port_ops_t cell_port_ops = {
-    .gate_in_status = cell_gate_in_status,
-    .gate_in_pop = cell_gate_pop,
-    .gate_out_status = cell_gate_out_status,
-    .gate_out_push = cell_gate_push,
+    .gate_take = cell_gate_take,
+    .gate_put = cell_gate_put,
     .cr_read = cell_cr_read,
     .cr_write = cell_cr_write,
     .event_sources = cell_event_sources,

@@ -14,11 +14,27 @@ typedef enum ca_gate_status {
     CA_GATE_UNBOUND, /* no logical channel bound: the CA faults */
 } ca_gate_status_t;
 
+/* What ca_port_ops_t.gate_take answers: CA_GATES_READY when every gate is ready, else the first one that is not, as
+ * ca_gates_blocked(gate, status) with gate 0 and 1 the input gates, 2 and 3 the output gates 0 and 1. A number, not a
+ * struct: it comes back in one register, with nothing to pack or unpack on the way. */
+typedef uint32_t ca_gates_t;
+enum { CA_GATES_READY = 0 };
+static inline ca_gates_t ca_gates_blocked(unsigned gate, ca_gate_status_t status)
+{
+    return (ca_gates_t)(gate << 2 | (unsigned)status);
+}
+static inline unsigned ca_gates_gate(ca_gates_t g) { return g >> 2; }
+static inline ca_gate_status_t ca_gates_status(ca_gates_t g) { return (ca_gate_status_t)(g & 3u); }
+
 typedef struct ca_port_ops {
-    ca_gate_status_t (*gate_in_status)(void *ctx, unsigned gate);
-    uint32_t (*gate_in_pop)(void *ctx, unsigned gate);
-    ca_gate_status_t (*gate_out_status)(void *ctx, unsigned gate);
-    void (*gate_out_push)(void *ctx, unsigned gate, uint32_t word);
+    /* A bundle's gates in one call, not one a gate (the core asks at every clock of a wait, and a busy array's
+     * cells forward words through their gates at every clock): `in` and `out` are the masks of the input and
+     * output gates it uses. When every one of them is ready, pops a word from each input gate g into in_words[g]
+     * and returns CA_GATES_READY; else pops none and returns the first that is not, in the order gi0, gi1, go0, go1.
+     * Every status is found before the first pop. */
+    ca_gates_t (*gate_take)(void *ctx, unsigned in, unsigned out, uint32_t *in_words);
+    /* Pushes out_words[g] to each output gate g in `out`, gate 0 first; gate_take found room in each. */
+    void (*gate_put)(void *ctx, unsigned out, const uint32_t *out_words);
     /* Control registers: return 0, or -1 when the index names no register (the CA faults). */
     int (*cr_read)(void *ctx, uint32_t index, uint32_t *value);
     int (*cr_write)(void *ctx, uint32_t index, uint32_t value);

@@ -37,6 +37,8 @@ static void describe_gates(emu_bundle_t *b, const isa_op_t *ops)
         /* halt, trap and wfe; rfe turns events back on */
         sys |= info == NULL || info->unit == ISA_UNIT_SYS || ops[i].opcode == ISA_OP_RFE;
     }
+    if (!cr && !sys)
+        b->flags |= EMU_BUNDLE_PLAIN;
     if (cr || b->gates_in || b->gates_out || (b->flags & EMU_BUNDLE_WFE))
         b->flags |= EMU_BUNDLE_PORT;
     else if (!sys)
@@ -214,6 +216,9 @@ static void check_bundles(emu_program_t *p)
             b->flags |= EMU_BUNDLE_DIRECT;
         if ((b->flags & EMU_BUNDLE_ALONE) && (b->flags & EMU_BUNDLE_DIRECT))
             b->flags |= EMU_BUNDLE_RUN_AHEAD;
+        /* A plain bundle's only use of the port is its gates (wfe is a system operation). */
+        if ((b->flags & EMU_BUNDLE_PLAIN) && (b->flags & EMU_BUNDLE_PORT) && (b->flags & EMU_BUNDLE_DIRECT))
+            b->flags |= EMU_BUNDLE_GATES_AHEAD;
     }
 }
 

@@ -22,6 +22,9 @@ enum {
     EMU_BUNDLE_RUN_AHEAD = 1u << 8, /* ALONE and DIRECT: the core's fast loop (run_ahead in ca.c) takes it */
     EMU_BUNDLE_DYN_TARGET = 1u << 9, /* jumps where a register says (jr, callr, rfe): the stall before its target is
                                       * found as it runs (emu_program_stall_to) */
+    EMU_BUNDLE_PLAIN = 1u << 10,     /* no system or control register operation: ca_ops.inc has every handler */
+    EMU_BUNDLE_GATES_AHEAD = 1u << 11, /* PLAIN and DIRECT, with gates: once ca_step has taken them, the run-ahead's
+                                        * code runs it (ALONE and RUN_AHEAD but for its gates) */
 };
 
 typedef struct emu_bundle {
@@ -113,10 +116,13 @@ void emu_program_free(emu_program_t *p);
 /* The bundle starting at pc, or NULL when pc is not the start of an instruction in the text. */
 static inline const emu_bundle_t *emu_program_bundle(const emu_program_t *p, uint32_t pc)
 {
+    /* One test for all three ways to miss: the word index rotated, so that a pc off a word boundary is as far out
+     * of the text as one below it (the offset wraps) or past it. The text does not wrap (emu_program_init). */
     uint32_t off = pc - p->text_base;
-    if (pc < p->text_base || pc >= p->text_end || (off & 3u) != 0)
+    uint32_t word = off >> 2 | off << 30;
+    if (word >= p->image.text_words)
         return 0;
-    int32_t i = p->bundle_at[off >> 2];
+    int32_t i = p->bundle_at[word];
     return i < 0 ? 0 : &p->bundles[i];
 }
 

@@ -74,6 +74,16 @@ void h_run(harness_t *h)
     h->ca = emu_array_ca(h->array, h->x, h->y);
 }
 
+void h_predecode(harness_t *h, emu_program_t *prog)
+{
+    char err[256];
+    isa_image_t img;
+    if (pb_finish(h->p, &img, err, sizeof err) != 0)
+        fail_msg("building the program: %s", err);
+    if (emu_program_init(prog, &img, &h->machine.timing, err, sizeof err) != 0)
+        fail_msg("predecoding: %s", err);
+}
+
 void h_next(harness_t *h)
 {
     emu_array_free(h->array);

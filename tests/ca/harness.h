@@ -60,6 +60,9 @@ void h_set(harness_t *h, const char *key, const char *value);
 
 /* Finishes h->p, creates the array, loads the program on cell (x, y) and runs it. */
 void h_run(harness_t *h);
+/* Finishes h->p and predecodes it with h's machine timing, for a test that runs a core of its own (emu_program_free
+ * it after). */
+void h_predecode(harness_t *h, emu_program_t *prog);
 /* Starts a new program (frees the last run). */
 void h_next(harness_t *h);
 

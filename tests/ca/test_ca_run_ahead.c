@@ -151,13 +151,8 @@ static unsigned endings(const emu_program_t *prog)
  * none), and its bundles that run ahead have the endings `has`. */
 static void compare(harness_t *h, emu_fault_kind_t ends_with, unsigned has)
 {
-    char err[256];
-    isa_image_t img;
     emu_program_t prog;
-    if (pb_finish(h->p, &img, err, sizeof err) != 0)
-        fail_msg("building the program: %s", err);
-    if (emu_program_init(&prog, &img, &h->machine.timing, err, sizeof err) != 0)
-        fail_msg("predecoding: %s", err);
+    h_predecode(h, &prog);
     assert_int_equal(endings(&prog), has);
     uint64_t *issued_at = malloc(sizeof *issued_at * MAX_ISSUES);
     assert_non_null(issued_at);
