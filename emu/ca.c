@@ -101,13 +101,16 @@ void ca_set_arg(ca_t *ca, unsigned i, uint32_t value)
         ca->s.regs[ISA_REG_A0 + i] = value;
 }
 
-void ca_finish(ca_t *ca, uint64_t now)
+/* ca_finish, inline for wait_for, which runs at the first clock of every wait. */
+static inline void finish_wait(ca_state_block_t *s, uint64_t now)
 {
-    if (ca->s.state == CA_WAITING && now > ca->s.wait_since) {
-        ca->s.stats.stall_clocks[ca->s.wait_cause] += now - ca->s.wait_since;
-        ca->s.wait_since = now;
+    if (s->state == CA_WAITING && now > s->wait_since) {
+        s->stats.stall_clocks[s->wait_cause] += now - s->wait_since;
+        s->wait_since = now;
     }
 }
+
+void ca_finish(ca_t *ca, uint64_t now) { finish_wait(&ca->s, now); }
 
 static void set_fault(ca_t *ca, uint64_t now, emu_fault_kind_t kind, uint32_t pc, uint32_t addr, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
@@ -241,7 +244,7 @@ static inline void wait_for(ca_t *ca, uint64_t now, uint8_t cause)
 {
     ca_state_block_t *s = &ca->s;
     if (s->state != CA_WAITING || s->wait_cause != cause) {
-        ca_finish(ca, now);
+        finish_wait(s, now);
         s->wait_since = now;
         s->wait_began = now;
         s->wait_cause = cause;
@@ -274,11 +277,8 @@ static inline uint64_t gate_not_ready(ca_t *ca, const emu_bundle_t *b, uint64_t 
     return now + 1;
 }
 
-/* The gates a mask names, two at most: __builtin_popcount is a call to libgcc on a host without the instruction. */
-static inline unsigned gate_count(unsigned mask)
-{
-    return (mask & 1u) + (mask >> 1 & 1u);
-}
+/* The gates a two-bit mask names; __builtin_popcount is a call to libgcc on a host without the instruction. */
+static inline unsigned gate_count(unsigned mask) { return mask - (mask >> 1); }
 
 /* Takes bundle b's gates through the port, in one call. Returns 0 when b may issue (the words its input gates read
  * are in gi0 and gi1, a wait is over); else what ca_step returns: now + 1 while a gate is not ready, UINT64_MAX after
