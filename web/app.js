@@ -844,8 +844,11 @@ function setText(el, f, s) {
   el.textContent = s;
   el.style.letterSpacing = spacing(f, s) + 'px';
 }
+// Each word unbreakable: text_wrap breaks only at spaces, where browsers break after a hyphen too, and Firefox after
+// a slash ("programs/demos/ conset.cset").
 const sized = (tag, f, s, cls, style) => `<${tag}${cls ? ` class="${cls}"` : ''} ` +
-  `style="letter-spacing:${spacing(f, s)}px;${style || ''}">${esc(s)}</${tag}>`;
+  `style="letter-spacing:${spacing(f, s)}px;${style || ''}">` +
+  `${s.split(' ').map((word) => word && `<span class="w">${esc(word)}</span>`).join(' ')}</${tag}>`;
 
 // A line of the monospaced table, cut with "..." when wider than the panel (text_fit).
 function monoLine(s, cls, chip) {
