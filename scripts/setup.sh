@@ -14,9 +14,10 @@ if [[ "${IWARP_SETUP_FUZZ:-0}" == 1 ]]; then
   packages+=(clang libclang-rt-14-dev)
 fi
 # The web page (docs/web.md): emscripten builds it (scripts/build-web.sh), headless chromium tests it
-# (tests/web); node-acorn comes with emscripten, which runs it on node.
+# (tests/web), and firefox-esr is the second browser it is tried and tested in; node-acorn comes with emscripten,
+# which runs it on node.
 if [[ "${IWARP_SETUP_WEB:-0}" == 1 ]]; then
-  packages+=(emscripten chromium)
+  packages+=(emscripten chromium firefox-esr)
 fi
 
 missing=()

@@ -3,11 +3,11 @@
 # with python3 -m http.server on a free port, and run headless chromium on it. Debian's chromium is all it takes:
 # no driver, no npm.
 
-# Skips (77) unless emcc, chromium and python3 are there.
+# web_need_tools [BROWSER]: skips (77) unless emcc, the browser (chromium unless named) and python3 are there.
 web_need_tools() {
-  for tool in emcc chromium python3 flock; do
+  for tool in emcc "${1:-chromium}" python3 flock; do
     if ! command -v "$tool" >/dev/null; then
-      echo "SKIP: $tool not found (IWARP_SETUP_WEB=1 scripts/setup.sh installs emscripten and chromium)"
+      echo "SKIP: $tool not found (IWARP_SETUP_WEB=1 scripts/setup.sh installs emscripten, chromium and firefox-esr)"
       exit 77
     fi
   done
