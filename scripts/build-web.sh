@@ -72,8 +72,14 @@ for p in "${pids[@]}"; do wait "$p"; done
 
 # The files a demo reads at run time, packaged beside the wasm (iwarp.data) and mounted at /iwarp: every demo, the
 # pattern programs the ConSet demo runs, the runtime library.
+# Linked into a folder of its own, then renamed into place: the tests build while another test serves the page from
+# the same folder, and a file rewritten in place was read empty (WebAssembly.instantiate: "BufferSource argument is
+# empty"); a reader now gets a whole file, the one before or the one after.
+link="$out/obj/link"
+rm -rf "$link"
+mkdir -p "$link"
 exported=$(sed -n 's/^API [^(]*[ *]\(iwarp_web_[a-z_]*\)(.*/_\1/p' web/iwarp_web.c | paste -sd, -)
-emcc -O2 "${objs[@]}" -o "$out/iwarp.js" \
+emcc -O2 "${objs[@]}" -o "$link/iwarp.js" \
   -sMODULARIZE=1 -sEXPORT_NAME=IwarpModule -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web \
   -sEXPORTED_FUNCTIONS="[$exported,_malloc,_free]" \
   -sEXPORTED_RUNTIME_METHODS='[cwrap,ccall,UTF8ToString,FS]' \
@@ -84,6 +90,9 @@ emcc -O2 "${objs[@]}" -o "$out/iwarp.js" \
 
 # The page itself (web/index.html and what it loads).
 for f in web/*.html web/*.js web/*.css; do
-  [[ -f "$f" ]] && cp "$f" "$out/"
+  [[ -f "$f" ]] && cp "$f" "$link/"
+done
+for f in "$link"/*; do
+  mv -f "$f" "$out/"
 done
 ls -l "$out"/iwarp.{js,wasm,data} | awk '{print "build-web: " $NF ": " $5 " bytes"}'
