@@ -22,10 +22,11 @@
 #include <jansson.h>
 
 #include "command.h"
+#include "test_dir.h"
 #include "iwarp_config.h"
 
 static const char *iwarp, *fake;
-static char dir[] = "/tmp/iwarp-bench-booksim-XXXXXX";
+static char dir[64];
 
 /* The stand-in's figures under --quick: 10 sample periods of 200 cycles and 37 of drain, in 0.25 s. */
 enum { QUICK_CLOCKS = 2000, FAKE_CYCLES = 2037 };
@@ -34,17 +35,13 @@ static const double fake_seconds = 0.25;
 static int make_dir(void **state)
 {
     (void)state;
-    return mkdtemp(dir) != NULL ? 0 : -1;
+    return test_dir_make(dir, sizeof dir, "iwarp-bench-booksim");
 }
 
 static int remove_dir(void **state)
 {
     (void)state;
-    char cmd[128], *out;
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    int rc = command_run(cmd, &out);
-    free(out);
-    return rc;
+    return test_dir_remove(dir);
 }
 
 /* Each test starts with empty log/ (the stand-in's copies), tmp/ (TMPDIR: iwarp's private folders) and out/. */

@@ -17,10 +17,11 @@
 #include <jansson.h>
 
 #include "command.h"
+#include "test_dir.h"
 #include "iwarp_config.h"
 
 static const char *iwarp;
-static char dir[] = "/tmp/iwarp-bench-mesh-XXXXXX";
+static char dir[64];
 
 /* The 128 triangles of an 8 x 8 grid of unit squares, each cut along a diagonal, in gmsh's MSH 2.2 format. */
 static void write_grid(const char *path)
@@ -55,17 +56,13 @@ static void write_text(const char *path, const char *text)
 static int make_dir(void **state)
 {
     (void)state;
-    return mkdtemp(dir) != NULL ? 0 : -1;
+    return test_dir_make(dir, sizeof dir, "iwarp-bench-mesh");
 }
 
 static int remove_dir(void **state)
 {
     (void)state;
-    char cmd[128], *out;
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    int rc = command_run(cmd, &out);
-    free(out);
-    return rc;
+    return test_dir_remove(dir);
 }
 
 /* `iwarp bench --out OUT ARGS`, stdout in *out and stderr in *err; the exit status. */

@@ -16,7 +16,7 @@
 #include "fem_analysis.h"
 #include "fem_kernel.h"
 #include "fem_pattern.h"
-#include "fem_test_dir.h"
+#include "test_dir.h"
 #include "model.h"
 
 static char cache[64];
@@ -24,13 +24,13 @@ static char cache[64];
 static int make_cache(void **state)
 {
     (void)state;
-    return fem_test_dir_make(cache, sizeof cache, "iwarp_fem");
+    return test_dir_make(cache, sizeof cache, "iwarp_fem");
 }
 
 static int remove_cache(void **state)
 {
     (void)state;
-    return fem_test_dir_remove(cache);
+    return test_dir_remove(cache);
 }
 
 static void test_a_built_in_mesh_is_made_once_and_the_same_every_time(void **state)

@@ -16,20 +16,20 @@
 #include "bench.h"
 #include "fem_analysis.h"
 #include "fem_rcb.h"
-#include "fem_test_dir.h"
+#include "test_dir.h"
 
 static char cache[64];
 
 static int make_cache(void **state)
 {
     (void)state;
-    return fem_test_dir_make(cache, sizeof cache, "iwarp_fem_table4");
+    return test_dir_make(cache, sizeof cache, "iwarp_fem_table4");
 }
 
 static int remove_cache(void **state)
 {
     (void)state;
-    return fem_test_dir_remove(cache);
+    return test_dir_remove(cache);
 }
 
 /* A w x h plate (8 elements) of unit quadrangles, numbered along x then y: centroids at x + 0.5, y + 0.5. */
