@@ -307,6 +307,31 @@ bool view_lc_downstream(const view_model_t *m, size_t s, size_t *down)
     return true;
 }
 
+unsigned view_pathway(const view_model_t *m, unsigned cell, unsigned lc, view_hop_t *hops, unsigned cap)
+{
+    const view_layout_t *l = &m->l;
+    if (cell >= l->width * l->height || lc >= l->channels || cap == 0)
+        return 0;
+    size_t s0 = view_lc_slot(m, cell, lc), s = s0, next, limit = (size_t)l->width * l->height * l->channels;
+    if ((m->slots[s0 + VM_LC_A] & 0xff) == COA_LC_FREE)
+        return 0;
+    /* Back to where it starts (a ring has no start: it starts at the chosen hop). */
+    for (size_t steps = 0; view_lc_upstream(m, s, &next) && next != s0 && steps < limit; steps++)
+        s = next;
+    if (view_lc_upstream(m, s, &next) && next == s0)
+        s = s0;
+    size_t first = s;
+    unsigned n = 0;
+    for (;;) {
+        hops[n].cell = (unsigned)(s / l->cell_slots);
+        hops[n].lc = (unsigned)((s % l->cell_slots - l->lc0) / VM_LC_SLOTS);
+        n++;
+        if (n == cap || !view_lc_downstream(m, s, &next) || next == first)
+            return n;
+        s = next;
+    }
+}
+
 void view_model_fed(const view_model_t *m, uint8_t *fed)
 {
     size_t n = (size_t)m->l.width * m->l.height * m->l.channels;

@@ -150,6 +150,15 @@ const char *view_end_name(coa_end_t e, bool route, char *buf, size_t cap);
 bool view_lc_upstream(const view_model_t *m, size_t s, size_t *up);
 /* The channel that channel slot `s` feeds over its link, if that one is in use and fed by it: *down is its slot. */
 bool view_lc_downstream(const view_model_t *m, size_t s, size_t *down);
+/* A pathway hop by hop, from the hop where it starts (fed by a gate, a spool or a pattern, or the first of a
+ * ring) to the one its head has reached: channel lc of cell `cell`, each feeding the next over a link. The SDL2 view
+ * and the web page trace a pathway with it. */
+typedef struct view_hop {
+    unsigned cell, lc;
+} view_hop_t;
+/* The hops of the pathway through channel lc of `cell` (none when that channel is free); returns their count. */
+unsigned view_pathway(const view_model_t *m, unsigned cell, unsigned lc, view_hop_t *hops, unsigned cap);
+
 /* The slot of channel lc of cell `cell` (its VM_LC_A). */
 static inline size_t view_lc_slot(const view_model_t *m, unsigned cell, unsigned lc)
 {

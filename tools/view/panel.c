@@ -152,8 +152,8 @@ static void pathway_line(pen_t *p, const render_frame_t *f, unsigned idx)
     const view_model_t *m = f->now;
     unsigned w = m->l.width;
     text_font_t *sans = text_font(&r->text, FACE_SANS, px(r, 13));
-    render_hop_t hops[64];
-    unsigned n = render_pathway(m, idx, (unsigned)f->channel, hops, 64);
+    view_hop_t hops[64];
+    unsigned n = view_pathway(m, idx, (unsigned)f->channel, hops, 64);
     char buf[640], e[24];
     p->y += px(r, 4);
     if (n == 0) {

@@ -509,9 +509,9 @@ void render_frame(render_t *r, const render_frame_t *f, int w, int h)
     /* Zoomed in, the grid is a window onto the array: nothing drawn spills over the rulers or panels. */
     SDL_RenderSetClipRect(r->ren, &r->lay.grid);
     draw_dateline(r);
-    render_hop_t hops[MAX_HOPS];
+    view_hop_t hops[MAX_HOPS];
     unsigned nhops = f->selected >= 0 && f->channel >= 0
-                         ? render_pathway(f->now, (unsigned)f->selected, (unsigned)f->channel, hops, MAX_HOPS)
+                         ? view_pathway(f->now, (unsigned)f->selected, (unsigned)f->channel, hops, MAX_HOPS)
                          : 0;
     render_draw_lane_frames(r, f, hops, nhops);
     /* The hops' numbers, by the link each leaves on. */

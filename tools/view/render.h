@@ -124,14 +124,6 @@ float render_link_util(const render_frame_t *f, unsigned cell, unsigned d);
 /* Words in flight: where the last word sent on link d is (0..1 along the link), or -1 when none is. */
 float render_word_pos(const render_frame_t *f, const uint64_t *cell, unsigned d);
 
-/* A pathway hop by hop, from the hop where it starts (fed by a gate, a spool or a pattern, or the first of a
- * ring) to the one its head has reached: channel lc of cell `cell`, each feeding the next over a link. */
-typedef struct render_hop {
-    unsigned cell, lc;
-} render_hop_t;
-/* The hops of the pathway through channel lc of `cell` (none when that channel is free); returns their count. */
-unsigned render_pathway(const view_model_t *m, unsigned cell, unsigned lc, render_hop_t *hops, unsigned cap);
-
 void panel_draw_top(render_t *r, const render_frame_t *f);
 void panel_draw_side(render_t *r, const render_frame_t *f);
 void panel_draw_timeline(render_t *r, const render_frame_t *f);

@@ -20,6 +20,6 @@ void render_draw_links(render_t *r, const render_frame_t *f, const uint16_t *hop
 /* The words in flight, on top of the lanes. */
 void render_draw_words(render_t *r, const render_frame_t *f);
 /* The outlines of the wait cycle's lanes and of a traced pathway's. */
-void render_draw_lane_frames(render_t *r, const render_frame_t *f, const render_hop_t *hops, unsigned nhops);
+void render_draw_lane_frames(render_t *r, const render_frame_t *f, const view_hop_t *hops, unsigned nhops);
 
 #endif

@@ -278,7 +278,7 @@ static float path_frame(const render_layout_t *L)
 }
 
 /* The links of the wait cycle and of the traced pathway, framed, under the links themselves. */
-void render_draw_lane_frames(render_t *r, const render_frame_t *f, const render_hop_t *hops, unsigned nhops)
+void render_draw_lane_frames(render_t *r, const render_frame_t *f, const view_hop_t *hops, unsigned nhops)
 {
     const render_layout_t *L = &r->lay;
     for (unsigned k = 0; k < f->ncycle && f->cycle != NULL; k++)
@@ -289,29 +289,3 @@ void render_draw_lane_frames(render_t *r, const render_frame_t *f, const render_
         outline_lane(r, hops[k].cell, li.route.dir, path_frame(L), render_theme()->selected);
     }
 }
-
-unsigned render_pathway(const view_model_t *m, unsigned cell, unsigned lc, render_hop_t *hops, unsigned cap)
-{
-    const view_layout_t *l = &m->l;
-    if (cell >= l->width * l->height || lc >= l->channels || cap == 0)
-        return 0;
-    size_t s0 = view_lc_slot(m, cell, lc), s = s0, next, limit = (size_t)l->width * l->height * l->channels;
-    if ((m->slots[s0 + VM_LC_A] & 0xff) == COA_LC_FREE)
-        return 0;
-    /* Back to where it starts (a ring has no start: it starts at the chosen hop). */
-    for (size_t steps = 0; view_lc_upstream(m, s, &next) && next != s0 && steps < limit; steps++)
-        s = next;
-    if (view_lc_upstream(m, s, &next) && next == s0)
-        s = s0;
-    size_t first = s;
-    unsigned n = 0;
-    for (;;) {
-        hops[n].cell = (unsigned)(s / l->cell_slots);
-        hops[n].lc = (unsigned)((s % l->cell_slots - l->lc0) / VM_LC_SLOTS);
-        n++;
-        if (n == cap || !view_lc_downstream(m, s, &next) || next == first)
-            return n;
-        s = next;
-    }
-}
-
