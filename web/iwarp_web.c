@@ -560,6 +560,31 @@ API const char *iwarp_web_cycle(iwarp_web_t *w)
     return out_str(w);
 }
 
+API const char *iwarp_web_pathway(iwarp_web_t *w, int cell, int lc)
+{
+    out_reset(w);
+    const view_model_t *m = &w->m;
+    if (!w->has_model || cell < 0 || (size_t)cell >= (size_t)m->l.width * m->l.height || lc < 0 ||
+        (unsigned)lc >= m->l.channels)
+        return "{\"n\":0}";
+    /* As many as the SDL2 view's render_frame() traces (a pathway passes a cell at most once per direction). */
+    static view_hop_t hops[COA_NUM_DIRS * EMU_MAX_DIM * EMU_MAX_DIM];
+    unsigned n = view_pathway(m, (unsigned)cell, (unsigned)lc, hops, sizeof hops / sizeof hops[0]);
+    if (n == 0)
+        return "{\"n\":0}";
+    size_t up;
+    bool ring = view_lc_upstream(m, view_lc_slot(m, hops[0].cell, hops[0].lc), &up);
+    out_printf(w, "{\"n\":%u,\"ring\":%s,\"hops\":[", n, ring ? "true" : "false");
+    for (unsigned k = 0; k < n; k++) {
+        view_lc_info_t li;
+        view_lc_unpack(m, m->slots + (size_t)hops[k].cell * m->l.cell_slots, hops[k].lc, &li);
+        unsigned dir = k + 1 < n && li.route.kind == COA_END_LINK ? li.route.dir : COA_NUM_DIRS;
+        out_printf(w, "%s[%u,%u,%u]", k ? "," : "", hops[k].cell, hops[k].lc, dir);
+    }
+    out_printf(w, "]}");
+    return out_str(w);
+}
+
 /* Line `line` (from 1) of a source file, without its indentation, as the SDL2 panel shows it under the pc. The
  * files are in the page's file system (the packaged programs, a user's demo), read again each time: a few kB. */
 static bool source_line(const char *path, unsigned line, char *buf, size_t cap)

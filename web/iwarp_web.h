@@ -61,6 +61,10 @@ int iwarp_web_narrative_select(iwarp_web_t *w);
  * run's: what the detector says of it),"steps":[[cell,lane_cell,lane_dir],...]} (emu_wait_step_t). At the end of the
  * run only: a deadlock's, as the detector reported it, or the one a run stopped at its clock limit is caught in. */
 const char *iwarp_web_cycle(iwarp_web_t *w);
+/* The pathway through channel lc of `cell`, hop by hop as the SDL2 view traces it (view_pathway), as JSON:
+ * {"n":0} (the channel is free) or {"n","ring" (its first hop is fed over a link by its last),"hops":[[cell,lc,dir],
+ * ...]}, dir the link a hop leaves on (4: none, the head). */
+const char *iwarp_web_pathway(iwarp_web_t *w, int cell, int lc);
 /* A cell's details as JSON: state line, program, pc, source file, line and its text, the channel table, spools,
  * links. */
 const char *iwarp_web_cell(iwarp_web_t *w, int cell);
