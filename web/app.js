@@ -10,6 +10,11 @@ const $ = (id) => document.getElementById(id);
 
 let M, api, w, pal, L, E; // module, wrapped API, context, palette, the demo's layout, enums
 let playing = false, selected = -1, lastTick = null, owed = 0;
+// The selected cell's channel whose pathway is traced (-1: none), and the pathway (iwarp_web_pathway).
+let channel = -1, P = { n: 0 };
+// What the viewer's keys turn on and off: the help overlay (H), the legend (L), the frame rate (R); the text's
+// scale (+ -, the viewer's --scale); the speed F goes back to from full speed.
+let help = false, legendOn = true, rateOn = false, scale = 1, speedBeforeFull = null;
 let F; // the frame: sizes from the window (frameLayout)
 let C = { n: 0 }; // the wait cycle the frame outlines (iwarp_web_cycle)
 // The timeline's end (render_frame_t's head; it starts at clock 0): the furthest clock run so far, and how the run
@@ -19,7 +24,7 @@ let head = 0, ending = null;
 // Zoom over the grid, as the viewer's: 1 fits the whole array; above, the cell coordinate (vx, vy) is in the middle
 // (negative: the array's middle).
 const Z = { zoom: 1, vx: -1, vy: -1 };
-const MAX_ZOOM = 16, JUMP_CLOCKS = 100;
+const MAX_ZOOM = 16, MAX_SCALE = 4, JUMP_CLOCKS = 100;
 
 function wrapApi(m) {
   const f = (name, ret, args) => m.cwrap('iwarp_web_' + name, ret, args);
@@ -45,6 +50,7 @@ function wrapApi(m) {
     narrativeSelect: f('narrative_select', 'number', ['number']),
     cell: f('cell', 'string', ['number', 'number']),
     cycle: f('cycle', 'string', ['number']),
+    pathway: f('pathway', 'string', ['number', 'number', 'number']),
   };
 }
 
@@ -133,10 +139,11 @@ function font(face, size) {
 
 function frameLayout() {
   const W = window.innerWidth, H = window.innerHeight;
-  const s = Math.min(Math.max(Math.min(W / 1280, H / 800), 0.6), 2.0), t = s;
+  const s = Math.min(Math.max(Math.min(W / 1280, H / 800), 0.6), 2.0), t = s * scale;
   const px = (v) => Math.floor(v * t + 0.5);
+  // The panels grow with the text (render.c's layout()); the grid keeps at least a third of the width.
   let top = Math.floor(54 * t), bottom = Math.floor(74 * t);
-  let panel = Math.floor(Math.min(Math.max(W * 0.31, 320 * t), 480 * t));
+  let panel = Math.floor(Math.min(Math.max(W * 0.31 * scale, 320 * t), 480 * t));
   if (panel > Math.floor(W * 2 / 3)) panel = Math.floor(W * 2 / 3);
   if (top + bottom > H / 3) { // the bars keep their proportions in a third of the height
     top = Math.floor(H * 54 / (3 * 128));
@@ -452,8 +459,44 @@ function wordPos(idx, d, clock, frac) {
   return p >= 1 ? -1 : p;
 }
 
+// Beside a lane, on the side away from its partner: its utilization ("100%", on large cells) and, on the traced
+// pathway, beyond it the hop's number in a disc of the selection's colour (render_links.c's lane_label()).
+function laneLabel(geo, band, small, pct, hop) {
+  const mid = geo.start + geo.sign * (geo.wraps ? G.gap * 0.9 : G.gap) / 2, outerLow = geo.side < 0.5;
+  let reach = band; // how far from the lane's middle line the labels so far reach
+  if (pct) {
+    const tw = textWidth(small, pct);
+    if (geo.horiz) {
+      const ty = outerLow ? geo.pos - band - small.height : geo.pos + band * 0.9;
+      textCentred(small, Math.trunc(mid), ty, pct, pal.theme.muted);
+      reach = outerLow ? geo.pos - ty : ty + small.height - geo.pos;
+    } else {
+      const tx = outerLow ? geo.pos + band : geo.pos - band - tw;
+      text(small, tx, mid - small.height / 2, pct, pal.theme.muted);
+      reach = band + tw;
+    }
+  }
+  const rad = Math.max(band * 0.55, 9 * G.t), nf = hop > 0 ? font('bold', Math.max(rad * 1.25, 8)) : null;
+  if (!nf || G.gap < 2 * rad + 4) return; // no room: the pathway's frames alone show the way
+  const off = reach + 3 + rad, sgn = outerLow ? -1 : 1;
+  const cx = geo.horiz ? mid : geo.pos - sgn * off, cy = geo.horiz ? geo.pos + sgn * off : mid;
+  circle(cx, cy, rad, pal.theme.selected);
+  textCentred(nf, Math.trunc(cx), Math.trunc(cy - nf.height / 2), String(hop), pal.theme.panel);
+}
+
+// The traced pathway's hop numbers by the link each leaves on (cell * 4 + direction: the first hop that leaves
+// there), as render_frame() numbers them.
+function hopNumbers() {
+  const at = new Map();
+  for (let k = 0; k + 1 < P.n; k++) {
+    const [cell, , dir] = P.hops[k];
+    if (dir < 4 && !at.has(cell * 4 + dir)) at.set(cell * 4 + dir, k + 1);
+  }
+  return at;
+}
+
 function drawLinks() {
-  const band = laneBand();
+  const band = laneBand(), hops = hopNumbers();
   const small = Math.min(G.pitchX, G.pitchY) >= 150 * G.s ? font('sans', 11 * G.t) : null;
   for (let y = 0; y < L.height; y++) {
     for (let x = 0; x < L.width; x++) {
@@ -475,17 +518,8 @@ function drawLinks() {
         if (size === 1 && lo(ls + E.VM_LINK_WORDS) === 0 && hi(ls + E.VM_LINK_WORDS) === 0) continue;
         const u = util[idx * 4 + d], geo = laneGeometry(x, y, d);
         for (const s of geo.segs) lane(s.x0, s.y0, s.x1, s.y1, band, u, paths[d], busy[d], s.head);
-        // Its utilization beside it, on the side away from its partner (large cells only).
-        if (small && u > 0.005) {
-          const pct = Math.round(u * 100) + '%', mid = geo.start + geo.sign * (geo.wraps ? G.gap * 0.9 : G.gap) / 2;
-          if (geo.horiz) {
-            const ty = geo.side < 0.5 ? geo.pos - band - small.height : geo.pos + band * 0.9;
-            textCentred(small, Math.trunc(mid), ty, pct, pal.theme.muted);
-          } else {
-            const tx = geo.side < 0.5 ? geo.pos + band : geo.pos - band - textWidth(small, pct);
-            text(small, tx, mid - small.height / 2, pct, pal.theme.muted);
-          }
-        }
+        const pct = small && u > 0.005 ? Math.round(u * 100) + '%' : '', hop = hops.get(idx * 4 + d) || 0;
+        if (pct || hop > 0) laneLabel(geo, band, small, pct, hop);
       }
     }
   }
@@ -502,13 +536,15 @@ function laneRects(cell, d) {
   });
 }
 
-// The links of the wait cycle, framed under the links themselves (render.c's draw_lane_frames()).
+// The links of the wait cycle and of the traced pathway, framed under the links themselves (render_links.c's
+// render_draw_lane_frames()): the pathway's frame inside the cycle's, so that a link on both shows both.
 function drawLaneFrames() {
-  const t = Math.max(3, laneBand() * 0.4);
-  for (const [, laneCell, dir] of C.steps || []) {
-    if (dir >= 4) continue; // a wait inside one cell
-    for (const [x, y, wd, ht] of laneRects(laneCell, dir)) fill(x - t, y - t, wd + 2 * t, ht + 2 * t, pal.theme.cycle);
-  }
+  const frame = (cell, dir, t, c) => {
+    if (dir >= 4) return; // a wait inside one cell, a pathway's head
+    for (const [x, y, wd, ht] of laneRects(cell, dir)) fill(x - t, y - t, wd + 2 * t, ht + 2 * t, c);
+  };
+  for (const [, laneCell, dir] of C.steps || []) frame(laneCell, dir, Math.max(3, laneBand() * 0.4), pal.theme.cycle);
+  for (let k = 0; k + 1 < P.n; k++) frame(P.hops[k][0], P.hops[k][2], Math.max(2, laneBand() * 0.28), pal.theme.selected);
 }
 
 // The words in flight, over every lane: a dot in the pathway's colour where each link's last word is.
@@ -743,6 +779,9 @@ function draw(frac = 0) {
   fill(0, 0, F.cw, F.ch, pal.theme.bg);
   G = gridLayout();
   C = JSON.parse(api.cycle(w));
+  P = selected >= 0 && channel >= 0 ? JSON.parse(api.pathway(w, selected, channel)) : { n: 0 };
+  const hops = (P.hops || []).map(([c, lc]) => `${c % L.width},${Math.floor(c / L.width)}:${lc}`).join(' ');
+  if ($('traced').textContent !== hops) $('traced').textContent = hops;
   clip(G.grid);
   drawDateline();
   drawLaneFrames();
@@ -754,7 +793,8 @@ function draw(frac = 0) {
   drawMinimap();
   drawTimeline(clock);
   flush();
-  const key = `${loads} ${clock} ${selected} ${playing} ${F.W}x${F.H} ${api.status(w)}`;
+  const key = `${loads} ${clock} ${selected} ${channel} ${playing} ${+$('speed').value} ${F.W}x${F.H} ${scale} ` +
+    `${legendOn} ${api.status(w)}`;
   if (key !== drawn) {
     drawn = key;
     panel(clock);
@@ -770,6 +810,7 @@ function esc(s) {
 }
 
 function speedLabel(v) {
+  if (v <= 0) return 'full speed';
   return v >= 1000 ? `${v / 1000}k clocks/s` : `${v} clock${v === 1 ? '' : 's'}/s`;
 }
 
@@ -793,7 +834,7 @@ function topBar(clock) {
 function panel(clock) {
   topBar(clock);
   const pick = api.narrativeSelect(w);
-  if (pick >= 0) selected = pick;
+  if (pick >= 0) selectCell(pick);
   const text = api.narrative(w);
   const body = font('sans', F.px(15)), paras = text.split('\n\n').filter((p) => p !== '');
   // How the run ended comes first, as in the SDL2 panel: a deadlock's report without the table of its messages (too
@@ -850,10 +891,55 @@ const sized = (tag, f, s, cls, style) => `<${tag}${cls ? ` class="${cls}"` : ''}
   `style="letter-spacing:${spacing(f, s)}px;${style || ''}">` +
   `${s.split(' ').map((word) => word && `<span class="w">${esc(word)}</span>`).join(' ')}</${tag}>`;
 
-// A line of the monospaced table, cut with "..." when wider than the panel (text_fit).
-function monoLine(s, cls, chip) {
+// A line of the monospaced table, cut with "..." when wider than the panel (text_fit); `attrs`: the row's own.
+function monoLine(s, cls, chip, attrs) {
   const i = chip ? `<i style="background:${css(chip)}"></i>` : '';
-  return `<div class="${cls || ''}">${i}${esc(s)}</div>`;
+  return `<div class="${cls || ''}"${attrs || ''}>${i}${esc(s)}</div>`;
+}
+
+// Selects a cell (-1: none); another cell's channels are not the traced one's (the viewer's select_cell()).
+function selectCell(c) {
+  if (c !== selected) channel = -1;
+  selected = c;
+}
+
+// The selected cell's channel in use after (step 1) or before (-1) the traced one, round through "none" (-1): the
+// viewer's next_channel().
+function nextChannel(step) {
+  const n = L.channels;
+  if (selected < 0 || n === 0) return -1;
+  let at = channel >= 0 ? channel : step > 0 ? -1 : n;
+  for (let k = 0; k < n; k++) {
+    at = (at + step + n + 1) % (n + 1); // n + 1 places: the channels, and none
+    if (at === n) return -1;
+    const li = lcInfo(selected, at);
+    if (li.state !== E.LC_FREE || li.count > 0) return at;
+  }
+  return -1;
+}
+
+// The traced pathway in words, hop by hop as the grid numbers them (panel.c's pathway_line()): where it starts,
+// each channel, its head.
+function pathwayText() {
+  if (P.n === 0) return `Channel ${channel} is free now: no pathway to trace ([ ] or a click choose another).`;
+  const row = (hop) => JSON.parse(api.cell(w, hop[0])).channels.find((r) => r.lc === hop[1]);
+  const first = P.hops[0], sourceKind = (lo(lcSlot(first[0], first[1]) + E.VM_LC_ENDS) >>> 28) & 15;
+  const from = sourceKind === E.END_NONE ? "a pattern's route" : sourceKind !== E.END_LINK ? row(first).source
+    : P.ring ? 'round a ring' : 'where its tail has gone'; // the hops behind it are free again
+  let s = `Pathway of ch ${channel}, ${P.n - 1} link${P.n === 2 ? '' : 's'}: from ${from}`;
+  for (let k = 0; k < P.n; k++) {
+    if (P.n > 9 && k === 4) { // long pathways: the first hops and the last ones
+      s += ' \u2192 ...';
+      k = P.n - 4;
+    }
+    const [cell, lc] = P.hops[k];
+    s += ` \u2192 (${cell % L.width},${Math.floor(cell / L.width)}) ch${lc}`;
+  }
+  const last = P.hops[P.n - 1], r = row(last), li = lcInfo(last[0], last[1]);
+  const head = li.state === E.LC_HEADER ? `its header waits here${r.wait ? ': ' + r.wait : ''}`
+    : li.routeKind === E.END_NONE ? 'it ends there (no route on yet)'
+      : li.routeKind === E.END_LINK ? `on to ${r.route} (${r.state})` : `into ${r.route}`;
+  return `${s}; ${head}`;
 }
 
 function cellPanel() {
@@ -875,13 +961,21 @@ function cellPanel() {
   }
   h += '</div><div class="mono table">' + monoLine('ch state    route     from      n cr wait', 'muted');
   const pad = (s, n) => String(s).padEnd(n), num = (v, n) => String(v).padStart(n);
-  // Channels of pathways in use first, then the static routes nothing feeds (grey), as the SDL2 panel orders them.
-  const rows = [...c.channels.filter((r) => fed[selected * L.channels + r.lc]),
-    ...c.channels.filter((r) => !fed[selected * L.channels + r.lc])];
+  // The traced channel first, then the channels of pathways in use, then the static routes nothing feeds (grey), as
+  // the SDL2 panel orders them. A click on a row traces its channel's pathway (again: stops), as in the viewer.
+  const isFed = (r) => fed[selected * L.channels + r.lc];
+  const rows = [...c.channels.filter((r) => r.lc === channel),
+    ...c.channels.filter((r) => r.lc !== channel && isFed(r)), ...c.channels.filter((r) => r.lc !== channel && !isFed(r))];
+  const traced = ` style="background:${css(mix(t.panel, t.selected, 0.18))}"`;
   for (const r of rows)
     h += monoLine(`${num(r.lc, 2)} ${pad(r.state, 8)} ${pad(r.route, 9)} ${pad(r.source, 9)} ${r.count} ` +
-      `${num(r.credits, 2)} ${r.wait}`, '', lcColour(selected, r.lc));
+      `${num(r.credits, 2)} ${r.wait}`, 'row', lcColour(selected, r.lc),
+    ` data-lc="${r.lc}"${r.lc === channel ? traced : ''}`);
   if (c.channels.length === 0) h += monoLine(' (every channel free)', 'muted');
+  if (channel >= 0) {
+    h += '</div>' + sized('p', font('sans', F.px(13)), pathwayText(), 'path', `color:${css(P.n ? t.selected : t.muted)}`) +
+      '<div class="mono">';
+  }
   for (const s of c.spools)
     h += monoLine(`spool ${s.spool} ${s.mode} ${s.lc < 0 ? 'next' : 'ch' + s.lc}: ${s.left} left, ${s.moved} moved`);
   L.dir_names.forEach((d, i) => {
@@ -927,7 +1021,8 @@ function legend() {
   $('legend').innerHTML = sized('h3', font('bold', F.px(15)), 'Legend') + '<div class="states">' +
     [sw(t.run, 'running'), sw(t.wait_in, 'waits: input'), sw(t.wait_out, 'waits: output'), sw(t.halted, 'halted'),
       sw(t.fault, 'fault'), sw(t.idle, 'no program')].join('') +
-    `<span id="legend-cycle"><b class="frame" style="border-color:${css(t.cycle)}"></b>${say(cycleWhat)}</span></div>` +
+    `<span id="legend-cycle"><b class="frame" style="border-color:${css(t.cycle)}"></b>${say(cycleWhat)}</span>` +
+    `<span id="legend-path"></span></div>` +
     `<div class="sample"><span class="bars">${bars}</span>${say('a bar per logical channel: words queued (0-8)')}</div>` +
     `<div class="sample"><span class="caps"><b style="border-top-color:${css(t.text)}"></b>` +
     `<b style="border-top-color:${css(t.muted)}"></b></span>${say('cap: header setting up / draining')}</div>` +
@@ -944,10 +1039,18 @@ function legend() {
 // else not at all.
 function fitLegend() {
   const p = $('panel'), more = $('legend-more'), lg = $('legend');
-  lg.hidden = false;
+  lg.hidden = !legendOn;
+  if (!legendOn) return;
   more.hidden = false;
-  const outlines = C.n > 0, extra = outlines ? font('sans', F.px(13)).height + F.px(2) : 0;
-  $('legend-cycle').hidden = !outlines;
+  // The row of what the grid outlines: the wait cycle in its first two columns, the traced pathway after it (or
+  // from the start, in more words, alone).
+  const tracing = selected >= 0 && channel >= 0, outlines = C.n > 0 || tracing;
+  const extra = outlines ? font('sans', F.px(13)).height + F.px(2) : 0, path = $('legend-path');
+  $('legend-cycle').hidden = !(C.n > 0);
+  path.hidden = !tracing;
+  path.className = C.n > 0 ? '' : 'alone';
+  setHTML(path, `<b class="frame" style="border-color:${css(pal.theme.selected)}"></b>` + sized('span',
+    font('sans', F.px(13)), C.n > 0 ? 'traced pathway' : 'traced pathway (numbered hops)', 't'));
   lg.style.height = F.legendFull + extra + 'px';
   if (p.scrollHeight > p.clientHeight) {
     more.hidden = true;
@@ -980,6 +1083,7 @@ function loaded(rc) {
   L = JSON.parse(api.layout(w));
   E = L.enum;
   selected = L.select;
+  channel = -1;
   setText($('title'), font('bold', F.px(21)), L.title);
   setSpeed(L.speed > 0 ? L.speed : 20);
   draw();
@@ -1072,21 +1176,67 @@ function tick(now) {
   }
   if (playing && !(drag && drag.scrub)) {
     const speed = +$('speed').value;
-    // At most a quarter of a second a frame: a page that cannot keep up plays slower, as the SDL2 view does.
-    owed += Math.min(lastTick === null ? 0 : (now - lastTick) / 1000, 0.25) * speed;
-    const n = Math.floor(owed);
-    if (n > 0) {
-      owed -= n;
-      api.step(w, n);
-      moved();
-      if (api.status(w) !== 'running') setPlaying(false);
+    let n = 0;
+    if (speed === 0) {
+      n = fullSpeed();
+    } else {
+      // At most a quarter of a second a frame: a page that cannot keep up plays slower, as the SDL2 view does.
+      owed += Math.min(lastTick === null ? 0 : (now - lastTick) / 1000, 0.25) * speed;
+      n = Math.floor(owed);
+      if (n > 0) {
+        owed -= n;
+        api.step(w, n);
+      }
     }
+    if (n > 0) moved();
+    if (api.status(w) !== 'running') setPlaying(false);
     // At 20 clocks per second or slower the words glide between clocks, as in the SDL2 view: every frame is drawn.
-    const glide = playing && speed <= 20;
+    const glide = playing && speed > 0 && speed <= 20;
     if (n > 0 || glide) draw(glide ? owed : 0);
   }
+  if (rateOn) frameRate(now);
   lastTick = now;
   requestAnimationFrame(tick);
+}
+
+// Full speed: the emulator runs for what the frame leaves for it (the viewer's MIN_EMULATE_S and more; a frame
+// is 1/60 s), in runs of clocks sized so that each takes a millisecond or two: a 32x32 array's clock costs a
+// thousand times a 1x1's.
+let fullChunk = 16;
+function fullSpeed() {
+  const t0 = performance.now();
+  let n = 0;
+  while (performance.now() - t0 < 8 && api.status(w) === 'running') {
+    const t1 = performance.now();
+    api.step(w, fullChunk);
+    n += fullChunk;
+    const took = performance.now() - t1;
+    if (took < 1) fullChunk = Math.min(fullChunk * 2, 1 << 20);
+    else if (took > 3 && fullChunk > 1) fullChunk >>= 1;
+  }
+  return n;
+}
+
+// R: frames and clocks per second in the top bar, measured over half a second as the viewer measures them.
+let rate = null;
+function frameRate(now) {
+  const clock = api.clock(w);
+  if (rate === null) rate = { t: now, frames, clock };
+  if (now - rate.t < 500) return;
+  const s = (now - rate.t) / 1000;
+  $('rate').textContent = `${((frames - rate.frames) / s).toFixed(0)} fps  ${g3(Math.max(clock - rate.clock, 0) / s)} clocks/s`;
+  rate = { t: now, frames, clock };
+}
+// C's "%.3g".
+function g3(v) {
+  if (v === 0) return '0';
+  const e = Math.floor(Math.log10(Math.abs(v)));
+  const strip = (t) => t.includes('.') ? t.replace(/\.?0+$/, '') : t;
+  if (e < -4 || e >= 3) {
+    const [m, x] = v.toExponential(2).split('e');
+    return `${strip(m)}e${x[0] === '-' ? '-' : '+'}${String(Math.abs(+x)).padStart(2, '0')}`;
+  }
+  return strip(v.toPrecision(3));
 }
 
 // ?fps=S: plays for S seconds (at ?speed=N, else the demo's speed) and writes into #fps how many frames the browser
@@ -1130,6 +1280,101 @@ function cellAt(ev) {
   return Math.floor(fy) * L.width + Math.floor(fx);
 }
 
+// --- the viewer's keys the page has (tools/view/input.c) ---
+
+// The help's rows: the viewer's words (input.c's help table) where the page does the same; Q (quit) is not here,
+// a page is closed as any other.
+const KEYS = [
+  ['Space', 'play / pause'],
+  ['\u2192  or  .', 'one clock on (pauses)'],
+  ['\u2190  or  ,', 'one clock back (pauses)'],
+  ['\u2191 \u2193  or  wheel', 'faster / slower (1 clock/s to full speed)'],
+  ['+  -', 'larger / smaller text, for a projector'],
+  ['F', 'full speed, and back'],
+  ['PgUp  PgDn', '100 clocks back / on'],
+  ['Home  End', 'start / end of the run'],
+  ['P  N', 'previous / next mark (phase, message)'],
+  ['timeline', 'click or drag to scrub'],
+  ['click a cell', 'its channels, registers, source line'],
+  ['[  ]  or  Tab', 'trace the pathway of a channel'],
+  ['I  O  0', 'zoom in / out / the whole array'],
+  ['wheel, drag', 'on the grid: zoom at the pointer, pan'],
+  ['L', 'legend on / off'],
+  ['R', 'frame rate on / off'],
+  ['S', 'screenshot: iwarp-view-CLOCK.png'],
+  ['H  or  ?', 'this help;  Esc closes it'],
+];
+
+// The help at panel.c's sizes: its box px(560) wide, px(80) and a row per key high, made smaller when the window is
+// not that high (panel_draw_help()).
+function showHelp(on) {
+  help = on;
+  const el = $('help');
+  el.hidden = !on;
+  if (!on) return;
+  let t = F.t;
+  const need = t * (80 + KEYS.length * (15 * 1.2 + 6)), room = F.H * 0.96;
+  if (need > room) t = t * room / need;
+  const px = (v) => Math.floor(v * t + 0.5), st = el.style, c = pal.theme.text;
+  for (const n of [6, 14, 20, 28, 40, 182, 560]) st.setProperty('--h' + n, px(n) + 'px');
+  for (const [n, face] of [[20, 'bold'], [15, 'sans']]) {
+    st.setProperty('--hf' + n, font(face, px(n)).size + 'px');
+    st.setProperty('--hl' + n, font(face, px(n)).height + 'px');
+  }
+  st.background = `rgba(${c[0]},${c[1]},${c[2]},${(90 / 255).toFixed(3)})`;
+  setHTML($('help-keys'), KEYS.map(([k, what]) => `<dt>${esc(k)}</dt><dd>${esc(what)}</dd>`).join(''));
+}
+
+// P and N: the previous / next mark on the timeline (the viewer's mark_jump()).
+function markJump(forward) {
+  const n = api.nmarks(w), mp = api.marks(w) >> 3, marks = M.HEAPF64.subarray(mp, mp + 2 * n), clock = api.clock(w);
+  let to = -1;
+  for (let i = 0; i < n; i++) {
+    const c = marks[2 * i];
+    if (forward ? c > clock && (to < 0 || c < to) : c < clock && c > to) to = c;
+  }
+  if (to >= 0) goTo(to);
+}
+
+// F: full speed, and back to the speed before; full speed plays.
+function toggleFull() {
+  const sel = $('speed');
+  if (+sel.value === 0) {
+    sel.value = speedBeforeFull !== null ? speedBeforeFull : '20';
+  } else {
+    speedBeforeFull = sel.value;
+    sel.value = '0';
+    if (!playing) setPlaying(true);
+  }
+  topBar(api.clock(w));
+}
+
+// + and -: text and panels larger or smaller in quarter steps from 1 to 4, as the viewer's --scale.
+function setScale(u) {
+  scale = Math.min(Math.max(u, 1), MAX_SCALE);
+  relayout();
+}
+
+function relayout() {
+  frameLayout();
+  legend();
+  draw();
+  fitLegend();
+  if (help) showHelp(true);
+}
+
+// S: the canvas (the grid and the timeline) as a PNG, named as the viewer names its screenshots.
+function screenshot() {
+  const name = `iwarp-view-${api.clock(w)}.png`;
+  canvas.toBlob((blob) => {
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(blob);
+    a.download = name;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  }, 'image/png');
+}
+
 async function main() {
   frameLayout();
   M = await IwarpModule({ printErr: (line) => said.push(line) });
@@ -1152,6 +1397,20 @@ async function main() {
   // ?run=N: runs to clock N at once (what tests/web asks for), and says the clock and the state hash.
   // ?zoom=Z&center=X,Y: as the viewer's --zoom Z --center X,Y (the middle of cell (X,Y) in the middle of the grid).
   if (params.has('zoom')) Z.zoom = Math.min(Math.max(+params.get('zoom') || 1, 1), MAX_ZOOM);
+  // ?select=X,Y&channel=N: as the viewer's --select X,Y --channel N (the narrative's selections take over as the
+  // clock moves, as there); ?scale=N as --scale N; ?legend=0 as --no-legend; ?help=1 as --help-overlay.
+  if (params.has('select')) {
+    const [sx, sy] = params.get('select').split(',').map(Number);
+    if (sx >= 0 && sx < L.width && sy >= 0 && sy < L.height) {
+      selectCell(sy * L.width + sx);
+      const lc = params.has('channel') ? +params.get('channel') : -1;
+      channel = Number.isInteger(lc) && lc >= 0 && lc < L.channels ? lc : -1;
+    }
+  }
+  if (params.has('scale')) scale = Math.min(Math.max(+params.get('scale') || 1, 1), MAX_SCALE);
+  if (params.get('legend') === '0') legendOn = false;
+  if (scale !== 1 || !legendOn) relayout();
+  if (params.get('help') === '1') showHelp(true);
   if (params.has('center') && Z.zoom > 1) {
     const [cx, cy] = params.get('center').split(',').map(Number);
     Z.vx = cx + 0.5;
@@ -1203,7 +1462,7 @@ async function main() {
     if (drag && !drag.scrub && !drag.panned) {
       const c = cellAt(ev);
       if (c >= 0) {
-        selected = c === selected ? -1 : c;
+        selectCell(c === selected ? -1 : c);
         draw();
       }
     }
@@ -1216,12 +1475,18 @@ async function main() {
     else speedBy(k);
     ev.preventDefault();
   }, { passive: false });
-  // The viewer's keys (docs/viewer.md, "Keys and mouse"), those the page has.
+  // The viewer's keys (docs/viewer.md, "Keys and mouse"), those the page has (all but Q).
   document.onkeydown = (ev) => {
     if (ev.target.tagName === 'TEXTAREA' || ev.target.tagName === 'INPUT' || $('own').open) return;
-    if (ev.ctrlKey || ev.metaKey || ev.altKey) return; // the browser's own (Ctrl+0 its zoom)
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return; // the browser's own (Ctrl+0 its zoom, Ctrl+S its save)
     const k = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key, clock = api.clock(w);
-    if (k === ' ' || k === 'Enter') togglePlay();
+    if (k === 'h' || k === '?' || k === '/' || k === 'F1') showHelp(!help);
+    else if (k === 'Escape') { // the help first, then the traced pathway, then the selection
+      if (help) showHelp(false);
+      else if (channel >= 0) channel = -1;
+      else selectCell(-1);
+      draw();
+    } else if (k === ' ' || k === 'Enter') togglePlay();
     else if (k === 'ArrowRight' || k === '.') stepBy(1);
     else if (k === 'ArrowLeft' || k === ',') stepBy(-1);
     else if (k === 'PageUp') goTo(Math.max(clock - JUMP_CLOCKS, 0));
@@ -1230,26 +1495,44 @@ async function main() {
     else if (k === 'End') goTo(head);
     else if (k === 'ArrowUp') speedBy(1);
     else if (k === 'ArrowDown') speedBy(-1);
+    else if (k === 'p' || k === 'n') markJump(k === 'n');
+    else if (k === ']' || k === '[' || k === 'Tab') {
+      channel = nextChannel(k === '[' || (k === 'Tab' && ev.shiftKey) ? -1 : 1);
+      draw();
+    } else if (k === 'l') {
+      legendOn = !legendOn;
+      fitLegend();
+    } else if (k === 'f') toggleFull();
+    else if (k === '+' || k === '=') setScale(scale + 0.25); // = is + without Shift, as in the viewer
+    else if (k === '-') setScale(scale - 0.25);
+    else if (k === 'r') {
+      rateOn = !rateOn;
+      rate = null;
+      $('rate').hidden = !rateOn;
+      $('rate').textContent = '';
+    } else if (k === 's') screenshot();
     else if (k === 'i') zoomBy(1.5);
     else if (k === 'o') zoomBy(1 / 1.5);
     else if (k === '0') {
       Z.zoom = 1;
       Z.vx = Z.vy = -1;
       draw();
-    } else if (k === 'Escape') {
-      selected = -1;
-      draw();
     } else return;
     ev.preventDefault();
   };
   $('own-open').onclick = () => $('own').showModal();
-  $('own-load').onclick = loadBoxes;
-  window.onresize = () => {
-    frameLayout();
-    legend();
+  $('help-open').onclick = () => showHelp(!help);
+  $('help').onclick = () => showHelp(false);
+  // A row of the channel table: trace that channel's pathway, or stop (the viewer's render_channel_at()).
+  $('cell').onclick = (ev) => {
+    const row = ev.target.closest('[data-lc]');
+    if (!row) return;
+    const lc = +row.dataset.lc;
+    channel = lc === channel ? -1 : lc;
     draw();
-    fitLegend();
   };
+  $('own-load').onclick = loadBoxes;
+  window.onresize = relayout;
   requestAnimationFrame(tick);
 }
 

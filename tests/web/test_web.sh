@@ -7,7 +7,9 @@
 # FOLDER/first.txt --web DIR`): at clock 40 and at its end, with its narrative; and a broken copy of it shows the
 # assembler's diagnostics. Going back (?run=N&back=M: to clock N, then back to M as the timeline and the Left arrow
 # go back): the hash at M is `iwarp run --state-hash-at M`'s, for wormhole, round robin, all-to-all 500 clocks back
-# from its end, and the example demo from its end. Skips (77) without emcc or chromium.
+# from its end, and the example demo from its end. A traced pathway (?select=X,Y&channel=N): the hops the page traces
+# are those `iwarp debug`'s `pathway` walks on the emulator's state. The help (?help=1) lists the viewer's keys.
+# Skips (77) without emcc or chromium.
 # Usage: test_web.sh SOURCE_ROOT OUT_DIR IWARP
 set -euo pipefail
 src=$1 out=$2 iwarp=$3
@@ -79,6 +81,67 @@ else
   echo "FAIL own demo broken: no assembler error in the page (error: $(web_error "$dom"))"
   fail=1
 fi
+# Tracing a pathway (?select=X,Y&channel=N, as the viewer's --select X,Y --channel N; the keys [ ] and Tab): the hops
+# the page traces (#traced, "X,Y:CH" each, from iwarp_web_pathway: the view model, as the SDL2 view traces them) are
+# the ones `iwarp debug`'s `pathway X,Y CH` walks at that clock on the emulator's own channel state; and the panel
+# says the pathway in the viewer's words. A straight one (wormhole), one over a wrap-around link with a header waiting
+# at its head (dateline), one fed by a spool (round robin).
+if "$iwarp" debug --help >/dev/null 2>&1; then
+  trace() { # NAME CLOCK X,Y CH WORDS...
+    local name=$1 clock=$2 cell=$3 ch=$4 want got dom text
+    shift 4
+    want=$("$iwarp" debug --batch -e "continue $clock" -e "pathway $cell $ch" "$src/programs/demos/$name.run" 2>&1 |
+      sed -n 's/^  (\([0-9]*,[0-9]*\)) lc \([0-9]*\) .*/\1:\2/p' | paste -sd' ')
+    dom=$(web_chromium --dump-dom "$page?demo=$name&run=$clock&select=$cell&channel=$ch")
+    got=$(sed -n 's/.*<pre id="traced"[^>]*>\([^<]*\)<.*/\1/p' <<<"$dom")
+    if [[ -n "$want" && "$got" == "$want" ]]; then
+      echo "ok   $name at $clock, pathway of ($cell) ch $ch: $got"
+    else
+      echo "FAIL $name at $clock, pathway of ($cell) ch $ch: the page traces '${got:-nothing}', iwarp debug '$want'"
+      fail=1
+    fi
+    text=$(sed 's|<span class="w">\([^<]*\)</span>|\1|g' <<<"$dom")
+    for words in "$@"; do
+      grep -qF "$words" <<<"$text" || { echo "FAIL $name at $clock: the panel does not say '$words'"; fail=1; }
+    done
+  }
+  trace wormhole 150 1,0 8 'Pathway of ch 8, 3 links: from go0 → (0,0) ch0 → (1,0) ch8 → (2,0) ch8 → (3,0) ch8; into gi0'
+  trace dateline 140 3,0 0 'Pathway of ch 0, '
+  trace dateline 140 3,0 8 'its header waits here: no_channel'
+  trace roundrobin 110 0,0 2 'Pathway of ch 2, ' 'from spool 2'
+else
+  echo "SKIP pathways: this iwarp has no debugger to trace them natively"
+fi
+
+# The help (?help=1, as the viewer's --help-overlay; H, ?, / or F1 in the page): shown, with every row of the viewer's
+# help table (tools/view/input.c) in the same words, but Q (a page is closed as any other).
+dom=$(web_chromium --dump-dom "$page?demo=wormhole&help=1")
+tag=$(grep -o '<div id="help"[^>]*>' <<<"$dom" || true)
+if [[ -n "$tag" && "$tag" != *hidden* ]]; then
+  echo "ok   ?help=1: the help shows"
+else
+  echo "FAIL ?help=1: the help is hidden or missing"
+  fail=1
+fi
+missing=$(python3 - "$src/tools/view/input.c" "$dom" <<'PY'
+import html, re, sys
+table = open(sys.argv[1]).read().split('help[] = {')[1].split('};')[0]
+dom = sys.argv[2]
+rows = re.findall(r'<dt>(.*?)</dt><dd>(.*?)</dd>', dom)
+page = {(html.unescape(k), html.unescape(v)) for k, v in rows}
+for keys, what in re.findall(r'\{"((?:[^"\\]|\\.)*)", "((?:[^"\\]|\\.)*)"\}', table):
+    keys, what = (s.encode().decode('unicode_escape') for s in (keys, what))
+    if keys != 'Q' and (keys, what) not in page:
+        print(f'{keys}: {what}')
+PY
+)
+if [[ -z "$missing" ]]; then
+  echo "ok   ?help=1: it lists the viewer's keys"
+else
+  echo "FAIL ?help=1: the help lacks: $missing"
+  fail=1
+fi
+
 # ?fps=S plays and says what it measured (scripts/web-fps.py measures it in real time; here the time is virtual, and
 # headless chromium draws no frames on it: only the line's form is checked).
 got=$(sed -n 's/.*<pre id="fps"[^>]*>\([^<]*\)<.*/\1/p' <<<"$(web_chromium --dump-dom \

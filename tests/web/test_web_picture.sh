@@ -11,7 +11,8 @@
 # back to N (&back=N), and the timeline's track and numbers are held to the grid's thresholds too. Zoomed
 # (?zoom=Z&center=X,Y against --zoom Z --center X,Y), their grids with the minimap: wormhole, all-to-all (4x4, the
 # largest shipped array), and a large array, 32x32 (programs/bench/stream.s as a demo of one's own, written by `iwarp
-# demo FOLDER/stream.txt --web`), with its cells' names and with the rulers. The PNGs and wormhole's difference stay in
+# demo FOLDER/stream.txt --web`), with its cells' names and with the rulers. A traced pathway (?select=X,Y&channel=N
+# against --select X,Y --channel N): its links framed and numbered. The PNGs and wormhole's difference stay in
 # OUT_DIR/../picture. Skips (77) without emcc, chromium or a viewer (SDL2).
 # Usage: test_web_picture.sh SOURCE_ROOT OUT_DIR IWARP PNG_DIFF
 set -euo pipefail
@@ -40,6 +41,9 @@ for txt in "$src"/programs/demos/*.txt; do
   cases+=("$(basename "$txt" .txt):$(sed -n 's/^shot: *//p' "$txt" | head -1):")
 done
 cases+=("wormhole:150:3:1,0" "alltoall:600:2:1,2" "stream32:150:4:5,5" "stream32:150:1.5:20,20")
+# A traced pathway (?select=X,Y&channel=N against --select X,Y --channel N): its links framed and numbered, straight
+# (wormhole), over a wrap-around link (dateline), and zoomed, where the numbers have room beside the percentages.
+cases+=("wormhole:150:::1,0:8" "dateline:140:::3,0:0" "roundrobin:110:2:1,0:0,0:2")
 # The 32x32 array: every cell streams 200 words to its neighbour.
 own=$(dirname "$out")/stream32
 mkdir -p "$own"
@@ -49,7 +53,7 @@ printf 'title: 32x32, every cell streams\n---\nprograms/bench/stream.s on 32x32.
 "$iwarp" demo "$own/stream.txt" --web "$out/stream32" --page "$out" >/dev/null
 fail=0
 for c in "${cases[@]}"; do
-  IFS=: read -r name at zoom center <<<"$c"
+  IFS=: read -r name at zoom center select channel <<<"$c"
   at=${at:-150}
   base="$shots/$name-$at" sdl=() web= demo=$name page="index.html?demo=$name&"
   [[ $name == stream32 ]] && demo=$own/stream.txt page="stream32/page.html?own=stream&"
@@ -57,6 +61,11 @@ for c in "${cases[@]}"; do
     base+="-zoom$zoom"
     sdl=(--zoom "$zoom" --center "$center")
     web="&zoom=$zoom&center=$center"
+  fi
+  if [[ -n "$select" ]]; then
+    base+="-path$select-$channel"
+    sdl+=(--select "$select" --channel "$channel")
+    web+="&select=$select&channel=$channel"
   fi
   "$iwarp" demo "$demo" --screenshot "$base-sdl.png" --at "$at" --size ${W}x$H --paused "${sdl[@]}"
   rm -f "$base-web.png"
@@ -67,7 +76,7 @@ for c in "${cases[@]}"; do
     fail=1
     continue
   fi
-  what="$name at $at${zoom:+ zoomed $zoom on $center}"
+  what="$name at $at${zoom:+ zoomed $zoom on $center}${select:+ tracing ($select) ch $channel}"
   echo -n "$what, grid:  " && "$png_diff" "$base-web.png" "$base-sdl.png" --rect "$grid" \
     --max-mean 0.5 --max-far 0.2 || fail=1
   echo -n "$what, timeline:  " && "$png_diff" "$base-web.png" "$base-sdl.png" --rect "$track" \
