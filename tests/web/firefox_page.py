@@ -5,9 +5,14 @@ Firefox's own --screenshot is taken at the load event, before the page has fetch
 no virtual time budget (what the chromium tests wait with). So this drives Firefox over its Remote Agent instead:
 WebDriver BiDi, JSON over a websocket on --remote-debugging-port, with Python's standard library only (no geckodriver,
 no npm, no pip). It sets the viewport to SIZE, navigates, waits until the page writes #result (?run=N) or #error,
-prints #result's text (or "error: " and #error's), and with --screenshot writes the viewport as a PNG.
+prints #result's text (or "error: " and #error's), and with --screenshot writes the viewport as a PNG. With --keys,
+then presses each key in turn as a user does (input.performActions: the browser's own key events) and prints, after
+each, "KEY: " and what the JavaScript expression --probe says then.
 
-Usage: firefox_page.py [--size 1280x800] [--screenshot FILE] [--timeout 120] [--firefox firefox-esr] URL
+Usage: firefox_page.py [--size 1280x800] [--screenshot FILE] [--timeout 120] [--firefox firefox-esr]
+                       [--keys 'K K ...' --probe EXPRESSION] URL
+(a key: one character, or Escape, Tab, Enter, F1, ArrowLeft, ArrowRight, ArrowUp, ArrowDown, PageUp, PageDown, Home,
+End)
 Exit status: 0 when the page wrote #result, 1 when it did not (an error, or not in time), 2 when Firefox did not
 start or answer.
 """
@@ -107,6 +112,21 @@ class BiDi:
         return r.get('result', {}).get('value', '') if r.get('type') == 'success' else ''
 
 
+# WebDriver's codes of the keys that are not characters.
+SPECIAL_KEYS = {'Escape': '\ue00c', 'Tab': '\ue004', 'Enter': '\ue007', 'F1': '\ue031', 'ArrowLeft': '\ue012',
+                'ArrowUp': '\ue013', 'ArrowRight': '\ue014', 'ArrowDown': '\ue015', 'PageUp': '\ue00e',
+                'PageDown': '\ue00f', 'Home': '\ue011', 'End': '\ue010'}
+
+
+def press(bidi, context, key):
+    value = SPECIAL_KEYS.get(key, key)
+    bidi.call('input.performActions', context=context, actions=[{'type': 'key', 'id': 'keyboard', 'actions': [
+        {'type': 'keyDown', 'value': value}, {'type': 'keyUp', 'value': value}]}])
+    # A frame later, so that what the key changed is drawn.
+    bidi.call('script.evaluate', target={'context': context}, awaitPromise=True,
+              expression='new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))')
+
+
 def start_firefox(firefox, profile, log):
     """Firefox headless on a fresh profile, its Remote Agent on a free port (port 0: Firefox picks one and writes it
     into the profile's WebDriverBiDiServer.json)."""
@@ -133,6 +153,8 @@ def main():
     ap.add_argument('--screenshot')
     ap.add_argument('--timeout', type=float, default=120)
     ap.add_argument('--firefox', default='firefox-esr')
+    ap.add_argument('--keys', default='')
+    ap.add_argument('--probe', default="''")
     ap.add_argument('url')
     a = ap.parse_args()
     width, height = map(int, a.size.split('x'))
@@ -165,6 +187,10 @@ def main():
                 with open(a.screenshot, 'wb') as f:
                     f.write(base64.b64decode(png))
             print(result or ('error: ' + error if error else 'no result in time'))
+            if result:
+                for key in a.keys.split():
+                    press(bidi, context, key)
+                    print(f'{key}: {bidi.text(context, f"String({a.probe})")}')
             return 0 if result else 1
     finally:
         if proc:
