@@ -160,6 +160,7 @@ function frameLayout() {
   // The controls take the row under the timeline's numbers, where the viewer writes its keys.
   root.setProperty('--below-bar', F.bar.y - F.ch + F.bar.h + px(4) + font('sans', px(12)).height + 'px');
   for (const n of [2, 3, 4, 6, 7, 8, 10, 12, 16, 18, 22, 60]) root.setProperty('--p' + n, px(n) + 'px');
+  for (const n of [8, 13, 22]) root.setProperty('--c' + n, Math.floor(n * s + 0.5) + 'px');
   // Each size's font and line heights, and how far to move its text so that its baseline lies where SDL_ttf's
   // does in a line of that height (at the line's top plus the ascent rounded up; the browser rounds the ascent to
   // the nearest pixel and centres the glyphs in a taller line): --dyN for a line, --dylN in a paragraph.
