@@ -780,6 +780,9 @@ function draw(frac = 0) {
   fill(0, 0, F.cw, F.ch, pal.theme.bg);
   G = gridLayout();
   C = JSON.parse(api.cycle(w));
+  // The cell a narrative paragraph turns to as the clock comes into it, before its channel's pathway is traced.
+  const pick = api.narrativeSelect(w);
+  if (pick >= 0) selectCell(pick);
   P = selected >= 0 && channel >= 0 ? JSON.parse(api.pathway(w, selected, channel)) : { n: 0 };
   const hops = (P.hops || []).map(([c, lc]) => `${c % L.width},${Math.floor(c / L.width)}:${lc}`).join(' ');
   if ($('traced').textContent !== hops) $('traced').textContent = hops;
@@ -834,8 +837,6 @@ function topBar(clock) {
 
 function panel(clock) {
   topBar(clock);
-  const pick = api.narrativeSelect(w);
-  if (pick >= 0) selectCell(pick);
   const text = api.narrative(w);
   const body = font('sans', F.px(15)), paras = text.split('\n\n').filter((p) => p !== '');
   // How the run ended comes first, as in the SDL2 panel: a deadlock's report without the table of its messages (too

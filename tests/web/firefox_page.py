@@ -12,7 +12,7 @@ each, "KEY: " and what the JavaScript expression --probe says then.
 Usage: firefox_page.py [--size 1280x800] [--screenshot FILE] [--timeout 120] [--firefox firefox-esr]
                        [--keys 'K K ...' --probe EXPRESSION] URL
 (a key: one character, or Escape, Tab, Enter, F1, ArrowLeft, ArrowRight, ArrowUp, ArrowDown, PageUp, PageDown, Home,
-End)
+End; or click:SELECTOR, a click of the mouse's left button in the middle of the element the CSS selector finds)
 Exit status: 0 when the page wrote #result, 1 when it did not (an error, or not in time), 2 when Firefox did not
 start or answer.
 """
@@ -119,9 +119,21 @@ SPECIAL_KEYS = {'Escape': '\ue00c', 'Tab': '\ue004', 'Enter': '\ue007', 'F1': '\
 
 
 def press(bidi, context, key):
-    value = SPECIAL_KEYS.get(key, key)
-    bidi.call('input.performActions', context=context, actions=[{'type': 'key', 'id': 'keyboard', 'actions': [
-        {'type': 'keyDown', 'value': value}, {'type': 'keyUp', 'value': value}]}])
+    if key.startswith('click:'):
+        found = bidi.call('script.evaluate', target={'context': context}, awaitPromise=False,
+                          expression=f'document.querySelector({json.dumps(key[6:])})')
+        node = found.get('result', {})
+        if found.get('type') != 'success' or 'sharedId' not in node:
+            raise RuntimeError(f'{key}: no such element')
+        origin = {'type': 'element', 'element': {'sharedId': node['sharedId']}}
+        bidi.call('input.performActions', context=context, actions=[{
+            'type': 'pointer', 'id': 'mouse', 'parameters': {'pointerType': 'mouse'}, 'actions': [
+                {'type': 'pointerMove', 'x': 0, 'y': 0, 'origin': origin},
+                {'type': 'pointerDown', 'button': 0}, {'type': 'pointerUp', 'button': 0}]}])
+    else:
+        value = SPECIAL_KEYS.get(key, key)
+        bidi.call('input.performActions', context=context, actions=[{'type': 'key', 'id': 'keyboard', 'actions': [
+            {'type': 'keyDown', 'value': value}, {'type': 'keyUp', 'value': value}]}])
     # A frame later, so that what the key changed is drawn.
     bidi.call('script.evaluate', target={'context': context}, awaitPromise=True,
               expression='new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))')

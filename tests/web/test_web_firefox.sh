@@ -39,7 +39,8 @@ rm -f "$shots/wormhole-150-web.png"
 check "wormhole at 150, for its picture" 150 "$page&run=100150&back=150" "$shots/wormhole-150-web.png"
 
 # The viewer's keys, pressed as a user presses them (WebDriver BiDi's key input), on wormhole at 150 with (1,0)
-# selected, whose channels 0 and 8 are in use there (`iwarp debug`'s `channels 1,0`); after each key what the page
+# selected, whose channels 0 and 8 are in use there (`iwarp debug`'s `channels 1,0`), and clicks of the mouse (the
+# "? Keys" button, the help, a channel's row, which traces its pathway and, again, stops); after each what the page
 # shows: the clock, the traced channel and its hops, the selection, the help, the legend, the text's scale, the speed,
 # the frame rate, the timeline's marks (P and N go to the one before and after the clock), and the screenshot S
 # downloads (its name, iwarp-view-CLOCK.png as the viewer's, and size).
@@ -48,7 +49,8 @@ probe="[api.clock(w), channel, document.getElementById('traced').textContent || 
   'legend', scale, document.getElementById('speed').value, document.getElementById('rate').hidden ? 'norate' : 'rate',
   Array.from(M.HEAPF64.subarray(api.marks(w) >> 3, (api.marks(w) >> 3) + 2 * api.nmarks(w)))
   .filter((v, i) => i % 2 === 0).join(','), document.body.dataset.shot || '-'].join('|')"
-keys="h Escape ? F1 / Escape ] ] ] [ Tab Escape l l + + - p p n f f r s"
+keys="h Escape ? F1 / Escape click:#help-open click:#help ] ] ] [ Tab click:[data-lc='8'] click:[data-lc='8'] Escape
+  l l + + - p p n f f r s"
 got=$(timeout 300 python3 "$src/tests/web/firefox_page.py" --keys "$keys" --probe "$probe" \
   "$page&run=400&back=150&select=1,0") || true
 if python3 - "$got" "$keys" <<'PY'; then
@@ -66,9 +68,9 @@ prev2 = max(c for c in marks if c < prev1)
 # key: (field, value) pairs it must leave; fields: 0 clock, 1 channel, 2 hops, 3 selected, 4 help, 5 legend,
 # 6 scale, 7 speed, 8 rate; S: 10, the PNG's name and size.
 want = [
-    {4: 'help'}, {4: 'nohelp'}, {4: 'help'}, {4: 'nohelp'}, {4: 'help'}, {4: 'nohelp'},
+    {4: 'help'}, {4: 'nohelp'}, {4: 'help'}, {4: 'nohelp'}, {4: 'help'}, {4: 'nohelp'}, {4: 'help'}, {4: 'nohelp'},
     {1: '0', 2: '1,0:0'}, {1: '8', 2: path8}, {1: '-1', 2: '-'}, {1: '8', 2: path8}, {1: '-1', 2: '-', 3: '1'},
-    {3: '-1'},
+    {1: '8', 2: path8}, {1: '-1', 2: '-', 3: '1'}, {3: '-1'},
     {5: 'nolegend'}, {5: 'legend'}, {6: '1.25'}, {6: '1.5'}, {6: '1.25'},
     {0: str(prev1)}, {0: str(prev2)}, {0: str(prev1)},
     {7: '0'}, {7: '20'}, {8: 'rate'}, {},
