@@ -64,12 +64,13 @@ void plot_categories(plot_t *p, const char *const *names, size_t n);
  * decades; the axis then fits all points (fit_unmarked off), since a log axis shows them without squashing. */
 void plot_log_y_if_decades(plot_t *p);
 
-/* Write the plot; each returns 0, or -1 with errno (or, for PNG/PDF, EIO from cairo). Create the folder. */
-int plot_write_svg(const plot_t *p, const char *path);
-int plot_write_png(const plot_t *p, const char *path);
-int plot_write_pdf(const plot_t *p, const char *path);
-/* path ends in .svg: writes it and the .png and .pdf beside it; returns 0 or -1 (the first failure). */
-int plot_write_all(const plot_t *p, const char *svg_path);
+/* Write the plot, whole or not at all (file_out, isa/file.h), making its folder; each returns 0, or -1 with
+ * "path: why" in err. */
+int plot_write_svg(const plot_t *p, const char *path, char *err, size_t errlen);
+int plot_write_png(const plot_t *p, const char *path, char *err, size_t errlen);
+int plot_write_pdf(const plot_t *p, const char *path, char *err, size_t errlen);
+/* path ends in .svg: writes it and the .png and .pdf beside it; returns 0, or -1 with the first failure's why. */
+int plot_write_all(const plot_t *p, const char *svg_path, char *err, size_t errlen);
 
 /* mkdir -p for a folder; returns 0 or -1. */
 int plot_make_dirs(const char *dir);

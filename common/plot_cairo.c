@@ -1,5 +1,6 @@
 /* PNG and PDF through cairo: the same drawing calls as the SVG, on an image or a PDF surface. */
 #include "plot.h"
+#include "file.h"
 #include "plot_canvas.h"
 
 #include <cairo-pdf.h>
@@ -108,60 +109,67 @@ static void cr_text(void *ctx, const char *role, double x, double y, const char 
     cairo_restore(cr);
 }
 
-/* Writes to a temporary name and renames it over path, so a reader never sees half a file. */
-static int finish(cairo_surface_t *s, const char *tmp, const char *path, bool png)
+/* cairo's output goes through a file_out (isa/file.h): a temporary file of its own beside path, each write checked,
+ * renamed into place whole; two writers of one path never share a temporary name. */
+static cairo_status_t to_file(void *closure, const unsigned char *data, unsigned int len)
 {
-    cairo_status_t st = png ? cairo_surface_write_to_png(s, tmp) : (cairo_surface_finish(s), cairo_surface_status(s));
-    cairo_surface_destroy(s);
-    if (st != CAIRO_STATUS_SUCCESS || rename(tmp, path) != 0) {
-        remove(tmp);
-        errno = st != CAIRO_STATUS_SUCCESS ? EIO : errno;
-        return -1;
-    }
-    return 0;
+    return fwrite(data, 1, len, closure) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
 }
 
 /* PNG at twice the SVG's pixels, so that it reads as sharply as the vector formats; PDF in points. */
-static int write_cairo(const plot_t *p, const char *path, bool png)
+static int write_cairo(const plot_t *p, const char *path, bool png, char *err, size_t errlen)
 {
-    char tmp[1100];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    if (plot_make_parent(path) != 0)
+    if (plot_make_parent(path) != 0) {
+        snprintf(err, errlen, "%s: cannot make its folder: %s", path, strerror(errno));
+        return -1;
+    }
+    file_out_t out;
+    if (file_out_open(&out, path, "wb", err, errlen) != 0)
         return -1;
     int w, h;
     plot_size(p, &w, &h);
     double scale = png ? 2 : 1;
     cairo_surface_t *s = png ? cairo_image_surface_create(CAIRO_FORMAT_RGB24, 2 * w, 2 * h)
-                             : cairo_pdf_surface_create(tmp, w, h);
+                             : cairo_pdf_surface_create_for_stream(to_file, out.f, w, h);
     cairo_t *cr = cairo_create(s);
     cairo_scale(cr, scale, scale);
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
     plot_canvas_t c = {cr, cr_line, cr_shape, cr_circle, cr_text};
     plot_render(p, &c);
     cairo_destroy(cr);
-    return finish(s, tmp, path, png);
+    cairo_status_t st = png ? cairo_surface_write_to_png_stream(s, to_file, out.f)
+                            : (cairo_surface_finish(s), cairo_surface_status(s));
+    cairo_surface_destroy(s);
+    if (st != CAIRO_STATUS_SUCCESS) {
+        /* A failed write of the stream sets the FILE's error, whose errno is the reason; cairo's own is the rest. */
+        snprintf(err, errlen, "%s: %s", path,
+                 st == CAIRO_STATUS_WRITE_ERROR && ferror(out.f) ? strerror(errno) : cairo_status_to_string(st));
+        file_out_abort(&out);
+        return -1;
+    }
+    return file_out_commit(&out, err, errlen);
 }
 
-int plot_write_png(const plot_t *p, const char *path)
+int plot_write_png(const plot_t *p, const char *path, char *err, size_t errlen)
 {
-    return write_cairo(p, path, true);
+    return write_cairo(p, path, true, err, errlen);
 }
 
-int plot_write_pdf(const plot_t *p, const char *path)
+int plot_write_pdf(const plot_t *p, const char *path, char *err, size_t errlen)
 {
-    return write_cairo(p, path, false);
+    return write_cairo(p, path, false, err, errlen);
 }
 
-int plot_write_all(const plot_t *p, const char *svg_path)
+int plot_write_all(const plot_t *p, const char *svg_path, char *err, size_t errlen)
 {
     char other[1100];
     size_t n = strlen(svg_path);
     size_t stem = n > 4 && strcmp(svg_path + n - 4, ".svg") == 0 ? n - 4 : n;
-    if (plot_write_svg(p, svg_path) != 0)
+    if (plot_write_svg(p, svg_path, err, errlen) != 0)
         return -1;
     snprintf(other, sizeof other, "%.*s.png", (int)stem, svg_path);
-    if (plot_write_png(p, other) != 0)
+    if (plot_write_png(p, other, err, errlen) != 0)
         return -1;
     snprintf(other, sizeof other, "%.*s.pdf", (int)stem, svg_path);
-    return plot_write_pdf(p, other);
+    return plot_write_pdf(p, other, err, errlen);
 }

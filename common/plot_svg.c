@@ -4,6 +4,7 @@
 
 #include "file.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -78,13 +79,14 @@ static void svg_text(void *ctx, const char *role, double x, double y, const char
     fputs("</text>\n", f);
 }
 
-int plot_write_svg(const plot_t *p, const char *path)
+int plot_write_svg(const plot_t *p, const char *path, char *err, size_t errlen)
 {
-    if (plot_make_parent(path) != 0)
+    if (plot_make_parent(path) != 0) {
+        snprintf(err, errlen, "%s: cannot make its folder: %s", path, strerror(errno));
         return -1;
+    }
     file_out_t out; /* whole or not at all (file.h) */
-    char err[512];
-    if (file_out_open(&out, path, "w", err, sizeof err) != 0)
+    if (file_out_open(&out, path, "w", err, errlen) != 0)
         return -1;
     int w, h;
     plot_size(p, &w, &h);
@@ -93,5 +95,5 @@ int plot_write_svg(const plot_t *p, const char *path)
     plot_canvas_t c = {out.f, svg_line, svg_shape, svg_circle, svg_text};
     plot_render(p, &c);
     fputs("</svg>\n", out.f);
-    return file_out_commit(&out, err, sizeof err);
+    return file_out_commit(&out, err, errlen);
 }

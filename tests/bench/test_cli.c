@@ -18,13 +18,17 @@
 
 #include "command.h"
 #include "iwarp_config.h"
+#include "test_dir.h"
 
 static const char *iwarp;
+/* The folder of this run of the test (test_dir.h): two runs at once (a suite under valgrind beside another) must not
+ * write into each other's. */
+static char out_dir[256];
 
 static int bench(char **out, const char *args)
 {
     char cmd[2048];
-    snprintf(cmd, sizeof cmd, "'%s' bench --out /tmp/iwarp-bench-test %s", iwarp, args);
+    snprintf(cmd, sizeof cmd, "'%s' bench --out %s %s", iwarp, out_dir, args);
     return command_run(cmd, out);
 }
 
@@ -291,11 +295,14 @@ static void test_results_carry_their_metadata(void **state)
 static void test_each_report_keeps_its_own_folder(void **state)
 {
     (void)state;
-    assert_int_equal(system("rm -rf /tmp/iwarp-bench-test"), 0);
+    assert_int_equal(test_dir_remove(out_dir), 0);
+    assert_int_equal(mkdir(out_dir, 0700), 0);
+    char row_prefix[300];
+    snprintf(row_prefix, sizeof row_prefix, "every measured case as a row: %s/", out_dir);
     char *csv, *report, *again;
     assert_int_equal(bench(&csv, "--quick --csv logp"), 0);
     assert_int_equal(bench(&report, "--quick logp"), 0);
-    const char *at = strstr(report, "every measured case as a row: /tmp/iwarp-bench-test/");
+    const char *at = strstr(report, row_prefix);
     assert_non_null(at);
     char first[512];
     at += strlen("every measured case as a row: ");
@@ -309,21 +316,25 @@ static void test_each_report_keeps_its_own_folder(void **state)
     free(a);
     free(b);
     assert_int_equal(bench(&again, "--quick logp"), 0);
-    at = strstr(again, "every measured case as a row: /tmp/iwarp-bench-test/");
+    at = strstr(again, row_prefix);
     assert_non_null(at);
     assert_null(strstr(again, first)); /* a folder of its own */
     char *table2;
     assert_int_equal(command_run(cmd, &table2), 0); /* the first is still there, the same */
     assert_string_equal(table2, table);
     struct stat st;
-    assert_int_equal(lstat("/tmp/iwarp-bench-test/latest", &st), 0);
+    char latest[300];
+    snprintf(latest, sizeof latest, "%s/latest", out_dir);
+    assert_int_equal(lstat(latest, &st), 0);
     assert_true(S_ISLNK(st.st_mode));
     char *ls;
-    assert_int_equal(command_run("ls /tmp/iwarp-bench-test/latest/ | grep -c svg", &ls), 0);
+    snprintf(cmd, sizeof cmd, "ls '%s/' | grep -c svg", latest);
+    assert_int_equal(command_run(cmd, &ls), 0);
     free(ls);
     /* The newest folder is the one latest names, and it is the second text run's. */
     char *target;
-    assert_int_equal(command_run("readlink /tmp/iwarp-bench-test/latest", &target), 0);
+    snprintf(cmd, sizeof cmd, "readlink '%s'", latest);
+    assert_int_equal(command_run(cmd, &target), 0);
     target[strcspn(target, "\n")] = '\0';
     assert_non_null(strstr(again, target));
     free(target);
@@ -334,20 +345,34 @@ static void test_each_report_keeps_its_own_folder(void **state)
     free(table2);
 }
 
-/* Ctrl-C: the bench stops after the case it is in, reports what ended, keeps its table, and exits 130. */
+/* Ctrl-C: the bench stops after the case it is in, reports what ended, keeps its table in its own folder marked
+ * partial, leaves `latest` where it was (here: nowhere, no run before it was whole), and exits 130. (Until the
+ * test had a folder of its own it read `latest` of an earlier whole run left in a shared /tmp folder.) */
 static void test_ctrl_c_keeps_what_ended(void **state)
 {
     (void)state;
-    char cmd[1024], *out;
-    snprintf(cmd, sizeof cmd, "timeout --preserve-status -s INT 3 '%s' bench --out /tmp/iwarp-bench-int patterns 2>&1",
-             iwarp);
+    char cmd[2048], *out;
+    snprintf(cmd, sizeof cmd, "timeout --preserve-status -s INT 3 '%s' bench --out '%s/int' patterns 2>&1", iwarp,
+             out_dir);
     assert_int_equal(command_run(cmd, &out), 130);
     if (strstr(out, "interrupted") == NULL || strstr(out, "every measured case as a row: ") == NULL)
         fail_msg("no report of the cases that ended:\n%s", out);
+    const char *folder = strstr(out, "this run's folder: ");
+    if (folder == NULL || strstr(folder, " (partial; ") == NULL)
+        fail_msg("the run's folder is not said to be partial:\n%s", out);
+    folder += strlen("this run's folder: ");
+    char csv[600];
+    snprintf(csv, sizeof csv, "%.*s/results.csv", (int)strcspn(folder, " "), folder);
     free(out);
-    assert_int_equal(command_run("cat /tmp/iwarp-bench-int/latest/results.csv | grep -c '^patterns,'", &out), 0);
-    assert_true(atoi(out) >= 3); /* at least the first size of the torus, under its three models */
+    snprintf(cmd, sizeof cmd, "head -1 '%s'; grep -c '^patterns,' '%s'", csv, csv);
+    assert_int_equal(command_run(cmd, &out), 0);
+    if (strncmp(out, "# partial: interrupted", 22) != 0)
+        fail_msg("%s does not start with its partial mark:\n%s", csv, out);
+    assert_true(atoi(strchr(out, '\n') + 1) >= 3); /* at least the first size of the torus, under its three models */
     free(out);
+    struct stat st;
+    snprintf(cmd, sizeof cmd, "%s/int/latest", out_dir);
+    assert_int_equal(lstat(cmd, &st), -1);
 }
 
 static void test_one_format_at_a_time(void **state)
@@ -515,6 +540,8 @@ int main(int argc, char **argv)
         return 2;
     }
     iwarp = argv[1];
+    if (test_dir_make(out_dir, sizeof out_dir, "iwarp-bench-test") != 0)
+        return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_csv_has_a_row_per_case_with_the_pinned_clocks),
         cmocka_unit_test(test_collectives_records_are_right_and_agree_with_iwarp_coll),
@@ -528,5 +555,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_caching_loops_run_at_the_papers_dynamic_counts),
         cmocka_unit_test(test_caching_hpf_records_per_case_and_iteration),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    test_dir_remove(out_dir);
+    return failed;
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -23,7 +24,8 @@ static char *svg_of(const plot_t *p)
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
-    assert_int_equal(plot_write_svg(p, path), 0);
+    char err[512];
+    assert_int_equal(plot_write_svg(p, path, err, sizeof err), 0);
     FILE *f = fopen(path, "r");
     assert_non_null(f);
     static char buf[1 << 16];
@@ -336,7 +338,8 @@ static void test_png_and_pdf_beside_svg(void **state)
     plot_init(&p, "t", "x", "y", false, false);
     plot_point(plot_add(&p, "s", false), 1, 1);
     snprintf(path, sizeof path, "%s/a.svg", dir);
-    assert_int_equal(plot_write_all(&p, path), 0);
+    char err[512];
+    assert_int_equal(plot_write_all(&p, path, err, sizeof err), 0);
     static const char *const ext[] = {"svg", "png", "pdf"}, *const magic[] = {"<svg", "\x89PNG", "%PDF"};
     for (unsigned i = 0; i < 3; i++) {
         snprintf(path, sizeof path, "%s/a.%s", dir, ext[i]);
@@ -351,10 +354,40 @@ static void test_png_and_pdf_beside_svg(void **state)
     rmdir(dir);
 }
 
+/* A plot that cannot be written says which file and why, and leaves nothing behind: not the file, and no
+ * temporary file beside it (the PNG and PDF went through fixed "NAME.tmp" names before, which two writers of one
+ * plot shared: one's rename took the other's file away, and the message had no reason). */
+static void test_a_failed_write_says_why_and_leaves_nothing(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/iwarp_plotfail_XXXXXX", path[256], err[512];
+    assert_non_null(mkdtemp(dir));
+    plot_t p;
+    plot_init(&p, "t", "x", "y", false, false);
+    plot_point(plot_add(&p, "s", false), 1, 1);
+    /* the PNG's name is taken by a folder: the SVG is written, the PNG is not */
+    snprintf(path, sizeof path, "%s/a.png", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/a.svg", dir);
+    assert_int_equal(plot_write_all(&p, path, err, sizeof err), -1);
+    assert_non_null(strstr(err, "a.png: is a directory"));
+    snprintf(path, sizeof path, "%s/a.png", dir);
+    assert_int_equal(rmdir(path), 0);
+    /* a folder that cannot be made: its parent is a file */
+    snprintf(path, sizeof path, "%s/a.svg/b.pdf", dir);
+    assert_int_equal(plot_write_pdf(&p, path, err, sizeof err), -1);
+    if (strstr(err, "b.pdf: ") == NULL || strstr(err, "Not a directory") == NULL)
+        fail_msg("%s", err);
+    snprintf(path, sizeof path, "%s/a.svg", dir);
+    assert_int_equal(remove(path), 0);
+    assert_int_equal(rmdir(dir), 0); /* fails if anything else was left in it */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_categories_name_their_points_in_order),
+        cmocka_unit_test(test_a_failed_write_says_why_and_leaves_nothing),
         cmocka_unit_test(test_crowded_names_stagger),
         cmocka_unit_test(test_categories_draw_points_without_lines),
         cmocka_unit_test(test_model_is_dashed_in_its_series_colour),

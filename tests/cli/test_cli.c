@@ -226,8 +226,11 @@ static void test_a_screenshot_prints_nothing(void **state)
 static void test_asm_assembles_the_shipped_programs(void **state)
 {
     (void)state;
-    expect("asm programs/net/pathway.s -o /tmp/iwarp-cli-pathway.img && echo assembled", 0, "assembled");
-    unlink("/tmp/iwarp-cli-pathway.img");
+    char img[64], args[256];
+    snprintf(img, sizeof img, "/tmp/iwarp-cli-%d-pathway.img", (int)getpid());
+    snprintf(args, sizeof args, "asm programs/net/pathway.s -o %s && echo assembled", img);
+    expect(args, 0, "assembled");
+    unlink(img);
 }
 
 /* --text-base is digits (decimal, 0x hex or 0 octal) from its first character: strtoul read '' as 0, and took
@@ -236,13 +239,15 @@ static void test_asm_text_base_wants_digits(void **state)
 {
     (void)state;
     static const char *const bad[] = {"''", "' 4096'", "+4096", "-0"};
+    char img[64], args[256];
+    snprintf(img, sizeof img, "/tmp/iwarp-cli-%d-base.img", (int)getpid());
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        char args[256];
-        snprintf(args, sizeof args, "asm programs/bench/compute.s -o /tmp/iwarp-cli-base.img --text-base %s", bad[i]);
+        snprintf(args, sizeof args, "asm programs/bench/compute.s -o %s --text-base %s", img, bad[i]);
         expect(args, 2, "--text-base needs a word-aligned 32-bit address (a multiple of 4, 0..0xfffffffc)");
     }
-    expect("asm programs/bench/compute.s -o /tmp/iwarp-cli-base.img --text-base 010 && echo assembled", 0, "assembled");
-    unlink("/tmp/iwarp-cli-base.img");
+    snprintf(args, sizeof args, "asm programs/bench/compute.s -o %s --text-base 010 && echo assembled", img);
+    expect(args, 0, "assembled");
+    unlink(img);
 }
 
 /* With no display the viewer says so, rather than run unseen. */

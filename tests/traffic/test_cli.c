@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "command.h"
+#include "test_dir.h"
 #include "iwarp_config.h"
 
 static const char *iwarp;
@@ -45,17 +46,22 @@ static unsigned count(const char *text, const char *needle)
 static void test_a_curve_prints_a_row_per_rate_and_draws_both_plots(void **state)
 {
     (void)state;
+    char dir[256], args[512], path[512];
+    assert_int_equal(test_dir_make(dir, sizeof dir, "iwarp-traffic-test"), 0);
+    snprintf(args, sizeof args, "--rate 0.01:0.03:0.01 --sample 500 --warmup 500 --out %s", dir);
     char *out;
-    int st = tool(&out, "--rate 0.01:0.03:0.01 --sample 500 --warmup 500 --out /tmp/iwarp-traffic-test");
+    int st = tool(&out, args);
     if (st != 0 || count(out, "\n 0.0") != 3 || strstr(out, "latency.svg") == NULL)
         fail_msg("status %d, output:\n%s", st, out);
     free(out);
-    assert_int_equal(access("/tmp/iwarp-traffic-test/latency.svg", R_OK), 0);
-    assert_int_equal(access("/tmp/iwarp-traffic-test/accepted.svg", R_OK), 0);
-    assert_int_equal(access("/tmp/iwarp-traffic-test/latency.png", R_OK), 0);
-    assert_int_equal(access("/tmp/iwarp-traffic-test/accepted.pdf", R_OK), 0);
+    static const char *const plots[] = {"latency.svg", "accepted.svg", "latency.png", "accepted.pdf"};
+    for (size_t i = 0; i < sizeof plots / sizeof plots[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, plots[i]);
+        assert_int_equal(access(path, R_OK), 0);
+    }
     /* the configuration under the title: array, routing, injection, message size */
-    FILE *f = fopen("/tmp/iwarp-traffic-test/latency.svg", "r");
+    snprintf(path, sizeof path, "%s/latency.svg", dir);
+    FILE *f = fopen(path, "r");
     assert_non_null(f);
     static char svg[1 << 16];
     svg[fread(svg, 1, sizeof svg - 1, f)] = '\0';
@@ -64,6 +70,7 @@ static void test_a_curve_prints_a_row_per_rate_and_draws_both_plots(void **state
     assert_non_null(config);
     assert_non_null(strstr(config, "8x8 torus, routed messages (dimension order), Bernoulli injection"));
     assert_non_null(strstr(config, "data words a message"));
+    assert_int_equal(test_dir_remove(dir), 0);
 }
 
 static void test_json_is_a_record_per_point_and_the_threads_change_nothing(void **state)
@@ -140,6 +147,8 @@ static void test_the_documented_commands_run(void **state)
     assert_non_null(f);
     char *text = command_read_all(f);
     fclose(f);
+    char dir[256];
+    assert_int_equal(test_dir_make(dir, sizeof dir, "iwarp-traffic-doc"), 0);
     unsigned ran = 0;
     static const char prefix[] = "build/tools/iwarp traffic";
     for (char *line = text; line != NULL && *line;) {
@@ -151,9 +160,8 @@ static void test_the_documented_commands_run(void **state)
             if (hash != NULL)
                 *hash = '\0';
             char args[1024];
-            snprintf(args, sizeof args,
-                     "%s --warmup 200 --sample 200 --samples 1:2 --drain 2000 --out /tmp/iwarp-traffic-doc",
-                     line + sizeof prefix - 1);
+            snprintf(args, sizeof args, "%s --warmup 200 --sample 200 --samples 1:2 --drain 2000 --out %s",
+                     line + sizeof prefix - 1, dir);
             char *out;
             int st = tool(&out, args);
             if (st != 0)
@@ -165,6 +173,7 @@ static void test_the_documented_commands_run(void **state)
     }
     free(text);
     assert_true(ran >= 5);
+    assert_int_equal(test_dir_remove(dir), 0);
 }
 
 int main(int argc, char **argv)

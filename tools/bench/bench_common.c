@@ -70,8 +70,9 @@ void bench_write_plot(const bench_context_t *ctx, const plot_t *p, const char *b
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", ctx->out_dir, file);
-    if (plot_write_all(p, path) != 0)
-        fprintf(stderr, "bench %s: cannot write %s\n", bench, path);
+    char err[1024];
+    if (plot_write_all(p, path, err, sizeof err) != 0)
+        fprintf(stderr, "bench %s: cannot write a plot: %s\n", bench, err);
     else if (bench_report(ctx))
         printf("plot: %s\n", path);
 }

@@ -218,7 +218,8 @@ int sweep_plot(const sweep_t *s, const csv_table_t *t, const char *spec, bool lo
             (pts[i][k][2] != 0 ? plot_point_marked : plot_point)(ps, pts[i][k][0], pts[i][k][1]);
     }
     plot_log_y_if_decades(&p);
-    if (plot_write_all(&p, path) != 0)
-        return err_set(err, errlen, "%s: cannot write the plot", path);
+    char why[1024];
+    if (plot_write_all(&p, path, why, sizeof why) != 0)
+        return err_set(err, errlen, "cannot write the plot: %s", why);
     return 0;
 }

@@ -138,14 +138,14 @@ static int write_plots(const traffic_cli_t *o, plot_t *lat, plot_t *acc, double 
         plot_point(diag, top, top);
     }
     plot_log_y_if_decades(lat);
-    char path[4096];
+    char path[4096], err[1024];
     snprintf(path, sizeof path, "%s/latency.svg", o->out_dir);
-    int rc = plot_write_all(lat, path);
+    int rc = plot_write_all(lat, path, err, sizeof err);
     snprintf(path, sizeof path, "%s/accepted.svg", o->out_dir);
     if (rc == 0)
-        rc = plot_write_all(acc, path);
+        rc = plot_write_all(acc, path, err, sizeof err);
     if (rc != 0) {
-        fprintf(stderr, "iwarp traffic: cannot write the plots into %s\n", o->out_dir);
+        fprintf(stderr, "iwarp traffic: cannot write the plots: %s\n", err);
         return -1;
     }
     printf("plots: %s/latency.svg, %s/accepted.svg\n", o->out_dir, o->out_dir);
