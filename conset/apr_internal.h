@@ -74,7 +74,10 @@ struct apr {
     /* the torus, tabulated: neighbours (APR_NONE where a side of 1 has no link), coordinates */
     unsigned *nb;
     uint16_t *cx, *cy;
-    uint16_t *hx, *hy; /* per search: ring distance of each x (y) to the destination's */
+    /* the search's heuristic: hops from each cell to h_dst times APR_SCALE; the phases of one connection share
+     * a destination, so it is built when the destination changes, not for every search */
+    uint32_t *h, *hx, *hy; /* hx (hy): of each column (row) */
+    unsigned h_dst;
     /* search workspace */
     uint64_t *g;
     uint32_t *seen, *closed, gen;

@@ -73,6 +73,22 @@ static void take_path(apr_t *a, unsigned src, unsigned dst)
     }
 }
 
+/* Every cell costs at least APR_SCALE, so the hops still to go, times that, never overestimate. */
+static void set_heuristic(apr_t *a, unsigned dst)
+{
+    const torus_t *t = &a->t;
+    unsigned xd = a->cx[dst], yd = a->cy[dst];
+    for (unsigned x = 0; x < t->w; x++)
+        a->hx[x] = torus_ring(x, xd, t->w) * APR_SCALE;
+    for (unsigned y = 0; y < t->h; y++)
+        a->hy[y] = torus_ring(y, yd, t->h) * APR_SCALE;
+    uint32_t *h = a->h;
+    for (unsigned y = 0; y < t->h; y++, h += t->w)
+        for (unsigned x = 0; x < t->w; x++)
+            h[x] = a->hx[x] + a->hy[y];
+    a->h_dst = dst;
+}
+
 uint64_t apr_search(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound)
 {
     const torus_t *t = &a->t;
@@ -93,16 +109,13 @@ uint64_t apr_search(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound)
     }
     const uint32_t gen = a->gen;
     const size_t base = (size_t)p * t->n;
-    /* Every cell costs at least APR_SCALE, so the hops still to go, times that, never overestimate. */
-    unsigned xd = a->cx[c->dst], yd = a->cy[c->dst];
-    for (unsigned x = 0; x < t->w; x++)
-        a->hx[x] = (uint16_t)(torus_ring(x, xd, t->w) * APR_SCALE);
-    for (unsigned y = 0; y < t->h; y++)
-        a->hy[y] = (uint16_t)(torus_ring(y, yd, t->h) * APR_SCALE);
+    if (c->dst != a->h_dst)
+        set_heuristic(a, c->dst);
+    const uint32_t *h = a->h;
     a->heap_n = 0;
     a->g[c->src] = cs;
     a->seen[c->src] = gen;
-    heap_push(a, cs + a->hx[a->cx[c->src]] + a->hy[a->cy[c->src]], c->src);
+    heap_push(a, cs + h[c->src], c->src);
     while (a->heap_n > 0) {
         uint64_t e = heap_pop(a);
         unsigned u = (unsigned)(e & 0xffff);
@@ -130,7 +143,7 @@ uint64_t apr_search(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound)
                 a->g[v] = gv;
                 a->prev[v] = (uint16_t)u;
                 a->pdir[v] = (uint8_t)d;
-                heap_push(a, gv + a->hx[a->cx[v]] + a->hy[a->cy[v]], v);
+                heap_push(a, gv + h[v], v);
             }
         }
     }
