@@ -181,6 +181,7 @@ void apr_free(apr_t *a)
     free(a->succ);
     free(a->use);
     free(a->hist);
+    free(a->cost);
     free(a->luse);
     free(a->sload);
     free(a->rload);

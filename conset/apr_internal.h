@@ -60,7 +60,9 @@ struct apr {
     uint16_t *use;
     uint32_t *hist;
     uint16_t *luse;
-    uint64_t pres; /* price of going over capacity, 0 = not allowed (the sequential pass) */
+    uint64_t pres; /* price of going over capacity, 0 = not allowed (the sequential pass): apr_set_prices */
+    /* apr_cell_cost of every phase and cell, updated whenever a use, a history or the price changes */
+    uint64_t *cost;
     /* BALANCE * (u / cap)^2 for the common uses u: the search asks for it at every step, and a division is
      * most of a node's cost */
     uint64_t balance[APR_BALANCE_TABLE];
@@ -104,6 +106,8 @@ typedef struct apr_saved {
 int apr_add_phase(apr_t *a);
 void apr_remove_phase(apr_t *a, unsigned q); /* q must be empty; later phases move down one */
 void apr_clear_history(apr_t *a);
+/* Tabulates apr_cell_cost again for every phase and cell: after the histories or the price change. */
+void apr_update_costs(apr_t *a);
 void apr_rip_up(apr_t *a, unsigned c);
 /* Routes connection c on the cheapest path over the phases its ordering allows; without room anywhere (only
  * when going over capacity is not allowed) it opens a phase. Returns 0; 1 when there is no room and a later
@@ -121,6 +125,8 @@ void apr_set_budget(apr_t *a, unsigned phases);
 int apr_paper_rounds(apr_t *a, unsigned *list);
 
 /* apr_negotiate.c: rip-up and reroute. */
+/* Sets the price of going over capacity and over the schedule budget. */
+void apr_set_prices(apr_t *a, uint64_t pres, uint64_t tpres);
 /* Tries to do with one phase fewer: 1 when phase q is gone and no cell is over capacity, 0 when that could not
  * be done (everything is as before), -1 when out of memory. list has room for every connection. */
 int apr_remove_phase_negotiated(apr_t *a, unsigned q, unsigned *list);
@@ -142,10 +148,10 @@ static inline uint64_t apr_balance_term(uint64_t u, unsigned cap)
 {
     return APR_BALANCE * u * u / ((uint64_t)cap * cap);
 }
-/* Cost of one more channel at (phase p, cell v); APR_INF when full and going over is not allowed. */
-static inline uint64_t apr_node_cost(const apr_t *a, unsigned p, unsigned v)
+/* Cost of one more channel at k = phase * cells + cell, from its use, history and the price; APR_INF when full and
+ * going over is not allowed. */
+static inline uint64_t apr_cell_cost(const apr_t *a, size_t k)
 {
-    size_t k = (size_t)p * a->t.n + v;
     uint64_t u = a->use[k];
     if (u >= a->cap && a->pres == 0)
         return APR_INF;
@@ -162,6 +168,11 @@ static inline uint64_t apr_node_cost(const apr_t *a, unsigned p, unsigned v)
         cost = cost * (APR_SCALE + a->pres * (u + 1 - a->cap)) / APR_SCALE;
     }
     return cost < APR_NODE_COST_MAX ? cost : APR_NODE_COST_MAX;
+}
+/* apr_cell_cost at (phase p, cell v), as last tabulated: the search asks for it at every step. */
+static inline uint64_t apr_node_cost(const apr_t *a, unsigned p, unsigned v)
+{
+    return a->cost[(size_t)p * a->t.n + v];
 }
 /* Cost of putting connection c's clocks on its ends' timelines in phase p (0 without a budget). */
 uint64_t apr_time_cost(const apr_t *a, unsigned p, const apr_conn_t *c);

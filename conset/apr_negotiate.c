@@ -68,6 +68,13 @@ static bool touches_over(const apr_t *a, unsigned ci, bool with_time)
     return false;
 }
 
+void apr_set_prices(apr_t *a, uint64_t pres, uint64_t tpres)
+{
+    a->pres = pres;
+    a->tpres = tpres;
+    apr_update_costs(a); /* the price is in every cell's cost that is over capacity or full */
+}
+
 static uint64_t raise_price(uint64_t p)
 {
     uint64_t next = p * APR_PRES_MULT / 2;
@@ -88,9 +95,7 @@ static int round_once(apr_t *a, bool with_time, unsigned *list)
             a->shist[k] += APR_HIST_INC * (uint32_t)units_over(a, a->sload[k], a->budget[p]);
             a->rhist[k] += APR_HIST_INC * (uint32_t)units_over(a, a->rload[k], a->budget[p]);
         }
-    a->pres = raise_price(a->pres);
-    if (with_time)
-        a->tpres = raise_price(a->tpres);
+    apr_set_prices(a, raise_price(a->pres), with_time ? raise_price(a->tpres) : a->tpres); /* and the histories */
     unsigned n = 0;
     for (unsigned k = 0; k < a->n; k++)
         if (touches_over(a, a->order[k], with_time))
@@ -120,7 +125,7 @@ int apr_remove_phase_negotiated(apr_t *a, unsigned q, unsigned *list)
     apr_remove_phase(a, q);
     apr_clear_history(a);
     apr_set_budget(a, a->nphases);
-    a->pres = a->tpres = APR_PRES0;
+    apr_set_prices(a, APR_PRES0, APR_PRES0);
     int rc = 0;
     /* The first placement follows the routing order: long connections first. */
     for (unsigned i = 0; i < n && rc == 0; i++)
@@ -133,7 +138,7 @@ int apr_remove_phase_negotiated(apr_t *a, unsigned q, unsigned *list)
         stall = over < least ? 0 : stall + 1;
         least = over < least ? over : least;
     }
-    a->pres = a->tpres = 0;
+    apr_set_prices(a, 0, 0);
     bool done = rc == 0 && channels_over(a) == 0;
     if (!done)
         apr_restore(a, &s);
@@ -149,7 +154,7 @@ int apr_remove_phase_negotiated(apr_t *a, unsigned q, unsigned *list)
 static int negotiate_time(apr_t *a, unsigned *list, apr_saved_t *best, uint64_t *best_bound)
 {
     apr_clear_history(a);
-    a->pres = a->tpres = APR_PRES0;
+    apr_set_prices(a, APR_PRES0, APR_PRES0);
     uint64_t least = channels_over(a) + time_over(a);
     int rc = 0, clean = 0;
     for (unsigned round = 0, stall = 0; rc == 0 && !clean && round < a->iterations && stall < APR_STALL; round++) {
@@ -172,7 +177,7 @@ static int negotiate_time(apr_t *a, unsigned *list, apr_saved_t *best, uint64_t 
         stall = over + tover < least ? 0 : stall + 1;
         least = over + tover < least ? over + tover : least;
     }
-    a->pres = a->tpres = 0;
+    apr_set_prices(a, 0, 0);
     apr_clear_history(a);
     return rc != 0 ? -1 : clean;
 }

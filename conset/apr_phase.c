@@ -27,6 +27,7 @@ int apr_add_phase(apr_t *a)
         unsigned cap = a->phases_cap ? 2 * a->phases_cap : 8;
         bool ok = grow((void **)&a->use, sizeof *a->use, cells, cap);
         ok = grow((void **)&a->hist, sizeof *a->hist, cells, cap) && ok;
+        ok = grow((void **)&a->cost, sizeof *a->cost, cells, cap) && ok;
         ok = grow((void **)&a->luse, sizeof *a->luse, cells * TORUS_DIRS, cap) && ok;
         ok = grow((void **)&a->sload, sizeof *a->sload, cells, cap) && ok;
         ok = grow((void **)&a->rload, sizeof *a->rload, cells, cap) && ok;
@@ -46,6 +47,8 @@ int apr_add_phase(apr_t *a)
     memset(a->shist + p * cells, 0, sizeof *a->shist * cells);
     memset(a->rhist + p * cells, 0, sizeof *a->rhist * cells);
     a->budget[p] = a->budget_new;
+    for (size_t k = p * cells; k < (p + 1) * cells; k++)
+        a->cost[k] = apr_cell_cost(a, k);
     return 0;
 }
 
@@ -55,6 +58,14 @@ void apr_clear_history(apr_t *a)
     memset(a->hist, 0, sizeof *a->hist * k);
     memset(a->shist, 0, sizeof *a->shist * k);
     memset(a->rhist, 0, sizeof *a->rhist * k);
+    apr_update_costs(a);
+}
+
+void apr_update_costs(apr_t *a)
+{
+    size_t total = (size_t)a->nphases * a->t.n;
+    for (size_t k = 0; k < total; k++)
+        a->cost[k] = apr_cell_cost(a, k);
 }
 
 /* Moves phases q+1.. of one per-phase array down one. */
@@ -69,6 +80,7 @@ void apr_remove_phase(apr_t *a, unsigned q)
     size_t cells = a->t.n;
     shift(a->use, sizeof *a->use, cells, q, a->nphases);
     shift(a->hist, sizeof *a->hist, cells, q, a->nphases);
+    shift(a->cost, sizeof *a->cost, cells, q, a->nphases);
     shift(a->luse, sizeof *a->luse, cells * TORUS_DIRS, q, a->nphases);
     shift(a->sload, sizeof *a->sload, cells, q, a->nphases);
     shift(a->rload, sizeof *a->rload, cells, q, a->nphases);
@@ -95,6 +107,7 @@ static void count(apr_t *a, unsigned ci, bool add)
     }
     for (unsigned k = 0; k < c->len; k++) {
         a->use[base + c->path[k]] = (uint16_t)(a->use[base + c->path[k]] + delta);
+        a->cost[base + c->path[k]] = apr_cell_cost(a, base + c->path[k]);
         if (k + 1 < c->len) {
             size_t l = (base + c->path[k]) * TORUS_DIRS + c->dirs[k];
             a->luse[l] = (uint16_t)(a->luse[l] + delta);
