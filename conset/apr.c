@@ -188,6 +188,9 @@ void apr_free(apr_t *a)
     free(a->shist);
     free(a->rhist);
     free(a->budget);
+    free(a->try);
+    free(a->try_lb);
+    free(a->try_tc);
     free(a->send_total);
     free(a->recv_total);
     free(a->nb);

@@ -34,6 +34,9 @@ int apr_add_phase(apr_t *a)
         ok = grow((void **)&a->shist, sizeof *a->shist, cells, cap) && ok;
         ok = grow((void **)&a->rhist, sizeof *a->rhist, cells, cap) && ok;
         ok = grow((void **)&a->budget, sizeof *a->budget, 1, cap) && ok;
+        ok = grow((void **)&a->try, sizeof *a->try, 1, cap) && ok;
+        ok = grow((void **)&a->try_lb, sizeof *a->try_lb, 1, cap) && ok;
+        ok = grow((void **)&a->try_tc, sizeof *a->try_tc, 1, cap) && ok;
         if (!ok)
             return -1;
         a->phases_cap = cap;
@@ -188,6 +191,75 @@ static void take_best(apr_t *a)
     a->cand = t;
 }
 
+/* The least a path's first cell after src costs in phase p, with the link to it (out), or its last cell before
+ * dst, without (on a side of 2 both links of a pair lead to dst); APR_INF when every neighbour is full. */
+static uint64_t least_neighbour(const apr_t *a, unsigned p, unsigned v, bool out)
+{
+    const unsigned *nb = a->nb + (size_t)v * TORUS_DIRS;
+    const uint16_t *links = a->luse + ((size_t)p * a->t.n + v) * TORUS_DIRS;
+    uint64_t least = APR_INF;
+    for (unsigned d = 0; d < TORUS_DIRS; d++) {
+        if (nb[d] == APR_NONE)
+            continue;
+        uint64_t cost = apr_node_cost(a, p, nb[d]);
+        if (cost == APR_INF)
+            continue;
+        cost += out ? (uint64_t)a->link_cost * links[d] : 0;
+        least = cost < least ? cost : least;
+    }
+    return least;
+}
+
+/* What any path of c costs in phase p at least, its time cost tc included: both ends are on every path and every
+ * other cell costs at least APR_SCALE. APR_INF when an end is full. */
+static uint64_t lower_bound(const apr_t *a, unsigned p, const apr_conn_t *c, uint64_t tc)
+{
+    uint64_t cs = apr_node_cost(a, p, c->src), cd = c->src == c->dst ? 0 : apr_node_cost(a, p, c->dst);
+    if (cs == APR_INF || cd == APR_INF)
+        return APR_INF;
+    return tc + cs + cd + (c->dist > 1 ? (uint64_t)(c->dist - 1) * APR_SCALE : 0);
+}
+
+/* lower_bound lb made closer by the cells next to the ends (APR_INF when there is no path): beyond one hop a
+ * path has a first cell after src, a neighbour of src, and beyond two a distinct last cell before dst, a
+ * neighbour of dst, each costing at least the cheapest such neighbour rather than APR_SCALE. Worth its look-ups
+ * only for a phase that lower_bound could not rule out. */
+static uint64_t closer_bound(const apr_t *a, unsigned p, const apr_conn_t *c, uint64_t lb)
+{
+    if (c->dist < 2)
+        return lb;
+    uint64_t first = least_neighbour(a, p, c->src, true), last = least_neighbour(a, p, c->dst, false);
+    if (first == APR_INF || last == APR_INF)
+        return APR_INF;
+    if (c->dist == 2)
+        return lb - APR_SCALE + (first > last ? first : last);
+    return lb - 2 * APR_SCALE + first + last;
+}
+
+/* The phases from lo to hi with room at both of c's ends into a->try, by their lower bound on what c would cost
+ * there (then by phase); returns how many. */
+static unsigned phases_to_try(apr_t *a, const apr_conn_t *c, unsigned lo, unsigned hi)
+{
+    unsigned n = 0;
+    for (unsigned p = lo; p < a->nphases && p <= hi; p++) {
+        uint64_t tc = apr_time_cost(a, p, c), lb = lower_bound(a, p, c, tc);
+        if (lb == APR_INF)
+            continue;
+        a->try_lb[p] = lb;
+        a->try_tc[p] = tc;
+        unsigned i = n++;
+        for (; i > 0 && a->try_lb[a->try[i - 1]] > lb; i--)
+            a->try[i] = a->try[i - 1];
+        a->try[i] = p;
+    }
+    return n;
+}
+
+/* Routes c in the phase where its search cost plus time cost is least, the lowest such phase among equals. The
+ * phases are searched cheapest lower bound first rather than in order, so that the first search finds a low
+ * best and the bound prunes most others (or cuts their searches short); the winner is the same: a phase below
+ * the best so far also wins with an equal cost, one above only with a lower one, and a phase's path does not
+ * depend on the bound it is searched with (the bound only stops the same A* earlier). */
 int apr_route_one(apr_t *a, unsigned ci)
 {
     apr_conn_t *c = &a->c[ci];
@@ -195,16 +267,20 @@ int apr_route_one(apr_t *a, unsigned ci)
     phase_bounds(a, ci, &lo, &hi);
     uint64_t best = APR_INF;
     unsigned best_p = APR_NONE;
-    for (unsigned p = lo; p < a->nphases && p <= hi; p++) {
-        /* Both ends are on every path, and each other hop costs at least APR_SCALE. */
-        uint64_t cs = apr_node_cost(a, p, c->src), cd = c->src == c->dst ? 0 : apr_node_cost(a, p, c->dst);
-        if (cs == APR_INF || cd == APR_INF)
+    unsigned n = phases_to_try(a, c, lo, hi);
+    for (unsigned i = 0; i < n; i++) {
+        unsigned p = a->try[i];
+        uint64_t lb = a->try_lb[p], tc = a->try_tc[p];
+        bool below = p < best_p; /* wins a tie */
+        if (lb > best)
+            break; /* and so are the rest */
+        if (lb == best && !below)
             continue;
-        uint64_t tc = apr_time_cost(a, p, c);
-        if (tc + cs + cd + (c->dist > 1 ? (uint64_t)(c->dist - 1) * APR_SCALE : 0) >= best)
+        lb = closer_bound(a, p, c, lb);
+        if (lb > best || (lb == best && !below))
             continue;
-        uint64_t cost = apr_search(a, p, c, best - tc);
-        if (cost != APR_INF && cost + tc < best) {
+        uint64_t cost = apr_search(a, p, c, best == APR_INF ? APR_INF : best - tc + below);
+        if (cost != APR_INF && (cost + tc < best || (cost + tc == best && below))) {
             best = cost + tc;
             best_p = p;
             take_best(a);
