@@ -119,8 +119,6 @@ uint64_t apr_search(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound)
     while (a->heap_n > 0) {
         uint64_t e = heap_pop(a);
         unsigned u = (unsigned)(e & 0xffff);
-        if ((e >> 16) >= bound)
-            return APR_INF;
         if (a->closed[u] == gen)
             continue;
         a->closed[u] = gen;
@@ -137,13 +135,17 @@ uint64_t apr_search(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound)
             uint64_t cv = apr_node_cost(a, p, v);
             if (cv == APR_INF)
                 continue;
-            uint64_t gv = a->g[u] + cv + (uint64_t)a->link_cost * links[d];
-            if (a->seen[v] != gen || gv < a->g[v]) {
+            /* A cell reached at f >= bound is not recorded. Keys pop in order (the heuristic is consistent), so
+             * the search would stop on popping it with nothing cheaper left: without it, the heap runs out at the
+             * same point instead. A cheaper way to it later is recorded all the same, as it beats anything not
+             * recorded. The same cells pop in the same order, for the same path and cost. */
+            uint64_t gv = a->g[u] + cv + (uint64_t)a->link_cost * links[d], f = gv + h[v];
+            if (f < bound && (a->seen[v] != gen || gv < a->g[v])) {
                 a->seen[v] = gen;
                 a->g[v] = gv;
                 a->prev[v] = (uint16_t)u;
                 a->pdir[v] = (uint8_t)d;
-                heap_push(a, gv + h[v], v);
+                heap_push(a, f, v);
             }
         }
     }
