@@ -246,8 +246,8 @@ static apr_t *create(const apr_input_t *in)
     a->closed = calloc(cells, sizeof *a->closed);
     a->prev = malloc(sizeof *a->prev * cells);
     a->pdir = malloc(cells);
-    a->heap_cap = (unsigned)(TORUS_DIRS * cells + 2);
-    a->heap = malloc(sizeof *a->heap * a->heap_cap);
+    /* a search pushes its source, then at most one entry per direction of each cell it closes (once) */
+    a->heap = malloc(sizeof *a->heap * (TORUS_DIRS * cells + 2));
     a->cand.path = malloc(sizeof *a->cand.path * cells);
     a->cand.dirs = malloc(cells);
     a->best.path = malloc(sizeof *a->best.path * cells);
@@ -271,6 +271,8 @@ static apr_t *create(const apr_input_t *in)
         apr_free(a);
         return NULL;
     }
+    a->dir_lo = torus_has_link(&a->t, 0) ? 0 : 2;
+    a->dir_hi = torus_has_link(&a->t, 2) ? TORUS_DIRS : 2;
     for (unsigned v = 0; v < cells; v++) {
         a->cx[v] = (uint16_t)(v % a->t.w);
         a->cy[v] = (uint16_t)(v / a->t.w);

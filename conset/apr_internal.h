@@ -61,7 +61,8 @@ struct apr {
     uint32_t *hist;
     uint16_t *luse;
     uint64_t pres; /* price of going over capacity, 0 = not allowed (the sequential pass): apr_set_prices */
-    /* apr_cell_cost of every phase and cell, updated whenever a use, a history or the price changes */
+    /* apr_cell_cost of every phase and cell (apr_tabulate_cost), updated whenever a use, a history or the price
+     * changes */
     uint64_t *cost;
     /* BALANCE * (u / cap)^2 for the common uses u: the search asks for it at every step, and a division is
      * most of a node's cost */
@@ -89,8 +90,9 @@ struct apr {
     uint32_t *seen, *closed, gen;
     uint16_t *prev;
     uint8_t *pdir;
-    uint64_t *heap; /* key << 16 | cell; keys stay below 2^48 */
-    unsigned heap_n, heap_cap;
+    uint64_t *heap; /* key << 16 | cell (keys stay below 2^48) */
+    unsigned heap_n;
+    unsigned dir_lo, dir_hi; /* the directions with links: a side of 1 has none in its dimension */
     apr_cand_t cand, best;
     /* bounds workspace */
     unsigned *stack, *mark, mark_gen;
@@ -173,10 +175,20 @@ static inline uint64_t apr_cell_cost(const apr_t *a, size_t k)
     }
     return cost < APR_NODE_COST_MAX ? cost : APR_NODE_COST_MAX;
 }
-/* apr_cell_cost at (phase p, cell v), as last tabulated: the search asks for it at every step. */
+/* a->cost holds APR_FULL for APR_INF: more than any path costs (a path has at most CSET_MAX_SIDE^2 cells of
+ * at most APR_NODE_COST_MAX and links of at most APR_LINK * 2^16, below 2^43), so that the search, its bound
+ * kept at APR_FULL at most, needs no test of its own for a full cell and the sums cannot wrap. */
+#define APR_FULL ((uint64_t)1 << 48)
+static inline void apr_tabulate_cost(apr_t *a, size_t k)
+{
+    uint64_t cost = apr_cell_cost(a, k);
+    a->cost[k] = cost == APR_INF ? APR_FULL : cost;
+}
+/* apr_cell_cost at (phase p, cell v), as last tabulated. */
 static inline uint64_t apr_node_cost(const apr_t *a, unsigned p, unsigned v)
 {
-    return a->cost[(size_t)p * a->t.n + v];
+    uint64_t cost = a->cost[(size_t)p * a->t.n + v];
+    return cost == APR_FULL ? APR_INF : cost;
 }
 /* Cost of putting connection c's clocks on its ends' timelines in phase p (0 without a budget). */
 uint64_t apr_time_cost(const apr_t *a, unsigned p, const apr_conn_t *c);

@@ -51,7 +51,7 @@ int apr_add_phase(apr_t *a)
     memset(a->rhist + p * cells, 0, sizeof *a->rhist * cells);
     a->budget[p] = a->budget_new;
     for (size_t k = p * cells; k < (p + 1) * cells; k++)
-        a->cost[k] = apr_cell_cost(a, k);
+        apr_tabulate_cost(a, k);
     return 0;
 }
 
@@ -68,7 +68,7 @@ void apr_update_costs(apr_t *a)
 {
     size_t total = (size_t)a->nphases * a->t.n;
     for (size_t k = 0; k < total; k++)
-        a->cost[k] = apr_cell_cost(a, k);
+        apr_tabulate_cost(a, k);
 }
 
 /* Moves phases q+1.. of one per-phase array down one. */
@@ -110,7 +110,7 @@ static void count(apr_t *a, unsigned ci, bool add)
     }
     for (unsigned k = 0; k < c->len; k++) {
         a->use[base + c->path[k]] = (uint16_t)(a->use[base + c->path[k]] + delta);
-        a->cost[base + c->path[k]] = apr_cell_cost(a, base + c->path[k]);
+        apr_tabulate_cost(a, base + c->path[k]);
         if (k + 1 < c->len) {
             size_t l = (base + c->path[k]) * TORUS_DIRS + c->dirs[k];
             a->luse[l] = (uint16_t)(a->luse[l] + delta);

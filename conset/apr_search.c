@@ -28,8 +28,6 @@ uint64_t apr_time_cost(const apr_t *a, unsigned p, const apr_conn_t *c)
 
 static void heap_push(apr_t *a, uint64_t key, unsigned cell)
 {
-    if (a->heap_n == a->heap_cap)
-        return; /* cannot happen: the heap holds one entry per relaxation, sized for all of them */
     uint64_t e = key << 16 | cell;
     unsigned i = a->heap_n++;
     while (i > 0 && a->heap[(i - 1) / 2] > e) {
@@ -42,13 +40,13 @@ static void heap_push(apr_t *a, uint64_t key, unsigned cell)
 static uint64_t heap_pop(apr_t *a)
 {
     uint64_t top = a->heap[0], last = a->heap[--a->heap_n];
+    a->heap[a->heap_n] = UINT64_MAX; /* a last child of its own: no test for the right child being there */
     unsigned i = 0;
     for (;;) {
-        unsigned l = 2 * i + 1, m = l;
+        unsigned l = 2 * i + 1;
         if (l >= a->heap_n)
             break;
-        if (l + 1 < a->heap_n && a->heap[l + 1] < a->heap[l])
-            m = l + 1;
+        unsigned m = a->heap[l + 1] < a->heap[l] ? l + 1 : l;
         if (a->heap[m] >= last)
             break;
         a->heap[i] = a->heap[m];
@@ -109,6 +107,8 @@ uint64_t apr_search(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound)
     }
     const uint32_t gen = a->gen;
     const size_t base = (size_t)p * t->n;
+    const uint64_t *cost = a->cost + base;
+    bound = bound < APR_FULL ? bound : APR_FULL;
     if (c->dst != a->h_dst)
         set_heuristic(a, c->dst);
     const uint32_t *h = a->h;
@@ -128,18 +128,17 @@ uint64_t apr_search(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound)
         }
         const unsigned *nb = a->nb + (size_t)u * TORUS_DIRS;
         const uint16_t *links = a->luse + (base + u) * TORUS_DIRS;
-        for (unsigned d = 0; d < TORUS_DIRS; d++) {
+        const uint64_t gu = a->g[u];
+        for (unsigned d = a->dir_lo; d < a->dir_hi; d++) {
             unsigned v = nb[d];
-            if (v == APR_NONE || a->closed[v] == gen)
-                continue;
-            uint64_t cv = apr_node_cost(a, p, v);
-            if (cv == APR_INF)
+            if (a->closed[v] == gen)
                 continue;
             /* A cell reached at f >= bound is not recorded. Keys pop in order (the heuristic is consistent), so
              * the search would stop on popping it with nothing cheaper left: without it, the heap runs out at the
              * same point instead. A cheaper way to it later is recorded all the same, as it beats anything not
-             * recorded. The same cells pop in the same order, for the same path and cost. */
-            uint64_t gv = a->g[u] + cv + (uint64_t)a->link_cost * links[d], f = gv + h[v];
+             * recorded. The same cells pop in the same order, for the same path and cost. A full cell costs
+             * APR_FULL, at least the bound. */
+            uint64_t gv = gu + cost[v] + (uint64_t)a->link_cost * links[d], f = gv + h[v];
             if (f < bound && (a->seen[v] != gen || gv < a->g[v])) {
                 a->seen[v] = gen;
                 a->g[v] = gv;
