@@ -182,6 +182,7 @@ void apr_free(apr_t *a)
     free(a->use);
     free(a->hist);
     free(a->cost);
+    free(a->cheapest);
     free(a->luse);
     free(a->sload);
     free(a->rload);

@@ -64,6 +64,7 @@ struct apr {
     /* apr_cell_cost of every phase and cell (apr_tabulate_cost), updated whenever a use, a history or the price
      * changes */
     uint64_t *cost;
+    uint64_t *cheapest; /* per phase: the least of its cells' costs, 0 until asked for since they changed */
     /* BALANCE * (u / cap)^2 for the common uses u: the search asks for it at every step, and a division is
      * most of a node's cost */
     uint64_t balance[APR_BALANCE_TABLE];

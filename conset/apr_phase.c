@@ -28,6 +28,7 @@ int apr_add_phase(apr_t *a)
         bool ok = grow((void **)&a->use, sizeof *a->use, cells, cap);
         ok = grow((void **)&a->hist, sizeof *a->hist, cells, cap) && ok;
         ok = grow((void **)&a->cost, sizeof *a->cost, cells, cap) && ok;
+        ok = grow((void **)&a->cheapest, sizeof *a->cheapest, 1, cap) && ok;
         ok = grow((void **)&a->luse, sizeof *a->luse, cells * TORUS_DIRS, cap) && ok;
         ok = grow((void **)&a->sload, sizeof *a->sload, cells, cap) && ok;
         ok = grow((void **)&a->rload, sizeof *a->rload, cells, cap) && ok;
@@ -52,6 +53,7 @@ int apr_add_phase(apr_t *a)
     a->budget[p] = a->budget_new;
     for (size_t k = p * cells; k < (p + 1) * cells; k++)
         apr_tabulate_cost(a, k);
+    a->cheapest[p] = 0;
     return 0;
 }
 
@@ -69,6 +71,7 @@ void apr_update_costs(apr_t *a)
     size_t total = (size_t)a->nphases * a->t.n;
     for (size_t k = 0; k < total; k++)
         apr_tabulate_cost(a, k);
+    memset(a->cheapest, 0, sizeof *a->cheapest * a->nphases);
 }
 
 /* Moves phases q+1.. of one per-phase array down one. */
@@ -84,6 +87,7 @@ void apr_remove_phase(apr_t *a, unsigned q)
     shift(a->use, sizeof *a->use, cells, q, a->nphases);
     shift(a->hist, sizeof *a->hist, cells, q, a->nphases);
     shift(a->cost, sizeof *a->cost, cells, q, a->nphases);
+    shift(a->cheapest, sizeof *a->cheapest, 1, q, a->nphases);
     shift(a->luse, sizeof *a->luse, cells * TORUS_DIRS, q, a->nphases);
     shift(a->sload, sizeof *a->sload, cells, q, a->nphases);
     shift(a->rload, sizeof *a->rload, cells, q, a->nphases);
@@ -101,6 +105,7 @@ static void count(apr_t *a, unsigned ci, bool add)
     const apr_conn_t *c = &a->c[ci];
     size_t base = (size_t)c->phase * a->t.n;
     int delta = add ? 1 : -1;
+    a->cheapest[c->phase] = 0;
     if (add) {
         a->sload[base + c->src] += c->dur;
         a->rload[base + c->dst] += c->dur;
@@ -210,30 +215,44 @@ static uint64_t least_neighbour(const apr_t *a, unsigned p, unsigned v, bool out
     return least;
 }
 
-/* What any path of c costs in phase p at least, its time cost tc included: both ends are on every path and every
- * other cell costs at least APR_SCALE. APR_INF when an end is full. */
-static uint64_t lower_bound(const apr_t *a, unsigned p, const apr_conn_t *c, uint64_t tc)
+/* The least cost of a cell of phase p: every cell a path goes through costs that much at least. */
+static uint64_t cheapest_cell(apr_t *a, unsigned p)
+{
+    if (a->cheapest[p] == 0) {
+        const uint64_t *cost = a->cost + (size_t)p * a->t.n;
+        uint64_t least = APR_FULL;
+        for (unsigned v = 0; v < a->t.n; v++)
+            least = cost[v] < least ? cost[v] : least;
+        a->cheapest[p] = least;
+    }
+    return a->cheapest[p];
+}
+
+/* What any path of c costs in phase p at least, its time cost tc included: both ends are on every path, and
+ * every other cell costs at least the phase's cheapest. APR_INF when an end is full. */
+static uint64_t lower_bound(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t tc)
 {
     uint64_t cs = apr_node_cost(a, p, c->src), cd = c->src == c->dst ? 0 : apr_node_cost(a, p, c->dst);
     if (cs == APR_INF || cd == APR_INF)
         return APR_INF;
-    return tc + cs + cd + (c->dist > 1 ? (uint64_t)(c->dist - 1) * APR_SCALE : 0);
+    return tc + cs + cd + (c->dist > 1 ? (uint64_t)(c->dist - 1) * cheapest_cell(a, p) : 0);
 }
 
 /* lower_bound lb made closer by the cells next to the ends (APR_INF when there is no path): beyond one hop a
  * path has a first cell after src, a neighbour of src, and beyond two a distinct last cell before dst, a
- * neighbour of dst, each costing at least the cheapest such neighbour rather than APR_SCALE. Worth its look-ups
- * only for a phase that lower_bound could not rule out. */
-static uint64_t closer_bound(const apr_t *a, unsigned p, const apr_conn_t *c, uint64_t lb)
+ * neighbour of dst, each costing at least the cheapest such neighbour rather than the phase's cheapest cell.
+ * Worth its look-ups only for a phase that lower_bound could not rule out. */
+static uint64_t closer_bound(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t lb)
 {
     if (c->dist < 2)
         return lb;
     uint64_t first = least_neighbour(a, p, c->src, true), last = least_neighbour(a, p, c->dst, false);
     if (first == APR_INF || last == APR_INF)
         return APR_INF;
+    uint64_t cheapest = cheapest_cell(a, p);
     if (c->dist == 2)
-        return lb - APR_SCALE + (first > last ? first : last);
-    return lb - 2 * APR_SCALE + first + last;
+        return lb - cheapest + (first > last ? first : last);
+    return lb - 2 * cheapest + first + last;
 }
 
 /* The phases from lo to hi with room at both of c's ends into a->try, by their lower bound on what c would cost
