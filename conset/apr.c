@@ -183,6 +183,7 @@ void apr_free(apr_t *a)
     free(a->hist);
     free(a->cost);
     free(a->cheapest);
+    free(a->crowded);
     free(a->luse);
     free(a->sload);
     free(a->rload);

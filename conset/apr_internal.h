@@ -65,6 +65,7 @@ struct apr {
      * changes */
     uint64_t *cost;
     uint64_t *cheapest; /* per phase: the least of its cells' costs, 0 until asked for since they changed */
+    bool *crowded;      /* per phase: a cell over capacity at the start of the round (apr_negotiate.c) */
     /* BALANCE * (u / cap)^2 for the common uses u: the search asks for it at every step, and a division is
      * most of a node's cost */
     uint64_t balance[APR_BALANCE_TABLE];

@@ -62,6 +62,8 @@ static bool touches_over(const apr_t *a, unsigned ci, bool with_time)
     uint64_t budget = a->budget[c->phase];
     if (with_time && budget && (a->sload[base + c->src] > budget || a->rload[base + c->dst] > budget))
         return true;
+    if (!a->crowded[c->phase])
+        return false;
     for (unsigned k = 0; k < c->len; k++)
         if (a->use[base + c->path[k]] > a->cap)
             return true;
@@ -86,10 +88,15 @@ static uint64_t raise_price(uint64_t p)
 static int round_once(apr_t *a, bool with_time, unsigned *list)
 {
     a->stats.rounds++;
-    size_t total = (size_t)a->nphases * a->t.n;
-    for (size_t k = 0; k < total; k++)
-        if (a->use[k] > a->cap)
-            a->hist[k] += APR_HIST_INC * (uint32_t)(a->use[k] - a->cap);
+    /* A path is over capacity only in a crowded phase: most are not, and their paths need no look. */
+    for (unsigned p = 0; p < a->nphases; p++) {
+        a->crowded[p] = false;
+        for (size_t k = (size_t)p * a->t.n; k < (size_t)(p + 1) * a->t.n; k++)
+            if (a->use[k] > a->cap) {
+                a->hist[k] += APR_HIST_INC * (uint32_t)(a->use[k] - a->cap);
+                a->crowded[p] = true;
+            }
+    }
     for (unsigned p = 0; with_time && p < a->nphases; p++)
         for (size_t k = (size_t)p * a->t.n; k < (size_t)(p + 1) * a->t.n; k++) {
             a->shist[k] += APR_HIST_INC * (uint32_t)units_over(a, a->sload[k], a->budget[p]);

@@ -29,6 +29,7 @@ int apr_add_phase(apr_t *a)
         ok = grow((void **)&a->hist, sizeof *a->hist, cells, cap) && ok;
         ok = grow((void **)&a->cost, sizeof *a->cost, cells, cap) && ok;
         ok = grow((void **)&a->cheapest, sizeof *a->cheapest, 1, cap) && ok;
+        ok = grow((void **)&a->crowded, sizeof *a->crowded, 1, cap) && ok;
         ok = grow((void **)&a->luse, sizeof *a->luse, cells * TORUS_DIRS, cap) && ok;
         ok = grow((void **)&a->sload, sizeof *a->sload, cells, cap) && ok;
         ok = grow((void **)&a->rload, sizeof *a->rload, cells, cap) && ok;
