@@ -112,10 +112,10 @@ uint64_t apr_search(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound)
     if (c->dst != a->h_dst)
         set_heuristic(a, c->dst);
     const uint32_t *h = a->h;
-    a->heap_n = 0;
+    a->heap[0] = (cs + h[c->src]) << 16 | c->src; /* not heap_push: called once, it is inlined */
+    a->heap_n = 1;
     a->g[c->src] = cs;
     a->seen[c->src] = gen;
-    heap_push(a, cs + h[c->src], c->src);
     while (a->heap_n > 0) {
         uint64_t e = heap_pop(a);
         unsigned u = (unsigned)(e & 0xffff);
