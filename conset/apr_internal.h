@@ -83,8 +83,8 @@ struct apr {
     /* the torus, tabulated: neighbours (APR_NONE where a side of 1 has no link), coordinates */
     unsigned *nb;
     uint16_t *cx, *cy;
-    /* the search's heuristic: hops from each cell to h_dst times APR_SCALE; the phases of one connection share
-     * a destination, so it is built when the destination changes, not for every search */
+    /* the search's heuristic: hops from each cell to h_dst; the phases of one connection share a destination,
+     * so it is built when the destination changes, not for every search */
     uint32_t *h, *hx, *hy; /* hx (hy): of each column (row) */
     unsigned h_dst;
     /* search workspace */
@@ -194,7 +194,8 @@ static inline uint64_t apr_node_cost(const apr_t *a, unsigned p, unsigned v)
 }
 /* Cost of putting connection c's clocks on its ends' timelines in phase p (0 without a budget). */
 uint64_t apr_time_cost(const apr_t *a, unsigned p, const apr_conn_t *c);
-/* Cheapest path for connection c in phase p that costs less than bound, into a->cand; its cost or APR_INF. */
-uint64_t apr_search(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound);
+/* Cheapest path for connection c in phase p that costs less than bound, into a->cand; its cost or APR_INF. Every
+ * cell of phase p must cost unit at least (APR_SCALE always does). */
+uint64_t apr_search(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound, uint64_t unit);
 
 #endif

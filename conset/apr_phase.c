@@ -299,7 +299,7 @@ int apr_route_one(apr_t *a, unsigned ci)
         lb = closer_bound(a, p, c, lb);
         if (lb > best || (lb == best && !below))
             continue;
-        uint64_t cost = apr_search(a, p, c, best == APR_INF ? APR_INF : best - tc + below);
+        uint64_t cost = apr_search(a, p, c, best == APR_INF ? APR_INF : best - tc + below, cheapest_cell(a, p));
         if (cost != APR_INF && (cost + tc < best || (cost + tc == best && below))) {
             best = cost + tc;
             best_p = p;
@@ -314,7 +314,7 @@ int apr_route_one(apr_t *a, unsigned ci)
         if (apr_add_phase(a) != 0)
             return -1;
         best_p = a->nphases - 1;
-        if (apr_search(a, best_p, c, APR_INF) == APR_INF)
+        if (apr_search(a, best_p, c, APR_INF, APR_SCALE) == APR_INF)
             return -1; /* not reached: an empty phase has room for one channel per cell of a simple path */
         take_best(a);
     }

@@ -71,15 +71,15 @@ static void take_path(apr_t *a, unsigned src, unsigned dst)
     }
 }
 
-/* Every cell costs at least APR_SCALE, so the hops still to go, times that, never overestimate. */
-static void set_heuristic(apr_t *a, unsigned dst)
+/* The hops from every cell to dst, for the heuristic. */
+static void set_hops(apr_t *a, unsigned dst)
 {
     const torus_t *t = &a->t;
     unsigned xd = a->cx[dst], yd = a->cy[dst];
     for (unsigned x = 0; x < t->w; x++)
-        a->hx[x] = torus_ring(x, xd, t->w) * APR_SCALE;
+        a->hx[x] = torus_ring(x, xd, t->w);
     for (unsigned y = 0; y < t->h; y++)
-        a->hy[y] = torus_ring(y, yd, t->h) * APR_SCALE;
+        a->hy[y] = torus_ring(y, yd, t->h);
     uint32_t *h = a->h;
     for (unsigned y = 0; y < t->h; y++, h += t->w)
         for (unsigned x = 0; x < t->w; x++)
@@ -87,32 +87,25 @@ static void set_heuristic(apr_t *a, unsigned dst)
     a->h_dst = dst;
 }
 
-uint64_t apr_search(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound)
+/* A* from c's source (its cost cs, below bound) to its destination on phase p, with the heuristic of unit per
+ * hop still to go: every cell costs at least unit, so it never overestimates, and it is consistent (a hop
+ * changes the hops to go by one at most). Returns the cheapest path's cost when below bound, with the path in
+ * a->cand, or APR_INF. Which of the cheapest paths it finds depends on unit, its cost does not. */
+static uint64_t astar(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound, uint64_t unit, uint64_t cs)
 {
-    const torus_t *t = &a->t;
-    a->stats.searches++;
-    uint64_t cs = apr_node_cost(a, p, c->src);
-    if (cs >= bound)
-        return APR_INF;
-    if (c->src == c->dst) {
-        a->cand.path[0] = (uint16_t)c->src;
-        a->cand.len = 1;
-        return cs;
-    }
+    const uint32_t *hops = a->h;
+    if (cs + hops[c->src] * unit >= bound)
+        return APR_INF; /* also keeps every key pushed below APR_FULL, 2^48 */
     /* The search stamps rather than clears its arrays; restart the stamps before they wrap. */
     if (++a->gen == 0) {
-        for (unsigned v = 0; v < t->n; v++)
+        for (unsigned v = 0; v < a->t.n; v++)
             a->seen[v] = a->closed[v] = 0;
         a->gen = 1;
     }
     const uint32_t gen = a->gen;
-    const size_t base = (size_t)p * t->n;
+    const size_t base = (size_t)p * a->t.n;
     const uint64_t *cost = a->cost + base;
-    bound = bound < APR_FULL ? bound : APR_FULL;
-    if (c->dst != a->h_dst)
-        set_heuristic(a, c->dst);
-    const uint32_t *h = a->h;
-    a->heap[0] = (cs + h[c->src]) << 16 | c->src; /* not heap_push: called once, it is inlined */
+    a->heap[0] = (cs + hops[c->src] * unit) << 16 | c->src; /* not heap_push: called once, it is inlined */
     a->heap_n = 1;
     a->g[c->src] = cs;
     a->seen[c->src] = gen;
@@ -138,7 +131,7 @@ uint64_t apr_search(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound)
              * same point instead. A cheaper way to it later is recorded all the same, as it beats anything not
              * recorded. The same cells pop in the same order, for the same path and cost. A full cell costs
              * APR_FULL, at least the bound. */
-            uint64_t gv = gu + cost[v] + (uint64_t)a->link_cost * links[d], f = gv + h[v];
+            uint64_t gv = gu + cost[v] + (uint64_t)a->link_cost * links[d], f = gv + hops[v] * unit;
             if (f < bound && (a->seen[v] != gen || gv < a->g[v])) {
                 a->seen[v] = gen;
                 a->g[v] = gv;
@@ -149,4 +142,30 @@ uint64_t apr_search(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound)
         }
     }
     return APR_INF;
+}
+
+uint64_t apr_search(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound, uint64_t unit)
+{
+    a->stats.searches++;
+    uint64_t cs = apr_node_cost(a, p, c->src);
+    if (cs >= bound)
+        return APR_INF;
+    if (c->src == c->dst) {
+        a->cand.path[0] = (uint16_t)c->src;
+        a->cand.len = 1;
+        return cs;
+    }
+    bound = bound < APR_FULL ? bound : APR_FULL;
+    if (c->dst != a->h_dst)
+        set_hops(a, c->dst);
+    /* The path is the one the heuristic of APR_SCALE a hop finds, but whether there is one below the bound, and
+     * its cost, do not depend on the heuristic: a closer one answers that with fewer cells looked at, and most
+     * searches find nothing below their bound. */
+    if (unit > APR_SCALE + APR_SCALE / 4) {
+        uint64_t least = astar(a, p, c, bound, unit, cs);
+        if (least == APR_INF)
+            return APR_INF;
+        bound = least + 1;
+    }
+    return astar(a, p, c, bound, APR_SCALE, cs);
 }
