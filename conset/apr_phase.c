@@ -275,18 +275,29 @@ static unsigned phases_to_try(apr_t *a, const apr_conn_t *c, unsigned lo, unsign
     return n;
 }
 
+/* The heuristic's unit for a search of phase p: APR_SCALE, or the phase's cheapest cell where that is well
+ * above it (an eighth more: below, the search of APR_SCALE the winner then needs costs more than the closer
+ * heuristic saves), so that the many searches that find nothing below their bound look at fewer cells. */
+static uint64_t search_unit(apr_t *a, unsigned p)
+{
+    uint64_t cheapest = cheapest_cell(a, p);
+    return cheapest > APR_SCALE + APR_SCALE / 8 ? cheapest : APR_SCALE;
+}
+
 /* Routes c in the phase where its search cost plus time cost is least, the lowest such phase among equals. The
  * phases are searched cheapest lower bound first rather than in order, so that the first search finds a low
  * best and the bound prunes most others (or cuts their searches short); the winner is the same: a phase below
  * the best so far also wins with an equal cost, one above only with a lower one, and a phase's path does not
- * depend on the bound it is searched with (the bound only stops the same A* earlier). */
+ * depend on the bound it is searched with (the bound only stops the same A* earlier). A search with a unit
+ * other than APR_SCALE gives the cost only: the winner's path is then searched again with APR_SCALE. */
 int apr_route_one(apr_t *a, unsigned ci)
 {
     apr_conn_t *c = &a->c[ci];
     unsigned lo, hi;
     phase_bounds(a, ci, &lo, &hi);
-    uint64_t best = APR_INF;
+    uint64_t best = APR_INF, best_tc = 0;
     unsigned best_p = APR_NONE;
+    bool have_path = false;
     unsigned n = phases_to_try(a, c, lo, hi);
     for (unsigned i = 0; i < n; i++) {
         unsigned p = a->try[i];
@@ -299,12 +310,20 @@ int apr_route_one(apr_t *a, unsigned ci)
         lb = closer_bound(a, p, c, lb);
         if (lb > best || (lb == best && !below))
             continue;
-        uint64_t cost = apr_search(a, p, c, best == APR_INF ? APR_INF : best - tc + below, cheapest_cell(a, p));
+        uint64_t unit = search_unit(a, p);
+        uint64_t cost = apr_search(a, p, c, best == APR_INF ? APR_INF : best - tc + below, unit);
         if (cost != APR_INF && (cost + tc < best || (cost + tc == best && below))) {
             best = cost + tc;
+            best_tc = tc;
             best_p = p;
-            take_best(a);
+            have_path = unit == APR_SCALE;
+            if (have_path)
+                take_best(a);
         }
+    }
+    if (best_p != APR_NONE && !have_path) {
+        apr_search(a, best_p, c, best - best_tc + 1, APR_SCALE);
+        take_best(a);
     }
     if (best_p == APR_NONE) {
         /* A later connection bounds it only once the sequential pass is over: rip-up and reroute that lets

@@ -155,17 +155,7 @@ uint64_t apr_search(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound, u
         a->cand.len = 1;
         return cs;
     }
-    bound = bound < APR_FULL ? bound : APR_FULL;
     if (c->dst != a->h_dst)
         set_hops(a, c->dst);
-    /* The path is the one the heuristic of APR_SCALE a hop finds, but whether there is one below the bound, and
-     * its cost, do not depend on the heuristic: a closer one answers that with fewer cells looked at, and most
-     * searches find nothing below their bound. */
-    if (unit > APR_SCALE + APR_SCALE / 4) {
-        uint64_t least = astar(a, p, c, bound, unit, cs);
-        if (least == APR_INF)
-            return APR_INF;
-        bound = least + 1;
-    }
-    return astar(a, p, c, bound, APR_SCALE, cs);
+    return astar(a, p, c, bound < APR_FULL ? bound : APR_FULL, unit, cs);
 }
