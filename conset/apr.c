@@ -202,7 +202,6 @@ void apr_free(apr_t *a)
     free(a->hx);
     free(a->hy);
     free(a->g);
-    free(a->seen);
     free(a->closed);
     free(a->prev);
     free(a->pdir);
@@ -244,7 +243,6 @@ static apr_t *create(const apr_input_t *in)
     a->c = calloc(a->n + 1u, sizeof *a->c);
     a->order = malloc(sizeof *a->order * (a->n + 1u));
     a->g = malloc(sizeof *a->g * cells);
-    a->seen = calloc(cells, sizeof *a->seen);
     a->closed = calloc(cells, sizeof *a->closed);
     a->prev = malloc(sizeof *a->prev * cells);
     a->pdir = malloc(cells);
@@ -265,7 +263,7 @@ static apr_t *create(const apr_input_t *in)
     a->hx = malloc(sizeof *a->hx * a->t.w);
     a->hy = malloc(sizeof *a->hy * a->t.h);
     a->h_dst = APR_NONE;
-    if (a->c == NULL || a->order == NULL || a->g == NULL || a->seen == NULL || a->closed == NULL || a->prev == NULL ||
+    if (a->c == NULL || a->order == NULL || a->g == NULL || a->closed == NULL || a->prev == NULL ||
         a->pdir == NULL || a->heap == NULL || a->cand.path == NULL || a->cand.dirs == NULL || a->best.path == NULL ||
         a->best.dirs == NULL || a->stack == NULL || a->mark == NULL || a->send_total == NULL || a->recv_total == NULL ||
         a->nb == NULL || a->cx == NULL || a->cy == NULL || a->h == NULL || a->hx == NULL || a->hy == NULL ||

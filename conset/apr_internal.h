@@ -89,7 +89,7 @@ struct apr {
     unsigned h_dst;
     /* search workspace */
     uint64_t *g;
-    uint32_t *seen, *closed, gen;
+    uint32_t *closed, gen;
     uint16_t *prev;
     uint8_t *pdir;
     uint64_t *heap; /* key << 16 | cell (keys stay below 2^48) */

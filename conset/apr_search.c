@@ -1,6 +1,7 @@
 /* APR's timeline costs and its shortest-path search (A* on node costs, apr_internal.h, on one phase's copy of the
  * torus). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "apr_internal.h"
 
@@ -99,7 +100,7 @@ static uint64_t astar(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound,
     /* The search stamps rather than clears its arrays; restart the stamps before they wrap. */
     if (++a->gen == 0) {
         for (unsigned v = 0; v < a->t.n; v++)
-            a->seen[v] = a->closed[v] = 0;
+            a->closed[v] = 0;
         a->gen = 1;
     }
     const uint32_t gen = a->gen;
@@ -107,8 +108,8 @@ static uint64_t astar(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound,
     const uint64_t *cost = a->cost + base;
     a->heap[0] = (cs + hops[c->src] * unit) << 16 | c->src; /* not heap_push: called once, it is inlined */
     a->heap_n = 1;
+    memset(a->g, 0xff, sizeof *a->g * a->t.n); /* APR_INF: not reached yet */
     a->g[c->src] = cs;
-    a->seen[c->src] = gen;
     while (a->heap_n > 0) {
         uint64_t e = heap_pop(a);
         unsigned u = (unsigned)(e & 0xffff);
@@ -132,8 +133,7 @@ static uint64_t astar(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound,
              * recorded. The same cells pop in the same order, for the same path and cost. A full cell costs
              * APR_FULL, at least the bound. */
             uint64_t gv = gu + cost[v] + (uint64_t)a->link_cost * links[d], f = gv + hops[v] * unit;
-            if (f < bound && (a->seen[v] != gen || gv < a->g[v])) {
-                a->seen[v] = gen;
+            if (f < bound && gv < a->g[v]) {
                 a->g[v] = gv;
                 a->prev[v] = (uint16_t)u;
                 a->pdir[v] = (uint8_t)d;
