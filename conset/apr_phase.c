@@ -239,21 +239,28 @@ static uint64_t lower_bound(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t 
     return tc + cs + cd + (c->dist > 1 ? (uint64_t)(c->dist - 1) * cheapest_cell(a, p) : 0);
 }
 
-/* lower_bound lb made closer by the cells next to the ends (APR_INF when there is no path): beyond one hop a
- * path has a first cell after src, a neighbour of src, and beyond two a distinct last cell before dst, a
- * neighbour of dst, each costing at least the cheapest such neighbour rather than the phase's cheapest cell.
- * Worth its look-ups only for a phase that lower_bound could not rule out. */
-static uint64_t closer_bound(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t lb)
+/* lower_bound lb made closer by the cells next to the ends (APR_INF when there is no path), or only as far as
+ * `enough` when that rules the phase out: beyond one hop a path has a first cell after src, a neighbour of src,
+ * and beyond two a distinct last cell before dst, a neighbour of dst, each costing at least the cheapest such
+ * neighbour rather than the phase's cheapest cell. Worth its look-ups only for a phase that lower_bound could
+ * not rule out. */
+static uint64_t closer_bound(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t lb, uint64_t enough)
 {
     if (c->dist < 2)
         return lb;
-    uint64_t first = least_neighbour(a, p, c->src, true), last = least_neighbour(a, p, c->dst, false);
-    if (first == APR_INF || last == APR_INF)
+    uint64_t first = least_neighbour(a, p, c->src, true);
+    if (first == APR_INF)
         return APR_INF;
-    uint64_t cheapest = cheapest_cell(a, p);
+    uint64_t cheapest = cheapest_cell(a, p); /* no more than first, nor last */
+    lb += first - cheapest;
+    if (lb >= enough)
+        return lb;
+    uint64_t last = least_neighbour(a, p, c->dst, false);
+    if (last == APR_INF)
+        return APR_INF;
     if (c->dist == 2)
-        return lb - cheapest + (first > last ? first : last);
-    return lb - 2 * cheapest + first + last;
+        return last > first ? lb + last - first : lb;
+    return lb + last - cheapest;
 }
 
 /* The phases from lo to hi with room at both of c's ends into a->try, by their lower bound on what c would cost
@@ -305,10 +312,8 @@ int apr_route_one(apr_t *a, unsigned ci)
         bool below = p < best_p; /* wins a tie */
         if (lb > best)
             break; /* and so are the rest */
-        if (lb == best && !below)
-            continue;
-        lb = closer_bound(a, p, c, lb);
-        if (lb > best || (lb == best && !below))
+        uint64_t enough = best == APR_INF ? APR_INF : best + below; /* a bound that rules p out */
+        if (lb >= enough || closer_bound(a, p, c, lb, enough) >= enough)
             continue;
         uint64_t unit = search_unit(a, p);
         uint64_t cost = apr_search(a, p, c, best == APR_INF ? APR_INF : best - tc + below, unit);
