@@ -198,9 +198,8 @@ void apr_free(apr_t *a)
     free(a->nb);
     free(a->cx);
     free(a->cy);
-    free(a->h);
-    free(a->hx);
-    free(a->hy);
+    free(a->hops);
+    free(a->hops_built);
     free(a->g);
     free(a->closed);
     free(a->prev);
@@ -259,14 +258,12 @@ static apr_t *create(const apr_input_t *in)
     a->nb = malloc(sizeof *a->nb * cells * TORUS_DIRS);
     a->cx = malloc(sizeof *a->cx * cells);
     a->cy = malloc(sizeof *a->cy * cells);
-    a->h = malloc(sizeof *a->h * cells);
-    a->hx = malloc(sizeof *a->hx * a->t.w);
-    a->hy = malloc(sizeof *a->hy * a->t.h);
-    a->h_dst = APR_NONE;
+    a->hops = malloc(cells * cells);
+    a->hops_built = calloc(cells, sizeof *a->hops_built);
     if (a->c == NULL || a->order == NULL || a->g == NULL || a->closed == NULL || a->prev == NULL ||
         a->pdir == NULL || a->heap == NULL || a->cand.path == NULL || a->cand.dirs == NULL || a->best.path == NULL ||
         a->best.dirs == NULL || a->stack == NULL || a->mark == NULL || a->send_total == NULL || a->recv_total == NULL ||
-        a->nb == NULL || a->cx == NULL || a->cy == NULL || a->h == NULL || a->hx == NULL || a->hy == NULL ||
+        a->nb == NULL || a->cx == NULL || a->cy == NULL || a->hops == NULL || a->hops_built == NULL ||
         copy_constraints(a, in) != 0) {
         apr_free(a);
         return NULL;

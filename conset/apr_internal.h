@@ -83,10 +83,10 @@ struct apr {
     /* the torus, tabulated: neighbours (APR_NONE where a side of 1 has no link), coordinates */
     unsigned *nb;
     uint16_t *cx, *cy;
-    /* the search's heuristic: hops from each cell to h_dst; the phases of one connection share a destination,
-     * so it is built when the destination changes, not for every search */
-    uint32_t *h, *hx, *hy; /* hx (hy): of each column (row) */
-    unsigned h_dst;
+    /* the search's heuristic: per destination, the hops to it from each cell (at most CSET_MAX_SIDE), built
+     * the first time it is a destination (hops_built) */
+    uint8_t *hops;
+    bool *hops_built;
     /* search workspace */
     uint64_t *g;
     uint32_t *closed, gen;

@@ -73,19 +73,15 @@ static void take_path(apr_t *a, unsigned src, unsigned dst)
 }
 
 /* The hops from every cell to dst, for the heuristic. */
-static void set_hops(apr_t *a, unsigned dst)
+static const uint8_t *hops_to(apr_t *a, unsigned dst)
 {
-    const torus_t *t = &a->t;
-    unsigned xd = a->cx[dst], yd = a->cy[dst];
-    for (unsigned x = 0; x < t->w; x++)
-        a->hx[x] = torus_ring(x, xd, t->w);
-    for (unsigned y = 0; y < t->h; y++)
-        a->hy[y] = torus_ring(y, yd, t->h);
-    uint32_t *h = a->h;
-    for (unsigned y = 0; y < t->h; y++, h += t->w)
-        for (unsigned x = 0; x < t->w; x++)
-            h[x] = a->hx[x] + a->hy[y];
-    a->h_dst = dst;
+    uint8_t *hops = a->hops + (size_t)dst * a->t.n;
+    if (!a->hops_built[dst]) {
+        for (unsigned v = 0; v < a->t.n; v++)
+            hops[v] = (uint8_t)torus_distance(&a->t, v, dst);
+        a->hops_built[dst] = true;
+    }
+    return hops;
 }
 
 /* A* from c's source (its cost cs, below bound) to its destination on phase p, with the heuristic of unit per
@@ -94,7 +90,7 @@ static void set_hops(apr_t *a, unsigned dst)
  * a->cand, or APR_INF. Which of the cheapest paths it finds depends on unit, its cost does not. */
 static uint64_t astar(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound, uint64_t unit, uint64_t cs)
 {
-    const uint32_t *hops = a->h;
+    const uint8_t *hops = hops_to(a, c->dst);
     if (cs + hops[c->src] * unit >= bound)
         return APR_INF; /* also keeps every key pushed below APR_FULL, 2^48 */
     /* The search stamps rather than clears its arrays; restart the stamps before they wrap. */
@@ -155,7 +151,5 @@ uint64_t apr_search(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound, u
         a->cand.len = 1;
         return cs;
     }
-    if (c->dst != a->h_dst)
-        set_hops(a, c->dst);
     return astar(a, p, c, bound < APR_FULL ? bound : APR_FULL, unit, cs);
 }
