@@ -198,20 +198,17 @@ static void take_best(apr_t *a)
 }
 
 /* The least a path's first cell after src costs in phase p, with the link to it (out), or its last cell before
- * dst, without (on a side of 2 both links of a pair lead to dst); APR_INF when every neighbour is full. */
+ * dst, without (on a side of 2 both links of a pair lead to dst); APR_FULL or more when every neighbour is
+ * full. */
 static uint64_t least_neighbour(const apr_t *a, unsigned p, unsigned v, bool out)
 {
     const unsigned *nb = a->nb + (size_t)v * TORUS_DIRS;
+    const uint64_t *cost = a->cost + (size_t)p * a->t.n;
     const uint16_t *links = a->luse + ((size_t)p * a->t.n + v) * TORUS_DIRS;
-    uint64_t least = APR_INF;
-    for (unsigned d = 0; d < TORUS_DIRS; d++) {
-        if (nb[d] == APR_NONE)
-            continue;
-        uint64_t cost = apr_node_cost(a, p, nb[d]);
-        if (cost == APR_INF)
-            continue;
-        cost += out ? (uint64_t)a->link_cost * links[d] : 0;
-        least = cost < least ? cost : least;
+    uint64_t least = APR_FULL;
+    for (unsigned d = a->dir_lo; d < a->dir_hi; d++) {
+        uint64_t c = cost[nb[d]] + (out ? (uint64_t)a->link_cost * links[d] : 0);
+        least = c < least ? c : least;
     }
     return least;
 }
@@ -249,14 +246,14 @@ static uint64_t closer_bound(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t
     if (c->dist < 2)
         return lb;
     uint64_t first = least_neighbour(a, p, c->src, true);
-    if (first == APR_INF)
+    if (first >= APR_FULL)
         return APR_INF;
     uint64_t cheapest = cheapest_cell(a, p); /* no more than first, nor last */
     lb += first - cheapest;
     if (lb >= enough)
         return lb;
     uint64_t last = least_neighbour(a, p, c->dst, false);
-    if (last == APR_INF)
+    if (last >= APR_FULL)
         return APR_INF;
     if (c->dist == 2)
         return last > first ? lb + last - first : lb;
