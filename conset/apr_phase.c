@@ -260,23 +260,42 @@ static uint64_t closer_bound(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t
     return lb + last - cheapest;
 }
 
-/* The phases from lo to hi with room at both of c's ends into a->try, by their lower bound on what c would cost
- * there (then by phase); returns how many. */
-static unsigned phases_to_try(apr_t *a, const apr_conn_t *c, unsigned lo, unsigned hi)
+/* Each phase's lower bound on what c would cost there with its time cost, and the time cost, from lo up to end;
+ * the phases with room at both of c's ends into a->try, in order. Returns how many, with *least the one of least
+ * bound (the first of equals). */
+static unsigned bound_phases(apr_t *a, const apr_conn_t *c, unsigned lo, unsigned end, unsigned *least)
 {
     unsigned n = 0;
-    for (unsigned p = lo; p < a->nphases && p <= hi; p++) {
+    for (unsigned p = lo; p < end; p++) {
         uint64_t tc = apr_time_cost(a, p, c), lb = lower_bound(a, p, c, tc);
         if (lb == APR_INF)
             continue;
         a->try_lb[p] = lb;
         a->try_tc[p] = tc;
-        unsigned i = n++;
+        if (n == 0 || lb < a->try_lb[*least])
+            *least = p;
+        a->try[n++] = p;
+    }
+    return n;
+}
+
+/* Of the n phases in a->try, those other than `first` whose bound does not rule them out against best, by
+ * bound (then by phase), in its place; returns how many. */
+static unsigned sort_contenders(apr_t *a, unsigned n, unsigned first, uint64_t best)
+{
+    unsigned m = 0;
+    for (unsigned k = 0; k < n; k++) {
+        unsigned p = a->try[k], i = m++; /* i <= k: only places already read are written */
+        uint64_t lb = a->try_lb[p];
+        if (p == first || lb > best) {
+            m--;
+            continue;
+        }
         for (; i > 0 && a->try_lb[a->try[i - 1]] > lb; i--)
             a->try[i] = a->try[i - 1];
         a->try[i] = p;
     }
-    return n;
+    return m;
 }
 
 /* The heuristic's unit for a search of phase p: APR_SCALE, or the phase's cheapest cell where that is well
@@ -288,45 +307,57 @@ static uint64_t search_unit(apr_t *a, unsigned p)
     return cheapest > APR_SCALE + APR_SCALE / 8 ? cheapest : APR_SCALE;
 }
 
+/* The best phase for a connection so far: its cost with the time cost, the time cost, and whether its path is
+ * in a->best. */
+typedef struct best {
+    uint64_t cost, tc;
+    unsigned p;
+    bool have_path;
+} best_t;
+
+/* Searches phase p for c unless its bounds rule it out, and takes it when it beats *b: with a lower cost, or an
+ * equal one from a lower phase. A search with a unit other than APR_SCALE gives the cost only. */
+static void try_phase(apr_t *a, const apr_conn_t *c, unsigned p, best_t *b)
+{
+    uint64_t lb = a->try_lb[p], tc = a->try_tc[p];
+    bool below = p < b->p; /* wins a tie */
+    uint64_t enough = b->cost == APR_INF ? APR_INF : b->cost + below; /* a bound that rules p out */
+    if (lb >= enough || closer_bound(a, p, c, lb, enough) >= enough)
+        return;
+    uint64_t unit = search_unit(a, p);
+    uint64_t cost = apr_search(a, p, c, b->cost == APR_INF ? APR_INF : b->cost - tc + below, unit);
+    if (cost != APR_INF && (cost + tc < b->cost || (cost + tc == b->cost && below))) {
+        *b = (best_t){cost + tc, tc, p, unit == APR_SCALE};
+        if (b->have_path)
+            take_best(a);
+    }
+}
+
 /* Routes c in the phase where its search cost plus time cost is least, the lowest such phase among equals. The
  * phases are searched cheapest lower bound first rather than in order, so that the first search finds a low
  * best and the bound prunes most others (or cuts their searches short); the winner is the same: a phase below
  * the best so far also wins with an equal cost, one above only with a lower one, and a phase's path does not
- * depend on the bound it is searched with (the bound only stops the same A* earlier). A search with a unit
- * other than APR_SCALE gives the cost only: the winner's path is then searched again with APR_SCALE. */
+ * depend on the bound it is searched with (the bound only stops the same A* earlier). Only the phases the
+ * first search's best leaves in the running are sorted: the best only falls, and those it rules out stay out.
+ * The winner's path is searched again with APR_SCALE when its search had another unit. */
 int apr_route_one(apr_t *a, unsigned ci)
 {
     apr_conn_t *c = &a->c[ci];
     unsigned lo, hi;
     phase_bounds(a, ci, &lo, &hi);
-    uint64_t best = APR_INF, best_tc = 0;
-    unsigned best_p = APR_NONE;
-    bool have_path = false;
-    unsigned n = phases_to_try(a, c, lo, hi);
-    for (unsigned i = 0; i < n; i++) {
-        unsigned p = a->try[i];
-        uint64_t lb = a->try_lb[p], tc = a->try_tc[p];
-        bool below = p < best_p; /* wins a tie */
-        if (lb > best)
-            break; /* and so are the rest */
-        uint64_t enough = best == APR_INF ? APR_INF : best + below; /* a bound that rules p out */
-        if (lb >= enough || closer_bound(a, p, c, lb, enough) >= enough)
-            continue;
-        uint64_t unit = search_unit(a, p);
-        uint64_t cost = apr_search(a, p, c, best == APR_INF ? APR_INF : best - tc + below, unit);
-        if (cost != APR_INF && (cost + tc < best || (cost + tc == best && below))) {
-            best = cost + tc;
-            best_tc = tc;
-            best_p = p;
-            have_path = unit == APR_SCALE;
-            if (have_path)
-                take_best(a);
-        }
+    best_t b = {APR_INF, 0, APR_NONE, false};
+    unsigned first = APR_NONE, n = bound_phases(a, c, lo, hi < a->nphases ? hi + 1 : a->nphases, &first);
+    if (n > 0) {
+        try_phase(a, c, first, &b);
+        unsigned m = sort_contenders(a, n, first, b.cost);
+        for (unsigned i = 0; i < m && a->try_lb[a->try[i]] <= b.cost; i++) /* beyond: all ruled out */
+            try_phase(a, c, a->try[i], &b);
     }
-    if (best_p != APR_NONE && !have_path) {
-        apr_search(a, best_p, c, best - best_tc + 1, APR_SCALE);
+    if (b.p != APR_NONE && !b.have_path) {
+        apr_search(a, b.p, c, b.cost - b.tc + 1, APR_SCALE);
         take_best(a);
     }
+    unsigned best_p = b.p;
     if (best_p == APR_NONE) {
         /* A later connection bounds it only once the sequential pass is over: rip-up and reroute that lets
          * cells go over capacity always finds a path; the paper's rounds, which do not, undo the round. */
