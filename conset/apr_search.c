@@ -84,14 +84,36 @@ static const uint8_t *hops_to(apr_t *a, unsigned dst)
     return hops;
 }
 
-/* A* from c's source (its cost cs, below bound) to its destination on phase p, with the heuristic of unit per
- * hop still to go: every cell costs at least unit, so it never overestimates, and it is consistent (a hop
- * changes the hops to go by one at most). Returns the cheapest path's cost when below bound, with the path in
- * a->cand, or APR_INF. Which of the cheapest paths it finds depends on unit, its cost does not. */
-static uint64_t astar(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound, uint64_t unit, uint64_t cs)
+/* The heuristic by hops still to go, into a->hcost: unit a hop, every cell of phase p costing at least unit, and
+ * for a unit other than APR_SCALE (a search for the cost alone) what is known of the end too: the destination
+ * costs cd, and the cell before it, one of its neighbours, at least the cheapest of them. It never overestimates,
+ * and it is consistent: a hop to a cell v costs at least v's cost, and the heuristic falls by at most unit a hop
+ * until the destination's neighbours (v costs the cheapest of them at least) and the destination (cd). */
+static void set_heuristic(apr_t *a, unsigned p, unsigned dst, uint64_t unit)
+{
+    unsigned most = a->t.w / 2 + a->t.h / 2;
+    uint64_t *hcost = a->hcost;
+    for (unsigned k = 0; k <= most; k++)
+        hcost[k] = k * unit;
+    if (unit == APR_SCALE)
+        return;
+    const uint64_t *cost = a->cost + (size_t)p * a->t.n;
+    const unsigned *nb = a->nb + (size_t)dst * TORUS_DIRS;
+    uint64_t cd = cost[dst], last = APR_FULL;
+    for (unsigned d = a->dir_lo; d < a->dir_hi; d++)
+        last = cost[nb[d]] < last ? cost[nb[d]] : last;
+    for (unsigned k = 1; k <= most; k++)
+        hcost[k] += cd - unit + (k > 1 ? last - unit : 0);
+}
+
+/* A* from c's source (its cost cs, below bound) to its destination on phase p, with the heuristic a->hcost by
+ * hops still to go (set_heuristic). Returns the cheapest path's cost when below bound, with the path in a->cand,
+ * or APR_INF. Which of the cheapest paths it finds depends on the heuristic, its cost does not. */
+static uint64_t astar(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound, uint64_t cs)
 {
     const uint8_t *hops = hops_to(a, c->dst);
-    if (cs + hops[c->src] * unit >= bound)
+    const uint64_t *hcost = a->hcost;
+    if (cs + hcost[hops[c->src]] >= bound)
         return APR_INF; /* also keeps every key pushed below APR_FULL, 2^48 */
     /* The search stamps rather than clears its arrays; restart the stamps before they wrap. */
     if (++a->gen == 0) {
@@ -102,7 +124,7 @@ static uint64_t astar(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound,
     const uint32_t gen = a->gen;
     const size_t base = (size_t)p * a->t.n;
     const uint64_t *cost = a->cost + base;
-    a->heap[0] = (cs + hops[c->src] * unit) << 16 | c->src; /* not heap_push: called once, it is inlined */
+    a->heap[0] = (cs + hcost[hops[c->src]]) << 16 | c->src; /* not heap_push: called once, it is inlined */
     a->heap_n = 1;
     memset(a->g, 0xff, sizeof *a->g * a->t.n); /* APR_INF: not reached yet */
     a->g[c->src] = cs;
@@ -128,7 +150,7 @@ static uint64_t astar(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound,
              * same point instead. A cheaper way to it later is recorded all the same, as it beats anything not
              * recorded. The same cells pop in the same order, for the same path and cost. A full cell costs
              * APR_FULL, at least the bound. */
-            uint64_t gv = gu + cost[v] + (uint64_t)a->link_cost * links[d], f = gv + hops[v] * unit;
+            uint64_t gv = gu + cost[v] + (uint64_t)a->link_cost * links[d], f = gv + hcost[hops[v]];
             if (f < bound && gv < a->g[v]) {
                 a->g[v] = gv;
                 a->prev[v] = (uint16_t)u;
@@ -151,5 +173,6 @@ uint64_t apr_search(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound, u
         a->cand.len = 1;
         return cs;
     }
-    return astar(a, p, c, bound < APR_FULL ? bound : APR_FULL, unit, cs);
+    set_heuristic(a, p, c->dst, unit);
+    return astar(a, p, c, bound < APR_FULL ? bound : APR_FULL, cs);
 }
