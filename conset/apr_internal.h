@@ -195,10 +195,10 @@ static inline uint64_t apr_node_cost(const apr_t *a, unsigned p, unsigned v)
 }
 /* Cost of putting connection c's clocks on its ends' timelines in phase p (0 without a budget). */
 uint64_t apr_time_cost(const apr_t *a, unsigned p, const apr_conn_t *c);
-/* Cheapest path for connection c in phase p that costs less than bound, into a->cand; its cost or APR_INF. Its A*
- * counts unit for every hop still to go, which every cell of phase p must cost at least (APR_SCALE always
- * does): whether there is a path below the bound, and its cost, do not depend on unit, but which of the
- * cheapest paths is found does, and APR_SCALE is the one whose path is taken. */
+/* The least cost of a path for connection c in phase p when below bound, or APR_INF. With unit 0, the path into
+ * a->cand: the one A* finds with APR_SCALE a hop to go as its heuristic. Otherwise for the cost alone, with a
+ * closer heuristic from unit, which every cell of phase p must cost at least: whether there is a path below the
+ * bound, and its least cost, do not depend on the heuristic (only which of the cheapest paths is found does). */
 uint64_t apr_search(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound, uint64_t unit);
 
 #endif

@@ -298,25 +298,15 @@ static unsigned sort_contenders(apr_t *a, unsigned n, unsigned first, uint64_t b
     return m;
 }
 
-/* The heuristic's unit for a search of phase p: APR_SCALE, or the phase's cheapest cell where that is well
- * above it (an eighth more: below, the search of APR_SCALE the winner then needs costs more than the closer
- * heuristic saves), so that the many searches that find nothing below their bound look at fewer cells. */
-static uint64_t search_unit(apr_t *a, unsigned p)
-{
-    uint64_t cheapest = cheapest_cell(a, p);
-    return cheapest > APR_SCALE + APR_SCALE / 8 ? cheapest : APR_SCALE;
-}
-
-/* The best phase for a connection so far: its cost with the time cost, the time cost, and whether its path is
- * in a->best. */
+/* The best phase for a connection so far: its cost with the time cost, and the time cost. */
 typedef struct best {
     uint64_t cost, tc;
     unsigned p;
-    bool have_path;
 } best_t;
 
 /* Searches phase p for c unless its bounds rule it out, and takes it when it beats *b: with a lower cost, or an
- * equal one from a lower phase. A search with a unit other than APR_SCALE gives the cost only. */
+ * equal one from a lower phase. The search is for the cost alone (its heuristic, closer than the one whose path
+ * is taken, needs to look at fewer cells, and most searches find nothing below their bound). */
 static void try_phase(apr_t *a, const apr_conn_t *c, unsigned p, best_t *b)
 {
     uint64_t lb = a->try_lb[p], tc = a->try_tc[p];
@@ -324,13 +314,9 @@ static void try_phase(apr_t *a, const apr_conn_t *c, unsigned p, best_t *b)
     uint64_t enough = b->cost == APR_INF ? APR_INF : b->cost + below; /* a bound that rules p out */
     if (lb >= enough || closer_bound(a, p, c, lb, enough) >= enough)
         return;
-    uint64_t unit = search_unit(a, p);
-    uint64_t cost = apr_search(a, p, c, b->cost == APR_INF ? APR_INF : b->cost - tc + below, unit);
-    if (cost != APR_INF && (cost + tc < b->cost || (cost + tc == b->cost && below))) {
-        *b = (best_t){cost + tc, tc, p, unit == APR_SCALE};
-        if (b->have_path)
-            take_best(a);
-    }
+    uint64_t cost = apr_search(a, p, c, b->cost == APR_INF ? APR_INF : b->cost - tc + below, cheapest_cell(a, p));
+    if (cost != APR_INF && (cost + tc < b->cost || (cost + tc == b->cost && below)))
+        *b = (best_t){cost + tc, tc, p};
 }
 
 /* Routes c in the phase where its search cost plus time cost is least, the lowest such phase among equals. The
@@ -339,13 +325,13 @@ static void try_phase(apr_t *a, const apr_conn_t *c, unsigned p, best_t *b)
  * the best so far also wins with an equal cost, one above only with a lower one, and a phase's path does not
  * depend on the bound it is searched with (the bound only stops the same A* earlier). Only the phases the
  * first search's best leaves in the running are sorted: the best only falls, and those it rules out stay out.
- * The winner's path is searched again with APR_SCALE when its search had another unit. */
+ * The winner's path is searched last, once. */
 int apr_route_one(apr_t *a, unsigned ci)
 {
     apr_conn_t *c = &a->c[ci];
     unsigned lo, hi;
     phase_bounds(a, ci, &lo, &hi);
-    best_t b = {APR_INF, 0, APR_NONE, false};
+    best_t b = {APR_INF, 0, APR_NONE};
     unsigned first = APR_NONE, n = bound_phases(a, c, lo, hi < a->nphases ? hi + 1 : a->nphases, &first);
     if (n > 0) {
         try_phase(a, c, first, &b);
@@ -353,8 +339,8 @@ int apr_route_one(apr_t *a, unsigned ci)
         for (unsigned i = 0; i < m && a->try_lb[a->try[i]] <= b.cost; i++) /* beyond: all ruled out */
             try_phase(a, c, a->try[i], &b);
     }
-    if (b.p != APR_NONE && !b.have_path) {
-        apr_search(a, b.p, c, b.cost - b.tc + 1, APR_SCALE);
+    if (b.p != APR_NONE) {
+        apr_search(a, b.p, c, b.cost - b.tc + 1, 0); /* the winner's path, at its known cost */
         take_best(a);
     }
     unsigned best_p = b.p;
@@ -366,7 +352,7 @@ int apr_route_one(apr_t *a, unsigned ci)
         if (apr_add_phase(a) != 0)
             return -1;
         best_p = a->nphases - 1;
-        if (apr_search(a, best_p, c, APR_INF, APR_SCALE) == APR_INF)
+        if (apr_search(a, best_p, c, APR_INF, 0) == APR_INF)
             return -1; /* not reached: an empty phase has room for one channel per cell of a simple path */
         take_best(a);
     }

@@ -84,18 +84,21 @@ static const uint8_t *hops_to(apr_t *a, unsigned dst)
     return hops;
 }
 
-/* The heuristic by hops still to go, into a->hcost: unit a hop, every cell of phase p costing at least unit, and
- * for a unit other than APR_SCALE (a search for the cost alone) what is known of the end too: the destination
- * costs cd, and the cell before it, one of its neighbours, at least the cheapest of them. It never overestimates,
- * and it is consistent: a hop to a cell v costs at least v's cost, and the heuristic falls by at most unit a hop
- * until the destination's neighbours (v costs the cheapest of them at least) and the destination (cd). */
+/* The heuristic by hops still to go, into a->hcost. For the path (unit 0): APR_SCALE a hop, the least any cell
+ * costs. For the cost alone: unit a hop, every cell of phase p costing at least unit, and what is known of the
+ * end too: the destination costs cd, and the cell before it, one of its neighbours, at least the cheapest of
+ * them. Either never overestimates, and is consistent: a hop to a cell v costs at least v's cost, and the
+ * heuristic falls by at most unit a hop until the destination's neighbours (v costs the cheapest of them at
+ * least) and the destination (cd). */
 static void set_heuristic(apr_t *a, unsigned p, unsigned dst, uint64_t unit)
 {
     unsigned most = a->t.w / 2 + a->t.h / 2;
     uint64_t *hcost = a->hcost;
+    bool path = unit == 0;
+    unit = path ? APR_SCALE : unit;
     for (unsigned k = 0; k <= most; k++)
         hcost[k] = k * unit;
-    if (unit == APR_SCALE)
+    if (path)
         return;
     const uint64_t *cost = a->cost + (size_t)p * a->t.n;
     const unsigned *nb = a->nb + (size_t)dst * TORUS_DIRS;
