@@ -298,25 +298,31 @@ static unsigned sort_contenders(apr_t *a, unsigned n, unsigned first, uint64_t b
     return m;
 }
 
-/* The best phase for a connection so far: its cost with the time cost, and the time cost. */
+/* The best phase for a connection so far: its cost with the time cost, the time cost, and whether its path is
+ * in a->best. */
 typedef struct best {
     uint64_t cost, tc;
     unsigned p;
+    bool have_path;
 } best_t;
 
 /* Searches phase p for c unless its bounds rule it out, and takes it when it beats *b: with a lower cost, or an
- * equal one from a lower phase. The search is for the cost alone (its heuristic, closer than the one whose path
- * is taken, needs to look at fewer cells, and most searches find nothing below their bound). */
-static void try_phase(apr_t *a, const apr_conn_t *c, unsigned p, best_t *b)
+ * equal one from a lower phase. With `path`, its path too; otherwise the cost alone, which a closer heuristic
+ * finds looking at fewer cells (most searches find nothing below their bound). */
+static void try_phase(apr_t *a, const apr_conn_t *c, unsigned p, best_t *b, bool path)
 {
     uint64_t lb = a->try_lb[p], tc = a->try_tc[p];
     bool below = p < b->p; /* wins a tie */
     uint64_t enough = b->cost == APR_INF ? APR_INF : b->cost + below; /* a bound that rules p out */
     if (lb >= enough || closer_bound(a, p, c, lb, enough) >= enough)
         return;
-    uint64_t cost = apr_search(a, p, c, b->cost == APR_INF ? APR_INF : b->cost - tc + below, cheapest_cell(a, p));
-    if (cost != APR_INF && (cost + tc < b->cost || (cost + tc == b->cost && below)))
-        *b = (best_t){cost + tc, tc, p};
+    uint64_t bound = b->cost == APR_INF ? APR_INF : b->cost - tc + below;
+    uint64_t cost = apr_search(a, p, c, bound, path ? 0 : cheapest_cell(a, p));
+    if (cost != APR_INF && (cost + tc < b->cost || (cost + tc == b->cost && below))) {
+        *b = (best_t){cost + tc, tc, p, path};
+        if (path)
+            take_best(a);
+    }
 }
 
 /* Routes c in the phase where its search cost plus time cost is least, the lowest such phase among equals. The
@@ -325,21 +331,22 @@ static void try_phase(apr_t *a, const apr_conn_t *c, unsigned p, best_t *b)
  * the best so far also wins with an equal cost, one above only with a lower one, and a phase's path does not
  * depend on the bound it is searched with (the bound only stops the same A* earlier). Only the phases the
  * first search's best leaves in the running are sorted: the best only falls, and those it rules out stay out.
- * The winner's path is searched last, once. */
+ * The phase of least bound is searched for its path, the others for their cost alone; when one of them wins,
+ * its path is searched last. */
 int apr_route_one(apr_t *a, unsigned ci)
 {
     apr_conn_t *c = &a->c[ci];
     unsigned lo, hi;
     phase_bounds(a, ci, &lo, &hi);
-    best_t b = {APR_INF, 0, APR_NONE};
+    best_t b = {APR_INF, 0, APR_NONE, false};
     unsigned first = APR_NONE, n = bound_phases(a, c, lo, hi < a->nphases ? hi + 1 : a->nphases, &first);
     if (n > 0) {
-        try_phase(a, c, first, &b);
+        try_phase(a, c, first, &b, true); /* most often the winner */
         unsigned m = sort_contenders(a, n, first, b.cost);
         for (unsigned i = 0; i < m && a->try_lb[a->try[i]] <= b.cost; i++) /* beyond: all ruled out */
-            try_phase(a, c, a->try[i], &b);
+            try_phase(a, c, a->try[i], &b, false);
     }
-    if (b.p != APR_NONE) {
+    if (b.p != APR_NONE && !b.have_path) {
         apr_search(a, b.p, c, b.cost - b.tc + 1, 0); /* the winner's path, at its known cost */
         take_best(a);
     }
