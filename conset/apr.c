@@ -200,6 +200,7 @@ void apr_free(apr_t *a)
     free(a->cy);
     free(a->hops);
     free(a->hops_built);
+    free(a->hx);
     free(a->hcost);
     free(a->g);
     free(a->closed);
@@ -261,11 +262,12 @@ static apr_t *create(const apr_input_t *in)
     a->cy = malloc(sizeof *a->cy * cells);
     a->hops = malloc(cells * cells);
     a->hops_built = calloc(cells, sizeof *a->hops_built);
+    a->hx = malloc(a->t.w);
     a->hcost = malloc(sizeof *a->hcost * (a->t.w / 2 + a->t.h / 2 + 1));
     if (a->c == NULL || a->order == NULL || a->g == NULL || a->closed == NULL || a->prev == NULL ||
         a->pdir == NULL || a->heap == NULL || a->cand.path == NULL || a->cand.dirs == NULL || a->best.path == NULL ||
         a->best.dirs == NULL || a->stack == NULL || a->mark == NULL || a->send_total == NULL || a->recv_total == NULL ||
-        a->nb == NULL || a->cx == NULL || a->cy == NULL || a->hops == NULL || a->hops_built == NULL || a->hcost == NULL ||
+        a->nb == NULL || a->cx == NULL || a->cy == NULL || a->hops == NULL || a->hops_built == NULL || a->hx == NULL || a->hcost == NULL ||
         copy_constraints(a, in) != 0) {
         apr_free(a);
         return NULL;

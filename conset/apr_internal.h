@@ -87,6 +87,7 @@ struct apr {
      * the first time it is a destination (hops_built) */
     uint8_t *hops;
     bool *hops_built;
+    uint8_t *hx; /* hops_to's workspace: the ring distance of each column to the destination's */
     uint64_t *hcost; /* per search: its heuristic by hops to go (apr_search.c) */
     /* search workspace */
     uint64_t *g;

@@ -77,8 +77,16 @@ static const uint8_t *hops_to(apr_t *a, unsigned dst)
 {
     uint8_t *hops = a->hops + (size_t)dst * a->t.n;
     if (!a->hops_built[dst]) {
-        for (unsigned v = 0; v < a->t.n; v++)
-            hops[v] = (uint8_t)torus_distance(&a->t, v, dst);
+        const torus_t *t = &a->t;
+        unsigned xd = a->cx[dst], yd = a->cy[dst];
+        for (unsigned x = 0; x < t->w; x++)
+            a->hx[x] = (uint8_t)torus_ring(x, xd, t->w);
+        uint8_t *row = hops;
+        for (unsigned y = 0; y < t->h; y++, row += t->w) {
+            unsigned hy = torus_ring(y, yd, t->h);
+            for (unsigned x = 0; x < t->w; x++)
+                row[x] = (uint8_t)(a->hx[x] + hy);
+        }
         a->hops_built[dst] = true;
     }
     return hops;
