@@ -74,8 +74,8 @@ struct apr {
     uint64_t *sload, *rload;
     uint32_t *shist, *rhist;
     uint64_t *budget, budget_new; /* budget_new: of phases opened from now on */
-    /* apr_route_one's workspace, per phase: the phases to try in the order tried, each one's lower bound on
-     * its cost and its time cost */
+    /* apr_route_one's workspace, per phase: the phases to try, in the order tried, and by phase the lower bound
+     * on the connection's cost there (its time cost included) and its time cost */
     unsigned *try;
     uint64_t *try_lb, *try_tc;
     uint64_t dref, *send_total, *recv_total;

@@ -285,15 +285,14 @@ static unsigned sort_contenders(apr_t *a, unsigned n, unsigned first, uint64_t b
 {
     unsigned m = 0;
     for (unsigned k = 0; k < n; k++) {
-        unsigned p = a->try[k], i = m++; /* i <= k: only places already read are written */
+        unsigned p = a->try[k], i = m; /* m <= k: only places already read are written */
         uint64_t lb = a->try_lb[p];
-        if (p == first || lb > best) {
-            m--;
+        if (p == first || lb > best)
             continue;
-        }
         for (; i > 0 && a->try_lb[a->try[i - 1]] > lb; i--)
             a->try[i] = a->try[i - 1];
         a->try[i] = p;
+        m++;
     }
     return m;
 }
