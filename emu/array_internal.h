@@ -8,6 +8,7 @@
 enum { EMU_CONSOLE_LINE = 4096 }; /* longer console lines are split */
 
 typedef struct emu_block emu_block_t;
+typedef struct emu_watch emu_watch_t;
 
 /* A cell's state besides its CA's and its agent's: a snapshot copies it whole. */
 typedef struct emu_cell_saved {
@@ -60,6 +61,7 @@ typedef struct emu_cell {
     /* A run ahead from this pc issued too few bundles to pay for itself: the next tries there step instead. */
     uint32_t ahead_short_pc;
     unsigned ahead_short_skips;
+    emu_watch_t *watch; /* a tool's (emu_array_watch, watch.h); NULL when none */
 } emu_cell_t;
 
 /* The cells one thread steps, [first, last), and which of them are awake. Its own cache lines: the blocks of

@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 
 #include "coa_gate.h"
+#include "watch.h"
 
 /* A cell's memory: pages the kernel gives out zeroed when first touched, so a cell pays only for the memory
  * its program uses. calloc does the same for the first array only: once such a block is freed glibc raises its
@@ -116,6 +117,8 @@ static int cell_cr_write(void *ctx, uint32_t index, uint32_t value)
             c->ca.s.timer_at += 1ull << 32;
         return 0;
     case EMU_CR_MARK:
+        if (c->watch != NULL)
+            emu_watch_mark(c->watch, value, c->saved.now);
         if (c->saved.marks_clock != c->saved.now) {
             c->saved.marks_clock = c->saved.now;
             c->saved.nmarks = 0;
@@ -142,6 +145,8 @@ __attribute__((noinline)) static ca_gates_t cell_gate_pop(emu_cell_t *c, unsigne
     for (unsigned g = 0; g < ISA_NUM_GATES_IN; g++) /* a loop: the agent's pop is inlined once, not twice */
         if (in >> g & 1u)
             in_words[g] = coa_gate_in_pop(&c->coa, g, c->saved.now);
+    if (c->watch != NULL && in != 0)
+        emu_watch_gate(c->watch, false, c->saved.now);
     return CA_GATES_READY;
 }
 
@@ -180,6 +185,8 @@ static void cell_gate_put(void *ctx, unsigned out, const uint32_t *out_words)
     for (unsigned g = 0; g < ISA_NUM_GATES_OUT; g++) /* as cell_gate_pop's */
         if (out >> g & 1u)
             coa_gate_out_push(&c->coa, g, out_words[g], c->saved.now);
+    if (c->watch != NULL)
+        emu_watch_gate(c->watch, true, c->saved.now);
 }
 
 static uint32_t cell_event_sources(void *ctx)
@@ -265,6 +272,8 @@ void emu_cell_free(emu_cell_t *c)
         free(c->ahead->undo.e);
     free(c->ahead);
     c->ahead = NULL;
+    emu_watch_free(c->watch);
+    c->watch = NULL;
 }
 
 /* A timer that would wake the CA: the clock it comes, or UINT64_MAX. The step, the lone cell's step and the
@@ -406,6 +415,8 @@ __attribute__((noinline)) void emu_cell_settle_ahead(emu_cell_t *c, uint64_t clo
         /* The first bundle issued at a clock that ran (the step that started the run): it issues again. */
         uint64_t issued = c->ca.s.stats.bundles;
         ahead_rewind(c);
+        if (c->watch != NULL)
+            emu_watch_rewind(c->watch, clock);
         uint64_t last = h->s.ready_at;
         ca_run_ahead_noted(&c->ca, clock, &h->undo, &last);
         c->saved.awake_bundles -= issued - c->ca.s.stats.bundles;
@@ -431,7 +442,10 @@ void emu_cell_step_alone(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
     c->saved.now = now;
     ca_t *ca = &c->ca;
     uint64_t issued_before = ca->s.stats.bundles;
+    uint32_t pc_before = ca->s.pc;
     uint64_t next = ca_step(ca, now);
+    if (c->watch != NULL && ca->s.pc != pc_before)
+        emu_watch_pc(c->watch, ca->s.pc, now);
     if (ca->s.stats.bundles != issued_before && !ca->s.in_handler && ++c->saved.awake_bundles > EMU_RECHECK_BUNDLES)
         c->saved.progress_at = now;
     uint64_t timer = timer_due(ca, now);
@@ -443,7 +457,11 @@ bool emu_cell_run_alone(emu_cell_t *c, uint64_t horizon, emu_step_summary_t *sum
     ahead_caught_up(c, c->ca.s.ready_at);
     ca_t *ca = &c->ca;
     uint64_t last_issue = 0;
+    uint32_t pc_before = ca->s.pc;
     uint64_t issued = ca_run_alone(ca, horizon, &last_issue);
+    /* It stops at a watched pc (emu_program_stop_ahead): only its last bundle can have got there. */
+    if (c->watch != NULL && ca->s.pc != pc_before)
+        emu_watch_pc(c->watch, ca->s.pc, last_issue);
     bool faulted = ca->s.state == CA_FAULTED;
     if (issued == 0 && !faulted)
         return false;
@@ -520,9 +538,13 @@ static inline __attribute__((always_inline)) void step(emu_cell_t *c, uint64_t n
             next_ca = UINT64_MAX;
         } else {
             uint64_t issued_before = ca->s.stats.bundles;
+            uint32_t pc_before = ca->s.pc;
             bool handling = ca->s.in_handler; /* its rfe, which issues in the handler, is the handler's too */
             next_ca =
                 ahead_until > now + 1 && may_start_ahead(c, now) ? run_ahead(c, now, ahead_until) : ca_step(ca, now);
+            /* A run-ahead stops at a watched pc: its last bundle got there (emu_program_stop_ahead). */
+            if (c->watch != NULL && ca->s.pc != pc_before)
+                emu_watch_pc(c->watch, ca->s.pc, c->ahead_active ? c->ahead->last_issue : now);
             /* Event handlers are not progress on their own: a runtime that only retries on a timer while
              * nothing moves is stuck, and the deadlock detector must see it. Nor is a program that wakes
              * from wfe for that timer, looks again and sleeps again: the runtimes' wait loops do, and a

@@ -90,6 +90,31 @@ typedef struct emu_hooks {
     bool (*after_clock)(void *user, emu_array_t *a, uint64_t clock);
 } emu_hooks_t;
 
+/* A tool may watch cells without a hook (emu_array_watch), so that the array keeps its threads, its sleeping
+ * cells and its CAs' run-ahead: each watched cell logs, with the clock of the bundle that did it, the arrivals
+ * of its CA's pc at the watched pcs (the clock after which a hook would first have seen pc there), the marks
+ * it raises, and between two of those its gate words. Every event is one a hook after every clock would
+ * have seen at the same clock; a CA that ran ahead and was put back takes its arrivals back with it. */
+typedef enum emu_watch_kind {
+    EMU_WATCH_GATES,  /* the first and last clocks of the gate words read and written, UINT64_MAX where none */
+    EMU_WATCH_ARRIVE, /* pc: the index of the watched pc reached */
+    EMU_WATCH_MARK,   /* mark: the value written to EMU_CR_MARK */
+} emu_watch_kind_t;
+typedef struct emu_watch_event {
+    emu_watch_kind_t kind;
+    uint32_t pc, mark;
+    uint64_t clock; /* ARRIVE and MARK: the clock of the bundle; GATES: the clock of its first word */
+    uint64_t first_read, last_read, first_write, last_write;
+} emu_watch_event_t;
+/* Watches cell (x, y) at up to 8 pcs of its program (an arrival's pc is the index of its pc in `pcs`); a
+ * watch set before replaces it. The bundles at them run at their clocks from now on, never in a run-ahead,
+ * on every cell that runs the program (which only costs the host time). No pcs: no watch. 0, or -1 when out
+ * of memory or out of range. */
+int emu_array_watch(emu_array_t *a, unsigned x, unsigned y, const uint32_t *pcs, unsigned npcs);
+/* The events cell (x, y) logged since the last call, in the order it logged them (for one bundle: its gate
+ * words, its mark, then its arrival), or 0. Theirs until the array runs again. */
+unsigned emu_array_watch_take(emu_array_t *a, unsigned x, unsigned y, const emu_watch_event_t **events);
+
 /* Called with each complete line (or the remainder at the end) a cell writes to its console. */
 typedef void (*emu_output_fn)(void *user, unsigned x, unsigned y, const char *text);
 

@@ -297,6 +297,23 @@ static int build_ahead(emu_program_t *p)
     return 0;
 }
 
+void emu_program_stop_ahead(emu_program_t *p, uint32_t pc)
+{
+    const emu_bundle_t *at = emu_program_bundle(p, pc);
+    if (at == NULL || !(at->flags & EMU_BUNDLE_ALONE))
+        return;
+    emu_bundle_t *b = &p->bundles[at - p->bundles];
+    /* Stepped, it still takes the run-ahead's code for one bundle, as it did (ca_step, GATES_AHEAD). */
+    if (b->flags & EMU_BUNDLE_RUN_AHEAD)
+        b->flags |= EMU_BUNDLE_GATES_AHEAD;
+    b->flags &= (uint16_t) ~(EMU_BUNDLE_ALONE | EMU_BUNDLE_RUN_AHEAD);
+    /* The bundles that go on to it learnt that it runs ahead when their endings were made. */
+    for (uint32_t k = 0; k < p->nbundles; k++) {
+        uint32_t end = p->bundles[k].first_ahead + p->bundles[k].count;
+        p->ahead_ops[end] = ending(p, k, end);
+    }
+}
+
 int emu_program_init(emu_program_t *p, isa_image_t *image, const isa_timing_t *timing, char *err, size_t errlen)
 {
     memset(p, 0, sizeof *p);

@@ -24,7 +24,8 @@ enum {
                                       * found as it runs (emu_program_stall_to) */
     EMU_BUNDLE_PLAIN = 1u << 10,     /* no system or control register operation: ca_ops.inc has every handler */
     EMU_BUNDLE_GATES_AHEAD = 1u << 11, /* PLAIN and DIRECT, with gates: once ca_step has taken them, the run-ahead's
-                                        * code runs it (ALONE and RUN_AHEAD but for its gates) */
+                                        * code runs it (ALONE and RUN_AHEAD but for its gates); or a RUN_AHEAD
+                                        * bundle that emu_program_stop_ahead keeps from running ahead */
 };
 
 typedef struct emu_bundle {
@@ -112,6 +113,10 @@ typedef struct emu_program {
 /* Takes ownership of *image (it is zeroed). Returns 0, or -1 with a message. */
 int emu_program_init(emu_program_t *p, isa_image_t *image, const isa_timing_t *timing, char *err, size_t errlen);
 void emu_program_free(emu_program_t *p);
+
+/* The bundle at pc runs at its clock from now on, never in a run-ahead (EMU_BUNDLE_ALONE, RUN_AHEAD): a run-ahead
+ * stops there, so that the clock the pc got there is known (emu_array_watch). */
+void emu_program_stop_ahead(emu_program_t *p, uint32_t pc);
 
 /* The bundle starting at pc, or NULL when pc is not the start of an instruction in the text. */
 static inline const emu_bundle_t *emu_program_bundle(const emu_program_t *p, uint32_t pc)

@@ -44,6 +44,8 @@ static uint64_t label_bit(uint32_t pc)
 
 typedef struct raw_row {
     int phase;
+    uint64_t phase_clock; /* the clock and cell of the mark that set it: the last in clock, then cell, order wins */
+    unsigned phase_cell;
     uint64_t *at; /* [cell][PM_COUNT], UINT64_MAX until seen */
 } raw_row_t;
 
@@ -57,6 +59,9 @@ struct phase_account {
     uint64_t *link_weighted;
     unsigned nlink_weighted;
     uint32_t tables; /* where the first watched cell's tables are */
+    emu_array_t *watching;     /* the array that logs what its cells do (phase_account_watch); NULL: a hook tells */
+    emu_watch_event_t *sorted; /* a cell's events in the order a hook would have seen them */
+    unsigned nsorted_cap;
 };
 
 phase_account_t *phase_account_create(const emu_array_t *a)
@@ -119,6 +124,7 @@ void phase_account_free(phase_account_t *pa)
     free(pa->rows);
     free(pa->cells);
     free(pa->link_weighted);
+    free(pa->sorted);
     free(pa);
 }
 
@@ -158,6 +164,8 @@ static raw_row_t *row_at(phase_account_t *pa, unsigned k)
         for (size_t i = 0; i < n; i++)
             r->at[i] = UINT64_MAX;
         r->phase = -1;
+        r->phase_clock = 0;
+        r->phase_cell = 0;
         pa->nraw++;
     }
     return &pa->raw[k];
@@ -193,32 +201,56 @@ static void reached(phase_account_t *pa, unsigned cell, phase_milestone_t m, uin
     at[m] = by;
 }
 
+/* Cell `cell` wrote (read) gate words from clock `first` to `last` (UINT64_MAX: none), all in one stretch
+ * of its streaming or of its not streaming. */
+static void gates_moved(phase_account_t *pa, unsigned cell, bool write, uint64_t first, uint64_t last)
+{
+    uint64_t *at = pa->cells[cell].streaming ? milestones(pa, cell) : NULL;
+    if (at == NULL || first == UINT64_MAX)
+        return;
+    phase_milestone_t f = write ? PM_FIRST_SENT : PM_FIRST_RECEIVED, l = write ? PM_LAST_SENT : PM_LAST_RECEIVED;
+    if (at[f] == UINT64_MAX)
+        at[f] = first + 1;
+    at[l] = last + 1;
+}
+
+static void pc_at(phase_account_t *pa, unsigned cell, uint32_t pc, uint64_t clock)
+{
+    cell_watch_t *c = &pa->cells[cell];
+    for (unsigned m = 0; m < PM_LABELS && (c->label_bits & label_bit(pc)) != 0; m++)
+        if (pc == c->label[m])
+            reached(pa, cell, (phase_milestone_t)m, clock + 1);
+}
+
+static void marked(phase_account_t *pa, unsigned cell, uint32_t mark, uint64_t clock)
+{
+    const cell_watch_t *c = &pa->cells[cell];
+    if (c->row < 0 || mark >> MARK_KIND_SHIFT != EMU_MARK_PHASE)
+        return;
+    raw_row_t *r = &pa->raw[c->row];
+    if (r->phase >= 0 && (clock < r->phase_clock || (clock == r->phase_clock && cell < r->phase_cell)))
+        return;
+    r->phase = (int)(mark & MARK_DATA);
+    r->phase_clock = clock;
+    r->phase_cell = cell;
+}
+
 void phase_account_observe(phase_account_t *pa, uint64_t clock)
 {
-    uint64_t by = clock + 1;
     for (unsigned i = 0; i < pa->ncells; i++) {
         cell_watch_t *c = &pa->cells[i];
         const ca_t *ca = c->ca;
         if (ca->s.stats.gate_writes != c->writes || ca->s.stats.gate_reads != c->reads) {
-            uint64_t *at = c->streaming ? milestones(pa, i) : NULL;
-            if (at != NULL && ca->s.stats.gate_writes != c->writes) {
-                if (at[PM_FIRST_SENT] == UINT64_MAX)
-                    at[PM_FIRST_SENT] = by;
-                at[PM_LAST_SENT] = by;
-            }
-            if (at != NULL && ca->s.stats.gate_reads != c->reads) {
-                if (at[PM_FIRST_RECEIVED] == UINT64_MAX)
-                    at[PM_FIRST_RECEIVED] = by;
-                at[PM_LAST_RECEIVED] = by;
-            }
+            if (ca->s.stats.gate_writes != c->writes)
+                gates_moved(pa, i, true, clock, clock);
+            if (ca->s.stats.gate_reads != c->reads)
+                gates_moved(pa, i, false, clock, clock);
             c->writes = ca->s.stats.gate_writes;
             c->reads = ca->s.stats.gate_reads;
         }
         if (ca->s.pc != c->last_pc) {
             c->last_pc = ca->s.pc;
-            for (unsigned m = 0; m < PM_LABELS && (c->label_bits & label_bit(ca->s.pc)) != 0; m++)
-                if (ca->s.pc == c->label[m])
-                    reached(pa, i, (phase_milestone_t)m, by);
+            pc_at(pa, i, ca->s.pc, clock);
         }
         /* Marks are written to a control register: a clock with none written has none to look for. */
         if (ca->s.stats.cr_writes == c->cr_writes)
@@ -226,9 +258,8 @@ void phase_account_observe(phase_account_t *pa, uint64_t clock)
         c->cr_writes = ca->s.stats.cr_writes;
         const uint32_t *marks;
         unsigned n = emu_array_marks(pa->a, c->x, c->y, &marks);
-        for (unsigned k = 0; k < n && c->row >= 0; k++)
-            if (marks[k] >> MARK_KIND_SHIFT == EMU_MARK_PHASE)
-                pa->raw[c->row].phase = (int)(marks[k] & MARK_DATA);
+        for (unsigned k = 0; k < n; k++)
+            marked(pa, i, marks[k], clock);
     }
 }
 
@@ -237,6 +268,80 @@ bool phase_account_hook(void *user, emu_array_t *a, uint64_t clock)
     (void)a;
     phase_account_observe(user, clock);
     return false;
+}
+
+int phase_account_watch(phase_account_t *pa, emu_array_t *a)
+{
+    unsigned i = 0;
+    for (; i < pa->ncells; i++)
+        if (emu_array_watch(a, pa->cells[i].x, pa->cells[i].y, pa->cells[i].label, PM_LABELS) != 0)
+            break;
+    if (i == pa->ncells) {
+        pa->watching = a;
+        return 0;
+    }
+    while (i-- > 0)
+        emu_array_watch(a, pa->cells[i].x, pa->cells[i].y, NULL, 0);
+    return -1;
+}
+
+/* Where an event goes among a cell's others of the same clock: as a hook after that clock looked, the gate
+ * words first (their bundle's own arrival ends their stretch), then the pc, then the marks. */
+static uint64_t event_clock(const emu_watch_event_t *e)
+{
+    if (e->kind != EMU_WATCH_GATES)
+        return e->clock;
+    uint64_t r = e->last_read, w = e->last_write;
+    return r == UINT64_MAX ? w : w == UINT64_MAX ? r : r > w ? r : w;
+}
+
+static bool event_before(const emu_watch_event_t *a, const emu_watch_event_t *b)
+{
+    uint64_t ca = event_clock(a), cb = event_clock(b);
+    return ca < cb || (ca == cb && a->kind < b->kind);
+}
+_Static_assert(EMU_WATCH_GATES < EMU_WATCH_ARRIVE && EMU_WATCH_ARRIVE < EMU_WATCH_MARK,
+               "a clock's events in a hook's order");
+
+/* A cell's events in a hook's order: the cell logs its mark before its arrival, a few apart at most (insertion). */
+static const emu_watch_event_t *hook_order(phase_account_t *pa, const emu_watch_event_t *ev, unsigned n)
+{
+    if (n > pa->nsorted_cap) {
+        emu_watch_event_t *grown = realloc(pa->sorted, n * sizeof *grown);
+        if (grown == NULL)
+            return ev; /* out of memory: in the order logged, which differs only where a mark came with an arrival */
+        pa->sorted = grown;
+        pa->nsorted_cap = n;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        unsigned j = i;
+        for (; j > 0 && event_before(&ev[i], &pa->sorted[j - 1]); j--)
+            pa->sorted[j] = pa->sorted[j - 1];
+        pa->sorted[j] = ev[i];
+    }
+    return pa->sorted;
+}
+
+/* What the cells logged since the last look, cell by cell: only the phase a row's marks give is shared, and
+ * marked() keeps the one a hook would have seen last. */
+static void take_events(phase_account_t *pa)
+{
+    for (unsigned i = 0; i < pa->ncells; i++) {
+        const emu_watch_event_t *logged;
+        unsigned n = emu_array_watch_take(pa->watching, pa->cells[i].x, pa->cells[i].y, &logged);
+        const emu_watch_event_t *ev = hook_order(pa, logged, n);
+        for (unsigned k = 0; k < n; k++) {
+            const emu_watch_event_t *e = &ev[k];
+            switch (e->kind) {
+            case EMU_WATCH_GATES:
+                gates_moved(pa, i, true, e->first_write, e->last_write);
+                gates_moved(pa, i, false, e->first_read, e->last_read);
+                break;
+            case EMU_WATCH_ARRIVE: reached(pa, i, (phase_milestone_t)e->pc, e->clock + 1); break;
+            case EMU_WATCH_MARK: marked(pa, i, e->mark, e->clock); break;
+            }
+        }
+    }
 }
 
 /* The AS length the tables give phase p (every cell's record holds it), 0 when they do not. */
@@ -320,6 +425,8 @@ static void fill_row(const phase_account_t *pa, unsigned k, uint64_t start, phas
 
 unsigned phase_account_rows(phase_account_t *pa, const phase_row_t **rows)
 {
+    if (pa->watching != NULL)
+        take_events(pa);
     phase_row_t *grown = realloc(pa->rows, (pa->nraw + 1) * sizeof *grown);
     if (grown == NULL) {
         *rows = pa->rows;

@@ -1,8 +1,9 @@
 /*
  * The per-phase account of a ConSet run (docs/conset.md, "Where a phase's clocks go"): where each phase's
  * clocks went, from what the cells did at the clocks they did it. Nothing is added to the program: a tool
- * watching after every clock sees the clock a cell's pc reaches the labels runtime/conset.s puts at a phase's
- * milestones, the marks it raises (the phase's number) and the cell's gate words while it streams.
+ * watching after every clock (or the cells' own logs, phase_account_watch) sees the clock a cell's pc reaches
+ * the labels runtime/conset.s puts at a phase's milestones, the marks it raises (the phase's number) and the
+ * cell's gate words while it streams.
  *
  * The k-th switch of every cell is one row: every cell takes part in every switch (its barrier waits for all).
  * Milestones are counted as the clock after the one that did them (the clocks elapsed by then).
@@ -75,6 +76,11 @@ void phase_account_free(phase_account_t *pa);
 void phase_account_observe(phase_account_t *pa, uint64_t clock);
 /* As an emu_hooks_t after_clock (user = the account); never stops the run. */
 bool phase_account_hook(void *user, emu_array_t *a, uint64_t clock);
+
+/* Instead of the hook: the array's watched cells log what the account looks at (emu_array_watch), which it
+ * reads when asked for its rows; the array keeps its threads and its run-ahead. 0, or -1 (out of memory:
+ * then the hook it must be). */
+int phase_account_watch(phase_account_t *pa, emu_array_t *a);
 
 /* Where the tables the account reads are in the cells' memory (CONSET_TABLES of the program). */
 uint32_t phase_account_tables(const phase_account_t *pa);

@@ -69,24 +69,43 @@ static void write_run(phase_run_t *r, pattern_kind_t kind, unsigned side, uint32
     assert_int_equal(fclose(f), 0);
 }
 
-/* Builds and runs it, with the account watching when `account`. */
-static void run(phase_run_t *r, bool account)
+/* How the account looks at the run: not at all, by a hook after every clock, or from the cells' logs. */
+typedef enum { NO_ACCOUNT, BY_HOOK, BY_WATCH } account_by_t;
+
+/* Builds and runs it (in slices of `slice` clocks on `threads` threads, the account asked for its rows after
+ * each: a CA that ran ahead past a slice's end is put back; 0: in one go), with the account as `by` says. */
+static void run_as(phase_run_t *r, account_by_t by, uint64_t slice, unsigned threads)
 {
     emu_machine_t m;
     emu_machine_defaults(&m);
     assert_int_equal(run_desc_parse_file(r->run, &m, &r->desc, stderr), 0);
     assert_int_equal(run_desc_build(&r->desc, NULL, 0, NULL, 0, &r->a), 0);
+    emu_array_set_threads(r->a, threads);
     r->pa = NULL;
-    if (account) {
+    if (by != NO_ACCOUNT) {
         r->pa = phase_account_create(r->a);
         assert_non_null(r->pa);
         assert_int_equal(phase_predict_attach(r->pa, &r->desc), 0);
         emu_hooks_t hooks = {r->pa, NULL, phase_account_hook};
+        if (by == BY_HOOK)
         emu_array_set_hooks(r->a, &hooks);
+        else
+            assert_int_equal(phase_account_watch(r->pa, r->a), 0);
     }
-    assert_int_equal(emu_array_run(r->a, 100000000), EMU_RUN_DONE);
-    if (account)
+    const uint64_t limit = 100000000;
+    emu_run_status_t st;
+    do {
+        uint64_t to = slice == 0 ? limit : emu_array_clock(r->a) + slice;
+        st = emu_array_run(r->a, to < limit ? to : limit);
+        if (r->pa != NULL)
         r->nrows = phase_account_rows(r->pa, &r->rows);
+    } while (st == EMU_RUN_LIMIT && emu_array_clock(r->a) < limit);
+    assert_int_equal(st, EMU_RUN_DONE);
+}
+
+static void run(phase_run_t *r, bool account)
+{
+    run_as(r, account ? BY_HOOK : NO_ACCOUNT, 0, 1);
 }
 
 static void run_free(phase_run_t *r)
@@ -155,6 +174,39 @@ static void test_alltoall_account_adds_up_and_costs_no_clock(void **state)
     run_free(&without);
     run_free(&with);
     remove_files(&with);
+}
+
+/* The account from the cells' logs is the one a hook after every clock gives, though the array then runs on
+ * its threads with its CAs ahead of the clock, put back at the end of each slice (an odd length, so that runs
+ * ahead are cut short all over), and the rows are asked for between slices. */
+static void test_watched_account_is_the_hooks(void **state)
+{
+    (void)state;
+    static const pattern_kind_t kinds[] = {PATTERN_ALLTOALL, PATTERN_BUTTERFLY};
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        phase_run_t hooked, watched;
+        write_run(&hooked, kinds[k], 8, 32);
+        run(&hooked, true);
+        check_account(&hooked);
+        static const struct {
+            uint64_t slice;
+            unsigned threads;
+        } ways[] = {{0, 1}, {0, 2}, {97, 1}, {131, 2}};
+        for (size_t w = 0; w < sizeof ways / sizeof ways[0]; w++) {
+            watched = hooked;
+            run_as(&watched, BY_WATCH, ways[w].slice, ways[w].threads);
+            assert_int_equal(watched.nrows, hooked.nrows);
+            assert_memory_equal(watched.rows, hooked.rows, hooked.nrows * sizeof *hooked.rows);
+            assert_int_equal(emu_array_cycles(watched.a), emu_array_cycles(hooked.a));
+            /* Without a hook the CAs run ahead, and the array may take its threads. */
+            assert_true(emu_array_ahead_bundles(watched.a) > 0);
+            assert_int_equal(emu_array_ahead_bundles(hooked.a), 0);
+            assert_true(emu_array_max_threads(watched.a) > 1);
+            run_free(&watched);
+        }
+        run_free(&hooked);
+        remove_files(&hooked);
+    }
 }
 
 /* The torus at 32 words, one phase: every part and milestone pinned. */
@@ -245,6 +297,7 @@ int main(int argc, char **argv)
     iwarp = argv[1];
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_alltoall_account_adds_up_and_costs_no_clock),
+        cmocka_unit_test(test_watched_account_is_the_hooks),
         cmocka_unit_test(test_torus_account_is_pinned),
         cmocka_unit_test(test_run_json_carries_the_phases),
     };

@@ -105,13 +105,16 @@ int cmd_run(int argc, char **argv)
         return 2;
     }
 
-    /* A ConSet run's account watches every clock (a hook, so one thread), unless recording does. */
+    /* A ConSet run's account reads what the cells log (no hook: the run keeps its threads), unless recording
+     * does. */
     phase_account_t *phases = NULL;
     if (!o.no_phases && rec == NULL && (phases = phase_account_create(a)) != NULL) {
         if (phase_predict_attach(phases, &desc) != 0)
             fprintf(stderr, "iwarp run: out of memory for the phases' link-weighted lengths\n");
+        if (phase_account_watch(phases, a) != 0) {
         emu_hooks_t hooks = {phases, NULL, phase_account_hook};
         emu_array_set_hooks(a, &hooks);
+        }
     } else if (o.phases_only) {
         fprintf(stderr, "iwarp run: --phases: %s\n",
                 rec != NULL ? "not with --record" : "no cell runs runtime/conset.s's phases");

@@ -25,7 +25,7 @@ void run_cli_usage(FILE *out)
             "  --record FILE       record the run for `iwarp view FILE` (docs/trace.md; runs on one thread)\n"
             "  --state-hash-at N   run until clock N (or the end) and print the state hash, as `hash` in iwarp debug\n"
             "  --phases            a ConSet run: print only its per-phase account (docs/conset.md)\n"
-            "  --no-phases         no per-phase account (it watches every clock, so the run takes one thread)\n"
+            "  --no-phases         no per-phase account\n"
             "On a terminal a progress line shows the clock and its rate; Ctrl-C stops the run and prints the report\n"
             "so far.\n"
             "Exit status: 0 when every cell halted, 1 on a fault, deadlock, livelock or limit, 2 on bad usage or\n"

@@ -1,0 +1,125 @@
+/*
+ * Watching cells without a hook (emu.h, emu_array_watch). A hook after every clock costs the run its threads,
+ * its sleeping cells and its CAs' run-ahead (schedule.c); a tool that only wants to know when a cell's pc
+ * reaches a few places, which marks it raises and when its gate words move gets the same from a log the cell
+ * keeps as it steps. Marks and gate words come from bundles that touch the agent, which never run ahead. An
+ * arrival comes from the bundle before, which may: the bundles at watched pcs never run ahead
+ * (emu_program_stop_ahead), so a run-ahead stops there, and the arrival's clock is its last bundle's.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "array_internal.h"
+#include "watch.h"
+
+emu_watch_event_t *emu_watch_append(emu_watch_t *w, emu_watch_kind_t kind, uint64_t clock)
+{
+    if (w->n == w->cap) {
+        unsigned cap = w->cap ? 2 * w->cap : 64;
+        emu_watch_event_t *grown = realloc(w->log, cap * sizeof *grown);
+        if (grown == NULL)
+            return NULL;
+        w->log = grown;
+        w->cap = cap;
+    }
+    emu_watch_event_t *e = &w->log[w->n++];
+    *e = (emu_watch_event_t){.kind = kind,
+                             .clock = clock,
+                             .first_read = UINT64_MAX,
+                             .last_read = UINT64_MAX,
+                             .first_write = UINT64_MAX,
+                             .last_write = UINT64_MAX};
+    w->span_open = false;
+    return e;
+}
+
+void emu_watch_arrived(emu_watch_t *w, unsigned index, uint64_t clock)
+{
+    emu_watch_event_t *e = emu_watch_append(w, EMU_WATCH_ARRIVE, clock);
+    if (e != NULL)
+        e->pc = index;
+}
+
+void emu_watch_gate_span(emu_watch_t *w, bool write, uint64_t clock)
+{
+    emu_watch_event_t *e = emu_watch_append(w, EMU_WATCH_GATES, clock);
+    if (e == NULL)
+        return;
+    if (write)
+        e->first_write = e->last_write = clock;
+    else
+        e->first_read = e->last_read = clock;
+    w->span_open = true;
+}
+
+void emu_watch_mark(emu_watch_t *w, uint32_t mark, uint64_t clock)
+{
+    emu_watch_event_t *e = emu_watch_append(w, EMU_WATCH_MARK, clock);
+    if (e != NULL)
+        e->mark = mark;
+}
+
+void emu_watch_rewind(emu_watch_t *w, uint64_t clock)
+{
+    while (w->n > 0 && w->log[w->n - 1].kind == EMU_WATCH_ARRIVE && w->log[w->n - 1].clock >= clock)
+        w->n--;
+}
+
+void emu_watch_free(emu_watch_t *w)
+{
+    if (w != NULL)
+        free(w->log);
+    free(w);
+}
+
+/* The program that cell c runs, as the array owns it (cells see it const). */
+static emu_program_t *owned_program(emu_array_t *a, const emu_cell_t *c)
+{
+    for (unsigned i = 0; i < a->nprograms; i++)
+        if (a->programs[i] == c->ca.prog)
+            return a->programs[i];
+    return NULL;
+}
+
+int emu_array_watch(emu_array_t *a, unsigned x, unsigned y, const uint32_t *pcs, unsigned npcs)
+{
+    if (x >= a->machine.width || y >= a->machine.height || npcs > EMU_WATCH_MAX_PCS)
+        return -1;
+    emu_cell_t *c = emu_array_cell(a, x, y);
+    if (npcs == 0) {
+        emu_watch_free(c->watch);
+        c->watch = NULL;
+        return 0;
+    }
+    emu_program_t *p = owned_program(a, c);
+    if (p == NULL)
+        return -1;
+    /* A line of its own: the thread that steps the cell writes it at every gate word. */
+    emu_watch_t *w = aligned_alloc(64, (sizeof *w + 63) / 64 * 64);
+    if (w == NULL)
+        return -1;
+    memset(w, 0, sizeof *w);
+    for (unsigned i = 0; i < npcs; i++) {
+        w->pcs[i] = pcs[i];
+        w->pc_bits |= emu_watch_pc_bit(pcs[i]);
+        emu_program_stop_ahead(p, pcs[i]);
+    }
+    w->npcs = npcs;
+    emu_watch_free(c->watch);
+    c->watch = w;
+    return 0;
+}
+
+unsigned emu_array_watch_take(emu_array_t *a, unsigned x, unsigned y, const emu_watch_event_t **events)
+{
+    if (x >= a->machine.width || y >= a->machine.height)
+        return 0;
+    emu_watch_t *w = emu_array_cell(a, x, y)->watch;
+    if (w == NULL)
+        return 0;
+    unsigned n = w->n;
+    *events = w->log;
+    w->n = 0;
+    w->span_open = false;
+    return n;
+}
