@@ -117,8 +117,6 @@ static int cell_cr_write(void *ctx, uint32_t index, uint32_t value)
             c->ca.s.timer_at += 1ull << 32;
         return 0;
     case EMU_CR_MARK:
-        if (c->watch != NULL)
-            emu_watch_mark(c->watch, value, c->saved.now);
         if (c->saved.marks_clock != c->saved.now) {
             c->saved.marks_clock = c->saved.now;
             c->saved.nmarks = 0;
@@ -145,8 +143,6 @@ __attribute__((noinline)) static ca_gates_t cell_gate_pop(emu_cell_t *c, unsigne
     for (unsigned g = 0; g < ISA_NUM_GATES_IN; g++) /* a loop: the agent's pop is inlined once, not twice */
         if (in >> g & 1u)
             in_words[g] = coa_gate_in_pop(&c->coa, g, c->saved.now);
-    if (c->watch != NULL && in != 0)
-        emu_watch_gate(c->watch, false, c->saved.now);
     return CA_GATES_READY;
 }
 
@@ -164,29 +160,33 @@ static inline ca_gates_t cell_gate_out_blocked(const coa_t *a, unsigned out, uns
 }
 
 /* The agent's statuses are inline (coa.h): here, behind the port's one call a bundle, they cost no call each. */
+static inline __attribute__((always_inline)) ca_gates_t cell_gates_ready(const coa_t *a, unsigned in, unsigned out)
+{
+    ca_gates_t r = cell_gate_in_blocked(a, in, 0);
+    if (r == CA_GATES_READY)
+        r = cell_gate_in_blocked(a, in, 1);
+    if (r == CA_GATES_READY)
+        r = cell_gate_out_blocked(a, out, 0);
+    if (r == CA_GATES_READY)
+        r = cell_gate_out_blocked(a, out, 1);
+    return r;
+}
+
 static ca_gates_t cell_gate_take(void *ctx, unsigned in, unsigned out, uint32_t *in_words)
 {
     emu_cell_t *c = ctx;
-    ca_gates_t r = cell_gate_in_blocked(&c->coa, in, 0);
-    if (r == CA_GATES_READY)
-        r = cell_gate_in_blocked(&c->coa, in, 1);
-    if (r == CA_GATES_READY)
-        r = cell_gate_out_blocked(&c->coa, out, 0);
-    if (r == CA_GATES_READY)
-        r = cell_gate_out_blocked(&c->coa, out, 1);
+    ca_gates_t r = cell_gates_ready(&c->coa, in, out);
     if (r != CA_GATES_READY)
         return r;
     return cell_gate_pop(c, in, in_words);
 }
 
-static void cell_gate_put(void *ctx, unsigned out, const uint32_t *out_words)
+__attribute__((noinline)) static void cell_gate_put(void *ctx, unsigned out, const uint32_t *out_words)
 {
     emu_cell_t *c = ctx;
     for (unsigned g = 0; g < ISA_NUM_GATES_OUT; g++) /* as cell_gate_pop's */
         if (out >> g & 1u)
             coa_gate_out_push(&c->coa, g, out_words[g], c->saved.now);
-    if (c->watch != NULL)
-        emu_watch_gate(c->watch, true, c->saved.now);
 }
 
 static uint32_t cell_event_sources(void *ctx)
@@ -228,6 +228,57 @@ static const ca_port_ops_t cell_port_ops = {
     .event_sources = cell_event_sources,
     .activity = cell_activity,
 };
+
+/* A watched cell's port (emu_array_watch): the same, with its gate words and marks logged, so that a cell nobody
+ * watches pays nothing for the watch where its CA meets its agent. The log is apart from the statuses, as
+ * cell_gate_pop is: asked at every clock of a wait, they keep no frame. */
+__attribute__((noinline)) static ca_gates_t watched_gate_pop(emu_cell_t *c, unsigned in, uint32_t *in_words)
+{
+    if (in != 0)
+        emu_watch_gate(c->watch, false, c->saved.now);
+    return cell_gate_pop(c, in, in_words);
+}
+
+static ca_gates_t watched_gate_take(void *ctx, unsigned in, unsigned out, uint32_t *in_words)
+{
+    emu_cell_t *c = ctx;
+    ca_gates_t r = cell_gates_ready(&c->coa, in, out);
+    if (r != CA_GATES_READY)
+        return r;
+    return watched_gate_pop(c, in, in_words);
+}
+
+/* The words are logged first, in the same clock: cell_gate_put stays one function, with the agent's push in it. */
+static void watched_gate_put(void *ctx, unsigned out, const uint32_t *out_words)
+{
+    emu_cell_t *c = ctx;
+    emu_watch_gate(c->watch, true, c->saved.now);
+    cell_gate_put(ctx, out, out_words);
+}
+
+static int watched_cr_write(void *ctx, uint32_t index, uint32_t value)
+{
+    emu_cell_t *c = ctx;
+    if (index == EMU_CR_MARK)
+        emu_watch_mark(c->watch, value, c->saved.now);
+    return cell_cr_write(ctx, index, value);
+}
+
+static const ca_port_ops_t watched_port_ops = {
+    .gate_take = watched_gate_take,
+    .gate_put = watched_gate_put,
+    .cr_read = cell_cr_read,
+    .cr_write = watched_cr_write,
+    .event_sources = cell_event_sources,
+    .activity = cell_activity,
+};
+
+void emu_cell_set_watch(emu_cell_t *c, emu_watch_t *w)
+{
+    emu_watch_free(c->watch);
+    c->watch = w;
+    c->ca.port.ops = w != NULL ? &watched_port_ops : &cell_port_ops;
+}
 
 int emu_cell_init(emu_cell_t *c, emu_array_t *a, unsigned x, unsigned y)
 {
@@ -415,10 +466,10 @@ __attribute__((noinline)) void emu_cell_settle_ahead(emu_cell_t *c, uint64_t clo
         /* The first bundle issued at a clock that ran (the step that started the run): it issues again. */
         uint64_t issued = c->ca.s.stats.bundles;
         ahead_rewind(c);
-        if (c->watch != NULL)
-            emu_watch_rewind(c->watch, clock);
         uint64_t last = h->s.ready_at;
         ca_run_ahead_noted(&c->ca, clock, &h->undo, &last);
+        if (c->watch != NULL)
+            emu_watch_rewind(c->watch, clock, c->ca.s.pc);
         c->saved.awake_bundles -= issued - c->ca.s.stats.bundles;
         h->last_issue = last;
     }
@@ -442,9 +493,8 @@ void emu_cell_step_alone(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
     c->saved.now = now;
     ca_t *ca = &c->ca;
     uint64_t issued_before = ca->s.stats.bundles;
-    uint32_t pc_before = ca->s.pc;
     uint64_t next = ca_step(ca, now);
-    if (c->watch != NULL && ca->s.pc != pc_before)
+    if (c->watch != NULL)
         emu_watch_pc(c->watch, ca->s.pc, now);
     if (ca->s.stats.bundles != issued_before && !ca->s.in_handler && ++c->saved.awake_bundles > EMU_RECHECK_BUNDLES)
         c->saved.progress_at = now;
@@ -457,10 +507,9 @@ bool emu_cell_run_alone(emu_cell_t *c, uint64_t horizon, emu_step_summary_t *sum
     ahead_caught_up(c, c->ca.s.ready_at);
     ca_t *ca = &c->ca;
     uint64_t last_issue = 0;
-    uint32_t pc_before = ca->s.pc;
     uint64_t issued = ca_run_alone(ca, horizon, &last_issue);
     /* It stops at a watched pc (emu_program_stop_ahead): only its last bundle can have got there. */
-    if (c->watch != NULL && ca->s.pc != pc_before)
+    if (c->watch != NULL)
         emu_watch_pc(c->watch, ca->s.pc, last_issue);
     bool faulted = ca->s.state == CA_FAULTED;
     if (issued == 0 && !faulted)
@@ -538,12 +587,11 @@ static inline __attribute__((always_inline)) void step(emu_cell_t *c, uint64_t n
             next_ca = UINT64_MAX;
         } else {
             uint64_t issued_before = ca->s.stats.bundles;
-            uint32_t pc_before = ca->s.pc;
             bool handling = ca->s.in_handler; /* its rfe, which issues in the handler, is the handler's too */
             next_ca =
                 ahead_until > now + 1 && may_start_ahead(c, now) ? run_ahead(c, now, ahead_until) : ca_step(ca, now);
             /* A run-ahead stops at a watched pc: its last bundle got there (emu_program_stop_ahead). */
-            if (c->watch != NULL && ca->s.pc != pc_before)
+            if (c->watch != NULL)
                 emu_watch_pc(c->watch, ca->s.pc, c->ahead_active ? c->ahead->last_issue : now);
             /* Event handlers are not progress on their own: a runtime that only retries on a timer while
              * nothing moves is stuck, and the deadlock detector must see it. Nor is a program that wakes

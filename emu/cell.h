@@ -58,6 +58,8 @@ void emu_cell_unstick(emu_cell_t *c, uint64_t now);
 void emu_cell_wake(void *cell);
 /* Wires the links of every cell to its torus neighbours. */
 void emu_cell_wire(emu_array_t *a, emu_cell_t *c);
+/* Gives the cell watch w (watch.h; NULL: none), freeing the one it had. */
+void emu_cell_set_watch(emu_cell_t *c, emu_watch_t *w);
 /* Sends what is left in a cell's console buffer. */
 void emu_cell_flush_console(emu_cell_t *c);
 /* " (file:line:col)" of pc in the cell's program, or "" when no line is known. */

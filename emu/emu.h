@@ -111,8 +111,8 @@ typedef struct emu_watch_event {
  * on every cell that runs the program (which only costs the host time). No pcs: no watch. 0, or -1 when out
  * of memory or out of range. */
 int emu_array_watch(emu_array_t *a, unsigned x, unsigned y, const uint32_t *pcs, unsigned npcs);
-/* The events cell (x, y) logged since the last call, in the order it logged them (for one bundle: its gate
- * words, its mark, then its arrival), or 0. Theirs until the array runs again. */
+/* The events cell (x, y) logged since the last call, in the order it logged them (for one bundle: the words it
+ * reads, its mark, the words it writes, then its arrival), or 0. Theirs until the array runs again. */
 unsigned emu_array_watch_take(emu_array_t *a, unsigned x, unsigned y, const emu_watch_event_t **events);
 
 /* Called with each complete line (or the remainder at the end) a cell writes to its console. */

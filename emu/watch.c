@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "array_internal.h"
+#include "cell.h"
 #include "watch.h"
 
 emu_watch_event_t *emu_watch_append(emu_watch_t *w, emu_watch_kind_t kind, uint64_t clock)
@@ -59,8 +60,9 @@ void emu_watch_mark(emu_watch_t *w, uint32_t mark, uint64_t clock)
         e->mark = mark;
 }
 
-void emu_watch_rewind(emu_watch_t *w, uint64_t clock)
+void emu_watch_rewind(emu_watch_t *w, uint64_t clock, uint32_t pc)
 {
+    w->last_pc = pc;
     while (w->n > 0 && w->log[w->n - 1].kind == EMU_WATCH_ARRIVE && w->log[w->n - 1].clock >= clock)
         w->n--;
 }
@@ -87,8 +89,7 @@ int emu_array_watch(emu_array_t *a, unsigned x, unsigned y, const uint32_t *pcs,
         return -1;
     emu_cell_t *c = emu_array_cell(a, x, y);
     if (npcs == 0) {
-        emu_watch_free(c->watch);
-        c->watch = NULL;
+        emu_cell_set_watch(c, NULL);
         return 0;
     }
     emu_program_t *p = owned_program(a, c);
@@ -105,8 +106,8 @@ int emu_array_watch(emu_array_t *a, unsigned x, unsigned y, const uint32_t *pcs,
         emu_program_stop_ahead(p, pcs[i]);
     }
     w->npcs = npcs;
-    emu_watch_free(c->watch);
-    c->watch = w;
+    w->last_pc = c->ca.s.pc;
+    emu_cell_set_watch(c, w);
     return 0;
 }
 

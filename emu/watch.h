@@ -11,6 +11,7 @@ typedef struct emu_watch {
     uint32_t pcs[EMU_WATCH_MAX_PCS];
     unsigned npcs;
     uint64_t pc_bits; /* bit (pc / 4) % 64 of each watched pc: most pcs are none, told by one test */
+    uint32_t last_pc; /* the CA's pc as last seen: a step that leaves it there arrives nowhere */
     emu_watch_event_t *log;
     unsigned n, cap;
     bool span_open; /* the last event is a gate span that the next gate word extends */
@@ -27,9 +28,12 @@ emu_watch_event_t *emu_watch_append(emu_watch_t *w, emu_watch_kind_t kind, uint6
 void emu_watch_arrived(emu_watch_t *w, unsigned index, uint64_t clock);
 void emu_watch_gate_span(emu_watch_t *w, bool write, uint64_t clock);
 
-/* The CA's pc became `pc` with the bundle issued at `clock`. */
+/* The CA's pc is `pc` after a step; if it moved, the bundle issued at `clock` moved it. */
 static inline void emu_watch_pc(emu_watch_t *w, uint32_t pc, uint64_t clock)
 {
+    if (pc == w->last_pc)
+        return;
+    w->last_pc = pc;
     if ((w->pc_bits & emu_watch_pc_bit(pc)) == 0)
         return;
     for (unsigned i = 0; i < w->npcs; i++)
@@ -53,9 +57,9 @@ static inline void emu_watch_gate(emu_watch_t *w, bool write, uint64_t clock)
 
 void emu_watch_mark(emu_watch_t *w, uint32_t mark, uint64_t clock);
 
-/* The CA was put back to before the bundles it issued at `clock` and after: so are their arrivals, the events
- * logged last (a CA that runs ahead touches no gate and raises no mark). */
-void emu_watch_rewind(emu_watch_t *w, uint64_t clock);
+/* The CA was put back to before the bundles it issued at `clock` and after, its pc now `pc`: so are their
+ * arrivals, the events logged last (a CA that runs ahead touches no gate and raises no mark). */
+void emu_watch_rewind(emu_watch_t *w, uint64_t clock, uint32_t pc);
 
 void emu_watch_free(emu_watch_t *w);
 
