@@ -235,7 +235,7 @@ static const ca_port_ops_t cell_port_ops = {
 __attribute__((noinline)) static ca_gates_t watched_gate_pop(emu_cell_t *c, unsigned in, uint32_t *in_words)
 {
     if (in != 0)
-        emu_watch_gate(c->watch, false, c->saved.now);
+        emu_watch_read(c->watch, c->saved.now);
     return cell_gate_pop(c, in, in_words);
 }
 
@@ -252,7 +252,7 @@ static ca_gates_t watched_gate_take(void *ctx, unsigned in, unsigned out, uint32
 static void watched_gate_put(void *ctx, unsigned out, const uint32_t *out_words)
 {
     emu_cell_t *c = ctx;
-    emu_watch_gate(c->watch, true, c->saved.now);
+    emu_watch_write(c->watch, c->saved.now);
     cell_gate_put(ctx, out, out_words);
 }
 

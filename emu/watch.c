@@ -13,7 +13,7 @@
 #include "cell.h"
 #include "watch.h"
 
-emu_watch_event_t *emu_watch_append(emu_watch_t *w, emu_watch_kind_t kind, uint64_t clock)
+static emu_watch_event_t *append(emu_watch_t *w, emu_watch_kind_t kind, uint64_t clock)
 {
     if (w->n == w->cap) {
         unsigned cap = w->cap ? 2 * w->cap : 64;
@@ -30,32 +30,43 @@ emu_watch_event_t *emu_watch_append(emu_watch_t *w, emu_watch_kind_t kind, uint6
                              .last_read = UINT64_MAX,
                              .first_write = UINT64_MAX,
                              .last_write = UINT64_MAX};
-    w->span_open = false;
     return e;
+}
+
+/* Logs the gate words since the last event, if any. */
+static void flush_gates(emu_watch_t *w)
+{
+    if (w->first_read == UINT64_MAX && w->first_write == UINT64_MAX)
+        return;
+    uint64_t first = w->first_read < w->first_write ? w->first_read : w->first_write;
+    emu_watch_event_t *e = append(w, EMU_WATCH_GATES, first);
+    if (e != NULL) {
+        e->first_read = w->first_read;
+        e->last_read = w->last_read;
+        e->first_write = w->first_write;
+        e->last_write = w->last_write;
+    }
+    w->first_read = w->last_read = w->first_write = w->last_write = UINT64_MAX;
+}
+
+/* Appends an event after the gate words before it (its fields but the kind's own left to the caller); NULL when
+ * out of memory: the event is lost, as a hook's account lost rows it had no memory for. */
+static emu_watch_event_t *append_event(emu_watch_t *w, emu_watch_kind_t kind, uint64_t clock)
+{
+    flush_gates(w);
+    return append(w, kind, clock);
 }
 
 void emu_watch_arrived(emu_watch_t *w, unsigned index, uint64_t clock)
 {
-    emu_watch_event_t *e = emu_watch_append(w, EMU_WATCH_ARRIVE, clock);
+    emu_watch_event_t *e = append_event(w, EMU_WATCH_ARRIVE, clock);
     if (e != NULL)
         e->pc = index;
 }
 
-void emu_watch_gate_span(emu_watch_t *w, bool write, uint64_t clock)
-{
-    emu_watch_event_t *e = emu_watch_append(w, EMU_WATCH_GATES, clock);
-    if (e == NULL)
-        return;
-    if (write)
-        e->first_write = e->last_write = clock;
-    else
-        e->first_read = e->last_read = clock;
-    w->span_open = true;
-}
-
 void emu_watch_mark(emu_watch_t *w, uint32_t mark, uint64_t clock)
 {
-    emu_watch_event_t *e = emu_watch_append(w, EMU_WATCH_MARK, clock);
+    emu_watch_event_t *e = append_event(w, EMU_WATCH_MARK, clock);
     if (e != NULL)
         e->mark = mark;
 }
@@ -100,6 +111,7 @@ int emu_array_watch(emu_array_t *a, unsigned x, unsigned y, const uint32_t *pcs,
     if (w == NULL)
         return -1;
     memset(w, 0, sizeof *w);
+    w->first_read = w->last_read = w->first_write = w->last_write = UINT64_MAX;
     for (unsigned i = 0; i < npcs; i++) {
         w->pcs[i] = pcs[i];
         w->pc_bits |= emu_watch_pc_bit(pcs[i]);
@@ -118,9 +130,9 @@ unsigned emu_array_watch_take(emu_array_t *a, unsigned x, unsigned y, const emu_
     emu_watch_t *w = emu_array_cell(a, x, y)->watch;
     if (w == NULL)
         return 0;
+    flush_gates(w);
     unsigned n = w->n;
     *events = w->log;
     w->n = 0;
-    w->span_open = false;
     return n;
 }

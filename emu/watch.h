@@ -14,7 +14,9 @@ typedef struct emu_watch {
     uint32_t last_pc; /* the CA's pc as last seen: a step that leaves it there arrives nowhere */
     emu_watch_event_t *log;
     unsigned n, cap;
-    bool span_open; /* the last event is a gate span that the next gate word extends */
+    /* The gate words since the last event, UINT64_MAX where none: logged as one event when the next comes.
+     * Here, on the watch's own lines, not in the log, which may share one with another thread's cell. */
+    uint64_t first_read, last_read, first_write, last_write;
 } emu_watch_t;
 
 static inline uint64_t emu_watch_pc_bit(uint32_t pc)
@@ -22,11 +24,7 @@ static inline uint64_t emu_watch_pc_bit(uint32_t pc)
     return 1ull << (pc / 4u % 64u);
 }
 
-/* Appends an event (its fields but the kind's own left to the caller); NULL when out of memory: the event is
- * lost, as a hook's account lost rows it had no memory for. */
-emu_watch_event_t *emu_watch_append(emu_watch_t *w, emu_watch_kind_t kind, uint64_t clock);
 void emu_watch_arrived(emu_watch_t *w, unsigned index, uint64_t clock);
-void emu_watch_gate_span(emu_watch_t *w, bool write, uint64_t clock);
 
 /* The CA's pc is `pc` after a step; if it moved, the bundle issued at `clock` moved it. */
 static inline void emu_watch_pc(emu_watch_t *w, uint32_t pc, uint64_t clock)
@@ -41,19 +39,22 @@ static inline void emu_watch_pc(emu_watch_t *w, uint32_t pc, uint64_t clock)
             emu_watch_arrived(w, i, clock);
 }
 
-/* The CA read (or wrote) gate words at `clock`. */
-static inline void emu_watch_gate(emu_watch_t *w, bool write, uint64_t clock)
+/* The CA read gate words at `clock`. */
+static inline void emu_watch_read(emu_watch_t *w, uint64_t clock)
 {
-    if (!w->span_open) {
-        emu_watch_gate_span(w, write, clock);
-        return;
-    }
-    emu_watch_event_t *e = &w->log[w->n - 1];
-    uint64_t *first = write ? &e->first_write : &e->first_read;
-    if (*first == UINT64_MAX)
-        *first = clock;
-    *(write ? &e->last_write : &e->last_read) = clock;
+    if (w->first_read == UINT64_MAX)
+        w->first_read = clock;
+    w->last_read = clock;
 }
+
+/* The CA wrote gate words at `clock`. */
+static inline void emu_watch_write(emu_watch_t *w, uint64_t clock)
+{
+    if (w->first_write == UINT64_MAX)
+        w->first_write = clock;
+    w->last_write = clock;
+}
+
 
 void emu_watch_mark(emu_watch_t *w, uint32_t mark, uint64_t clock);
 
