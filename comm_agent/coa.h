@@ -163,8 +163,8 @@ typedef struct coa_spool {
     uint64_t words;    /* moved in total, for statistics */
 } coa_spool_t;
 
-/* What crosses a link in one slot: at most one word, plus control messages going the other way
- * for channels of the receiving cell. */
+/* What crosses a link in one slot: at most one word, plus credits and frees going the other way for channels of
+ * the receiving cell. */
 typedef struct coa_flit {
     uint32_t word;
     uint8_t tag;
@@ -175,34 +175,22 @@ typedef struct coa_flit {
     uint8_t travel_dir;
 } coa_flit_t;
 
-typedef enum coa_ctrl_kind {
-    COA_CTRL_CREDIT = 1, /* one word left channel `lc` of the sender's downstream: credit for the receiver's lc */
-    COA_CTRL_FREE = 2,   /* the sender's channel `lc`, which the receiver allocated, is free again */
-} coa_ctrl_kind_t;
-
-typedef struct coa_ctrl {
-    uint8_t kind;
-    uint8_t lc;
-} coa_ctrl_t;
-
-/* A clock's worth of a link: at most one word and the control messages. The first control messages live in the
- * slot, on the cache line of the word, the rare rest in `more`: coa_slot_ctrl. */
-enum { COA_SLOT_CTRL = 20 };
+/* A clock's worth of a link: at most one word, and what goes back upstream as counts by channel, not as a list of
+ * messages, so that sending one is an or and taking them a walk over set bits. A credit says a word left channel lc
+ * of the sender's downstream (the receiver's channel lc, which feeds it, may send one more); a free says the
+ * sender's channel lc, which the receiver allocated, is free again. A channel pops one word in most clocks, so the
+ * first credit of a clock is a bit (credit_lc), and only a header that consumes several street signs in one clock
+ * counts the rest in `more` (more_lc says which counts are not zero). The receiver takes credits before frees, in
+ * the order of their channels: each changes only its own channel, or adds to a set (remote_free), so the order
+ * does not change what they do. */
 typedef struct coa_slot {
-    bool has_flit;
-    uint16_t nctrl;
+    _Alignas(COA_CACHE_LINE) bool has_flit; /* with the flit and the masks, the slot's first cache line */
     coa_flit_t flit;
-    coa_ctrl_t *more; /* from COA_SLOT_CTRL on; capacity in all: 2 * channels + 4 */
-    coa_ctrl_t ctrl[COA_SLOT_CTRL];
+    uint64_t credit_lc;
+    uint64_t more_lc;
+    uint64_t free_lc;
+    uint16_t more[COA_MAX_CHANNELS];
 } coa_slot_t;
-static inline coa_ctrl_t *coa_slot_ctrl(coa_slot_t *s, unsigned i)
-{
-    return i < COA_SLOT_CTRL ? &s->ctrl[i] : &s->more[i - COA_SLOT_CTRL];
-}
-static inline coa_ctrl_t coa_slot_ctrl_at(const coa_slot_t *s, unsigned i)
-{
-    return i < COA_SLOT_CTRL ? s->ctrl[i] : s->more[i - COA_SLOT_CTRL];
-}
 
 /* A directed link: the sender writes slot (t + latency) % nslots, the receiver reads slot t % nslots
  * (nslots is a power of two larger than the latency). */
@@ -218,12 +206,11 @@ typedef struct coa_line {
     _Atomic uint64_t *posted;
     uint64_t *taken;
     /* The sender's own books, so that posting never reads the receiver's lines (a read there waits for them,
-     * a store does not): its copy of *posted, the clock of its last post (UINT64_MAX: none since the line's
-     * slots were last set from outside, coa_line_reset_books), and that post's slot's control messages. A slot
-     * the sender first posts to in a clock is empty: the receiver emptied it when its clock came. */
+     * a store does not): its copy of *posted and the clock of its last post (UINT64_MAX: none since the line's
+     * slots were last set from outside, coa_line_reset_books). A slot the sender first posts to in a clock is
+     * empty: the receiver emptied it when its clock came. */
     uint64_t nposted;
     uint64_t post_clock;
-    unsigned post_nctrl;
     /* The receiver may sleep while nothing comes (emu/schedule.c): a post finds it dormant and wakes it. */
     _Atomic bool *receiver_dormant; /* NULL: never sleeps */
     void (*wake)(void *receiver);
@@ -343,12 +330,15 @@ void coa_reset(coa_t *c);
  * with its channels; qtag: its queues' tags (channels * queue_depth). 0, or -1 with "FIELD is VALUE, ..." in err. */
 int coa_state_check(const coa_t *c, const coa_config_t *cfg, coa_place_t at, const uint8_t *qtag, char *err,
                     size_t errlen);
-/* The same for a slot of a line into a cell of `channels` channels, its control messages in ctrl (a slot holds
- * ctrl_cap of them). */
-int coa_slot_check(const coa_slot_t *s, const coa_ctrl_t *ctrl, unsigned ctrl_cap, unsigned channels, char *err,
-                   size_t errlen);
+/* The same for a slot of a line into a cell of `channels` channels. */
+int coa_slot_check(const coa_slot_t *s, unsigned channels, char *err, size_t errlen);
+/* Whether a slot holds anything: a word, a credit or a free. */
+static inline bool coa_slot_full(const coa_slot_t *s)
+{
+    return s->has_flit || (s->credit_lc | s->free_lc) != 0;
+}
 
-int coa_line_init(coa_line_t *l, unsigned latency, unsigned channels);
+int coa_line_init(coa_line_t *l, unsigned latency);
 /* Joins `line` from agent `from`, leaving in direction d, to `to`, the neighbour there. */
 void coa_wire(coa_t *from, coa_dir_t d, coa_line_t *line, coa_t *to);
 void coa_line_free(coa_line_t *l);

@@ -30,29 +30,42 @@ void coa_raise(coa_t *c, uint32_t addr, const char *fmt, ...) __attribute__((for
  * the slot's bit in its books is a plain store (an atomic one, for the receiver's thread), not a locked one. */
 static inline coa_slot_t *coa_out_slot(coa_t *c, coa_line_t *line, uint64_t now)
 {
-    c->out_pending_until = now + c->cfg.hop_latency;
     unsigned k = (unsigned)(now + c->cfg.hop_latency) & (line->nslots - 1u);
     coa_slot_t *s = &line->slots[k];
     if (line->post_clock != now) { /* the slot is empty (see coa_line_t) */
         line->post_clock = now;
-        line->post_nctrl = 0;
+        c->out_pending_until = now + c->cfg.hop_latency;
         line->nposted ^= coa_bit(k);
         atomic_store_explicit(line->posted, line->nposted, memory_order_relaxed);
+        /* A later post of this clock to this line finds its bit already flipped: a receiver that went dormant
+         * sees it (emu/schedule.c), and one already dormant was woken here. */
         if (line->receiver_dormant != NULL && atomic_load_explicit(line->receiver_dormant, memory_order_relaxed))
             line->wake(line->receiver);
     }
     return s;
 }
-static inline void coa_send_ctrl(coa_t *c, coa_dir_t dir, coa_ctrl_kind_t kind, unsigned lc, uint64_t now)
+/* A word left channel lc, fed from the neighbour in direction dir: its channel may send one more. */
+static inline void coa_send_credit(coa_t *c, coa_dir_t dir, unsigned lc, uint64_t now)
 {
     coa_line_t *line = c->w.out[dir];
     if (line == NULL)
         return;
     coa_slot_t *s = coa_out_slot(c, line, now);
-    /* Capacity is two messages per channel: a channel pops at most one word and frees at most once a clock. */
-    unsigned i = line->post_nctrl++;
-    *coa_slot_ctrl(s, i) = (coa_ctrl_t){(uint8_t)kind, (uint8_t)lc};
-    s->nctrl = (uint16_t)(i + 1u);
+    uint64_t bit = coa_bit(lc & (COA_MAX_CHANNELS - 1u));
+    if ((s->credit_lc & bit) == 0) {
+        s->credit_lc |= bit;
+    } else { /* a second word of the channel in this clock: a header's street signs (coa_slot_t) */
+        s->more[lc & (COA_MAX_CHANNELS - 1u)]++;
+        s->more_lc |= bit;
+    }
+}
+/* Channel lc, which the neighbour in direction dir allocated, is free again. */
+static inline void coa_send_free(coa_t *c, coa_dir_t dir, unsigned lc, uint64_t now)
+{
+    coa_line_t *line = c->w.out[dir];
+    if (line == NULL)
+        return;
+    coa_out_slot(c, line, now)->free_lc |= coa_bit(lc & (COA_MAX_CHANNELS - 1u));
 }
 
 /* Channel lc's wait may change from now on: the clocks it waited frozen (coa_account_waits) are counted. Called

@@ -92,7 +92,7 @@ void coa_lc_release(coa_t *c, unsigned lc, uint64_t now)
 {
     coa_lc_t *l = &c->lc[lc];
     if (l->owned_by_link && l->source.kind == COA_END_LINK)
-        coa_send_ctrl(c, (coa_dir_t)l->source.dir, COA_CTRL_FREE, lc, now);
+        coa_send_free(c, (coa_dir_t)l->source.dir, lc, now);
     unbind(c, lc, now);
     coa_lc_set_state(c, lc, COA_LC_FREE, now);
     l->owned_by_link = false;

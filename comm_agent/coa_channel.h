@@ -100,7 +100,7 @@ static inline uint32_t coa_lc_pop(coa_t *c, unsigned lc, bool *tag, uint64_t now
     c->moved++;
     coa_spools_unstick(c, lc);
     if (l->source.kind == COA_END_LINK)
-        coa_send_ctrl(c, (coa_dir_t)l->source.dir, COA_CTRL_CREDIT, l->source.index, now);
+        coa_send_credit(c, (coa_dir_t)l->source.dir, l->source.index, now);
     return w;
 }
 

@@ -244,13 +244,11 @@ int coa_state_check(const coa_t *c, const coa_config_t *cfg, coa_place_t at, con
     return 0;
 }
 
-int coa_slot_check(const coa_slot_t *s, const coa_ctrl_t *ctrl, unsigned ctrl_cap, unsigned channels, char *err,
-                   size_t errlen)
+int coa_slot_check(const coa_slot_t *s, unsigned channels, char *err, size_t errlen)
 {
+    uint64_t valid = channels >= 64 ? ~0ull : (1ull << channels) - 1u;
     if (bool_byte(&s->has_flit) > 1)
         return fail(err, errlen, "has_flit is %u, not 0 or 1", bool_byte(&s->has_flit));
-    if (s->nctrl > ctrl_cap)
-        return fail(err, errlen, "nctrl is %u, a slot holds %u", s->nctrl, ctrl_cap);
     if (s->has_flit) {
         const coa_flit_t *f = &s->flit;
         if (f->dst_lc >= channels)
@@ -266,12 +264,19 @@ int coa_slot_check(const coa_slot_t *s, const coa_ctrl_t *ctrl, unsigned ctrl_ca
             return fail(err, errlen, "flit.travel_dir is %u, the directions are 0..%u or none (%u)", f->travel_dir,
                         COA_NUM_DIRS - 1u, COA_NONE);
     }
-    for (unsigned j = 0; j < s->nctrl; j++) {
-        if (ctrl[j].kind != COA_CTRL_CREDIT && ctrl[j].kind != COA_CTRL_FREE)
-            return fail(err, errlen, "ctrl[%u].kind is %u, the kinds are %u and %u", j, ctrl[j].kind, COA_CTRL_CREDIT,
-                        COA_CTRL_FREE);
-        if (ctrl[j].lc >= channels)
-            return fail(err, errlen, "ctrl[%u].lc is %u, the machine has %u channels", j, ctrl[j].lc, channels);
-    }
+    if ((s->credit_lc & ~valid) != 0)
+        return fail(err, errlen, "credit_lc is 0x%llx, the machine has %u channels", (unsigned long long)s->credit_lc,
+                    channels);
+    if ((s->free_lc & ~valid) != 0)
+        return fail(err, errlen, "free_lc is 0x%llx, the machine has %u channels", (unsigned long long)s->free_lc,
+                    channels);
+    if ((s->more_lc & ~s->credit_lc) != 0)
+        return fail(err, errlen, "more_lc is 0x%llx, not within credit_lc 0x%llx", (unsigned long long)s->more_lc,
+                    (unsigned long long)s->credit_lc);
+    /* A count outside more_lc would be added to by the sender and never taken by the receiver. */
+    for (unsigned lc = 0; lc < COA_MAX_CHANNELS; lc++)
+        if ((s->more[lc] != 0) != ((s->more_lc >> lc & 1u) != 0))
+            return fail(err, errlen, "more[%u] is %u, more_lc says %s", lc, s->more[lc],
+                        s->more_lc >> lc & 1u ? "more credits" : "none");
     return 0;
 }

@@ -15,7 +15,7 @@ static void *alloc_lines(size_t bytes)
     return p;
 }
 
-int coa_line_init(coa_line_t *l, unsigned latency, unsigned channels)
+int coa_line_init(coa_line_t *l, unsigned latency)
 {
     memset(l, 0, sizeof *l);
     /* A power of two above the latency, so the slot of a clock is a mask, not a division. */
@@ -26,17 +26,7 @@ int coa_line_init(coa_line_t *l, unsigned latency, unsigned channels)
         return -1;
     l->post_clock = UINT64_MAX;
     l->slots = alloc_lines(l->nslots * sizeof *l->slots);
-    if (l->slots == NULL)
-        return -1;
-    for (unsigned i = 0; i < l->nslots; i++) {
-        unsigned more = 2u * channels + 4u > COA_SLOT_CTRL ? 2u * channels + 4u - COA_SLOT_CTRL : 1u;
-        l->slots[i].more = alloc_lines(more * sizeof *l->slots[i].more);
-        if (l->slots[i].more == NULL) {
-            coa_line_free(l);
-            return -1;
-        }
-    }
-    return 0;
+    return l->slots == NULL ? -1 : 0;
 }
 
 void coa_wire(coa_t *from, coa_dir_t d, coa_line_t *line, coa_t *to)
@@ -55,14 +45,10 @@ void coa_line_reset_books(coa_line_t *l, uint64_t full)
     atomic_store(l->posted, full);
     *l->taken = 0;
     l->post_clock = UINT64_MAX;
-    l->post_nctrl = 0;
 }
 
 void coa_line_free(coa_line_t *l)
 {
-    if (l->slots != NULL)
-        for (unsigned i = 0; i < l->nslots; i++)
-            free(l->slots[i].more);
     free(l->slots);
     memset(l, 0, sizeof *l);
 }
@@ -97,29 +83,38 @@ static void deliver_flit(coa_t *c, coa_dir_t from, const coa_flit_t *f, uint64_t
     coa_lc_push(c, lc, f->word, f->tag != 0, now);
 }
 
-static void deliver_ctrl(coa_t *c, coa_dir_t from, const coa_ctrl_t *m, uint64_t now)
+/* A word left the neighbour's channel that channel lc feeds: lc may send one more. */
+static void take_credit(coa_t *c, unsigned lc, uint64_t now)
 {
-    if (m->lc >= c->cfg.channels) {
-        coa_raise(c, m->lc, "a control message from %s names channel %u, which does not exist", coa_dir_name(from),
-                  m->lc);
-        return;
+    coa_lc_t *l = &c->lc[lc];
+    if (l->credits == 0)
+        coa_lc_thaw(c, lc, now); /* it may have waited for this credit */
+    if (l->credits < c->cfg.queue_depth)
+        coa_lc_set_credits(c, lc, l->credits + 1u);
+    if (l->state == COA_LC_DRAINING && l->credits == c->cfg.queue_depth)
+        coa_lc_release(c, lc, now);
+}
+
+/* The credits and frees of slot s, from the neighbour in direction `from` (coa_slot_t). */
+static void deliver_back(coa_t *c, coa_dir_t from, coa_slot_t *s, uint64_t now)
+{
+    uint64_t credited = s->credit_lc, more = s->more_lc, freed = s->free_lc;
+    s->credit_lc = 0;
+    s->free_lc = 0;
+    for (uint64_t m = credited; m != 0; m &= m - 1)
+        take_credit(c, (unsigned)__builtin_ctzll(m), now);
+    if (more != 0) {
+        s->more_lc = 0;
+        for (uint64_t m = more; m != 0; m &= m - 1) {
+            unsigned lc = (unsigned)__builtin_ctzll(m);
+            for (unsigned n = s->more[lc]; n > 0; n--)
+                take_credit(c, lc, now);
+            s->more[lc] = 0;
+        }
     }
-    switch (m->kind) {
-    case COA_CTRL_CREDIT: {
-        coa_lc_t *l = &c->lc[m->lc];
-        if (l->credits == 0)
-            coa_lc_thaw(c, m->lc, now); /* it may have waited for this credit */
-        if (l->credits < c->cfg.queue_depth)
-            coa_lc_set_credits(c, m->lc, l->credits + 1u);
-        if (l->state == COA_LC_DRAINING && l->credits == c->cfg.queue_depth)
-            coa_lc_release(c, m->lc, now);
-        break;
-    }
-    case COA_CTRL_FREE:
-        c->remote_free[from] |= coa_bit(m->lc);
+    if (freed != 0) {
+        c->remote_free[from] |= freed;
         coa_unblock_headers(c, now);
-        break;
-    default: break;
     }
 }
 
@@ -138,9 +133,8 @@ void coa_deliver_lines(coa_t *c, uint64_t now)
             deliver_flit(c, (coa_dir_t)d, &s->flit, now);
             s->has_flit = false;
         }
-        for (unsigned i = 0; i < s->nctrl; i++)
-            deliver_ctrl(c, (coa_dir_t)d, coa_slot_ctrl(s, i), now);
-        s->nctrl = 0;
+        if ((s->credit_lc | s->free_lc) != 0)
+            deliver_back(c, (coa_dir_t)d, s, now);
     }
 }
 

@@ -294,7 +294,7 @@ int emu_cell_init(emu_cell_t *c, emu_array_t *a, unsigned x, unsigned y)
     if (coa_init(&c->coa, &m->agent, emu_machine_place(m, x, y), c->mem, m->mem_bytes, m->mem_guard) != 0)
         return -1;
     for (unsigned d = 0; d < COA_NUM_DIRS; d++)
-        if (coa_line_init(&c->out[d], m->agent.hop_latency, m->agent.channels) != 0)
+        if (coa_line_init(&c->out[d], m->agent.hop_latency) != 0)
             return -1;
     return 0;
 }

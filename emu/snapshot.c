@@ -16,8 +16,9 @@
 #include "file.h"
 #include "fnv.h"
 
-/* 03: a checksum of everything before it ends the file. */
-static const char snap_magic[8] = {'I', 'W', 'S', 'N', 'A', 'P', '0', '3'};
+/* 03: a checksum of everything before it ends the file. 04: a slot's credits and frees are in the slot, as
+ * masks and counts (coa_slot_t), not in a list of control messages after the slots. */
+static const char snap_magic[8] = {'I', 'W', 'S', 'N', 'A', 'P', '0', '4'};
 
 /* A cell's state, in three blocks each copied whole: a field added to any of them is in every snapshot with
  * nothing to write here. The agent's wiring (coa_t.w, its last member) is not copied. */
@@ -39,13 +40,11 @@ struct emu_snapshot {
     char deadlock[1024]; /* the report's first kilobyte: the file format keeps this size */
     unsigned ncells;
     size_t slots_per_cell; /* per cell: 4 lines of nslots slots */
-    size_t ctrl_per_slot;
     cell_snap_t *cells;
     uint8_t *mem;    /* ncells * mem_bytes */
     uint32_t *qdata; /* ncells * channels * depth */
     uint8_t *qtag;
-    coa_slot_t *slots; /* ncells * slots_per_cell, `more` pointers unused */
-    coa_ctrl_t *ctrl;  /* ncells * slots_per_cell * ctrl_per_slot: each slot's control messages, all of them */
+    coa_slot_t *slots; /* ncells * slots_per_cell */
 };
 
 /* FNV-1a over each cell's program (entry, text and data) or its absence: restoring cells' registers and
@@ -89,14 +88,12 @@ static emu_snapshot_t *snapshot_alloc(const emu_machine_t *m, unsigned ncells, s
     s->machine = *m;
     s->ncells = ncells;
     s->slots_per_cell = COA_NUM_DIRS * nslots;
-    s->ctrl_per_slot = 2u * m->agent.channels + 4u;
     s->cells = calloc(ncells, sizeof *s->cells);
     s->mem = malloc((size_t)ncells * m->mem_bytes);
     s->qdata = calloc((size_t)ncells * queue_words(m), sizeof *s->qdata);
     s->qtag = calloc((size_t)ncells * queue_words(m), 1);
     s->slots = calloc((size_t)ncells * s->slots_per_cell, sizeof *s->slots);
-    s->ctrl = calloc((size_t)ncells * s->slots_per_cell * s->ctrl_per_slot, sizeof *s->ctrl);
-    if (!s->cells || !s->mem || !s->qdata || !s->qtag || !s->slots || !s->ctrl) {
+    if (!s->cells || !s->mem || !s->qdata || !s->qtag || !s->slots) {
         emu_snapshot_free(s);
         return NULL;
     }
@@ -112,14 +109,13 @@ void emu_snapshot_free(emu_snapshot_t *s)
     free(s->qdata);
     free(s->qtag);
     free(s->slots);
-    free(s->ctrl);
     free(s);
 }
 
 size_t emu_snapshot_bytes(const emu_snapshot_t *s)
 {
     return sizeof *s + s->ncells * (sizeof *s->cells + s->machine.mem_bytes + queue_words(&s->machine) * 5 +
-                                    s->slots_per_cell * (sizeof *s->slots + s->ctrl_per_slot * sizeof *s->ctrl));
+                                    s->slots_per_cell * sizeof *s->slots);
 }
 
 uint64_t emu_snapshot_clock(const emu_snapshot_t *s)
@@ -151,11 +147,7 @@ emu_snapshot_t *emu_snapshot_take(const emu_array_t *a)
         for (unsigned d = 0; d < COA_NUM_DIRS; d++)
             for (unsigned k = 0; k < c->out[d].nslots; k++) {
                 size_t at = i * s->slots_per_cell + d * c->out[d].nslots + k;
-                const coa_slot_t *slot = &c->out[d].slots[k];
-                s->slots[at] = *slot;
-                s->slots[at].more = NULL;
-                for (unsigned j = 0; j < slot->nctrl; j++)
-                    s->ctrl[at * s->ctrl_per_slot + j] = coa_slot_ctrl_at(slot, j);
+                s->slots[at] = c->out[d].slots[k];
             }
     }
     return s;
@@ -197,12 +189,8 @@ int emu_snapshot_restore(emu_array_t *a, const emu_snapshot_t *s, char *err, siz
             for (unsigned k = 0; k < c->out[d].nslots; k++) {
                 size_t at = i * s->slots_per_cell + d * c->out[d].nslots + k;
                 coa_slot_t *slot = &c->out[d].slots[k];
-                coa_ctrl_t *more = slot->more;
                 *slot = s->slots[at];
-                slot->more = more;
-                for (unsigned j = 0; j < slot->nctrl; j++)
-                    *coa_slot_ctrl(slot, j) = s->ctrl[at * s->ctrl_per_slot + j];
-                if (slot->has_flit || slot->nctrl)
+                if (coa_slot_full(slot))
                     full |= 1ull << k;
             }
             coa_line_reset_books(&c->out[d], full);
@@ -219,14 +207,14 @@ typedef struct snap_header {
     emu_machine_t machine;
     uint64_t clock, last_progress, programs;
     uint32_t ncells;
-    uint64_t slots_per_cell, ctrl_per_slot;
+    uint64_t slots_per_cell;
 } snap_header_t;
 
 static void header_sizes(uint32_t sizes[6])
 {
     sizes[0] = sizeof(cell_snap_t);
     sizes[1] = sizeof(coa_slot_t);
-    sizes[2] = sizeof(coa_ctrl_t);
+    sizes[2] = sizeof(coa_flit_t);
     sizes[3] = sizeof(emu_machine_t);
     sizes[4] = sizeof(ca_state_block_t);
     sizes[5] = sizeof(coa_t);
@@ -270,7 +258,6 @@ int emu_snapshot_save(const emu_snapshot_t *s, const char *path, char *err, size
     h.last_progress = s->last_progress;
     h.ncells = s->ncells;
     h.slots_per_cell = s->slots_per_cell;
-    h.ctrl_per_slot = s->ctrl_per_slot;
     size_t qw = queue_words(&s->machine) * s->ncells;
     size_t nslots = s->ncells * s->slots_per_cell;
     snap_io_t io = {out.f, FNV64_OFFSET, 0};
@@ -281,7 +268,6 @@ int emu_snapshot_save(const emu_snapshot_t *s, const char *path, char *err, size
     io_write(&io, s->qdata, qw * sizeof *s->qdata);
     io_write(&io, s->qtag, qw);
     io_write(&io, s->slots, nslots * sizeof *s->slots);
-    io_write(&io, s->ctrl, nslots * s->ctrl_per_slot * sizeof *s->ctrl);
     uint64_t sum = io.sum;
     io_write(&io, &sum, sizeof sum);
     if (io.rc != 0) {
@@ -316,11 +302,10 @@ static int check_lines(const emu_snapshot_t *s, unsigned i, const char *path, ch
         unsigned d = (unsigned)(k / nslots), n = (unsigned)(k % nslots);
         char block[64];
         snprintf(block, sizeof block, "line %s slot %u ", coa_dir_name((coa_dir_t)d), n);
-        if (coa_slot_check(slot, &s->ctrl[at * s->ctrl_per_slot], (unsigned)s->ctrl_per_slot, m->agent.channels, why,
-                           sizeof why) != 0)
+        if (coa_slot_check(slot, m->agent.channels, why, sizeof why) != 0)
             return cell_refused(err, errlen, path, m, i, block, why);
         uint64_t ahead = (n - s->clock % nslots + nslots) % nslots; /* clocks from now to its clock */
-        if ((slot->has_flit || slot->nctrl != 0) && ahead >= m->agent.hop_latency) {
+        if (coa_slot_full(slot) && ahead >= m->agent.hop_latency) {
             snprintf(why, sizeof why, "holds a word for %llu clocks on, the hop latency is %u",
                      (unsigned long long)ahead, m->agent.hop_latency);
             return cell_refused(err, errlen, path, m, i, block, why);
@@ -386,7 +371,7 @@ emu_snapshot_t *emu_snapshot_load(const char *path, char *err, size_t errlen)
         return NULL;
     }
     if (h.ncells == 0 || h.ncells > EMU_MAX_DIM * EMU_MAX_DIM || h.ncells != h.machine.width * h.machine.height ||
-        h.machine.agent.channels > COA_MAX_CHANNELS || h.ctrl_per_slot != 2u * h.machine.agent.channels + 4u ||
+        h.machine.agent.channels > COA_MAX_CHANNELS ||
         h.slots_per_cell > 4 * 128) {
         err_set(err, errlen, "%s: corrupt snapshot (its header does not describe an array)", path);
         fclose(f);
@@ -398,7 +383,7 @@ emu_snapshot_t *emu_snapshot_load(const char *path, char *err, size_t errlen)
              slots_all = (uint64_t)h.ncells * h.slots_per_cell;
     uint64_t file_bytes = sizeof h + sizeof((emu_snapshot_t *)0)->deadlock + (uint64_t)h.ncells * sizeof(cell_snap_t) +
                           (uint64_t)h.ncells * h.machine.mem_bytes + qw_all * (sizeof(uint32_t) + 1) +
-                          slots_all * (sizeof(coa_slot_t) + h.ctrl_per_slot * sizeof(coa_ctrl_t)) + sizeof(uint64_t);
+                          slots_all * sizeof(coa_slot_t) + sizeof(uint64_t);
     struct stat st;
     if (fstat(fileno(f), &st) != 0 || (uint64_t)st.st_size != file_bytes) {
         err_set(err, errlen, "%s: %s", path,
@@ -424,7 +409,6 @@ emu_snapshot_t *emu_snapshot_load(const char *path, char *err, size_t errlen)
     io_read(&io, s->qdata, qw * sizeof *s->qdata);
     io_read(&io, s->qtag, qw);
     io_read(&io, s->slots, nslots * sizeof *s->slots);
-    io_read(&io, s->ctrl, nslots * s->ctrl_per_slot * sizeof *s->ctrl);
     uint64_t want = io.sum, sum = 0;
     io_read(&io, &sum, sizeof sum);
     bool trailing = io.rc == 0 && fgetc(f) != EOF;

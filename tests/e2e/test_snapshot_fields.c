@@ -63,13 +63,12 @@ static void forge_start(forge_t *f)
     assert_non_null(f->file);
     assert_int_equal(fread(f->file, 1, f->size, in), f->size);
     fclose(in);
-    /* From the end: the sum, the slots' control messages, the slots, the queues' tags and words, the memories,
-     * then the cells' blocks. */
+    /* From the end: the sum, the slots, the queues' tags and words, the memories, then the cells' blocks. */
     const emu_machine_t *m = &f->run.desc.machine;
     size_t ncells = (size_t)m->width * m->height, nslots = ncells * 4 * snapshot_slots_of_a_line(m->agent.hop_latency);
     size_t qwords = ncells * m->agent.channels * m->agent.queue_depth;
-    size_t cells_at = f->size - 8 - nslots * (2u * m->agent.channels + 4u) * sizeof(coa_ctrl_t) -
-                      nslots * sizeof(coa_slot_t) - qwords * 5 - ncells * m->mem_bytes - ncells * sizeof(cell_snap_t);
+    size_t cells_at = f->size - 8 - nslots * sizeof(coa_slot_t) - qwords * 5 - ncells * m->mem_bytes -
+                      ncells * sizeof(cell_snap_t);
     uint32_t block_size;
     memcpy(&block_size, f->file + 8, sizeof block_size); /* the header's first size, after the magic */
     assert_int_equal(block_size, sizeof(cell_snap_t));
