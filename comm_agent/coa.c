@@ -157,6 +157,8 @@ void coa_thaw_waits(coa_t *c, uint64_t now)
 void coa_settle(coa_t *c, uint64_t now)
 {
     coa_thaw(c, ~0ull, now);
-    for (unsigned lc = 0; lc < c->cfg.channels; lc++)
+    for (unsigned lc = 0; lc < c->cfg.channels; lc++) {
         coa_lc_note_state(c, lc, now);
+        c->lc[lc].stats.occupancy_sum = coa_lc_occupancy_sum(&c->lc[lc], now);
+    }
 }

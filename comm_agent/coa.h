@@ -90,7 +90,7 @@ typedef enum coa_wait {
 typedef struct coa_lc_stats {
     uint64_t words_in;
     uint64_t words_out;
-    uint64_t occupancy_sum; /* sum over clocks of the queue length: mean = sum / clocks */
+    uint64_t occupancy_sum; /* sum over clocks of the queue length: mean = sum / clocks (as of coa_settle) */
     uint32_t occupancy_max;
     uint64_t wait_clocks[COA_WAIT_COUNT];
     uint64_t pathways; /* headers that set this channel up */
@@ -121,7 +121,11 @@ typedef struct coa_lc {
     uint64_t setup_done;  /* clock at which the header at the head has been decoded */
     uint64_t moved_at;    /* clock of the last word that left it */
     uint64_t header_at;   /* header_out: the clock its last street sign entered */
-    uint64_t stats_since; /* time-weighted statistics are settled up to here */
+    /* The time-weighted books, counted at events rather than at every word: the occupancy summed over the clocks
+     * up to t is occupancy_base + count * t (mod 2^64: a push at t takes t off, a pop adds it back); the clocks
+     * a routed channel stands empty (its no-data wait) are counted when it stops, from stats_since. */
+    uint64_t occupancy_base;
+    uint64_t stats_since;
     uint64_t frozen_from; /* frozen (coa_t.frozen_lc): the first clock of last_wait not yet in stats */
     coa_lc_stats_t stats;
 } coa_lc_t;
@@ -469,6 +473,11 @@ static inline uint64_t coa_lc_frozen_clocks(const coa_t *c, unsigned lc, uint64_
     const coa_lc_t *l = &c->lc[lc];
     return (c->frozen_lc >> lc & 1u) && now > l->frozen_from ? now - l->frozen_from : 0;
 }
+/* The occupancy summed over the clocks before `now`: what coa_settle writes into the statistics. */
+static inline uint64_t coa_lc_occupancy_sum(const coa_lc_t *l, uint64_t now)
+{
+    return l->occupancy_base + (uint64_t)l->count * now;
+}
 /* Why channel lc waits right now (for tools). */
 coa_wait_t coa_lc_wait(const coa_t *c, unsigned lc, uint64_t now);
 const char *coa_wait_name(coa_wait_t w);
@@ -476,7 +485,7 @@ const char *coa_lc_state_name(coa_lc_state_t s);
 /* Word at position i of a channel's queue (0 = head). */
 uint32_t coa_lc_peek(const coa_t *c, unsigned lc, unsigned i, bool *tag);
 /* Brings the time-weighted statistics (occupancy, no-data time) and the waits counted lazily up to `now`: the
- * end of a run. */
+ * end of a run. The run may go on after it. */
 void coa_settle(coa_t *c, uint64_t now);
 /* Brings only the waits counted lazily (frozen_lc) up to `now`, the clock not yet run: where a run returns. */
 void coa_thaw_waits(coa_t *c, uint64_t now);

@@ -109,6 +109,7 @@ void coa_lc_clear(coa_t *c, unsigned lc, uint64_t now)
 {
     coa_lc_t *l = &c->lc[lc];
     coa_lc_note_state(c, lc, now);
+    l->occupancy_base = coa_lc_occupancy_sum(l, now); /* its words leave now */
     l->head = 0;
     l->count = 0;
     l->ntagged = 0;

@@ -19,14 +19,14 @@ void coa_lc_clear(coa_t *c, unsigned lc, uint64_t now);
 /* Sets the route and keeps the gate and spool bindings in step with it. */
 void coa_lc_set_route(coa_t *c, unsigned lc, coa_end_t route, uint64_t now);
 void coa_lc_set_source(coa_t *c, unsigned lc, coa_end_t source);
-/* Settles the time-weighted occupancy and the "no data" time of routed channels, at every change. Inline:
- * every word pushed and popped comes through here. */
+/* Counts the clocks channel lc stood empty while routed (its no-data wait) up to `now`, at every change of its
+ * state or route and when a word ends the emptiness; a pop that empties it starts the count (stats_since). The
+ * occupancy needs nothing here (occupancy_base). */
 static inline void coa_lc_note_state(coa_t *c, unsigned lc, uint64_t now)
 {
     coa_lc_t *l = &c->lc[lc];
     uint64_t dt = now - l->stats_since;
-    if (dt > 0) {
-        l->stats.occupancy_sum += (uint64_t)l->count * dt;
+    if (now > l->stats_since) {
         if (l->count == 0 && l->state == COA_LC_ROUTED)
             l->stats.wait_clocks[COA_WAIT_NO_DATA] += dt;
         l->stats_since = now;
@@ -41,7 +41,9 @@ static inline void coa_lc_push(coa_t *c, unsigned lc, uint32_t word, bool tag, u
     unsigned at = l->head + l->count;
     if (at >= depth)
         at -= depth;
-    coa_lc_note_state(c, lc, now);
+    if (l->count == 0)
+        coa_lc_note_state(c, lc, now);
+    l->occupancy_base -= now;
     c->w.qdata[lc * depth + at] = word;
     c->w.qtag[lc * depth + at] = tag ? 1 : 0;
     l->count++;
@@ -84,7 +86,7 @@ static inline uint32_t coa_lc_pop(coa_t *c, unsigned lc, bool *tag, uint64_t now
 {
     coa_lc_t *l = &c->lc[lc];
     unsigned depth = c->cfg.queue_depth;
-    coa_lc_note_state(c, lc, now);
+    l->occupancy_base += now;
     uint32_t w = c->w.qdata[lc * depth + l->head];
     bool tagged = c->w.qtag[lc * depth + l->head] != 0;
     if (tag != NULL)
@@ -93,8 +95,10 @@ static inline uint32_t coa_lc_pop(coa_t *c, unsigned lc, bool *tag, uint64_t now
         c->tagged_lc &= ~coa_bit(lc);
     l->head = (uint16_t)(l->head + 1u == depth ? 0u : l->head + 1u);
     l->count--;
-    if (l->count == 0)
+    if (l->count == 0) {
         c->busy_lc &= ~coa_bit(lc);
+        l->stats_since = now; /* its no-data wait, if it is routed, starts (coa_lc_note_state) */
+    }
     l->stats.words_out++;
     l->moved_at = now;
     c->moved++;

@@ -89,7 +89,7 @@ static void hash_coa(hasher_t *s, const coa_t *c, bool with_stats, uint64_t now)
         uint64_t dt = now > l->stats_since ? now - l->stats_since : 0;
         if (l->count == 0 && l->state == COA_LC_ROUTED)
             st.wait_clocks[COA_WAIT_NO_DATA] += dt;
-        st.occupancy_sum += (uint64_t)l->count * dt;
+        st.occupancy_sum = coa_lc_occupancy_sum(l, now);
         st.wait_clocks[l->last_wait % COA_WAIT_COUNT] += coa_lc_frozen_clocks(c, i, now);
         hash_fields(s, &st, state_fields_coa_lc_stats(), true);
     }

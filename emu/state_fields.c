@@ -123,6 +123,7 @@ static const state_field_t lc_fields[] = {
     F(coa_lc_t, setup_done, STATE_BYTES),
     F(coa_lc_t, moved_at, STATE_BYTES),
     F(coa_lc_t, header_at, STATE_BYTES),
+    HAND(coa_lc_t, occupancy_base, NULL, lazy),
     HAND(coa_lc_t, stats_since, NULL, lazy),
     HAND(coa_lc_t, frozen_from, NULL, lazy),
     HAND(coa_lc_t, stats, &coa_lc_stats, lazy),
