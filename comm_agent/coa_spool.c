@@ -56,15 +56,14 @@ static void load_entry(coa_t *c, const uint32_t e[4], uint64_t now)
         coa_spool_bind(c, route.index, (uint8_t)lc);
 }
 
-/* Returns true when it used the memory port this clock. */
-static bool loader_step(coa_t *c, uint64_t now)
+/* One word of the pattern loader, which takes the memory port whenever it runs. Out of line: it runs only while
+ * a pattern loads, and inline it would cost every clock of the spools registers to save. */
+static __attribute__((noinline)) void loader_step(coa_t *c, uint64_t now)
 {
-    if (!c->loading)
-        return false;
     if (!coa_mem_ok(c, c->load_addr)) {
         coa_raise(c, c->load_addr, "forwarding pattern read at 0x%x is outside memory or misaligned", c->load_addr);
         c->loading = false;
-        return true;
+        return;
     }
     uint32_t w = mem_read(c, c->load_addr);
     c->load_addr += 4;
@@ -76,7 +75,7 @@ static bool loader_step(coa_t *c, uint64_t now)
             c->loading = false;
         }
         c->loading = c->loading && w > 0;
-        return true;
+        return;
     }
     c->load_entry[c->load_index++] = w;
     if (c->load_index == 4) {
@@ -85,53 +84,99 @@ static bool loader_step(coa_t *c, uint64_t now)
         if (--c->load_left == 0)
             c->loading = false;
     }
-    return true;
 }
 
-/* Whether spool sp waits on its channel: a send for room (or a channel that takes words), a receive for a word
- * that is not a trailer on a channel routed to it, either for a channel at all (a receive waiting for its
- * pathway). Only a change of the channel or of the spool's own set-up ends it. */
+/* Whether a send spool waits on channel l: for room, or for a channel that takes words. */
+static bool send_waits(const coa_t *c, const coa_lc_t *l)
+{
+    return l->count >= c->cfg.queue_depth || l->state == COA_LC_FREE || l->state == COA_LC_DRAINING;
+}
+/* Whether a receive spool waits on channel lc: for a word that is not a trailer, on a channel routed to it. Only
+ * a channel holding a tagged word (ntagged) has its head looked at, a load from the tags of the queues. */
+static bool receive_waits(const coa_t *c, unsigned lc, const coa_lc_t *l)
+{
+    return l->count == 0 || (l->ntagged != 0 && coa_lc_head_tagged(c, lc)) || l->route.kind != COA_END_SPOOL;
+}
+
+/* Whether spool sp waits on its channel (send_waits, receive_waits), or for a channel at all (a receive waiting
+ * for its pathway). Only a change of the channel or of the spool's own set-up ends it. */
 static bool spool_waits(const coa_t *c, const coa_spool_t *sp)
 {
     if (sp->lc >= c->cfg.channels)
         return true;
     const coa_lc_t *l = &c->lc[sp->lc];
-    if (sp->mode == COA_SPOOL_SEND)
-        return l->count >= c->cfg.queue_depth || l->state == COA_LC_FREE || l->state == COA_LC_DRAINING;
-    return l->count == 0 || coa_lc_head_tagged(c, sp->lc) || l->route.kind != COA_END_SPOOL;
+    return sp->mode == COA_SPOOL_SEND ? send_waits(c, l) : receive_waits(c, sp->lc, l);
 }
 
-static bool spool_step(coa_t *c, unsigned s, uint64_t now)
+/* A spool's address is outside memory or misaligned: out of line, which leaves the spools' step registers. */
+static __attribute__((noinline, cold)) void spool_fault(coa_t *c, unsigned s)
 {
-    coa_spool_t *sp = &c->spool[s];
-    if (spool_waits(c, sp))
-        return false;
-    if (sp->mode == COA_SPOOL_SEND) {
-        if (!coa_mem_ok(c, sp->addr)) {
-            coa_raise(c, sp->addr, "spool %u reads 0x%x, outside memory or misaligned", s, sp->addr);
-            coa_spool_set_mode(c, (unsigned)(sp - c->spool), COA_SPOOL_IDLE);
-            return true;
-        }
-        bool tag = sp->index < sp->tag_head || sp->count <= sp->tag_tail;
-        uint32_t word = mem_read(c, sp->addr);
-        coa_lc_push(c, sp->lc, word, tag, now);
-        coa_lc_note_written(c, sp->lc, word, tag, now);
-    } else {
-        if (!coa_mem_ok(c, sp->addr)) {
-            coa_raise(c, sp->addr, "spool %u writes 0x%x, outside memory or misaligned", s, sp->addr);
-            coa_spool_set_mode(c, (unsigned)(sp - c->spool), COA_SPOOL_IDLE);
-            return true;
-        }
-        mem_write(c, sp->addr, coa_lc_pop(c, sp->lc, NULL, now));
-    }
-    sp->addr += (uint32_t)sp->stride;
+    const coa_spool_t *sp = &c->spool[s];
+    coa_raise(c, sp->addr, "spool %u %s 0x%x, outside memory or misaligned", s,
+              sp->mode == COA_SPOOL_SEND ? "reads" : "writes", sp->addr);
+    coa_spool_set_mode(c, s, COA_SPOOL_IDLE);
+}
+
+/* Whether spool s's address is in memory; if not, the spool faults. */
+static inline bool spool_in_memory(coa_t *c, unsigned s, uint32_t addr)
+{
+    if (coa_mem_ok(c, addr))
+        return true;
+    spool_fault(c, s);
+    return false;
+}
+
+/* The spool's books after its word. */
+static inline void spool_advance(coa_t *c, unsigned s, coa_spool_t *sp, uint32_t addr)
+{
+    sp->addr = addr + (uint32_t)sp->stride;
     sp->index++;
     sp->words++;
     if (--sp->count == 0) {
-        coa_spool_set_mode(c, (unsigned)(sp - c->spool), COA_SPOOL_IDLE);
+        coa_spool_set_mode(c, s, COA_SPOOL_IDLE);
         sp->status |= COA_SPOOL_DONE;
     }
-    return true;
+}
+
+/* Spool s's word from memory into channel lc, which has room (send_waits), at its address in memory. */
+static void send_word(coa_t *c, unsigned s, unsigned lc, uint64_t now)
+{
+    coa_spool_t *sp = &c->spool[s];
+    uint32_t addr = sp->addr;
+    if (!spool_in_memory(c, s, addr))
+        return;
+    bool tag = sp->index < sp->tag_head || sp->count <= sp->tag_tail;
+    uint32_t word = mem_read(c, addr);
+    coa_lc_push(c, lc, word, tag, now);
+    coa_lc_note_written(c, lc, word, tag, now);
+    spool_advance(c, s, sp, addr);
+}
+
+/* Spool s's word from channel lc, which holds one for it (receive_waits), into memory at its address. */
+static void receive_word(coa_t *c, unsigned s, unsigned lc, uint64_t now)
+{
+    coa_spool_t *sp = &c->spool[s];
+    uint32_t addr = sp->addr;
+    if (!spool_in_memory(c, s, addr))
+        return;
+    uint32_t word = coa_lc_pop(c, lc, NULL, now);
+    spool_advance(c, s, sp, addr);
+    /* Last: a store to memory may alias anything the compiler holds. */
+    mem_write(c, addr, word);
+}
+
+/* Spool s waits on its channel, or for one: until that changes (coa_spools_unstick, coa_spool_bind), coa_spools
+ * skips it. Out of line: a try that fails is rare, and inline it would cost the round robin registers to save. */
+static __attribute__((noinline)) void mark_stuck(coa_t *c, unsigned s)
+{
+    c->spools_stuck |= 1u << s;
+    unsigned lc = c->spool[s].lc;
+    if (lc < c->cfg.channels) {
+        if (!(c->stuck_lcs & coa_bit(lc)))
+            c->stuck_on[lc] = 0;
+        c->stuck_on[lc] |= 1u << s;
+        c->stuck_lcs |= coa_bit(lc);
+    }
 }
 
 bool coa_spools_stuck(const coa_t *c)
@@ -146,8 +191,10 @@ bool coa_spools_stuck(const coa_t *c)
 
 void coa_spools(coa_t *c, uint64_t now)
 {
-    if (loader_step(c, now))
+    if (c->loading) {
+        loader_step(c, now);
         return;
+    }
     /* Round robin over the active spools, starting after the one served last: those above it, then the rest
      * from the lowest. Most clocks of a busy agent find most of them unable to move a word. */
     _Static_assert(COA_MAX_SPOOLS == 32, "the mask is rotated as 32 bits");
@@ -155,18 +202,22 @@ void coa_spools(coa_t *c, uint64_t now)
     uint32_t ready = c->spools_active & ~c->spools_stuck; /* the stuck ones would not move: skipped */
     for (uint32_t m = ready >> from | ready << ((32u - from) & 31u); m != 0; m &= m - 1) {
         unsigned s = ((unsigned)__builtin_ctz(m) + from) & 31u;
-        if (spool_step(c, s, now)) {
-            c->spool_rr = (uint8_t)s;
-            return;
-        }
-        /* It waits on its channel, or for one: until that changes (coa_spools_unstick, coa_spool_bind). */
-        c->spools_stuck |= 1u << s;
-        unsigned lc = c->spool[s].lc;
+        const coa_spool_t *sp = &c->spool[s];
+        unsigned lc = sp->lc;
         if (lc < c->cfg.channels) {
-            if (!(c->stuck_lcs & coa_bit(lc)))
-                c->stuck_on[lc] = 0;
-            c->stuck_on[lc] |= 1u << s;
-            c->stuck_lcs |= coa_bit(lc);
+            /* It moves a word, or faults: either way the memory port is used and the turn is its. */
+            if (sp->mode == COA_SPOOL_SEND) {
+                if (!send_waits(c, &c->lc[lc])) {
+                    c->spool_rr = (uint8_t)s;
+                    send_word(c, s, lc, now);
+                    return;
+                }
+            } else if (!receive_waits(c, lc, &c->lc[lc])) {
+                c->spool_rr = (uint8_t)s;
+                receive_word(c, s, lc, now);
+                return;
+            }
         }
+        mark_stuck(c, s);
     }
 }
