@@ -87,7 +87,8 @@ static inline void coa_thaw(coa_t *c, uint64_t mask, uint64_t now)
         coa_lc_thaw(c, (unsigned)__builtin_ctzll(m), now);
 }
 
-/* Every change of a channel's credits goes through here, which keeps credit_lc. */
+/* Every change of a channel's credits goes through here, which keeps credit_lc, but a credit's arrival
+ * (take_credit in coa_link.c, which sets the bit itself when the first credit comes back). */
 static inline void coa_lc_set_credits(coa_t *c, unsigned lc, unsigned credits)
 {
     c->lc[lc].credits = (uint16_t)credits;

@@ -87,11 +87,14 @@ static void deliver_flit(coa_t *c, coa_dir_t from, const coa_flit_t *f, uint64_t
 static void take_credit(coa_t *c, unsigned lc, uint64_t now)
 {
     coa_lc_t *l = &c->lc[lc];
-    if (l->credits == 0)
+    unsigned credits = l->credits, depth = c->cfg.queue_depth;
+    if (credits == 0) {
         coa_lc_thaw(c, lc, now); /* it may have waited for this credit */
-    if (l->credits < c->cfg.queue_depth)
-        coa_lc_set_credits(c, lc, l->credits + 1u);
-    if (l->state == COA_LC_DRAINING && l->credits == c->cfg.queue_depth)
+        c->credit_lc |= coa_bit(lc); /* it has one now (depth >= 1); with any, its bit is set already */
+    }
+    if (credits < depth)
+        l->credits = (uint16_t)++credits;
+    if (credits == depth && l->state == COA_LC_DRAINING)
         coa_lc_release(c, lc, now);
 }
 
