@@ -7,8 +7,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "cell_step.h"
 #include "coa_gate.h"
-#include "watch.h"
 
 /* A cell's memory: pages the kernel gives out zeroed when first touched, so a cell pays only for the memory
  * its program uses. calloc does the same for the first array only: once such a block is freed glibc raises its
@@ -197,24 +197,6 @@ static uint32_t cell_event_sources(void *ctx)
     return bits;
 }
 
-static inline bool asleep_in_wfe(const ca_t *ca)
-{
-    return ca->s.state == CA_WAITING && ca->s.wait_cause == CA_STALL_WFE;
-}
-
-/* Whether an event could divert a CA that waits on a gate, or wake one asleep in wfe (which a pending
- * event in the mask wakes with events off too), so that it must be stepped. */
-static inline bool event_possible(const emu_cell_t *c, uint64_t now)
-{
-    const ca_state_block_t *s = &c->ca.s;
-    if (!s->events_on && !asleep_in_wfe(&c->ca))
-        return false;
-    uint32_t bits = s->event_pending | c->coa.spool_events | (c->coa.narrivals > 0 ? (uint32_t)CA_EVENT_ARRIVAL : 0u);
-    if (s->timer_at != 0 && now >= s->timer_at)
-        bits |= CA_EVENT_TIMER;
-    return (bits & s->event_mask) != 0;
-}
-
 static uint64_t cell_activity(void *ctx)
 {
     return ((emu_cell_t *)ctx)->coa.moved;
@@ -327,16 +309,6 @@ void emu_cell_free(emu_cell_t *c)
     c->watch = NULL;
 }
 
-/* A timer that would wake the CA: the clock it comes, or UINT64_MAX. The step, the lone cell's step and the
- * test for sleep all ask it, so they cannot disagree. */
-static inline uint64_t timer_due(const ca_t *ca, uint64_t now)
-{
-    if ((ca->s.events_on || asleep_in_wfe(ca)) && ca->s.timer_at != 0 && (ca->s.event_mask & CA_EVENT_TIMER) &&
-        !ca_done(ca))
-        return ca->s.timer_at > now ? ca->s.timer_at : now + 1;
-    return UINT64_MAX;
-}
-
 bool emu_cell_runs_on(const emu_cell_t *c, uint64_t now)
 {
     return c->ca.s.state == CA_RUNNING || (c->ca.s.state == CA_WAITING && timer_due(&c->ca, now) != UINT64_MAX);
@@ -345,52 +317,6 @@ bool emu_cell_runs_on(const emu_cell_t *c, uint64_t now)
 /* The clocks a CA runs ahead of its cell at most in one go: each may have to be put back, so its stores are
  * noted (ca_undo_t), two a clock at most. */
 enum { AHEAD_CLOCKS = 512, AHEAD_NOTES = 2 * AHEAD_CLOCKS + 2 };
-
-/* The array has caught up with a CA that ran ahead: the bundles it issued meanwhile were progress, each at its
- * clock, as step would have counted them. */
-static inline void ahead_caught_up(emu_cell_t *c, uint64_t now)
-{
-    if (c->ahead_active && now >= c->ahead->until) {
-        if (c->ahead->last_issue > c->saved.progress_at)
-            c->saved.progress_at = c->ahead->last_issue;
-        c->ahead_active = false;
-    }
-}
-
-/* With events on, whether the CA may start a run ahead now: no event would divert it before its next bundle, and
- * none of what a step would latch at each clock (a spool's end, the timer's clock) is pending. An arrival may come
- * meanwhile: step puts the CA back then. The timer ends the run ahead (run_ahead). */
-static inline bool events_allow_ahead(const emu_cell_t *c, uint64_t now)
-{
-    const ca_state_block_t *s = &c->ca.s;
-    return c->coa.spool_events == 0 && (s->timer_at == 0 || s->timer_at > now) && !event_possible(c, now);
-}
-
-/* A run ahead that issues fewer bundles than this costs more than stepping them (its start keeps the CA's state):
- * the next AHEAD_SHORT_SKIPS tries at the same pc step instead. */
-enum { AHEAD_SHORT_BUNDLES = 4, AHEAD_SHORT_SKIPS = 16 };
-static inline bool short_ahead_here(emu_cell_t *c)
-{
-    if (c->ahead_short_skips == 0 || c->ca.s.pc != c->ahead_short_pc)
-        return false;
-    c->ahead_short_skips--;
-    return true;
-}
-
-/* Whether the CA's next bundle, due now, may start a run ahead (emu_cell_step_next). */
-static inline bool may_start_ahead(emu_cell_t *c, uint64_t now)
-{
-    const ca_t *ca = &c->ca;
-    if (ca->s.state != CA_RUNNING || ca->s.ready_at != now || ca->s.in_handler ||
-        c->saved.awake_bundles < EMU_RECHECK_BUNDLES || c->coa.spools_active != 0 || c->coa.loading ||
-        c->coa.fault.raised || ca->prog->max_clocks >= c->array->machine.deadlock_clocks)
-        return false;
-    /* This bundle and the next in the text (the sentinel after the last has no flags): a lone bundle between two
-     * that touch the agent is not worth keeping the CA's state for. */
-    const emu_bundle_t *b = emu_program_bundle(ca->prog, ca->s.pc);
-    return b != NULL && (b->flags & b[1].flags & EMU_BUNDLE_RUN_AHEAD) &&
-           (!ca->s.events_on || events_allow_ahead(c, now)) && !short_ahead_here(c);
-}
 
 /* The CA as it was before it ran ahead: memory, then its state. */
 static void ahead_rewind(emu_cell_t *c)
@@ -417,7 +343,7 @@ static bool ahead_make(emu_cell_t *c)
  * (ready_at). A fault on the way must stop the array at its clock, with every other cell there: the CA runs again
  * up to the faulting bundle, which then issues at its clock as any other. Without memory for the notes it steps
  * as always. */
-__attribute__((noinline)) static uint64_t run_ahead(emu_cell_t *c, uint64_t now, uint64_t horizon)
+__attribute__((noinline)) uint64_t emu_cell_run_ahead(emu_cell_t *c, uint64_t now, uint64_t horizon)
 {
     ca_t *ca = &c->ca;
     if (c->ahead == NULL && !ahead_make(c))
@@ -569,98 +495,10 @@ void emu_cell_unstick(emu_cell_t *c, uint64_t now)
     c->stuck_since = 0;
 }
 
-static inline __attribute__((always_inline)) void step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum,
-                                                       uint64_t ahead_until)
+emu_cell_next_t emu_cell_next_after(emu_cell_t *c, uint64_t now, unsigned may, bool active)
 {
-    ahead_caught_up(c, now);
-    if (c->stuck_since != 0)
-        emu_cell_unstick(c, now);
-    c->saved.now = now;
-    uint64_t moved_before = c->coa.moved;
-    coa_deliver(&c->coa, now);
-
-    ca_t *ca = &c->ca;
-    uint64_t next_ca = UINT64_MAX;
-    if (ca->s.state == CA_RUNNING || ca->s.state == CA_WAITING) {
-        /* A CA blocked on a gate can only go on once a word has moved in this cell. */
-        if (ca->s.state == CA_WAITING && c->coa.moved == c->saved.moved_seen && !event_possible(c, now)) {
-            next_ca = UINT64_MAX;
-        } else {
-            uint64_t issued_before = ca->s.stats.bundles;
-            bool handling = ca->s.in_handler; /* its rfe, which issues in the handler, is the handler's too */
-            next_ca =
-                ahead_until > now + 1 && may_start_ahead(c, now) ? run_ahead(c, now, ahead_until) : ca_step(ca, now);
-            /* A run-ahead stops at a watched pc: its last bundle got there (emu_program_stop_ahead). */
-            if (c->watch != NULL)
-                emu_watch_pc(c->watch, ca->s.pc, c->ahead_active ? c->ahead->last_issue : now);
-            /* Event handlers are not progress on their own: a runtime that only retries on a timer while
-             * nothing moves is stuck, and the deadlock detector must see it. Nor is a program that wakes
-             * from wfe for that timer, looks again and sleeps again: the runtimes' wait loops do, and a
-             * torus without its dateline then livelocked for ever instead of stopping as a deadlock. A wait loop
-             * ends at its wfe whether the CA sleeps there or not: with an event always pending when it comes
-             * back (a retry timer shorter than its handler), it never sleeps. Before both were seen so, the rfe of
-             * each handler and the looks of such loops added up to progress, and a livelock went on to the cycle
-             * limit. */
-            uint64_t issued = ca->s.stats.bundles - issued_before;
-            if (ca->s.wfe_reached) {
-                ca->s.wfe_reached = false;
-                c->saved.awake_bundles = 0;
-            } else if (issued != 0 && !handling && (c->saved.awake_bundles += issued) > EMU_RECHECK_BUNDLES) {
-                c->saved.progress_at = now;
-            }
-            if (ca->s.state == CA_WAITING)
-                c->saved.moved_seen = c->coa.moved;
-        }
-    }
-    bool coa_busy = coa_active(&c->coa);
-    if (coa_busy)
-        coa_after_ca(&c->coa, now, now < ca->s.mem_busy_until);
-    /* A CA that ran ahead with events on, to which an event came in this clock (an arrival), is put back to the end
-     * of it: it takes the event at the next clock it is ready, as a step at each clock would have found. */
-    if (c->ahead_active && event_possible(c, now + 1)) {
-        uint64_t progress = 0;          /* counted when the cell reports: it does below */
-        if (c->ahead->last_issue > now) /* not only the timer, which the run ahead stopped short of */
-            c->ahead_diverted++;
-        emu_cell_settle_ahead(c, now + 1, &progress);
-        next_ca = ca->s.ready_at;
-    }
-    if (c->coa.moved != moved_before)
-        c->saved.progress_at = now;
-    if (c->coa.fault.raised && ca->s.state != CA_FAULTED) {
-        /* The run stops at this clock: a CA that ran past it is put back there first. */
-        if (c->ahead_active) {
-            uint64_t progress = 0; /* counted when the cell reports: it does below */
-            emu_cell_settle_ahead(c, now + 1, &progress);
-        }
-        ca_raise_fault(ca, now, EMU_FAULT_NETWORK, c->coa.fault.addr, c->coa.fault.detail);
-        c->coa.fault.raised = false;
-    }
-
-    /* A waiting CA needs no clock of its own: whatever wakes it arrives over a link, and the sender keeps
-     * the clock ticking until then (coa_sending); its post wakes the receiver if it sleeps (schedule.c). */
-    uint64_t next = ca->s.state == CA_WAITING ? UINT64_MAX : next_ca;
-    uint64_t timer = timer_due(ca, now);
-    if (timer < next)
-        next = timer;
-    if (coa_busy || coa_active(&c->coa) || coa_sending(&c->coa, now))
-        next = now + 1;
-    emu_summary_add(sum, next, c->saved.progress_at, EMU_STATE_BIT(ca->s.state));
-}
-
-void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
-{
-    step(c, now, sum, 0);
-}
-
-emu_cell_next_t emu_cell_step_next(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum, unsigned may,
-                                   uint64_t ahead_until)
-{
-    step(c, now, sum, ahead_until);
-    /* What every answer but AWAKE needs: nothing the agent sent still on its way, and no fault. */
     const coa_t *coa = &c->coa;
-    if (coa_sending(coa, now) || coa->fault.raised)
-        return EMU_CELL_AWAKE;
-    if (coa_active(coa)) {
+    if (active) {
         /* A stuck agent sleeps with its CA: the CA first, the cheaper question. */
         if (!(may & EMU_MAY_STICK) || !may_sleep(c, now) || !coa_stuck(coa, now))
             return EMU_CELL_AWAKE;
@@ -670,6 +508,11 @@ emu_cell_next_t emu_cell_step_next(emu_cell_t *c, uint64_t now, emu_step_summary
     if (may_sleep(c, now))
         return EMU_CELL_SLEEPS;
     return (may & EMU_MAY_NAP) && may_nap(c, now) ? EMU_CELL_NAPS : EMU_CELL_AWAKE;
+}
+
+void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
+{
+    (void)step(c, now, sum, 0);
 }
 
 void emu_source_text(const ca_t *ca, uint32_t pc, char *buf, size_t cap)

@@ -38,16 +38,7 @@ enum {
     EMU_MAY_NAP = 1,   /* EMU_CELL_NAPS */
     EMU_MAY_STICK = 2, /* EMU_CELL_SLEEPS with a stuck agent: only where nothing reads the cell mid-run */
 };
-/* emu_cell_step, then what the cell does next (`may`: EMU_MAY_*). With ahead_until above now + 1 (the run's limit;
- * 0 where nothing may run ahead), a CA that would issue a bundle that touches nothing outside its core, with no
- * event pending, out of a handler, past its wait loop's bundles (progress, EMU_RECHECK_BUNDLES) and with no spool or
- * loader of its agent at work, runs ahead up to below ahead_until (and its timer's clock), a few hundred clocks at
- * most: the bundles each clock would issue, at once. Nothing outside the core reads or changes what they do until
- * the next bundle, which the cell issues at its clock as before, or an arrival for a CA with events on, which puts
- * it back to that clock; meanwhile the cell naps, or steps its agent alone. Should the run end first,
- * emu_cell_settle_ahead puts the CA back as it was at the run's end. */
-emu_cell_next_t emu_cell_step_next(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum, unsigned may,
-                                   uint64_t ahead_until);
+/* emu_cell_step_next: cell_step.h. */
 /* At the end of a run, at `clock` (the clocks below it ran): a CA that ran ahead beyond it is put back and run
  * again up to below it; its bundles count as progress (last_progress) as each would have when it issued. */
 void emu_cell_settle_ahead(emu_cell_t *c, uint64_t clock, uint64_t *last_progress);

@@ -14,6 +14,7 @@
  */
 #include <stdlib.h>
 
+#include "cell_step.h"
 #include "schedule.h"
 
 /* The cells whose links cross to another block: every word on such a link moves between two cores' caches,
