@@ -438,10 +438,9 @@ static inline bool coa_sending(const coa_t *c, uint64_t now)
 static inline int coa_gate_in_status(const coa_t *c, unsigned g)
 {
     unsigned lc = c->gate_in_lc[g];
-    if (lc == COA_NONE)
-        return 2;
-    if (lc == COA_EXPECT)
-        return 1;
+    _Static_assert(COA_NONE == COA_EXPECT + 1 && COA_MAX_CHANNELS < COA_EXPECT, "no channel is either");
+    if (lc >= COA_EXPECT) /* one test for both on the way to a channel's status */
+        return lc == COA_NONE ? 2 : 1;
     /* A tagged word at the head is the trailer: the agent consumes it, the program never reads it. */
     const coa_lc_t *l = &c->lc[lc];
     return l->count == 0 || (l->ntagged > 0 && c->w.qtag[lc * c->cfg.queue_depth + l->head]) ? 1 : 0;

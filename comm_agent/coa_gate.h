@@ -11,6 +11,15 @@ static inline uint32_t coa_gate_in_pop(coa_t *c, unsigned g, uint64_t now)
     return coa_lc_pop(c, c->gate_in_lc[g], NULL, now);
 }
 
+/* coa_gate_out_push when no word written to an output gate is to be tagged (tag_next is 0), as for all but the few
+ * words of a header or trailer: a bundle's pushes then have no tag to look at, clear or end a pathway with. */
+static inline void coa_gate_out_push_untagged(coa_t *c, unsigned g, uint32_t word, uint64_t now)
+{
+    unsigned lc = c->gate_out_lc[g];
+    coa_lc_push(c, lc, word, false, now);
+    coa_lc_note_written(c, lc, word, false, now);
+}
+
 static inline void coa_gate_out_push(coa_t *c, unsigned g, uint32_t word, uint64_t now)
 {
     unsigned lc = c->gate_out_lc[g];

@@ -184,7 +184,13 @@ static ca_gates_t cell_gate_take(void *ctx, unsigned in, unsigned out, uint32_t 
 __attribute__((noinline)) static void cell_gate_put(void *ctx, unsigned out, const uint32_t *out_words)
 {
     emu_cell_t *c = ctx;
-    for (unsigned g = 0; g < ISA_NUM_GATES_OUT; g++) /* as cell_gate_pop's */
+    if (c->coa.tag_next == 0) {
+        for (unsigned g = 0; g < ISA_NUM_GATES_OUT; g++) /* as cell_gate_pop's */
+            if (out >> g & 1u)
+                coa_gate_out_push_untagged(&c->coa, g, out_words[g], c->saved.now);
+        return;
+    }
+    for (unsigned g = 0; g < ISA_NUM_GATES_OUT; g++)
         if (out >> g & 1u)
             coa_gate_out_push(&c->coa, g, out_words[g], c->saved.now);
 }
