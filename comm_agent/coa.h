@@ -407,7 +407,9 @@ static inline void coa_after_ca(coa_t *c, uint64_t now, bool mem_used)
     if (coa_spools_may_move(c, mem_used))
         coa_spools(c, now);
     if (!c->asleep) {
-        if ((coa_headers_ready(c) | coa_tagged_at_ends(c)) != 0)
+        /* Both need a channel holding a header or a tagged word: asked first, since most clocks of most agents
+         * have none (a stream's words are plain). */
+        if ((c->busy_lc & (c->header_lc | c->tagged_lc)) != 0 && (coa_headers_ready(c) | coa_tagged_at_ends(c)) != 0)
             coa_headers(c, now);
         /* A link sends only a word of a routed channel with a credit. */
         if ((c->busy_lc & c->routed_lc & c->credit_lc) != 0)
