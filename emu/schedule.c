@@ -155,11 +155,15 @@ void emu_block_step(emu_array_t *a, emu_block_t *b, uint64_t now, emu_step_summa
     unsigned may = (b->nawake > 1 ? EMU_MAY_NAP : 0u) | (a->has_hooks ? 0u : EMU_MAY_STICK);
     /* Hooks look at every cell at every clock: no CA runs ahead of it then. */
     uint64_t ahead_until = a->has_hooks ? 0 : a->run_limit;
-    for (unsigned k = 0; k < b->nawake; k++) {
-        emu_cell_t *c = b->awake[k];
+    /* The list does not change while its cells run (a wake only counts in b->wakes): read once, not after each cell's
+     * stores, any of which might have changed it for all the compiler knows. */
+    emu_cell_t *const *awake = b->awake;
+    const unsigned nawake = b->nawake;
+    for (unsigned k = 0; k < nawake; k++) {
+        emu_cell_t *c = awake[k];
         /* The next cell's first misses, asked for while this one runs: its incoming counts and its core. */
-        if (k + 1 < b->nawake) {
-            const emu_cell_t *n = b->awake[k + 1];
+        if (k + 1 < nawake) {
+            const emu_cell_t *n = awake[k + 1];
             __builtin_prefetch((const void *)n->coa.w.in_posted, 0);
             __builtin_prefetch(&n->ca.s, 0);
         }
