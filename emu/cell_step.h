@@ -76,9 +76,10 @@ static inline bool short_ahead_here(emu_cell_t *c)
 static inline bool may_start_ahead(emu_cell_t *c, uint64_t now)
 {
     const ca_t *ca = &c->ca;
-    if (ca->s.state != CA_RUNNING || ca->s.ready_at != now || ca->s.in_handler ||
-        c->saved.awake_bundles < EMU_RECHECK_BUNDLES || c->coa.spools_active != 0 || c->coa.loading ||
-        c->coa.fault.raised || ca->prog->max_clocks >= c->array->machine.deadlock_clocks)
+    /* A spool at work first: it keeps a busy agent's CA from running ahead at every clock. */
+    if (c->coa.spools_active != 0 || ca->s.state != CA_RUNNING || ca->s.ready_at != now || ca->s.in_handler ||
+        c->saved.awake_bundles < EMU_RECHECK_BUNDLES || c->coa.loading || c->coa.fault.raised ||
+        ca->prog->max_clocks >= c->array->machine.deadlock_clocks)
         return false;
     /* This bundle and the next in the text (the sentinel after the last has no flags): a lone bundle between two
      * that touch the agent is not worth keeping the CA's state for. */
