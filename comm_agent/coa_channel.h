@@ -81,18 +81,14 @@ static inline void coa_lc_note_written(coa_t *c, unsigned lc, uint32_t word, boo
         l->stats.held_max = held;
 }
 
-/* Pops the head and returns the credit to whoever feeds the channel. */
-static inline uint32_t coa_lc_pop(coa_t *c, unsigned lc, bool *tag, uint64_t now)
+/* Pops the head, which is not tagged, and returns the credit to whoever feeds the channel: the pop of a ready
+ * gate or a spool's receive, which the agent never gives a tagged word (coa_gate_in_status, the spools' waits). */
+static inline uint32_t coa_lc_pop_untagged(coa_t *c, unsigned lc, uint64_t now)
 {
     coa_lc_t *l = &c->lc[lc];
     unsigned depth = c->cfg.queue_depth;
     l->occupancy_base += now;
     uint32_t w = c->w.qdata[lc * depth + l->head];
-    bool tagged = c->w.qtag[lc * depth + l->head] != 0;
-    if (tag != NULL)
-        *tag = tagged;
-    if (tagged && --l->ntagged == 0)
-        c->tagged_lc &= ~coa_bit(lc);
     l->head = (uint16_t)(l->head + 1u == depth ? 0u : l->head + 1u);
     l->count--;
     if (l->count == 0) {
@@ -106,6 +102,17 @@ static inline uint32_t coa_lc_pop(coa_t *c, unsigned lc, bool *tag, uint64_t now
     if (l->source.kind == COA_END_LINK)
         coa_send_credit(c, (coa_dir_t)l->source.dir, l->source.index, now);
     return w;
+}
+/* Pops the head, tagged or not (*tag, when tag is not NULL, says which). */
+static inline uint32_t coa_lc_pop(coa_t *c, unsigned lc, bool *tag, uint64_t now)
+{
+    coa_lc_t *l = &c->lc[lc];
+    bool tagged = c->w.qtag[lc * c->cfg.queue_depth + l->head] != 0;
+    if (tag != NULL)
+        *tag = tagged;
+    if (tagged && --l->ntagged == 0)
+        c->tagged_lc &= ~coa_bit(lc);
+    return coa_lc_pop_untagged(c, lc, now);
 }
 
 /* Every state change goes through here: it settles the statistics and keeps header_lc in step. */

@@ -159,7 +159,7 @@ static void receive_word(coa_t *c, unsigned s, unsigned lc, uint64_t now)
     uint32_t addr = sp->addr;
     if (!spool_in_memory(c, s, addr))
         return;
-    uint32_t word = coa_lc_pop(c, lc, NULL, now);
+    uint32_t word = coa_lc_pop_untagged(c, lc, now); /* a tagged head makes a receive wait */
     spool_advance(c, s, sp, addr);
     /* Last: a store to memory may alias anything the compiler holds. */
     mem_write(c, addr, word);
