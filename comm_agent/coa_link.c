@@ -127,6 +127,7 @@ void coa_deliver_lines(coa_t *c, uint64_t now)
     const _Atomic uint64_t *posted = c->w.in_posted;
     uint64_t *taken = c->w.in_taken;
     uint64_t bit = coa_bit(k);
+#pragma GCC unroll 4
     for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
         if (((atomic_load_explicit(&posted[d], memory_order_relaxed) ^ taken[d]) & bit) == 0)
             continue; /* nothing, or only what is for a later clock: its slot is not read */
@@ -160,6 +161,7 @@ void coa_links_schedule(coa_t *c, uint64_t now)
 {
     /* The channels that could send now, whatever their link (eligible), then each link's share of them. */
     uint64_t sendable = eligible(c, c->busy_lc);
+#pragma GCC unroll 4
     for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
         uint64_t mask = sendable & c->link_lc[d];
         if (mask == 0 || now < c->link_free_at[d] || c->w.out[d] == NULL)
