@@ -202,6 +202,7 @@ void apr_free(apr_t *a)
     free(a->hops_built);
     free(a->hx);
     free(a->hcost);
+    free(a->hpath);
     free(a->g);
     free(a->closed);
     free(a->prev);
@@ -263,15 +264,20 @@ static apr_t *create(const apr_input_t *in)
     a->hops = malloc(cells * cells);
     a->hops_built = calloc(cells, sizeof *a->hops_built);
     a->hx = malloc(a->t.w);
-    a->hcost = malloc(sizeof *a->hcost * (a->t.w / 2 + a->t.h / 2 + 1));
+    unsigned most = a->t.w / 2 + a->t.h / 2; /* hops */
+    a->hcost = malloc(sizeof *a->hcost * (most + 1));
+    a->hpath = malloc(sizeof *a->hpath * (most + 1));
     if (a->c == NULL || a->order == NULL || a->g == NULL || a->closed == NULL || a->prev == NULL ||
         a->pdir == NULL || a->heap == NULL || a->cand.path == NULL || a->cand.dirs == NULL || a->best.path == NULL ||
         a->best.dirs == NULL || a->stack == NULL || a->mark == NULL || a->send_total == NULL || a->recv_total == NULL ||
-        a->nb == NULL || a->cx == NULL || a->cy == NULL || a->hops == NULL || a->hops_built == NULL || a->hx == NULL || a->hcost == NULL ||
+        a->nb == NULL || a->cx == NULL || a->cy == NULL || a->hops == NULL || a->hops_built == NULL || a->hx == NULL ||
+        a->hcost == NULL || a->hpath == NULL ||
         copy_constraints(a, in) != 0) {
         apr_free(a);
         return NULL;
     }
+    for (unsigned k = 0; k <= most; k++)
+        a->hpath[k] = k * APR_SCALE;
     a->dir_lo = torus_has_link(&a->t, 0) ? 0 : 2;
     a->dir_hi = torus_has_link(&a->t, 2) ? TORUS_DIRS : 2;
     for (unsigned v = 0; v < cells; v++) {

@@ -88,14 +88,14 @@ struct apr {
     uint8_t *hops;
     bool *hops_built;
     uint8_t *hx; /* hops_to's workspace: the ring distance of each column to the destination's */
-    uint64_t *hcost; /* per search: its heuristic by hops to go (apr_search.c) */
+    uint64_t *hcost; /* per search for the cost alone: its heuristic by hops to go (apr_search.c) */
+    uint64_t *hpath; /* the search for the path's heuristic by hops to go: APR_SCALE a hop */
     /* search workspace */
     uint64_t *g;
     uint32_t *closed, gen;
     uint16_t *prev;
     uint8_t *pdir;
-    uint64_t *heap; /* key << 16 | cell (keys stay below 2^48) */
-    unsigned heap_n;
+    uint64_t *heap; /* the search's heap (apr_search.c) */
     unsigned dir_lo, dir_hi; /* the directions with links: a side of 1 has none in its dimension */
     apr_cand_t cand, best;
     /* bounds workspace */

@@ -27,33 +27,41 @@ uint64_t apr_time_cost(const apr_t *a, unsigned p, const apr_conn_t *c)
            timeline_cost(a, budget, a->rload[base + c->dst], c->dur, a->rhist[base + c->dst]);
 }
 
-static void heap_push(apr_t *a, uint64_t key, unsigned cell)
+/* The search's heap, in a local of the search (search_t). */
+typedef struct heap {
+    uint64_t *e; /* key << 16 | cell (keys stay below 2^48) */
+    unsigned n;
+} heap_t;
+
+static inline void heap_push(heap_t *h, uint64_t key, unsigned cell)
 {
-    uint64_t e = key << 16 | cell;
-    unsigned i = a->heap_n++;
-    while (i > 0 && a->heap[(i - 1) / 2] > e) {
-        a->heap[i] = a->heap[(i - 1) / 2];
+    uint64_t e = key << 16 | cell, *v = h->e;
+    unsigned i = h->n++;
+    while (i > 0 && v[(i - 1) / 2] > e) {
+        v[i] = v[(i - 1) / 2];
         i = (i - 1) / 2;
     }
-    a->heap[i] = e;
+    v[i] = e;
 }
 
-static uint64_t heap_pop(apr_t *a)
+static inline uint64_t heap_pop(heap_t *h)
 {
-    uint64_t top = a->heap[0], last = a->heap[--a->heap_n];
-    a->heap[a->heap_n] = UINT64_MAX; /* a last child of its own: no test for the right child being there */
+    uint64_t *v = h->e;
+    unsigned n = --h->n;
+    uint64_t top = v[0], last = v[n];
+    v[n] = UINT64_MAX; /* a last child of its own: no test for the right child being there */
     unsigned i = 0;
     for (;;) {
         unsigned l = 2 * i + 1;
-        if (l >= a->heap_n)
+        if (l >= n)
             break;
-        unsigned m = a->heap[l + 1] < a->heap[l] ? l + 1 : l;
-        if (a->heap[m] >= last)
+        unsigned m = v[l + 1] < v[l] ? l + 1 : l;
+        if (v[m] >= last)
             break;
-        a->heap[i] = a->heap[m];
+        v[i] = v[m];
         i = m;
     }
-    a->heap[i] = last;
+    v[i] = last;
     return top;
 }
 
@@ -92,38 +100,66 @@ static const uint8_t *hops_to(apr_t *a, unsigned dst)
     return hops;
 }
 
-/* The heuristic by hops still to go, into a->hcost. For the path (unit 0): APR_SCALE a hop, the least any cell
- * costs. For the cost alone: unit a hop, every cell of phase p costing at least unit, and what is known of the
- * end too: the destination costs cd, and the cell before it, one of its neighbours, at least the cheapest of
- * them. Either never overestimates, and is consistent: a hop to a cell v costs at least v's cost, and the
- * heuristic falls by at most unit a hop until the destination's neighbours (v costs the cheapest of them at
- * least) and the destination (cd). */
+/* The heuristic of the search for the cost alone by hops still to go, into a->hcost: unit a hop, every cell of
+ * phase p costing at least unit, and what is known of the end too: the destination costs cd, and the cell before
+ * it, one of its neighbours, at least the cheapest of them. It never overestimates, and is consistent: a hop to a
+ * cell v costs at least v's cost, and the heuristic falls by at most unit a hop until the destination's
+ * neighbours (v costs the cheapest of them at least) and the destination (cd). The search for the path has
+ * a->hpath, APR_SCALE a hop (the least any cell costs), built once. */
 static void set_heuristic(apr_t *a, unsigned p, unsigned dst, uint64_t unit)
 {
-    unsigned most = a->t.w / 2 + a->t.h / 2;
+    unsigned most = a->t.w / 2 + a->t.h / 2; /* at least 1: a search has src != dst */
     uint64_t *hcost = a->hcost;
-    bool path = unit == 0;
-    unit = path ? APR_SCALE : unit;
-    for (unsigned k = 0; k <= most; k++)
-        hcost[k] = k * unit;
-    if (path)
-        return;
     const uint64_t *cost = a->cost + (size_t)p * a->t.n;
     const unsigned *nb = a->nb + (size_t)dst * TORUS_DIRS;
-    uint64_t cd = cost[dst], last = APR_FULL;
+    uint64_t last = APR_FULL;
     for (unsigned d = a->dir_lo; d < a->dir_hi; d++)
         last = cost[nb[d]] < last ? cost[nb[d]] : last;
-    for (unsigned k = 1; k <= most; k++)
-        hcost[k] += cd - unit + (k > 1 ? last - unit : 0);
+    hcost[0] = 0;
+    hcost[1] = cost[dst];
+    for (unsigned k = 2; k <= most; k++)
+        hcost[k] = hcost[k - 1] + (k == 2 ? last : unit);
 }
 
-/* A* from c's source (its cost cs, below bound) to its destination on phase p, with the heuristic a->hcost by
- * hops still to go (set_heuristic). Returns the cheapest path's cost when below bound, with the path in a->cand,
- * or APR_INF. Which of the cheapest paths it finds depends on the heuristic, its cost does not. */
-static uint64_t astar(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound, uint64_t cs)
+/* One search's state, in locals: the search stores bytes (pdir), which may alias anything reached through a, so
+ * fields read through a would be read again after every store. */
+typedef struct search {
+    const uint64_t *cost, *hcost;
+    const uint16_t *luse;
+    const uint8_t *hops;
+    const unsigned *nb;
+    uint64_t link_cost, bound, *g;
+    uint32_t *closed, gen;
+    uint16_t *prev;
+    uint8_t *pdir;
+    heap_t h;
+} search_t;
+
+/* The step from u (reached at gu) in direction d. A cell reached at f >= bound is not recorded. Keys pop in order
+ * (the heuristic is consistent), so the search would stop on popping it with nothing cheaper left: without it,
+ * the heap runs out at the same point instead. A cheaper way to it later is recorded all the same, as it beats
+ * anything not recorded. The same cells pop in the same order, for the same path and cost. A full cell costs
+ * APR_FULL, at least the bound. */
+static inline void relax(search_t *s, unsigned u, uint64_t gu, unsigned d)
+{
+    unsigned v = s->nb[(size_t)u * TORUS_DIRS + d];
+    if (s->closed[v] == s->gen)
+        return;
+    uint64_t gv = gu + s->cost[v] + s->link_cost * s->luse[(size_t)u * TORUS_DIRS + d], f = gv + s->hcost[s->hops[v]];
+    if (f < s->bound && gv < s->g[v]) {
+        s->g[v] = gv;
+        s->prev[v] = (uint16_t)u;
+        s->pdir[v] = (uint8_t)d;
+        heap_push(&s->h, f, v);
+    }
+}
+
+/* A* from c's source (its cost cs, below bound) to its destination on phase p, with the heuristic hcost by hops
+ * still to go. Returns the cheapest path's cost when below bound, with the path in a->cand, or APR_INF. Which of
+ * the cheapest paths it finds depends on the heuristic, its cost does not. */
+static uint64_t astar(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound, uint64_t cs, const uint64_t *hcost)
 {
     const uint8_t *hops = hops_to(a, c->dst);
-    const uint64_t *hcost = a->hcost;
     if (cs + hcost[hops[c->src]] >= bound)
         return APR_INF; /* also keeps every key pushed below APR_FULL, 2^48 */
     /* The search stamps rather than clears its arrays; restart the stamps before they wrap. */
@@ -132,42 +168,33 @@ static uint64_t astar(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound,
             a->closed[v] = 0;
         a->gen = 1;
     }
-    const uint32_t gen = a->gen;
     const size_t base = (size_t)p * a->t.n;
-    const uint64_t *cost = a->cost + base;
-    a->heap[0] = (cs + hcost[hops[c->src]]) << 16 | c->src; /* not heap_push: called once, it is inlined */
-    a->heap_n = 1;
-    memset(a->g, 0xff, sizeof *a->g * a->t.n); /* APR_INF: not reached yet */
-    a->g[c->src] = cs;
-    while (a->heap_n > 0) {
-        uint64_t e = heap_pop(a);
-        unsigned u = (unsigned)(e & 0xffff);
-        if (a->closed[u] == gen)
+    search_t s = {a->cost + base, hcost, a->luse + base * TORUS_DIRS, hops, a->nb, a->link_cost, bound, a->g,
+                  a->closed, a->gen, a->prev, a->pdir, {a->heap, 1}};
+    /* A torus with both sides above 1 has every direction: with them fixed, no loop over them. */
+    const bool every = a->dir_lo == 0 && a->dir_hi == TORUS_DIRS;
+    const unsigned lo = a->dir_lo, hi = a->dir_hi, dst = c->dst;
+    s.h.e[0] = (cs + hcost[hops[c->src]]) << 16 | c->src; /* not heap_push: called once, it is inlined */
+    memset(s.g, 0xff, sizeof *s.g * a->t.n); /* APR_INF: not reached yet */
+    s.g[c->src] = cs;
+    while (s.h.n > 0) {
+        unsigned u = (unsigned)(heap_pop(&s.h) & 0xffff);
+        if (s.closed[u] == s.gen)
             continue;
-        a->closed[u] = gen;
-        if (u == c->dst) {
-            take_path(a, c->src, c->dst);
-            return a->g[u];
+        s.closed[u] = s.gen;
+        if (u == dst) {
+            take_path(a, c->src, dst);
+            return s.g[u];
         }
-        const unsigned *nb = a->nb + (size_t)u * TORUS_DIRS;
-        const uint16_t *links = a->luse + (base + u) * TORUS_DIRS;
-        const uint64_t gu = a->g[u];
-        for (unsigned d = a->dir_lo; d < a->dir_hi; d++) {
-            unsigned v = nb[d];
-            if (a->closed[v] == gen)
-                continue;
-            /* A cell reached at f >= bound is not recorded. Keys pop in order (the heuristic is consistent), so
-             * the search would stop on popping it with nothing cheaper left: without it, the heap runs out at the
-             * same point instead. A cheaper way to it later is recorded all the same, as it beats anything not
-             * recorded. The same cells pop in the same order, for the same path and cost. A full cell costs
-             * APR_FULL, at least the bound. */
-            uint64_t gv = gu + cost[v] + (uint64_t)a->link_cost * links[d], f = gv + hcost[hops[v]];
-            if (f < bound && gv < a->g[v]) {
-                a->g[v] = gv;
-                a->prev[v] = (uint16_t)u;
-                a->pdir[v] = (uint8_t)d;
-                heap_push(a, f, v);
-            }
+        const uint64_t gu = s.g[u];
+        if (every) {
+            relax(&s, u, gu, 0);
+            relax(&s, u, gu, 1);
+            relax(&s, u, gu, 2);
+            relax(&s, u, gu, 3);
+        } else {
+            for (unsigned d = lo; d < hi; d++)
+                relax(&s, u, gu, d);
         }
     }
     return APR_INF;
@@ -184,6 +211,7 @@ uint64_t apr_search(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound, u
         a->cand.len = 1;
         return cs;
     }
-    set_heuristic(a, p, c->dst, unit);
-    return astar(a, p, c, bound < APR_FULL ? bound : APR_FULL, cs);
+    if (unit != 0)
+        set_heuristic(a, p, c->dst, unit);
+    return astar(a, p, c, bound < APR_FULL ? bound : APR_FULL, cs, unit != 0 ? a->hcost : a->hpath);
 }
