@@ -184,7 +184,7 @@ void apr_free(apr_t *a)
     free(a->cost);
     free(a->cheapest);
     free(a->crowded);
-    free(a->luse);
+    free(a->lcost);
     free(a->sload);
     free(a->rload);
     free(a->shist);
@@ -204,9 +204,7 @@ void apr_free(apr_t *a)
     free(a->hcost);
     free(a->hpath);
     free(a->g);
-    free(a->closed);
-    free(a->prev);
-    free(a->pdir);
+    free(a->from);
     free(a->heap);
     free(a->cand.path);
     free(a->cand.dirs);
@@ -245,9 +243,7 @@ static apr_t *create(const apr_input_t *in)
     a->c = calloc(a->n + 1u, sizeof *a->c);
     a->order = malloc(sizeof *a->order * (a->n + 1u));
     a->g = malloc(sizeof *a->g * cells);
-    a->closed = calloc(cells, sizeof *a->closed);
-    a->prev = malloc(sizeof *a->prev * cells);
-    a->pdir = malloc(cells);
+    a->from = malloc(sizeof *a->from * cells);
     /* a search pushes its source, then at most one entry per direction of each cell it closes (once) */
     a->heap = malloc(sizeof *a->heap * (TORUS_DIRS * cells + 2));
     a->cand.path = malloc(sizeof *a->cand.path * cells);
@@ -267,8 +263,7 @@ static apr_t *create(const apr_input_t *in)
     unsigned most = a->t.w / 2 + a->t.h / 2; /* hops */
     a->hcost = malloc(sizeof *a->hcost * (most + 1));
     a->hpath = malloc(sizeof *a->hpath * (most + 1));
-    if (a->c == NULL || a->order == NULL || a->g == NULL || a->closed == NULL || a->prev == NULL ||
-        a->pdir == NULL || a->heap == NULL || a->cand.path == NULL || a->cand.dirs == NULL || a->best.path == NULL ||
+    if (a->c == NULL || a->order == NULL || a->g == NULL || a->from == NULL || a->heap == NULL || a->cand.path == NULL || a->cand.dirs == NULL || a->best.path == NULL ||
         a->best.dirs == NULL || a->stack == NULL || a->mark == NULL || a->send_total == NULL || a->recv_total == NULL ||
         a->nb == NULL || a->cx == NULL || a->cy == NULL || a->hops == NULL || a->hops_built == NULL || a->hx == NULL ||
         a->hcost == NULL || a->hpath == NULL ||

@@ -55,11 +55,12 @@ struct apr {
     unsigned *order; /* routing order: ordering constraints first, then longest, most words, file order */
     unsigned *pred_start, *pred, *succ_start, *succ;
     /* per phase and cell: channels used and the negotiated-congestion history; per phase, cell, direction:
-     * connections on the link */
+     * link_cost for each connection on the link, the price a search pays for it (below 2^32: CSET_MAX_CONNS
+     * connections of APR_LINK) */
     unsigned nphases, phases_cap;
     uint16_t *use;
     uint32_t *hist;
-    uint16_t *luse;
+    uint32_t *lcost;
     uint64_t pres; /* price of going over capacity, 0 = not allowed (the sequential pass): apr_set_prices */
     /* apr_cell_cost of every phase and cell (apr_tabulate_cost), updated whenever a use, a history or the price
      * changes */
@@ -92,9 +93,7 @@ struct apr {
     uint64_t *hpath; /* the search for the path's heuristic by hops to go: APR_SCALE a hop */
     /* search workspace */
     uint64_t *g;
-    uint32_t *closed, gen;
-    uint16_t *prev;
-    uint8_t *pdir;
+    uint32_t *from; /* per cell: the link the search reached it by, cell * TORUS_DIRS + direction */
     uint64_t *heap; /* the search's heap (apr_search.c) */
     unsigned dir_lo, dir_hi; /* the directions with links: a side of 1 has none in its dimension */
     apr_cand_t cand, best;

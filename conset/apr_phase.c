@@ -30,7 +30,7 @@ int apr_add_phase(apr_t *a)
         ok = grow((void **)&a->cost, sizeof *a->cost, cells, cap) && ok;
         ok = grow((void **)&a->cheapest, sizeof *a->cheapest, 1, cap) && ok;
         ok = grow((void **)&a->crowded, sizeof *a->crowded, 1, cap) && ok;
-        ok = grow((void **)&a->luse, sizeof *a->luse, cells * TORUS_DIRS, cap) && ok;
+        ok = grow((void **)&a->lcost, sizeof *a->lcost, cells * TORUS_DIRS, cap) && ok;
         ok = grow((void **)&a->sload, sizeof *a->sload, cells, cap) && ok;
         ok = grow((void **)&a->rload, sizeof *a->rload, cells, cap) && ok;
         ok = grow((void **)&a->shist, sizeof *a->shist, cells, cap) && ok;
@@ -46,7 +46,7 @@ int apr_add_phase(apr_t *a)
     size_t p = a->nphases++;
     memset(a->use + p * cells, 0, sizeof *a->use * cells);
     memset(a->hist + p * cells, 0, sizeof *a->hist * cells);
-    memset(a->luse + p * cells * TORUS_DIRS, 0, sizeof *a->luse * cells * TORUS_DIRS);
+    memset(a->lcost + p * cells * TORUS_DIRS, 0, sizeof *a->lcost * cells * TORUS_DIRS);
     memset(a->sload + p * cells, 0, sizeof *a->sload * cells);
     memset(a->rload + p * cells, 0, sizeof *a->rload * cells);
     memset(a->shist + p * cells, 0, sizeof *a->shist * cells);
@@ -89,7 +89,7 @@ void apr_remove_phase(apr_t *a, unsigned q)
     shift(a->hist, sizeof *a->hist, cells, q, a->nphases);
     shift(a->cost, sizeof *a->cost, cells, q, a->nphases);
     shift(a->cheapest, sizeof *a->cheapest, 1, q, a->nphases);
-    shift(a->luse, sizeof *a->luse, cells * TORUS_DIRS, q, a->nphases);
+    shift(a->lcost, sizeof *a->lcost, cells * TORUS_DIRS, q, a->nphases);
     shift(a->sload, sizeof *a->sload, cells, q, a->nphases);
     shift(a->rload, sizeof *a->rload, cells, q, a->nphases);
     shift(a->shist, sizeof *a->shist, cells, q, a->nphases);
@@ -119,7 +119,7 @@ static void count(apr_t *a, unsigned ci, bool add)
         apr_tabulate_cost(a, base + c->path[k]);
         if (k + 1 < c->len) {
             size_t l = (base + c->path[k]) * TORUS_DIRS + c->dirs[k];
-            a->luse[l] = (uint16_t)(a->luse[l] + delta);
+            a->lcost[l] = add ? a->lcost[l] + a->link_cost : a->lcost[l] - a->link_cost;
         }
     }
 }
@@ -204,10 +204,10 @@ static uint64_t least_neighbour(const apr_t *a, unsigned p, unsigned v, bool out
 {
     const unsigned *nb = a->nb + (size_t)v * TORUS_DIRS;
     const uint64_t *cost = a->cost + (size_t)p * a->t.n;
-    const uint16_t *links = a->luse + ((size_t)p * a->t.n + v) * TORUS_DIRS;
+    const uint32_t *links = a->lcost + ((size_t)p * a->t.n + v) * TORUS_DIRS;
     uint64_t least = APR_FULL;
     for (unsigned d = a->dir_lo; d < a->dir_hi; d++) {
-        uint64_t c = cost[nb[d]] + (out ? (uint64_t)a->link_cost * links[d] : 0);
+        uint64_t c = cost[nb[d]] + (out ? links[d] : 0);
         least = c < least ? c : least;
     }
     return least;
@@ -409,7 +409,7 @@ void apr_restore(apr_t *a, const apr_saved_t *s)
     a->nphases = s->nphases;
     size_t k = (size_t)a->nphases * a->t.n;
     memset(a->use, 0, sizeof *a->use * k);
-    memset(a->luse, 0, sizeof *a->luse * k * TORUS_DIRS);
+    memset(a->lcost, 0, sizeof *a->lcost * k * TORUS_DIRS);
     memset(a->sload, 0, sizeof *a->sload * k);
     memset(a->rload, 0, sizeof *a->rload * k);
     apr_clear_history(a);

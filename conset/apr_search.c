@@ -68,15 +68,15 @@ static inline uint64_t heap_pop(heap_t *h)
 static void take_path(apr_t *a, unsigned src, unsigned dst)
 {
     unsigned len = 1;
-    for (unsigned v = dst; v != src; v = a->prev[v])
+    for (unsigned v = dst; v != src; v = a->from[v] / TORUS_DIRS)
         len++;
     a->cand.len = len;
     unsigned k = len - 1;
-    for (unsigned v = dst;; v = a->prev[v], k--) {
+    for (unsigned v = dst;; v = a->from[v] / TORUS_DIRS, k--) {
         a->cand.path[k] = (uint16_t)v;
         if (v == src)
             break;
-        a->cand.dirs[k - 1] = a->pdir[v];
+        a->cand.dirs[k - 1] = (uint8_t)(a->from[v] % TORUS_DIRS);
     }
 }
 
@@ -121,35 +121,34 @@ static void set_heuristic(apr_t *a, unsigned p, unsigned dst, uint64_t unit)
         hcost[k] = hcost[k - 1] + (k == 2 ? last : unit);
 }
 
-/* One search's state, in locals: the search stores bytes (pdir), which may alias anything reached through a, so
- * fields read through a would be read again after every store. */
+/* One search's state, in locals: fields read through a would be read again after every store the search makes.
+ * g[v] is the least cost found to v, APR_INF before v is reached and 0 once it is closed (popped for good): any
+ * path costs at least its source's cost, above 0, so 0 also fails every test of a cheaper way to v. */
 typedef struct search {
     const uint64_t *cost, *hcost;
-    const uint16_t *luse;
+    const uint32_t *lcost;
     const uint8_t *hops;
     const unsigned *nb;
-    uint64_t link_cost, bound, *g;
-    uint32_t *closed, gen;
-    uint16_t *prev;
-    uint8_t *pdir;
+    uint64_t bound, *g;
+    uint32_t *from;
     heap_t h;
 } search_t;
 
-/* The step from u (reached at gu) in direction d. A cell reached at f >= bound is not recorded. Keys pop in order
- * (the heuristic is consistent), so the search would stop on popping it with nothing cheaper left: without it,
- * the heap runs out at the same point instead. A cheaper way to it later is recorded all the same, as it beats
- * anything not recorded. The same cells pop in the same order, for the same path and cost. A full cell costs
- * APR_FULL, at least the bound. */
-static inline void relax(search_t *s, unsigned u, uint64_t gu, unsigned d)
+/* The step from u (reached at gu) along its link l, in direction l % TORUS_DIRS. A cell reached at f >= bound is
+ * not recorded. Keys pop in order (the heuristic is consistent), so the search would stop on popping it with
+ * nothing cheaper left: without it, the heap runs out at the same point instead. A cheaper way to it later is
+ * recorded all the same, as it beats anything not recorded. The same cells pop in the same order, for the same
+ * path and cost. A full cell costs APR_FULL, at least the bound. */
+static inline void relax(search_t *s, uint64_t gu, size_t l)
 {
-    unsigned v = s->nb[(size_t)u * TORUS_DIRS + d];
-    if (s->closed[v] == s->gen)
-        return;
-    uint64_t gv = gu + s->cost[v] + s->link_cost * s->luse[(size_t)u * TORUS_DIRS + d], f = gv + s->hcost[s->hops[v]];
-    if (f < s->bound && gv < s->g[v]) {
+    unsigned v = s->nb[l];
+    uint64_t gold = s->g[v];
+    if (gold == 0)
+        return; /* closed: the test below fails too, this only skips the sums */
+    uint64_t gv = gu + s->cost[v] + s->lcost[l], f = gv + s->hcost[s->hops[v]];
+    if (f < s->bound && gv < gold) {
         s->g[v] = gv;
-        s->prev[v] = (uint16_t)u;
-        s->pdir[v] = (uint8_t)d;
+        s->from[v] = (uint32_t)l;
         heap_push(&s->h, f, v);
     }
 }
@@ -162,15 +161,9 @@ static uint64_t astar(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound,
     const uint8_t *hops = hops_to(a, c->dst);
     if (cs + hcost[hops[c->src]] >= bound)
         return APR_INF; /* also keeps every key pushed below APR_FULL, 2^48 */
-    /* The search stamps rather than clears its arrays; restart the stamps before they wrap. */
-    if (++a->gen == 0) {
-        for (unsigned v = 0; v < a->t.n; v++)
-            a->closed[v] = 0;
-        a->gen = 1;
-    }
     const size_t base = (size_t)p * a->t.n;
-    search_t s = {a->cost + base, hcost, a->luse + base * TORUS_DIRS, hops, a->nb, a->link_cost, bound, a->g,
-                  a->closed, a->gen, a->prev, a->pdir, {a->heap, 1}};
+    search_t s = {a->cost + base, hcost, a->lcost + base * TORUS_DIRS, hops, a->nb, bound, a->g,
+                  a->from, {a->heap, 1}};
     /* A torus with both sides above 1 has every direction: with them fixed, no loop over them. */
     const bool every = a->dir_lo == 0 && a->dir_hi == TORUS_DIRS;
     const unsigned lo = a->dir_lo, hi = a->dir_hi, dst = c->dst;
@@ -179,22 +172,23 @@ static uint64_t astar(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t bound,
     s.g[c->src] = cs;
     while (s.h.n > 0) {
         unsigned u = (unsigned)(heap_pop(&s.h) & 0xffff);
-        if (s.closed[u] == s.gen)
-            continue;
-        s.closed[u] = s.gen;
+        const uint64_t gu = s.g[u];
+        if (gu == 0)
+            continue; /* a cheaper entry of u came first */
         if (u == dst) {
             take_path(a, c->src, dst);
-            return s.g[u];
+            return gu;
         }
-        const uint64_t gu = s.g[u];
+        s.g[u] = 0;
+        size_t l = (size_t)u * TORUS_DIRS;
         if (every) {
-            relax(&s, u, gu, 0);
-            relax(&s, u, gu, 1);
-            relax(&s, u, gu, 2);
-            relax(&s, u, gu, 3);
+            relax(&s, gu, l);
+            relax(&s, gu, l + 1);
+            relax(&s, gu, l + 2);
+            relax(&s, gu, l + 3);
         } else {
             for (unsigned d = lo; d < hi; d++)
-                relax(&s, u, gu, d);
+                relax(&s, gu, l + d);
         }
     }
     return APR_INF;
