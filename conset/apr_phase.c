@@ -200,17 +200,27 @@ static void take_best(apr_t *a)
 /* The least a path's first cell after src costs in phase p, with the link to it (out), or its last cell before
  * dst, without (on a side of 2 both links of a pair lead to dst); APR_FULL or more when every neighbour is
  * full. */
-static uint64_t least_neighbour(const apr_t *a, unsigned p, unsigned v, bool out)
+static inline uint64_t least_of(const uint64_t *cost, const unsigned *nb, const uint32_t *links, unsigned lo,
+                                unsigned hi)
 {
-    const unsigned *nb = a->nb + (size_t)v * TORUS_DIRS;
-    const uint64_t *cost = a->cost + (size_t)p * a->t.n;
-    const uint32_t *links = a->lcost + ((size_t)p * a->t.n + v) * TORUS_DIRS;
     uint64_t least = APR_FULL;
-    for (unsigned d = a->dir_lo; d < a->dir_hi; d++) {
-        uint64_t c = cost[nb[d]] + (out ? links[d] : 0);
+    for (unsigned d = lo; d < hi; d++) {
+        uint64_t c = cost[nb[d]] + links[d];
         least = c < least ? c : least;
     }
     return least;
+}
+
+static uint64_t least_neighbour(const apr_t *a, unsigned p, unsigned v, bool out)
+{
+    static const uint32_t no_links[TORUS_DIRS];
+    const unsigned *nb = a->nb + (size_t)v * TORUS_DIRS;
+    const uint64_t *cost = a->cost + (size_t)p * a->t.n;
+    const uint32_t *links = out ? a->lcost + ((size_t)p * a->t.n + v) * TORUS_DIRS : no_links;
+    /* A torus with both sides above 1 has every direction: with them fixed, the loop is unrolled. */
+    if (a->dir_lo == 0 && a->dir_hi == TORUS_DIRS)
+        return least_of(cost, nb, links, 0, TORUS_DIRS);
+    return least_of(cost, nb, links, a->dir_lo, a->dir_hi);
 }
 
 /* The least cost of a cell of phase p: every cell a path goes through costs that much at least. */
