@@ -193,8 +193,28 @@ static inline uint64_t apr_node_cost(const apr_t *a, unsigned p, unsigned v)
     uint64_t cost = a->cost[(size_t)p * a->t.n + v];
     return cost == APR_FULL ? APR_INF : cost;
 }
-/* Cost of putting connection c's clocks on its ends' timelines in phase p (0 without a budget). */
-uint64_t apr_time_cost(const apr_t *a, unsigned p, const apr_conn_t *c);
+/* One timeline: below the budget a small pull towards the less loaded phases; above it, like a channel over
+ * capacity, a price per longest-connection's worth of clocks over, rising with the rounds and the history. */
+static inline uint64_t apr_timeline_cost(const apr_t *a, uint64_t budget, uint64_t load, uint64_t d, uint32_t hist)
+{
+    uint64_t after = load + d;
+    if (after <= budget)
+        return APR_TIME_BAL * after / budget;
+    uint64_t over = ((after - budget) * APR_SCALE + a->dref - 1) / a->dref;
+    uint64_t cost = (APR_SCALE + APR_TIME_BAL + (uint64_t)hist) * (APR_SCALE + a->tpres * over / APR_SCALE) / APR_SCALE;
+    return cost < APR_NODE_COST_MAX ? cost : APR_NODE_COST_MAX;
+}
+/* Cost of putting connection c's clocks on its ends' timelines in phase p (0 without a budget). Inline: every
+ * connection routed asks it of every phase. */
+static inline uint64_t apr_time_cost(const apr_t *a, unsigned p, const apr_conn_t *c)
+{
+    uint64_t budget = a->budget[p];
+    if (budget == 0)
+        return 0;
+    size_t base = (size_t)p * a->t.n;
+    return apr_timeline_cost(a, budget, a->sload[base + c->src], c->dur, a->shist[base + c->src]) +
+           apr_timeline_cost(a, budget, a->rload[base + c->dst], c->dur, a->rhist[base + c->dst]);
+}
 /* The least cost of a path for connection c in phase p when below bound, or APR_INF. With unit 0, the path into
  * a->cand: the one A* finds with APR_SCALE a hop to go as its heuristic. Otherwise for the cost alone, with a
  * closer heuristic from unit, which every cell of phase p must cost at least: whether there is a path below the

@@ -275,17 +275,21 @@ static uint64_t closer_bound(apr_t *a, unsigned p, const apr_conn_t *c, uint64_t
  * bound (the first of equals). */
 static unsigned bound_phases(apr_t *a, const apr_conn_t *c, unsigned lo, unsigned end, unsigned *least)
 {
-    unsigned n = 0;
+    unsigned n = 0, first = APR_NONE;
+    uint64_t first_lb = APR_INF; /* every bound kept is below it */
     for (unsigned p = lo; p < end; p++) {
         uint64_t tc = apr_time_cost(a, p, c), lb = lower_bound(a, p, c, tc);
         if (lb == APR_INF)
             continue;
         a->try_lb[p] = lb;
         a->try_tc[p] = tc;
-        if (n == 0 || lb < a->try_lb[*least])
-            *least = p;
+        if (lb < first_lb) {
+            first_lb = lb;
+            first = p;
+        }
         a->try[n++] = p;
     }
+    *least = first;
     return n;
 }
 

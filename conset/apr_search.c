@@ -1,31 +1,8 @@
-/* APR's timeline costs and its shortest-path search (A* on node costs, apr_internal.h, on one phase's copy of the
- * torus). */
+/* APR's shortest-path search (A* on node costs, apr_internal.h, on one phase's copy of the torus). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "apr_internal.h"
-
-/* One timeline: below the budget a small pull towards the less loaded phases; above it, like a channel over
- * capacity, a price per longest-connection's worth of clocks over, rising with the rounds and the history. */
-static uint64_t timeline_cost(const apr_t *a, uint64_t budget, uint64_t load, uint64_t d, uint32_t hist)
-{
-    uint64_t after = load + d;
-    if (after <= budget)
-        return APR_TIME_BAL * after / budget;
-    uint64_t over = ((after - budget) * APR_SCALE + a->dref - 1) / a->dref;
-    uint64_t cost = (APR_SCALE + APR_TIME_BAL + (uint64_t)hist) * (APR_SCALE + a->tpres * over / APR_SCALE) / APR_SCALE;
-    return cost < APR_NODE_COST_MAX ? cost : APR_NODE_COST_MAX;
-}
-
-uint64_t apr_time_cost(const apr_t *a, unsigned p, const apr_conn_t *c)
-{
-    uint64_t budget = a->budget[p];
-    if (budget == 0)
-        return 0;
-    size_t base = (size_t)p * a->t.n;
-    return timeline_cost(a, budget, a->sload[base + c->src], c->dur, a->shist[base + c->src]) +
-           timeline_cost(a, budget, a->rload[base + c->dst], c->dur, a->rhist[base + c->dst]);
-}
 
 /* The search's heap, in a local of the search (search_t). */
 typedef struct heap {
