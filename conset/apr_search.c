@@ -21,6 +21,9 @@ static inline void heap_push(heap_t *h, uint64_t key, unsigned cell)
     v[i] = e;
 }
 
+/* Bottom-up: the hole at the top goes down to a leaf by the lesser child, one test a level, then the last entry
+ * goes up from there (most often not at all: it came from the bottom). Keys are distinct (a cell is pushed again
+ * only with a lower key), so any heap pops the same sequence. */
 static inline uint64_t heap_pop(heap_t *h)
 {
     uint64_t *v = h->e;
@@ -28,15 +31,14 @@ static inline uint64_t heap_pop(heap_t *h)
     uint64_t top = v[0], last = v[n];
     v[n] = UINT64_MAX; /* a last child of its own: no test for the right child being there */
     unsigned i = 0;
-    for (;;) {
-        unsigned l = 2 * i + 1;
-        if (l >= n)
-            break;
+    for (unsigned l = 1; l < n; l = 2 * i + 1) {
         unsigned m = v[l + 1] < v[l] ? l + 1 : l;
-        if (v[m] >= last)
-            break;
         v[i] = v[m];
         i = m;
+    }
+    while (i > 0 && v[(i - 1) / 2] > last) {
+        v[i] = v[(i - 1) / 2];
+        i = (i - 1) / 2;
     }
     v[i] = last;
     return top;
