@@ -101,12 +101,24 @@ void apr_remove_phase(apr_t *a, unsigned q)
             a->c[i].phase--;
 }
 
+/* The phase's least cell cost (cheapest_cell, 0 when not known) after one cell's cost went from old to now: a
+ * cell below the least is the new least, and the least stays unless the cell that went up was at it (others may
+ * not be: it is looked for again when asked). Taking a connection away never needs the look. */
+static uint64_t cheapest_after(uint64_t least, uint64_t old, uint64_t now)
+{
+    if (least == 0)
+        return 0;
+    if (now < least)
+        return now;
+    return old == least && now > old ? 0 : least;
+}
+
 static void count(apr_t *a, unsigned ci, bool add)
 {
     const apr_conn_t *c = &a->c[ci];
     size_t base = (size_t)c->phase * a->t.n;
     int delta = add ? 1 : -1;
-    a->cheapest[c->phase] = 0;
+    uint64_t least = a->cheapest[c->phase];
     if (add) {
         a->sload[base + c->src] += c->dur;
         a->rload[base + c->dst] += c->dur;
@@ -115,13 +127,16 @@ static void count(apr_t *a, unsigned ci, bool add)
         a->rload[base + c->dst] -= c->dur;
     }
     for (unsigned k = 0; k < c->len; k++) {
+        uint64_t old = a->cost[base + c->path[k]];
         a->use[base + c->path[k]] = (uint16_t)(a->use[base + c->path[k]] + delta);
         apr_tabulate_cost(a, base + c->path[k]);
+        least = cheapest_after(least, old, a->cost[base + c->path[k]]);
         if (k + 1 < c->len) {
             size_t l = (base + c->path[k]) * TORUS_DIRS + c->dirs[k];
             a->lcost[l] = add ? a->lcost[l] + a->link_cost : a->lcost[l] - a->link_cost;
         }
     }
+    a->cheapest[c->phase] = least;
 }
 
 static int commit(apr_t *a, unsigned ci, unsigned p, const apr_cand_t *path)

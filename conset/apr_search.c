@@ -96,8 +96,10 @@ static void set_heuristic(apr_t *a, unsigned p, unsigned dst, uint64_t unit)
         last = cost[nb[d]] < last ? cost[nb[d]] : last;
     hcost[0] = 0;
     hcost[1] = cost[dst];
-    for (unsigned k = 2; k <= most; k++)
-        hcost[k] = hcost[k - 1] + (k == 2 ? last : unit);
+    if (most >= 2)
+        hcost[2] = hcost[1] + last;
+    for (unsigned k = 3; k <= most; k++)
+        hcost[k] = hcost[k - 1] + unit;
 }
 
 /* One search's state, in locals: fields read through a would be read again after every store the search makes.
