@@ -212,9 +212,7 @@ static void take_best(apr_t *a)
     a->cand = t;
 }
 
-/* The least a path's first cell after src costs in phase p, with the link to it (out), or its last cell before
- * dst, without (on a side of 2 both links of a pair lead to dst); APR_FULL or more when every neighbour is
- * full. */
+/* The least of a cell's neighbours' costs, each with its link's, over directions lo..hi-1. */
 static inline uint64_t least_of(const uint64_t *cost, const unsigned *nb, const uint32_t *links, unsigned lo,
                                 unsigned hi)
 {
@@ -226,7 +224,10 @@ static inline uint64_t least_of(const uint64_t *cost, const unsigned *nb, const 
     return least;
 }
 
-static uint64_t least_neighbour(const apr_t *a, unsigned p, unsigned v, bool out)
+/* The least a path's first cell after src costs in phase p, with the link to it (out), or its last cell before
+ * dst, without (on a side of 2 both links of a pair lead to dst); APR_FULL or more when every neighbour is
+ * full. Inline, as is try_phase: the bounds ask for it some 2.5M times in the 8x8 all-to-all. */
+static inline uint64_t least_neighbour(const apr_t *a, unsigned p, unsigned v, bool out)
 {
     static const uint32_t no_links[TORUS_DIRS];
     const unsigned *nb = a->nb + (size_t)v * TORUS_DIRS;
@@ -337,7 +338,7 @@ typedef struct best {
 /* Searches phase p for c unless its bounds rule it out, and takes it when it beats *b: with a lower cost, or an
  * equal one from a lower phase. With `path`, its path too; otherwise the cost alone, which a closer heuristic
  * finds looking at fewer cells (most searches find nothing below their bound). */
-static void try_phase(apr_t *a, const apr_conn_t *c, unsigned p, best_t *b, bool path)
+static inline void try_phase(apr_t *a, const apr_conn_t *c, unsigned p, best_t *b, bool path)
 {
     uint64_t lb = a->try_lb[p], tc = a->try_tc[p];
     bool below = p < b->p; /* wins a tie */
