@@ -1,7 +1,7 @@
 /*
  * Compiled cell tables kept for a connection set that comes again. A bench runs one exchange in several
  * styles and sizes whose connection sets are often the same (every xQy all-to-all of `bench copy` is one set),
- * and the compiler takes 0.9G host instructions on an 8x8 all-to-all: compiling each set once is the same result for
+ * and the compiler takes 0.7G host instructions on an 8x8 all-to-all: compiling each set once is the same result for
  * less. The key is the set as cset_write writes it (every connection, word count, task and constraint, in
  * order) and every compiler option, so two requests share tables only when the compiler's input is the same.
  * Several threads may ask at once: the first compiles, the others wait for it.
