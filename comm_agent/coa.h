@@ -215,8 +215,10 @@ typedef struct coa_line {
      * empty: the receiver emptied it when its clock came. */
     uint64_t nposted;
     uint64_t post_clock;
-    /* The receiver may sleep while nothing comes (emu/schedule.c): a post finds it dormant and wakes it. */
-    _Atomic bool *receiver_dormant; /* NULL: never sleeps */
+    /* The receiver may sleep while nothing comes (emu/schedule.c): a post finds it dormant and wakes it. A
+     * receiver that never sleeps points it at never_dormant, which stays false, so that a post asks no more. */
+    _Atomic bool *receiver_dormant;
+    _Atomic bool never_dormant;
     void (*wake)(void *receiver);
     void *receiver;
 } coa_line_t;

@@ -39,7 +39,7 @@ static inline coa_slot_t *coa_out_slot(coa_t *c, coa_line_t *line, uint64_t now)
         atomic_store_explicit(line->posted, line->nposted, memory_order_relaxed);
         /* A later post of this clock to this line finds its bit already flipped: a receiver that went dormant
          * sees it (emu/schedule.c), and one already dormant was woken here. */
-        if (line->receiver_dormant != NULL && atomic_load_explicit(line->receiver_dormant, memory_order_relaxed))
+        if (atomic_load_explicit(line->receiver_dormant, memory_order_relaxed))
             line->wake(line->receiver);
     }
     return s;
@@ -87,8 +87,8 @@ static inline void coa_thaw(coa_t *c, uint64_t mask, uint64_t now)
         coa_lc_thaw(c, (unsigned)__builtin_ctzll(m), now);
 }
 
-/* Every change of a channel's credits goes through here, which keeps credit_lc, but a credit's arrival
- * (take_credit in coa_link.c, which sets the bit itself when the first credit comes back). */
+/* Every change of a channel's credits goes through here, which keeps credit_lc, but the two on the word path in
+ * coa_link.c, which keep the bit themselves: a credit's arrival (take_credit) and a word's send. */
 static inline void coa_lc_set_credits(coa_t *c, unsigned lc, unsigned credits)
 {
     c->lc[lc].credits = (uint16_t)credits;

@@ -25,6 +25,8 @@ int coa_line_init(coa_line_t *l, unsigned latency)
     if (l->nslots > COA_MAX_SLOTS)
         return -1;
     l->post_clock = UINT64_MAX;
+    atomic_init(&l->never_dormant, false);
+    l->receiver_dormant = &l->never_dormant;
     l->slots = alloc_lines(l->nslots * sizeof *l->slots);
     return l->slots == NULL ? -1 : 0;
 }
@@ -183,7 +185,8 @@ void coa_links_schedule(coa_t *c, uint64_t now)
             .travel_dir = l->travel_dir,
         };
         l->open_pending = false;
-        coa_lc_set_credits(c, (unsigned)lc, l->credits - 1u);
+        if (--l->credits == 0) /* it had one to send (eligible): the bit is set, and goes with the last */
+            c->credit_lc &= ~coa_bit((unsigned)lc);
         c->rr[d] = (uint8_t)lc;
         c->link_last_lc[d] = (uint8_t)lc;
         c->link_free_at[d] = now + c->cfg.link_clocks;

@@ -267,12 +267,14 @@ void emu_array_set_hooks(emu_array_t *a, const emu_hooks_t *hooks)
 void emu_array_set_driver(emu_array_t *a, const emu_driver_t *driver)
 {
     a->driver = driver != NULL ? *driver : (emu_driver_t){0};
-    /* Driven cells never go dormant: their links need not look whether the receiver sleeps at every first post of
-     * a clock (coa_out_slot), which cost `iwarp traffic` half a percent of its host instructions. Wired back without a driver. */
+    /* Driven cells never go dormant: their links look at a flag that stays false (coa_line_t), not at the
+     * receiver's, which would be a line of another cell's at every first post of a clock. Wired back without a
+     * driver. */
     for (unsigned i = 0; i < a->ncells; i++)
         for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
             coa_line_t *line = &a->cells[i].out[d];
-            line->receiver_dormant = driver != NULL ? NULL : &((emu_cell_t *)line->receiver)->dormant;
+            line->receiver_dormant =
+                driver != NULL ? &line->never_dormant : &((emu_cell_t *)line->receiver)->dormant;
         }
 }
 
