@@ -164,7 +164,7 @@ static inline __attribute__((always_inline)) step_end_t step(emu_cell_t *c, uint
 
     /* A waiting CA needs no clock of its own: whatever wakes it arrives over a link, and the sender keeps
      * the clock ticking until then (coa_sending); its post wakes the receiver if it sleeps (schedule.c). */
-    step_end_t end = {coa_active(&c->coa), coa_sending(&c->coa, now)};
+    step_end_t end = {coa_busy && coa_active(&c->coa), coa_sending(&c->coa, now)}; /* an idle agent stayed so */
     uint64_t next = now + 1; /* the agent's clocks come first: no timer is due before the next */
     if (!coa_busy && !end.active && !end.sending) {
         next = ca->s.state == CA_WAITING ? UINT64_MAX : next_ca;
