@@ -114,6 +114,11 @@ int emu_array_watch(emu_array_t *a, unsigned x, unsigned y, const uint32_t *pcs,
 /* The events cell (x, y) logged since the last call, in the order it logged them (for one bundle: the words it
  * reads, its mark, the words it writes, then its arrival), or 0. Theirs until the array runs again. */
 unsigned emu_array_watch_take(emu_array_t *a, unsigned x, unsigned y, const emu_watch_event_t **events);
+/* The events cell (x, y) could not log for want of memory since its watch was set (0: none, or no watch); ask
+ * after emu_array_watch_take, which logs the last gate words. The count never goes back: a reader that adds the
+ * takes up is wrong from the first loss on. An arrival lost in a run-ahead that was put back counts too, though
+ * the rewind would have taken it back: the count errs toward a hole, never away from one. */
+unsigned emu_array_watch_lost(emu_array_t *a, unsigned x, unsigned y);
 
 /* Called with each complete line (or the remainder at the end) a cell writes to its console. */
 typedef void (*emu_output_fn)(void *user, unsigned x, unsigned y, const char *text);

@@ -6,6 +6,7 @@
  * arrival comes from the bundle before, which may: the bundles at watched pcs never run ahead
  * (emu_program_stop_ahead), so a run-ahead stops there, and the arrival's clock is its last bundle's.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,13 +14,17 @@
 #include "cell.h"
 #include "watch.h"
 
+/* NULL when out of memory: the event is lost and counted, so that whoever reads the log knows it has a hole. */
 static emu_watch_event_t *append(emu_watch_t *w, emu_watch_kind_t kind, uint64_t clock)
 {
     if (w->n == w->cap) {
         unsigned cap = w->cap ? 2 * w->cap : 64;
         emu_watch_event_t *grown = realloc(w->log, cap * sizeof *grown);
-        if (grown == NULL)
+        if (grown == NULL) {
+            if (w->lost < UINT_MAX)
+                w->lost++;
             return NULL;
+        }
         w->log = grown;
         w->cap = cap;
     }
@@ -50,7 +55,7 @@ static void flush_gates(emu_watch_t *w)
 }
 
 /* Appends an event after the gate words before it (its fields but the kind's own left to the caller); NULL when
- * out of memory: the event is lost, as a hook's account lost rows it had no memory for. */
+ * out of memory (append). */
 static emu_watch_event_t *append_event(emu_watch_t *w, emu_watch_kind_t kind, uint64_t clock)
 {
     flush_gates(w);
@@ -135,4 +140,12 @@ unsigned emu_array_watch_take(emu_array_t *a, unsigned x, unsigned y, const emu_
     *events = w->log;
     w->n = 0;
     return n;
+}
+
+unsigned emu_array_watch_lost(emu_array_t *a, unsigned x, unsigned y)
+{
+    if (x >= a->machine.width || y >= a->machine.height)
+        return 0;
+    const emu_watch_t *w = emu_array_cell(a, x, y)->watch;
+    return w == NULL ? 0 : w->lost;
 }

@@ -14,6 +14,9 @@ typedef struct emu_watch {
     uint32_t last_pc; /* the CA's pc as last seen: a step that leaves it there arrives nowhere */
     emu_watch_event_t *log;
     unsigned n, cap;
+    /* Events that found no memory in the log (emu_array_watch_lost): a reader of a log with a hole would count
+     * wrong without knowing it, so it is told instead. */
+    unsigned lost;
     /* The gate words since the last event, UINT64_MAX where none: logged as one event when the next comes.
      * Here, on the watch's own lines, not in the log, which may share one with another thread's cell. */
     uint64_t first_read, last_read, first_write, last_write;

@@ -62,7 +62,21 @@ struct phase_account {
     emu_array_t *watching;     /* the array that logs what its cells do (phase_account_watch); NULL: a hook tells */
     emu_watch_event_t *sorted; /* a cell's events in the order a hook would have seen them */
     unsigned nsorted_cap;
+    char error[128]; /* why the account is incomplete (phase_account_error); "" while it is whole */
 };
+
+/* The account missed something for want of memory: its rows would be wrong without showing it, so they are
+ * refused (phase_account_error). The first failure is told: the ones after may follow from it. */
+static void incomplete(phase_account_t *pa, const char *what, const cell_watch_t *c)
+{
+    if (pa->error[0] != '\0')
+        return;
+    if (c != NULL)
+        snprintf(pa->error, sizeof pa->error, "out of memory %s cell (%u,%u); the account is incomplete", what, c->x,
+                 c->y);
+    else
+        snprintf(pa->error, sizeof pa->error, "out of memory %s; the account is incomplete", what);
+}
 
 phase_account_t *phase_account_create(const emu_array_t *a)
 {
@@ -183,8 +197,10 @@ static void reached(phase_account_t *pa, unsigned cell, phase_milestone_t m, uin
     if (m == PM_SYNC) {
         /* Its switches so far tell which row: the k-th switch of every cell is the same barrier. */
         unsigned k = (unsigned)(c->row + 1);
-        if (row_at(pa, k) == NULL)
+        if (row_at(pa, k) == NULL) {
+            incomplete(pa, "for a switch's row, at", c);
             return;
+        }
         c->row = (int)k;
         c->streaming = false;
     }
@@ -304,12 +320,16 @@ _Static_assert(EMU_WATCH_GATES < EMU_WATCH_ARRIVE && EMU_WATCH_ARRIVE < EMU_WATC
                "a clock's events in a hook's order");
 
 /* A cell's events in a hook's order: the cell logs its mark before its arrival, a few apart at most (insertion). */
-static const emu_watch_event_t *hook_order(phase_account_t *pa, const emu_watch_event_t *ev, unsigned n)
+static const emu_watch_event_t *hook_order(phase_account_t *pa, const cell_watch_t *c, const emu_watch_event_t *ev,
+                                           unsigned n)
 {
     if (n > pa->nsorted_cap) {
         emu_watch_event_t *grown = realloc(pa->sorted, n * sizeof *grown);
-        if (grown == NULL)
-            return ev; /* out of memory: in the order logged, which differs only where a mark came with an arrival */
+        if (grown == NULL) {
+            /* The order logged differs from a hook's only where a mark came with an arrival, but may differ. */
+            incomplete(pa, "while ordering the events of", c);
+            return ev;
+        }
         pa->sorted = grown;
         pa->nsorted_cap = n;
     }
@@ -329,7 +349,9 @@ static void take_events(phase_account_t *pa)
     for (unsigned i = 0; i < pa->ncells; i++) {
         const emu_watch_event_t *logged;
         unsigned n = emu_array_watch_take(pa->watching, pa->cells[i].x, pa->cells[i].y, &logged);
-        const emu_watch_event_t *ev = hook_order(pa, logged, n);
+        if (emu_array_watch_lost(pa->watching, pa->cells[i].x, pa->cells[i].y) != 0)
+            incomplete(pa, "while logging", &pa->cells[i]);
+        const emu_watch_event_t *ev = hook_order(pa, &pa->cells[i], logged, n);
         for (unsigned k = 0; k < n; k++) {
             const emu_watch_event_t *e = &ev[k];
             switch (e->kind) {
@@ -429,6 +451,7 @@ unsigned phase_account_rows(phase_account_t *pa, const phase_row_t **rows)
         take_events(pa);
     phase_row_t *grown = realloc(pa->rows, (pa->nraw + 1) * sizeof *grown);
     if (grown == NULL) {
+        incomplete(pa, "for its rows", NULL);
         *rows = pa->rows;
         return 0;
     }
@@ -440,4 +463,9 @@ unsigned phase_account_rows(phase_account_t *pa, const phase_row_t **rows)
     }
     *rows = pa->rows;
     return pa->nraw;
+}
+
+const char *phase_account_error(const phase_account_t *pa)
+{
+    return pa->error[0] != '\0' ? pa->error : NULL;
 }

@@ -89,5 +89,9 @@ int phase_account_set_link_weighted(phase_account_t *pa, const uint64_t *clocks,
 
 /* The rows so far (switch order); *rows stays the account's, valid until the next call. */
 unsigned phase_account_rows(phase_account_t *pa, const phase_row_t **rows);
+/* NULL, or why the account is incomplete ("out of memory while logging cell (x,y); the account is incomplete"):
+ * something it should have counted found no memory, so its rows are wrong and must not be shown as the run's.
+ * Once set it stays; ask after phase_account_rows, which reads the cells' logs. */
+const char *phase_account_error(const phase_account_t *pa);
 
 #endif

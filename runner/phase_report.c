@@ -42,6 +42,12 @@ void phase_report_text(phase_account_t *pa, FILE *out)
 {
     const phase_row_t *rows;
     unsigned n = phase_account_rows(pa, &rows);
+    /* An account with a hole would show wrong clocks as the run's: none is shown, and why. */
+    const char *why = phase_account_error(pa);
+    if (why != NULL) {
+        fprintf(out, "phases   %s\n", why);
+        return;
+    }
     fprintf(out, "phases   %u switch%s; clocks, each part from where the one before ended (docs/conset.md)\n", n,
             n == 1 ? "" : "es");
     fprintf(out, "%5s %9s %6s %6s %6s %6s %8s %6s %8s %8s %6s %8s %8s\n", "phase", "start", "other", "sync", "load",
@@ -94,6 +100,13 @@ void phase_report_json(phase_account_t *pa, json_writer_t *j)
 {
     const phase_row_t *rows;
     unsigned n = phase_account_rows(pa, &rows);
+    const char *why = phase_account_error(pa);
+    if (why != NULL) {
+        json_null(j, "phases");
+        json_null(j, "phases_sum");
+        json_string(j, "phases_error", why);
+        return;
+    }
     json_begin_array(j, "phases");
     for (unsigned k = 0; k < n; k++) {
         const phase_row_t *r = &rows[k];

@@ -8,8 +8,10 @@
 #include "json.h"
 #include "phase_account.h"
 
+/* An incomplete account (phase_account_error) is one line saying why, in place of the table. */
 void phase_report_text(phase_account_t *pa, FILE *out);
-/* Writes `phases` (an array of objects, one per switch) and `phases_sum` into the object being written. */
+/* Writes `phases` (an array of objects, one per switch) and `phases_sum` into the object being written; for an
+ * incomplete account, both null and `phases_error` saying why. */
 void phase_report_json(phase_account_t *pa, json_writer_t *j);
 
 #endif

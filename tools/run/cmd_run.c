@@ -156,11 +156,18 @@ int cmd_run(int argc, char **argv)
         run_report_problem(&rep, stderr);
     if (o.quiet && st != EMU_RUN_DONE)
         run_report_problem(&rep, stderr);
+    /* An account shown as only why it is incomplete is output asked for and not given: as a failed recording, the
+     * status says so. */
+    const char *phases_why =
+        phases != NULL && (o.json || o.phases_only || !o.quiet) ? phase_account_error(phases) : NULL;
+    bool phases_failed = phases_why != NULL;
+    if (phases_failed)
+        fprintf(stderr, "iwarp run: phase account: %s\n", phases_why);
     if (interrupted)
         fprintf(stderr, "iwarp run: interrupted at clock %llu: the report is of the run so far\n",
                 (unsigned long long)emu_array_clock(a));
     emu_array_free(a);
     phase_account_free(phases);
     run_desc_free(&desc);
-    return interrupted ? 130 : st == EMU_RUN_DONE && !rec_failed ? 0 : 1;
+    return interrupted ? 130 : st == EMU_RUN_DONE && !rec_failed && !phases_failed ? 0 : 1;
 }

@@ -28,8 +28,8 @@ void run_cli_usage(FILE *out)
             "  --no-phases         no per-phase account\n"
             "On a terminal a progress line shows the clock and its rate; Ctrl-C stops the run and prints the report\n"
             "so far.\n"
-            "Exit status: 0 when every cell halted, 1 on a fault, deadlock, livelock or limit, 2 on bad usage or\n"
-            "input, 130 when interrupted.\n");
+            "Exit status: 0 when every cell halted, 1 on a fault, deadlock, livelock or limit (or a per-phase\n"
+            "account or recording that could not be made whole), 2 on bad usage or input, 130 when interrupted.\n");
 }
 
 int run_cli_parse(int argc, char **argv, run_cli_t *o)
