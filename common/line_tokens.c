@@ -1,6 +1,8 @@
 /* The words of one line of the line formats (line_tokens.h). */
 #include "line_tokens.h"
 
+#include "grow.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,14 +33,10 @@ line_status_t line_split(const char *line, size_t len, line_tokens_t *t, unsigne
             }
             i++;
         }
-        if (t->n == t->cap) {
-            size_t cap = t->cap ? 2 * t->cap : 16;
-            line_token_t *grown = realloc(t->v, sizeof *grown * cap);
-            if (grown == NULL)
-                return LINE_NO_MEMORY;
-            t->v = grown;
-            t->cap = cap;
-        }
+        line_token_t *v = grow_double(t->v, t->n, &t->cap, sizeof *v, 16, SIZE_MAX);
+        if (v == NULL)
+            return LINE_NO_MEMORY;
+        t->v = v;
         unsigned c = start + 1 > 0xffffffffu ? 0xffffffffu : (unsigned)(start + 1);
         t->v[t->n++] = (line_token_t){line + start, i - start, c};
     }

@@ -2,7 +2,9 @@
 #include "cset.h"
 
 #include "fnv.h"
+#include "grow.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,14 +102,10 @@ unsigned cset_task(cset_t *s, const char *name)
     unsigned t = index_find(s, &s->task_index, task_name, name, strlen(name));
     if (t != CSET_NONE)
         return t;
-    if (s->ntasks == s->tasks_cap) {
-        unsigned cap = s->tasks_cap ? 2 * s->tasks_cap : 16;
-        char **grown = realloc(s->tasks, sizeof *grown * cap);
-        if (grown == NULL)
-            return CSET_NONE;
-        s->tasks = grown;
-        s->tasks_cap = cap;
-    }
+    char **tasks = grow_double(s->tasks, s->ntasks, &s->tasks_cap, sizeof *tasks, 16, UINT_MAX);
+    if (tasks == NULL)
+        return CSET_NONE;
+    s->tasks = tasks;
     if (index_reserve(s, &s->task_index, task_name, s->ntasks) != 0)
         return CSET_NONE;
     s->tasks[s->ntasks] = strdup(name);
@@ -128,14 +126,10 @@ unsigned cset_add(cset_t *s, const char *id, unsigned src, unsigned dst, uint32_
     if (src >= cells || dst >= cells || task >= s->ntasks || s->nconns >= CSET_MAX_CONNS ||
         cset_find(s, id, strlen(id)) != CSET_NONE)
         return CSET_NONE;
-    if (s->nconns == s->conns_cap) {
-        unsigned cap = s->conns_cap ? 2 * s->conns_cap : 64;
-        cset_conn_t *grown = realloc(s->conns, sizeof *grown * cap);
-        if (grown == NULL)
-            return CSET_NONE;
-        s->conns = grown;
-        s->conns_cap = cap;
-    }
+    cset_conn_t *conns = grow_double(s->conns, s->nconns, &s->conns_cap, sizeof *conns, 64, UINT_MAX);
+    if (conns == NULL)
+        return CSET_NONE;
+    s->conns = conns;
     if (index_reserve(s, &s->conn_index, conn_name, s->nconns) != 0)
         return CSET_NONE;
     cset_conn_t *c = &s->conns[s->nconns];

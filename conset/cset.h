@@ -43,11 +43,12 @@ typedef struct cset {
     unsigned capacity;
     bool paper;   /* `compiler paper`: compile as the ConSet paper's compiler (route_options_t.paper) */
     char **tasks; /* numbered in the order of their first connection; names of any length */
-    unsigned ntasks, tasks_cap;
+    unsigned ntasks;
+    size_t tasks_cap;
     cset_index_t task_index;
     cset_conn_t *conns; /* in the file's order: the index is the connection number in the tables */
     unsigned nconns;
-    unsigned conns_cap;
+    size_t conns_cap;
     cset_index_t conn_index; /* by id */
 } cset_t;
 

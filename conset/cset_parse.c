@@ -7,6 +7,7 @@
 
 #include "cset.h"
 #include "file.h"
+#include "grow.h"
 #include "line_tokens.h"
 
 typedef line_token_t token_t;
@@ -36,14 +37,10 @@ static void diag_add(cset_diags_t *d, unsigned line, unsigned col, const char *f
 {
     char buf[512];
     vsnprintf(buf, sizeof buf, fmt, ap);
-    if (d->n == d->cap) {
-        size_t cap = d->cap ? 2 * d->cap : 16;
-        cset_diag_t *grown = realloc(d->v, sizeof *grown * cap);
-        if (grown == NULL)
-            return;
-        d->v = grown;
-        d->cap = cap;
-    }
+    cset_diag_t *v = grow_double(d->v, d->n, &d->cap, sizeof *v, 16, SIZE_MAX);
+    if (v == NULL)
+        return;
+    d->v = v;
     char *msg = strdup(buf);
     if (msg == NULL)
         return;
@@ -236,14 +233,10 @@ static bool parse_cell(parser_t *p, const token_t *t, const char *what, unsigned
 
 static bool add_pending(parser_t *p, unsigned conn, const token_t *id)
 {
-    if (p->npend == p->pend_cap) {
-        size_t cap = p->pend_cap ? 2 * p->pend_cap : 16;
-        pending_t *grown = realloc(p->pend, sizeof *grown * cap);
-        if (grown == NULL)
-            return false;
-        p->pend = grown;
-        p->pend_cap = cap;
-    }
+    pending_t *pend = grow_double(p->pend, p->npend, &p->pend_cap, sizeof *pend, 16, SIZE_MAX);
+    if (pend == NULL)
+        return false;
+    p->pend = pend;
     p->pend[p->npend++] = (pending_t){conn, *id, p->line};
     return true;
 }

@@ -12,22 +12,19 @@
 
 #include "array_internal.h"
 #include "cell.h"
+#include "grow.h"
 #include "watch.h"
 
 /* NULL when out of memory: the event is lost and counted, so that whoever reads the log knows it has a hole. */
 static emu_watch_event_t *append(emu_watch_t *w, emu_watch_kind_t kind, uint64_t clock)
 {
-    if (w->n == w->cap) {
-        unsigned cap = w->cap ? 2 * w->cap : 64;
-        emu_watch_event_t *grown = realloc(w->log, cap * sizeof *grown);
-        if (grown == NULL) {
-            if (w->lost < UINT_MAX)
-                w->lost++;
-            return NULL;
-        }
-        w->log = grown;
-        w->cap = cap;
+    emu_watch_event_t *log = grow_double(w->log, w->n, &w->cap, sizeof *log, 64, UINT_MAX);
+    if (log == NULL) {
+        if (w->lost < UINT_MAX)
+            w->lost++;
+        return NULL;
     }
+    w->log = log;
     emu_watch_event_t *e = &w->log[w->n++];
     *e = (emu_watch_event_t){.kind = kind,
                              .clock = clock,

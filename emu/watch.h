@@ -13,7 +13,8 @@ typedef struct emu_watch {
     uint64_t pc_bits; /* bit (pc / 4) % 64 of each watched pc: most pcs are none, told by one test */
     uint32_t last_pc; /* the CA's pc as last seen: a step that leaves it there arrives nowhere */
     emu_watch_event_t *log;
-    unsigned n, cap;
+    unsigned n;
+    size_t cap;
     /* Events that found no memory in the log (emu_array_watch_lost): a reader of a log with a hole would count
      * wrong without knowing it, so it is told instead. */
     unsigned lost;

@@ -1,9 +1,11 @@
 #include "phase_account.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ca.h"
+#include "grow.h"
 #include "program.h"
 
 /* Where runtime/conset.s looks for its tables unless the program says otherwise, and the layout it reads
@@ -54,7 +56,8 @@ struct phase_account {
     cell_watch_t *cells; /* the watched ones: those whose program has the labels */
     unsigned ncells, width, height;
     raw_row_t *raw;
-    unsigned nraw, rawcap;
+    unsigned nraw;
+    size_t rawcap;
     phase_row_t *rows; /* computed from raw by phase_account_rows */
     uint64_t *link_weighted;
     unsigned nlink_weighted;
@@ -163,14 +166,10 @@ int phase_account_set_link_weighted(phase_account_t *pa, const uint64_t *clocks,
 static raw_row_t *row_at(phase_account_t *pa, unsigned k)
 {
     while (pa->nraw <= k) {
-        if (pa->nraw == pa->rawcap) {
-            unsigned cap = pa->rawcap ? 2 * pa->rawcap : 32;
-            raw_row_t *grown = realloc(pa->raw, cap * sizeof *grown);
-            if (grown == NULL)
-                return NULL;
-            pa->raw = grown;
-            pa->rawcap = cap;
-        }
+        raw_row_t *raw = grow_double(pa->raw, pa->nraw, &pa->rawcap, sizeof *raw, 32, UINT_MAX);
+        if (raw == NULL)
+            return NULL;
+        pa->raw = raw;
         raw_row_t *r = &pa->raw[pa->nraw];
         size_t n = (size_t)pa->ncells * PM_COUNT;
         if ((r->at = malloc(n * sizeof *r->at)) == NULL)
