@@ -171,8 +171,11 @@ void coa_links_schedule(coa_t *c, uint64_t now)
         /* Round robin: the first eligible channel after the one served last. */
         int lc = coa_next_bit(mask, (unsigned)c->rr[d] + 1u);
         coa_lc_t *l = &c->lc[lc];
-        bool tag;
-        uint32_t w = coa_lc_pop(c, (unsigned)lc, &tag, now);
+        /* Only a channel holding a tagged word has its head's tag looked at (a stream's words are plain). */
+        bool tag = l->ntagged != 0 && coa_lc_head_tagged(c, (unsigned)lc);
+        if (tag && --l->ntagged == 0)
+            c->tagged_lc &= ~coa_bit((unsigned)lc);
+        uint32_t w = coa_lc_pop_untagged(c, (unsigned)lc, now);
         coa_slot_t *s = coa_out_slot(c, c->w.out[d], now);
         s->has_flit = true;
         s->flit = (coa_flit_t){
