@@ -380,7 +380,10 @@ static inline void coa_deliver(coa_t *c, uint64_t now)
         coa_deliver_lines(c, now);
 }
 /* The parts of coa_after_ca, each called only when the test before it says it may have something to do. */
-void coa_spools(coa_t *c, uint64_t now);        /* the pattern loader, then the spools in turn (coa_spool.c) */
+/* The pattern loader, then the spools in turn (coa_spool.c); then, as coa_after_ca would after it, the headers and
+ * the links: one call for the three, not three, in the clocks of a busy agent, most of which have work for both
+ * spools and links. */
+void coa_spools(coa_t *c, uint64_t now);
 void coa_headers(coa_t *c, uint64_t now);       /* street signs decoded, pathways built (coa_header.c) */
 void coa_links_schedule(coa_t *c, uint64_t now); /* a word per free link, round robin (coa_link.c) */
 void coa_account_waits(coa_t *c, uint64_t now); /* why each channel holding words did not move one (coa_channel.c) */
@@ -400,6 +403,17 @@ static inline uint64_t coa_tagged_at_ends(const coa_t *c)
 {
     return c->busy_lc & c->tagged_lc & ~c->linked_lc & ~c->header_lc;
 }
+/* Whether coa_headers may act: both its kinds of work need a channel holding a header or a tagged word, asked first,
+ * since most clocks of most agents have none (a stream's words are plain). */
+static inline bool coa_headers_may_act(const coa_t *c)
+{
+    return (c->busy_lc & (c->header_lc | c->tagged_lc)) != 0 && (coa_headers_ready(c) | coa_tagged_at_ends(c)) != 0;
+}
+/* Whether a link may send: only a word of a routed channel with a credit goes. */
+static inline bool coa_links_may_send(const coa_t *c)
+{
+    return (c->busy_lc & c->routed_lc & c->credit_lc) != 0;
+}
 /* The agent's clock after the CA's: spools, headers, links, waits. Inline, as coa_deliver: the cell's step asks it
  * at every clock of an active agent, and most such clocks have work for one or two of its parts at most. */
 static inline void coa_after_ca(coa_t *c, uint64_t now, bool mem_used)
@@ -407,14 +421,11 @@ static inline void coa_after_ca(coa_t *c, uint64_t now, bool mem_used)
     /* Under congestion most clocks of most agents have nothing for any (spools stuck, headers blocked, no
      * credits, waits frozen), and a call that finds so costs more than the test. */
     if (coa_spools_may_move(c, mem_used))
-        coa_spools(c, now);
-    if (!c->asleep) {
-        /* Both need a channel holding a header or a tagged word: asked first, since most clocks of most agents
-         * have none (a stream's words are plain). */
-        if ((c->busy_lc & (c->header_lc | c->tagged_lc)) != 0 && (coa_headers_ready(c) | coa_tagged_at_ends(c)) != 0)
+        coa_spools(c, now); /* the headers and links too */
+    else if (!c->asleep) {
+        if (coa_headers_may_act(c))
             coa_headers(c, now);
-        /* A link sends only a word of a routed channel with a credit. */
-        if ((c->busy_lc & c->routed_lc & c->credit_lc) != 0)
+        if (coa_links_may_send(c))
             coa_links_schedule(c, now);
     }
     if ((c->busy_lc & ~c->frozen_lc) != 0)

@@ -144,16 +144,11 @@ void coa_deliver_lines(coa_t *c, uint64_t now)
     }
 }
 
-/* Of the candidates for link d (routed there and holding a word: busy_lc & link_lc[d], where link_lc[d] is
- * exactly the channels whose route is link d, as coa_lc_set_route keeps it), those that could send now: in
- * state routed, with a credit (masks kept by coa_lc_set_state and coa_lc_set_credits). */
-static uint64_t eligible(const coa_t *c, uint64_t candidates) { return candidates & c->routed_lc & c->credit_lc; }
-
 bool coa_links_stuck(const coa_t *c)
 {
     for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
         uint64_t candidates = c->busy_lc & c->link_lc[d];
-        if (candidates != 0 && c->w.out[d] != NULL && eligible(c, candidates) != 0)
+        if (candidates != 0 && c->w.out[d] != NULL && coa_links_eligible(c, candidates) != 0)
             return false;
     }
     return true;
@@ -161,50 +156,5 @@ bool coa_links_stuck(const coa_t *c)
 
 void coa_links_schedule(coa_t *c, uint64_t now)
 {
-    /* The channels that could send now, whatever their link (eligible), then each link's share of them. */
-    uint64_t sendable = eligible(c, c->busy_lc);
-#pragma GCC unroll 4
-    for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
-        uint64_t mask = sendable & c->link_lc[d];
-        if (mask == 0 || now < c->link_free_at[d] || c->w.out[d] == NULL)
-            continue;
-        /* Round robin: the first eligible channel after the one served last. */
-        int lc = coa_next_bit(mask, (unsigned)c->rr[d] + 1u);
-        coa_lc_t *l = &c->lc[lc];
-        /* Only a channel holding a tagged word has its head's tag looked at (a stream's words are plain). */
-        bool tag = l->ntagged != 0 && coa_lc_head_tagged(c, (unsigned)lc);
-        if (tag && --l->ntagged == 0)
-            c->tagged_lc &= ~coa_bit((unsigned)lc);
-        uint32_t w = coa_lc_pop_untagged(c, (unsigned)lc, now);
-        coa_slot_t *s = coa_out_slot(c, c->w.out[d], now);
-        s->has_flit = true;
-        s->flit = (coa_flit_t){
-            .word = w,
-            .tag = tag,
-            .dst_lc = l->route.index,
-            .src_lc = (uint8_t)lc,
-            .open = l->open_pending,
-            .pool = l->pool,
-            .travel_dir = l->travel_dir,
-        };
-        l->open_pending = false;
-        if (--l->credits == 0) /* it had one to send (eligible): the bit is set, and goes with the last */
-            c->credit_lc &= ~coa_bit((unsigned)lc);
-        c->rr[d] = (uint8_t)lc;
-        c->link_last_lc[d] = (uint8_t)lc;
-        c->link_free_at[d] = now + c->cfg.link_clocks;
-        c->link_stats[d].words++;
-        c->link_stats[d].busy_clocks += c->cfg.link_clocks;
-        if (tag && coa_word_kind(w) == COA_WORD_KIND_TRAILER) {
-            if (l->count != 0) {
-                coa_raise(c, (unsigned)lc, "words follow the trailer on channel %d", lc);
-                continue;
-            }
-            /* The channel is free once the credits of every word it sent are back. */
-            l->trailer_sent = true;
-            coa_lc_set_state(c, (unsigned)lc, COA_LC_DRAINING, now);
-            if (l->credits == c->cfg.queue_depth)
-                coa_lc_release(c, (unsigned)lc, now);
-        }
-    }
+    coa_links_send(c, now);
 }

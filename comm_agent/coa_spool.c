@@ -8,6 +8,7 @@
  */
 #include <string.h>
 
+#include "coa_link.h"
 #include "coa_spool.h"
 
 static uint32_t mem_read(const coa_t *c, uint32_t addr)
@@ -189,7 +190,8 @@ bool coa_spools_stuck(const coa_t *c)
     return true;
 }
 
-void coa_spools(coa_t *c, uint64_t now)
+/* The loader or a spool moves a word, if any can. */
+static inline __attribute__((always_inline)) void spools_step(coa_t *c, uint64_t now)
 {
     if (c->loading) {
         loader_step(c, now);
@@ -219,5 +221,16 @@ void coa_spools(coa_t *c, uint64_t now)
             }
         }
         mark_stuck(c, s);
+    }
+}
+
+void coa_spools(coa_t *c, uint64_t now)
+{
+    spools_step(c, now);
+    if (!c->asleep) {
+        if (coa_headers_may_act(c))
+            coa_headers(c, now);
+        if (coa_links_may_send(c))
+            coa_links_send(c, now);
     }
 }
