@@ -379,14 +379,13 @@ static inline void coa_deliver(coa_t *c, uint64_t now)
     if ((coa_in_full(c) >> (now & c->w.in_mask) & 1u) != 0)
         coa_deliver_lines(c, now);
 }
-/* The parts of coa_after_ca, each called only when the test before it says it may have something to do. */
-/* The pattern loader, then the spools in turn (coa_spool.c); then, as coa_after_ca would after it, the headers and
- * the links: one call for the three, not three, in the clocks of a busy agent, most of which have work for both
- * spools and links. */
-void coa_spools(coa_t *c, uint64_t now);
-void coa_headers(coa_t *c, uint64_t now);       /* street signs decoded, pathways built (coa_header.c) */
-void coa_links_schedule(coa_t *c, uint64_t now); /* a word per free link, round robin (coa_link.c) */
-void coa_account_waits(coa_t *c, uint64_t now); /* why each channel holding words did not move one (coa_channel.c) */
+/* The parts of coa_after_ca, each called only when the test before it says it may have something to do. coa_spools
+ * goes on to the parts after it, and coa_links_schedule to the waits, as coa_after_ca would: one call, not several,
+ * in the clocks of a busy agent, most of which have work for spools, links and waits alike. */
+void coa_spools(coa_t *c, uint64_t now); /* the pattern loader, then the spools in turn (coa_spool.c); the rest */
+void coa_headers(coa_t *c, uint64_t now); /* street signs decoded, pathways built (coa_header.c) */
+void coa_links_schedule(coa_t *c, uint64_t now); /* a word per free link, round robin (coa_link.c); the waits */
+void coa_account_waits(coa_t *c, uint64_t now);  /* why each channel holding words did not move one (coa_channel.c) */
 /* Whether coa_spools may move a word this clock: the memory port free (mem_used: the CA took it) and the pattern
  * loader running, or an awake agent with an active spool not stuck on its channel. */
 static inline bool coa_spools_may_move(const coa_t *c, bool mem_used)
@@ -420,13 +419,17 @@ static inline void coa_after_ca(coa_t *c, uint64_t now, bool mem_used)
 {
     /* Under congestion most clocks of most agents have nothing for any (spools stuck, headers blocked, no
      * credits, waits frozen), and a call that finds so costs more than the test. */
-    if (coa_spools_may_move(c, mem_used))
-        coa_spools(c, now); /* the headers and links too */
-    else if (!c->asleep) {
+    if (coa_spools_may_move(c, mem_used)) {
+        coa_spools(c, now); /* and the parts after it */
+        return;
+    }
+    if (!c->asleep) {
         if (coa_headers_may_act(c))
             coa_headers(c, now);
-        if (coa_links_may_send(c))
-            coa_links_schedule(c, now);
+        if (coa_links_may_send(c)) {
+            coa_links_schedule(c, now); /* and the waits */
+            return;
+        }
     }
     if ((c->busy_lc & ~c->frozen_lc) != 0)
         coa_account_waits(c, now);

@@ -157,4 +157,6 @@ bool coa_links_stuck(const coa_t *c)
 void coa_links_schedule(coa_t *c, uint64_t now)
 {
     coa_links_send(c, now);
+    if ((c->busy_lc & ~c->frozen_lc) != 0)
+        coa_waits(c, now);
 }

@@ -233,4 +233,6 @@ void coa_spools(coa_t *c, uint64_t now)
         if (coa_links_may_send(c))
             coa_links_send(c, now);
     }
+    if ((c->busy_lc & ~c->frozen_lc) != 0)
+        coa_waits(c, now);
 }
