@@ -403,7 +403,7 @@ __attribute__((noinline)) static uint64_t step_other(ca_t *ca, const emu_bundle_
 static inline uint64_t step_bundle(ca_t *ca, uint64_t now)
 {
     const emu_bundle_t *b = emu_program_bundle(ca->prog, ca->s.pc);
-    if (b != NULL && (b->flags & (EMU_BUNDLE_RUN_AHEAD | EMU_BUNDLE_GATES_AHEAD)))
+    if (b != NULL && (b->flags & (EMU_BUNDLE_RUN_AHEAD | EMU_BUNDLE_PORT_AHEAD)))
         return run_one(ca, b, now);
     return step_other(ca, b, now);
 }
@@ -472,6 +472,7 @@ static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now)
 #define ACCESS_OK(addr, size, write) access_ok(bounds, (addr), (size), (write))
 #define BUNDLE_PC (b->pc)
 #define BUNDLE_NEXT_PC (b->next_pc)
+#define CR_READ_DONE() (cr_reads++, rare |= RARE_CR_READ)
 
 #define CA_JUMP_TABLE_ENDINGS 0
 #include "ca_jump_table.inc"
@@ -497,16 +498,6 @@ static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now)
                 TAKE(s->epc);
                 CA_NEXT;
             }
-            CA_CASE(RDCR)
-            {
-                uint32_t value;
-                if (ca->port.ops->cr_read(ca->port.ctx, a + v2, &value) != 0)
-                    FAULT(EMU_FAULT_BAD_CONTROL_REGISTER, a + v2, "read of control register %u", a + v2);
-                WRITE(op->rd, value);
-                cr_reads++;
-                rare |= RARE_CR_READ;
-                CA_NEXT;
-            }
             CA_CASE(WRCR)
             {
                 rare |= RARE_CR_WRITE;
@@ -523,6 +514,7 @@ static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now)
 #undef ACCESS_OK
 #undef BUNDLE_PC
 #undef BUNDLE_NEXT_PC
+#undef CR_READ_DONE
 #undef WRITE_PAIR
 #undef FAULT
 #undef TAKE
@@ -628,7 +620,7 @@ __attribute__((aligned(64))) static uint64_t run_ahead(ca_t *ca, const emu_bundl
 }
 
 /* run_ahead for bundle b alone (ca_step's case: its cell is stepped clock by clock), which may also be
- * EMU_BUNDLE_GATES_AHEAD: it takes and puts the gates as issue() would, and may return now + 1 for a wait. A horizon
+ * EMU_BUNDLE_PORT_AHEAD: it takes and puts the gates as issue() would, and may return now + 1 for a wait. A horizon
  * of 0 folds the going on to the next bundle away. */
 static uint64_t run_one(ca_t *ca, const emu_bundle_t *b, uint64_t now)
 {

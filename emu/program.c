@@ -30,14 +30,15 @@ static void describe_gates(emu_bundle_t *b, const isa_op_t *ops)
     }
     if (b->count == 1 && b->gates_in == 0 && b->gates_out == 0)
         b->flags |= EMU_BUNDLE_SIMPLE;
-    bool cr = false, sys = false;
+    bool cr = false, cr_write = false, sys = false;
     for (unsigned i = 0; i < b->count; i++) {
         const isa_op_info_t *info = isa_op_info(ops[i].opcode);
         cr |= info != NULL && info->unit == ISA_UNIT_CR;
+        cr_write |= ops[i].opcode == ISA_OP_WRCR;
         /* halt, trap and wfe; rfe turns events back on */
         sys |= info == NULL || info->unit == ISA_UNIT_SYS || ops[i].opcode == ISA_OP_RFE;
     }
-    if (!cr && !sys)
+    if (!cr_write && !sys)
         b->flags |= EMU_BUNDLE_PLAIN;
     if (cr || b->gates_in || b->gates_out || (b->flags & EMU_BUNDLE_WFE))
         b->flags |= EMU_BUNDLE_PORT;
@@ -88,7 +89,7 @@ static bool writes_direct(const emu_bundle_t *b, const isa_op_t *ops)
     bool stored = false;
     for (unsigned i = 0; i < b->count; i++) {
         const isa_op_info_t *info = isa_op_info(ops[i].opcode);
-        if (info == NULL || info->unit == ISA_UNIT_CR)
+        if (info == NULL || ops[i].opcode == ISA_OP_WRCR)
             return false; /* a control register write faults at the commit, after every operation */
         uint8_t regs[4];
         uint64_t read[2] = {0, 0};
@@ -216,9 +217,10 @@ static void check_bundles(emu_program_t *p)
             b->flags |= EMU_BUNDLE_DIRECT;
         if ((b->flags & EMU_BUNDLE_ALONE) && (b->flags & EMU_BUNDLE_DIRECT))
             b->flags |= EMU_BUNDLE_RUN_AHEAD;
-        /* A plain bundle's only use of the port is its gates (wfe is a system operation). */
+        /* A plain bundle's only uses of the port are its gates and a control register read (wfe is a system
+         * operation). */
         if ((b->flags & EMU_BUNDLE_PLAIN) && (b->flags & EMU_BUNDLE_PORT) && (b->flags & EMU_BUNDLE_DIRECT))
-            b->flags |= EMU_BUNDLE_GATES_AHEAD;
+            b->flags |= EMU_BUNDLE_PORT_AHEAD;
     }
 }
 
@@ -303,9 +305,9 @@ void emu_program_stop_ahead(emu_program_t *p, uint32_t pc)
     if (at == NULL || !(at->flags & EMU_BUNDLE_ALONE))
         return;
     emu_bundle_t *b = &p->bundles[at - p->bundles];
-    /* Stepped, it still takes the run-ahead's code for one bundle, as it did (ca_step, GATES_AHEAD). */
+    /* Stepped, it still takes the run-ahead's code for one bundle, as it did (ca_step, PORT_AHEAD). */
     if (b->flags & EMU_BUNDLE_RUN_AHEAD)
-        b->flags |= EMU_BUNDLE_GATES_AHEAD;
+        b->flags |= EMU_BUNDLE_PORT_AHEAD;
     b->flags &= (uint16_t) ~(EMU_BUNDLE_ALONE | EMU_BUNDLE_RUN_AHEAD);
     /* The bundles that go on to it learnt that it runs ahead when their endings were made. */
     for (uint32_t k = 0; k < p->nbundles; k++) {

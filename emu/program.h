@@ -22,10 +22,12 @@ enum {
     EMU_BUNDLE_RUN_AHEAD = 1u << 8, /* ALONE and DIRECT: the core's fast loop (run_ahead in ca.c) takes it */
     EMU_BUNDLE_DYN_TARGET = 1u << 9, /* jumps where a register says (jr, callr, rfe): the stall before its target is
                                       * found as it runs (emu_program_stall_to) */
-    EMU_BUNDLE_PLAIN = 1u << 10,     /* no system or control register operation: ca_ops.inc has every handler */
-    EMU_BUNDLE_GATES_AHEAD = 1u << 11, /* PLAIN and DIRECT, with gates: once ca_step has taken them, the run-ahead's
-                                        * code runs it (ALONE and RUN_AHEAD but for its gates); or a RUN_AHEAD
-                                        * bundle that emu_program_stop_ahead keeps from running ahead */
+    EMU_BUNDLE_PLAIN = 1u << 10,     /* no system operation nor control register write: ca_ops.inc has every
+                                      * handler */
+    EMU_BUNDLE_PORT_AHEAD = 1u << 11, /* PLAIN and DIRECT, with gates or a control register read: once ca_step has
+                                       * taken its gates, the run-ahead's code runs it (ALONE and RUN_AHEAD but for
+                                       * its port); or a RUN_AHEAD bundle that emu_program_stop_ahead keeps from
+                                       * running ahead */
 };
 
 typedef struct emu_bundle {

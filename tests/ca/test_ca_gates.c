@@ -1,6 +1,6 @@
 /*
  * Bundles with gates against a fake communication agent (the port of emu/port.h): ca_step runs a plain bundle with
- * gates (EMU_BUNDLE_GATES_AHEAD) with the run-ahead's code once it has taken its gates, and any other through issue().
+ * gates (EMU_BUNDLE_PORT_AHEAD) with the run-ahead's code once it has taken its gates, and any other through issue().
  * Both must leave the same registers, memory, clocks, statistics and words on the output gates, through waits on
  * either kind of gate, a fault in an operation after the gates were read, and a gate bound to no channel.
  */
@@ -103,8 +103,8 @@ static void expect_same(const core_t *want, const core_t *got)
         fail_msg("memory differs");
 }
 
-/* Runs h's program through issue() (every bundle's GATES_AHEAD flag cleared), then as ca_step has it; both must
- * agree, with `fast` bundles GATES_AHEAD, the run ending in fault `ends_with` (or none). */
+/* Runs h's program through issue() (every bundle's PORT_AHEAD flag cleared), then as ca_step has it; both must
+ * agree, with `fast` bundles PORT_AHEAD, the run ending in fault `ends_with` (or none). */
 static void compare(harness_t *h, unsigned fast, emu_fault_kind_t ends_with, bool unbound_gi1)
 {
     emu_program_t prog;
@@ -114,8 +114,8 @@ static void compare(harness_t *h, unsigned fast, emu_fault_kind_t ends_with, boo
     assert_non_null(flags);
     for (uint32_t k = 0; k < prog.nbundles; k++) {
         flags[k] = prog.bundles[k].flags;
-        n += (flags[k] & EMU_BUNDLE_GATES_AHEAD) != 0;
-        prog.bundles[k].flags &= (uint16_t)~EMU_BUNDLE_GATES_AHEAD;
+        n += (flags[k] & EMU_BUNDLE_PORT_AHEAD) != 0;
+        prog.bundles[k].flags &= (uint16_t)~EMU_BUNDLE_PORT_AHEAD;
     }
     assert_int_equal(n, fast);
     core_t *want = calloc(1, sizeof *want), *got = calloc(1, sizeof *got);
