@@ -380,7 +380,9 @@ __attribute__((noinline)) static uint64_t step_other(ca_t *ca, const emu_bundle_
         uint64_t token = ca->port.ops->activity != NULL ? ca->port.ops->activity(ca->port.ctx) : 0;
         s->wfe_armed = true;
         s->wfe_reached = true;
-        bool event = (ca_events_pending(ca, now) & s->event_mask) != 0;
+        /* With events on, step_events has just asked at this clock and found none in the mask: asking again would
+         * latch nothing new. */
+        bool event = !s->events_on && (ca_events_pending(ca, now) & s->event_mask) != 0;
         if (token == s->wfe_token && !event) {
             wait_for(ca, now, CA_STALL_WFE);
             return now + 1;
