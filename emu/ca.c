@@ -390,6 +390,13 @@ __attribute__((noinline)) static uint64_t step_other(ca_t *ca, const emu_bundle_
         s->wfe_armed = false;
         s->wfe_token = token;
         end_wait(s, now);
+        /* A wfe alone (the runtimes' wait loops) has nothing left to do but what issue() would count of it. */
+        if (b->flags & EMU_BUNDLE_SIMPLE) {
+            count_bundle(s, b, b->clocks_fall, false);
+            s->ready_at = now + b->clocks_fall;
+            s->pc = b->next_pc;
+            return s->ready_at;
+        }
     }
     if (b->gates_in | b->gates_out) {
         uint64_t not_yet = take_gates(ca, b, now);
