@@ -380,8 +380,8 @@ __attribute__((noinline)) static uint64_t step_other(ca_t *ca, const emu_bundle_
         uint64_t token = ca->port.ops->activity != NULL ? ca->port.ops->activity(ca->port.ctx) : 0;
         s->wfe_armed = true;
         s->wfe_reached = true;
-        /* With events on, step_events has just asked at this clock and found none in the mask: asking again would
-         * latch nothing new. */
+        /* With events on, step_events has just asked at this clock and found none in the mask, or ca_step_ready's
+         * caller has found that asking would find none: asking again would latch nothing new. */
         bool event = !s->events_on && (ca_events_pending(ca, now) & s->event_mask) != 0;
         if (token == s->wfe_token && !event) {
             wait_for(ca, now, CA_STALL_WFE);
@@ -434,6 +434,11 @@ uint64_t ca_step(ca_t *ca, uint64_t now)
         return s->ready_at;
     if (s->events_on)
         return step_events(ca, now);
+    return step_bundle(ca, now);
+}
+
+uint64_t ca_step_ready(ca_t *ca, uint64_t now)
+{
     return step_bundle(ca, now);
 }
 

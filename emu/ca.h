@@ -137,6 +137,12 @@ void ca_finish(ca_t *ca, uint64_t now);
  * while waiting for a gate, UINT64_MAX once halted or faulted. */
 uint64_t ca_step(ca_t *ca, uint64_t now);
 
+/* ca_step for a core that runs or waits and is ready at `now` (ready_at <= now), for a caller that has found that the
+ * events would neither be latched nor taken: they are off, or no source outside the core has a new one (the port's
+ * event_sources would give at most its level bits), the timer is not due, and no event pending or at its level is in
+ * the mask. The same, without asking the port. */
+uint64_t ca_step_ready(ca_t *ca, uint64_t now);
+
 /* Runs ahead for a cell that computes alone (schedule.c): issues bundle after bundle, each at the clock the last
  * one frees the core, while that clock is below `horizon` and the next bundle is EMU_BUNDLE_ALONE (it touches
  * nothing outside the core, and neither halts nor leaves a handler). Every issue is the one ca_step would make

@@ -31,6 +31,28 @@ static inline bool event_possible(const emu_cell_t *c, uint64_t now)
     return (bits & s->event_mask) != 0;
 }
 
+/* Whether the CA's events would neither be latched nor taken at `now` (ca_step_ready): what the port's
+ * event_sources (cell_event_sources) gives, asked here without the call: no spool has ended, and the arrival
+ * queue's level. */
+static inline bool events_quiet(const emu_cell_t *c, uint64_t now)
+{
+    const ca_state_block_t *s = &c->ca.s;
+    uint32_t bits = s->event_pending | (c->coa.narrivals > 0 ? (uint32_t)CA_EVENT_ARRIVAL : 0u);
+    return c->coa.spool_events == 0 && (s->timer_at == 0 || now < s->timer_at) && (bits & s->event_mask) == 0;
+}
+
+/* ca_step for a CA that runs or waits. With events on, ca_step asks the port for them before every bundle: here
+ * the cell asks its agent itself, inline, and the core asks only when something is there. */
+static inline uint64_t ca_step_here(emu_cell_t *c, uint64_t now)
+{
+    ca_t *ca = &c->ca;
+    if (now < ca->s.ready_at)
+        return ca->s.ready_at;
+    if (!ca->s.events_on || events_quiet(c, now))
+        return ca_step_ready(ca, now);
+    return ca_step(ca, now);
+}
+
 /* A timer that would wake the CA: the clock it comes, or UINT64_MAX. The step, the lone cell's step and the
  * test for sleep all ask it, so they cannot disagree. */
 static inline uint64_t timer_due(const ca_t *ca, uint64_t now)
@@ -115,7 +137,7 @@ static inline __attribute__((always_inline)) step_end_t step(emu_cell_t *c, uint
             uint64_t issued_before = ca->s.stats.bundles;
             bool handling = ca->s.in_handler; /* its rfe, which issues in the handler, is the handler's too */
             next_ca = ahead_until > now + 1 && may_start_ahead(c, now) ? emu_cell_run_ahead(c, now, ahead_until)
-                                                                       : ca_step(ca, now);
+                                                                       : ca_step_here(c, now);
             /* A run-ahead stops at a watched pc: its last bundle got there (emu_program_stop_ahead). */
             if (c->watch != NULL)
                 emu_watch_pc(c->watch, ca->s.pc, c->ahead_active ? c->ahead->last_issue : now);
