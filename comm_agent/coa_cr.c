@@ -162,28 +162,9 @@ static int spool_write(coa_t *c, unsigned s, unsigned f, uint32_t v, uint64_t no
     }
 }
 
-int coa_cr_read(coa_t *c, uint32_t index, uint32_t *v, uint64_t now)
+/* The agent's registers below COA_CR_LINK_POOL, which are not arrays. */
+static int own_read(coa_t *c, uint32_t index, uint32_t *v, uint64_t now)
 {
-    if (index >= COA_CR_LC && index < COA_CR_LC + 8u * c->cfg.channels)
-        return lc_read(c, (index - COA_CR_LC) / 8, (index - COA_CR_LC) % 8, v, now);
-    if (index >= COA_CR_SPOOL && index < COA_CR_SPOOL + 8u * c->cfg.spools)
-        return spool_read(c, (index - COA_CR_SPOOL) / 8, (index - COA_CR_SPOOL) % 8, v);
-    if (index >= COA_CR_LINK_POOL && index < COA_CR_LINK_POOL + 32) {
-        unsigned k = index - COA_CR_LINK_POOL;
-        uint64_t m = c->link_pool[k / 8][(k % 8) / 2];
-        *v = k % 2 ? hi32(m) : lo32(m);
-        return 0;
-    }
-    if (index >= COA_CR_REMOTE_FREE && index < COA_CR_REMOTE_FREE + 8) {
-        unsigned k = index - COA_CR_REMOTE_FREE;
-        *v = k % 2 ? hi32(c->remote_free[k / 2]) : lo32(c->remote_free[k / 2]);
-        return 0;
-    }
-    if (index >= COA_CR_LINK_WORDS && index < COA_CR_LINK_WORDS + 8) {
-        unsigned k = index - COA_CR_LINK_WORDS;
-        *v = (uint32_t)(k % 2 ? c->link_stats[k / 2].busy_clocks : c->link_stats[k / 2].words);
-        return 0;
-    }
     switch (index) {
     case COA_CR_STATUS:
         *v = (c->asleep ? COA_STATUS_ASLEEP : 0u) | (coa_quiescent(c) ? COA_STATUS_QUIESCENT : 0u) |
@@ -224,6 +205,35 @@ int coa_cr_read(coa_t *c, uint32_t index, uint32_t *v, uint64_t now)
     case COA_CR_MOVED: *v = (uint32_t)c->moved; return 0;
     default: return -1;
     }
+}
+
+int coa_cr_read(coa_t *c, uint32_t index, uint32_t *v, uint64_t now)
+{
+    /* The runtimes' wait loops read the arrival queue or a spool's status at every trip: those are asked for first
+     * (no two ranges overlap, so the order is free). */
+    if (index < COA_CR_LINK_POOL)
+        return own_read(c, index, v, now);
+    if (index >= COA_CR_SPOOL && index < COA_CR_SPOOL + 8u * c->cfg.spools)
+        return spool_read(c, (index - COA_CR_SPOOL) / 8, (index - COA_CR_SPOOL) % 8, v);
+    if (index >= COA_CR_LC && index < COA_CR_LC + 8u * c->cfg.channels)
+        return lc_read(c, (index - COA_CR_LC) / 8, (index - COA_CR_LC) % 8, v, now);
+    if (index >= COA_CR_LINK_POOL && index < COA_CR_LINK_POOL + 32) {
+        unsigned k = index - COA_CR_LINK_POOL;
+        uint64_t m = c->link_pool[k / 8][(k % 8) / 2];
+        *v = k % 2 ? hi32(m) : lo32(m);
+        return 0;
+    }
+    if (index >= COA_CR_REMOTE_FREE && index < COA_CR_REMOTE_FREE + 8) {
+        unsigned k = index - COA_CR_REMOTE_FREE;
+        *v = k % 2 ? hi32(c->remote_free[k / 2]) : lo32(c->remote_free[k / 2]);
+        return 0;
+    }
+    if (index >= COA_CR_LINK_WORDS && index < COA_CR_LINK_WORDS + 8) {
+        unsigned k = index - COA_CR_LINK_WORDS;
+        *v = (uint32_t)(k % 2 ? c->link_stats[k / 2].busy_clocks : c->link_stats[k / 2].words);
+        return 0;
+    }
+    return -1;
 }
 
 static int bind_gate_in(coa_t *c, unsigned g, uint32_t v, uint64_t now)
