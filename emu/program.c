@@ -331,9 +331,10 @@ int emu_program_init(emu_program_t *p, isa_image_t *image, const isa_timing_t *t
         return -1;
     }
     p->bundle_at = malloc(sizeof *p->bundle_at * (n ? n : 1));
+    p->bundle_of = calloc(n ? n : 1, sizeof *p->bundle_of);
     p->bundles = calloc(n + 1, sizeof *p->bundles); /* at most one bundle per word, and the sentinel */
     p->ops = calloc(n ? n : 1, sizeof *p->ops);     /* at most one op per word */
-    if (!p->bundle_at || !p->bundles || !p->ops) {
+    if (!p->bundle_at || !p->bundle_of || !p->bundles || !p->ops) {
         snprintf(err, errlen, "out of memory predecoding %u words", n);
         emu_program_free(p);
         return -1;
@@ -364,6 +365,7 @@ int emu_program_init(emu_program_t *p, isa_image_t *image, const isa_timing_t *t
             describe_gates(b, &p->ops[b->first_op]);
         }
         b->next_pc = b->pc + 4u * (uint32_t)used;
+        p->bundle_of[at] = b;
         p->bundle_at[at] = (int32_t)p->nbundles++;
         at += (uint32_t)used;
     }
@@ -381,6 +383,7 @@ void emu_program_free(emu_program_t *p)
 {
     isa_image_free(&p->image);
     free(p->bundle_at);
+    free(p->bundle_of);
     free(p->bundles);
     free(p->ops);
     free(p->ahead_ops);

@@ -103,6 +103,7 @@ typedef struct emu_program {
     uint32_t text_base;
     uint32_t text_end;      /* byte address after the text */
     int32_t *bundle_at;     /* per text word: index of the bundle starting there, or -1 */
+    const emu_bundle_t **bundle_of; /* per text word: the bundle starting there, or NULL (one load a look-up) */
     emu_bundle_t *bundles;  /* nbundles, then a sentinel with no flags: the run-ahead stops at it */
     uint32_t nbundles;
     isa_op_t *ops;
@@ -129,8 +130,7 @@ static inline const emu_bundle_t *emu_program_bundle(const emu_program_t *p, uin
     uint32_t word = off >> 2 | off << 30;
     if (word >= p->image.text_words)
         return 0;
-    int32_t i = p->bundle_at[word];
-    return i < 0 ? 0 : &p->bundles[i];
+    return p->bundle_of[word];
 }
 
 /* The bypass stall (docs/isa.md) of bundle `to` issued right after `from`: the clocks it waits, after from's clocks,
