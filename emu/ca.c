@@ -398,6 +398,21 @@ __attribute__((noinline)) static uint64_t step_other(ca_t *ca, const emu_bundle_
             return s->ready_at;
         }
     }
+    /* The message runtimes' lone wrcr (msg.s's frees and gate moves): issue() would stage nothing but the write,
+     * at about a hundred host instructions more. */
+    if (b->flags & EMU_BUNDLE_CR_WRITE_ALONE) {
+        const isa_op_t *op = &prog->ops[b->first_op];
+        uint32_t index = s->regs[op->rs1] + (op->has_ext ? op->ext : s->regs[op->rs2]);
+        if (ca->port.ops->cr_write(ca->port.ctx, index, s->regs[op->rd]) != 0) {
+            set_fault(ca, now, EMU_FAULT_BAD_CONTROL_REGISTER, b->pc, index, "write of control register %u", index);
+            return UINT64_MAX;
+        }
+        s->stats.cr_writes++;
+        count_bundle(s, b, b->clocks_fall, false);
+        s->ready_at = now + b->clocks_fall;
+        s->pc = b->next_pc;
+        return s->ready_at;
+    }
     if (b->gates_in | b->gates_out) {
         uint64_t not_yet = take_gates(ca, b, now);
         if (not_yet != 0)

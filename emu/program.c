@@ -40,6 +40,8 @@ static void describe_gates(emu_bundle_t *b, const isa_op_t *ops)
     }
     if (!cr_write && !sys)
         b->flags |= EMU_BUNDLE_PLAIN;
+    if ((b->flags & EMU_BUNDLE_SIMPLE) && ops[0].opcode == ISA_OP_WRCR)
+        b->flags |= EMU_BUNDLE_CR_WRITE_ALONE;
     if (cr || b->gates_in || b->gates_out || (b->flags & EMU_BUNDLE_WFE))
         b->flags |= EMU_BUNDLE_PORT;
     else if (!sys)

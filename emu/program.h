@@ -28,6 +28,7 @@ enum {
                                        * taken its gates, the run-ahead's code runs it (ALONE and RUN_AHEAD but for
                                        * its port); or a RUN_AHEAD bundle that emu_program_stop_ahead keeps from
                                        * running ahead */
+    EMU_BUNDLE_CR_WRITE_ALONE = 1u << 12, /* SIMPLE, a wrcr: nothing to stage, so ca_step runs it without issue() */
 };
 
 typedef struct emu_bundle {
