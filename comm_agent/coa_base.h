@@ -30,13 +30,16 @@ void coa_raise(coa_t *c, uint32_t addr, const char *fmt, ...) __attribute__((for
  * the slot's bit in its books is a plain store (an atomic one, for the receiver's thread), not a locked one. */
 static inline coa_slot_t *coa_out_slot(coa_t *c, coa_line_t *line, uint64_t now)
 {
-    unsigned k = (unsigned)(now + c->cfg.hop_latency) & (line->nslots - 1u);
+    uint64_t at = now + c->cfg.hop_latency;
+    unsigned k = (unsigned)at & (line->nslots - 1u);
     coa_slot_t *s = &line->slots[k];
     if (line->post_clock != now) { /* the slot is empty (see coa_line_t) */
+        /* The new books in a local before any store: c's fields may alias the line's, which would be read again. */
+        uint64_t nposted = line->nposted ^ coa_bit(k);
         line->post_clock = now;
-        c->out_pending_until = now + c->cfg.hop_latency;
-        line->nposted ^= coa_bit(k);
-        atomic_store_explicit(line->posted, line->nposted, memory_order_relaxed);
+        line->nposted = nposted;
+        atomic_store_explicit(line->posted, nposted, memory_order_relaxed);
+        c->out_pending_until = at;
         /* A later post of this clock to this line finds its bit already flipped: a receiver that went dormant
          * sees it (emu/schedule.c), and one already dormant was woken here. */
         if (atomic_load_explicit(line->receiver_dormant, memory_order_relaxed))
