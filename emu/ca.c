@@ -399,7 +399,7 @@ __attribute__((noinline)) static uint64_t step_other(ca_t *ca, const emu_bundle_
         }
     }
     /* The message runtimes' lone wrcr (msg.s's frees and gate moves): issue() would stage nothing but the write,
-     * at about a hundred host instructions more. */
+     * at about a hundred host instructions more. What follows is issue()'s commit of a wrcr: keep the two alike. */
     if (b->flags & EMU_BUNDLE_CR_WRITE_ALONE) {
         const isa_op_t *op = &prog->ops[b->first_op];
         uint32_t index = s->regs[op->rs1] + (op->has_ext ? op->ext : s->regs[op->rs2]);
@@ -548,7 +548,8 @@ static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now)
 #undef FAULT
 #undef TAKE
 
-    /* Commit: only now do the bundle's effects become visible. */
+    /* Commit: only now do the bundle's effects become visible. A lone wrcr does not come here: step_other writes it
+     * (EMU_BUNDLE_CR_WRITE_ALONE) with the same fault, statistics and timing, which a change here must keep. */
     if (rare & RARE_CR_WRITE) {
         if (ca->port.ops->cr_write(ca->port.ctx, cr_write_index, cr_write_value) != 0) {
             set_fault(ca, now, EMU_FAULT_BAD_CONTROL_REGISTER, b->pc, cr_write_index, "write of control register %u",
