@@ -103,11 +103,12 @@ static inline uint32_t coa_lc_pop_untagged(coa_t *c, unsigned lc, uint64_t now)
         coa_send_credit(c, (coa_dir_t)l->source.dir, l->source.index, now);
     return w;
 }
-/* Pops the head, tagged or not (*tag, when tag is not NULL, says which). */
+/* Pops the head, tagged or not (*tag, when tag is not NULL, says which). Only a channel holding a tagged word
+ * (ntagged) has its head's tag looked at, a load from the tags of the queues: a stream's words are plain. */
 static inline uint32_t coa_lc_pop(coa_t *c, unsigned lc, bool *tag, uint64_t now)
 {
     coa_lc_t *l = &c->lc[lc];
-    bool tagged = c->w.qtag[lc * c->cfg.queue_depth + l->head] != 0;
+    bool tagged = l->ntagged != 0 && coa_lc_head_tagged(c, lc);
     if (tag != NULL)
         *tag = tagged;
     if (tagged && --l->ntagged == 0)

@@ -8,8 +8,6 @@
  * to a link and holding a word lacks a credit or is not yet routed. */
 bool coa_links_stuck(const coa_t *c);
 
-/* The scheduler itself: a word per free link, round robin. Inline for coa_spools, which goes on to it with no call of
- * its own (coa.h, coa_after_ca), and for coa_links_schedule, the way there when no spool moves. */
 /* Of the candidates for link d (routed there and holding a word: busy_lc & link_lc[d], where link_lc[d] is
  * exactly the channels whose route is link d, as coa_lc_set_route keeps it), those that could send now: in
  * state routed, with a credit (masks kept by coa_lc_set_state and coa_lc_set_credits). */
@@ -18,6 +16,8 @@ static inline uint64_t coa_links_eligible(const coa_t *c, uint64_t candidates)
     return candidates & c->routed_lc & c->credit_lc;
 }
 
+/* The scheduler itself: a word per free link, round robin. Inline for coa_spools, which goes on to it with no call of
+ * its own (coa.h, coa_after_ca), and for coa_links_schedule, the way there when no spool moves. */
 static inline void coa_links_send(coa_t *c, uint64_t now)
 {
     /* The channels that could send now, whatever their link (eligible), then each link's share of them. */
@@ -30,11 +30,8 @@ static inline void coa_links_send(coa_t *c, uint64_t now)
         /* Round robin: the first eligible channel after the one served last. */
         int lc = coa_next_bit(mask, (unsigned)c->rr[d] + 1u);
         coa_lc_t *l = &c->lc[lc];
-        /* Only a channel holding a tagged word has its head's tag looked at (a stream's words are plain). */
-        bool tag = l->ntagged != 0 && coa_lc_head_tagged(c, (unsigned)lc);
-        if (tag && --l->ntagged == 0)
-            c->tagged_lc &= ~coa_bit((unsigned)lc);
-        uint32_t w = coa_lc_pop_untagged(c, (unsigned)lc, now);
+        bool tag;
+        uint32_t w = coa_lc_pop(c, (unsigned)lc, &tag, now);
         coa_slot_t *s = coa_out_slot(c, c->w.out[d], now);
         s->has_flit = true;
         s->flit = (coa_flit_t){

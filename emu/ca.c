@@ -354,6 +354,16 @@ static inline unsigned clocks_to_next(const emu_program_t *prog, const emu_bundl
     return b->clocks_taken;
 }
 
+/* The end of a bundle step_other ran itself (a lone wfe that passed, a lone wrcr): counted as issue() counts one that
+ * falls through, and the core goes on to the next. */
+static inline uint64_t passed(ca_state_block_t *s, const emu_bundle_t *b, uint64_t now)
+{
+    count_bundle(s, b, b->clocks_fall, false);
+    s->ready_at = now + b->clocks_fall;
+    s->pc = b->next_pc;
+    return s->ready_at;
+}
+
 /* ca_step for any bundle but the plain ones (run_one's), and for a pc where none starts (b NULL). Not inlined, so that
  * ca_step keeps no registers of its own. */
 __attribute__((noinline)) static uint64_t step_other(ca_t *ca, const emu_bundle_t *b, uint64_t now)
@@ -392,10 +402,7 @@ __attribute__((noinline)) static uint64_t step_other(ca_t *ca, const emu_bundle_
         end_wait(s, now);
         /* A wfe alone (the runtimes' wait loops) has nothing left to do but what issue() would count of it. */
         if (b->flags & EMU_BUNDLE_SIMPLE) {
-            count_bundle(s, b, b->clocks_fall, false);
-            s->ready_at = now + b->clocks_fall;
-            s->pc = b->next_pc;
-            return s->ready_at;
+            return passed(s, b, now);
         }
     }
     /* The message runtimes' lone wrcr (msg.s's frees and gate moves): issue() would stage nothing but the write,
@@ -408,10 +415,7 @@ __attribute__((noinline)) static uint64_t step_other(ca_t *ca, const emu_bundle_
             return UINT64_MAX;
         }
         s->stats.cr_writes++;
-        count_bundle(s, b, b->clocks_fall, false);
-        s->ready_at = now + b->clocks_fall;
-        s->pc = b->next_pc;
-        return s->ready_at;
+        return passed(s, b, now);
     }
     if (b->gates_in | b->gates_out) {
         uint64_t not_yet = take_gates(ca, b, now);
