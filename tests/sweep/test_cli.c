@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "command.h"
+#include "iwarp_config.h"
 
 static const char *iwarp;
 static char dir[] = "/tmp/iwarp-sweep-XXXXXX";
@@ -150,6 +151,48 @@ static void test_a_failing_case_is_recorded_with_its_status_and_stderr(void **st
     assert_int_equal(lines("f.jsonl"), 2);
 }
 
+/* A case that prints more than --max-output is stopped and keeps none of it; a long standard error keeps its end. */
+static void test_output_past_the_limit_stops_the_case_and_stderr_keeps_its_tail(void **state)
+{
+    (void)state;
+    write_file("o.sweep", "command = run {p} --array {a} --args 5 --json\n"
+                          "cross p = " IWARP_SOURCE_ROOT "/programs/bench/compute.s\n"
+                          "cross a = 1x1, 8x8\n");
+    char *out;
+    /* 1x1's report is about 1.3 KB, 8x8's about 63 KB. */
+    assert_int_equal(
+        sh(&out, "cd '%s' && '%s' sweep o.sweep --results o.jsonl --csv o.csv --max-output 8K 2>&1", dir, iwarp), 1);
+    assert_non_null(strstr(out, "a=1x1: ok"));
+    assert_non_null(strstr(out, "a=8x8: failed (its output passed --max-output)"));
+    free(out);
+    assert_int_equal(sh(&out, "grep '\"case\":1,' '%s/o.jsonl'", dir), 0);
+    assert_non_null(strstr(out, "\"output\":null,\"error\":\"its standard output passed --max-output (8192 bytes)"));
+    free(out);
+    assert_int_equal(sh(&out, "grep '\"case\":0,' '%s/o.jsonl'", dir), 0);
+    assert_non_null(strstr(out, "\"status\":0,\"output\":[{\"program\""));
+    free(out);
+
+    /* An assembly with a hundred errors prints some 4.7 KB on stderr: the record has its last 2000 characters. */
+    char *bad = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&bad, &len);
+    assert_non_null(f);
+    for (unsigned i = 1; i <= 120; i++)
+        fprintf(f, "  bogus%u r1, r2\n", i);
+    assert_int_equal(fclose(f), 0);
+    write_file("bad.s", bad);
+    free(bad);
+    write_file("e.sweep", "command = asm bad.s -o {o}\ncross o = x.img\n");
+    assert_int_equal(sh(NULL, "cd '%s' && '%s' sweep e.sweep --results e.jsonl --csv e.csv --quiet", dir, iwarp), 1);
+    assert_int_equal(sh(&out, "cat '%s/e.jsonl'", dir), 0);
+    const char *err = strstr(out, "\"stderr\":\"");
+    assert_non_null(err);
+    assert_non_null(strstr(err, "too many errors, stopping\\n\"}"));
+    assert_null(strstr(err, "bad.s:1:3:"));
+    assert_non_null(strstr(err, "bad.s:99:3:"));
+    free(out);
+}
+
 static void test_the_slurm_script_runs_each_pending_case_as_an_array_task(void **state)
 {
     (void)state;
@@ -214,6 +257,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_an_interrupted_sweep_resumes_to_the_same_records),
         cmocka_unit_test(test_a_failing_case_is_recorded_with_its_status_and_stderr),
+        cmocka_unit_test(test_output_past_the_limit_stops_the_case_and_stderr_keeps_its_tail),
         cmocka_unit_test(test_the_slurm_script_runs_each_pending_case_as_an_array_task),
         cmocka_unit_test(test_bad_options_get_a_reason),
     };

@@ -164,7 +164,7 @@ int cmd_sweep(int argc, char **argv)
     } else if (o.slurm != NULL) {
         char script[PATH_MAX], sweep_file[PATH_MAX];
         unsigned pending;
-        sweep_slurm_options_t so = {script, sweep_file, o.results, self, o.sbatch, o.nsbatch};
+        sweep_slurm_options_t so = {script, sweep_file, o.results, self, o.sbatch, o.nsbatch, o.max_output};
         if (absolute(o.slurm, script) != 0 || realpath(o.file, sweep_file) == NULL) {
             fprintf(stderr, "iwarp sweep: cannot resolve the paths of %s and %s\n", o.slurm, o.file);
             rc = 2;
@@ -182,7 +182,7 @@ int cmd_sweep(int argc, char **argv)
                 rc = gather(&s, &o) == 0 ? 0 : 1;
         }
     } else {
-        sweep_run_options_t ro = {o.results, self, o.jobs, o.limit, o.only_case, o.quiet};
+        sweep_run_options_t ro = {o.results, self, o.jobs, o.limit, o.only_case, o.quiet, o.max_output};
         rc = sweep_run(&s, &ro, err, sizeof err);
         if (rc < 0) {
             fprintf(stderr, "iwarp sweep: %s\n", err);

@@ -20,6 +20,8 @@ void sweep_cli_usage(FILE *out)
             "  --csv FILE        the gathered table (default out/sweep/NAME.csv)\n"
             "  --limit N         run at most N pending cases, then stop\n"
             "  --case K          run case K only (what each Slurm array task does)\n"
+            "  --max-output N    stop a case whose standard output passes N bytes (K, M, G: KiB, MiB, GiB;\n"
+            "                    default 256M) and keep none of it: its record says so\n"
             "  --list            print the cases and their commands, run nothing\n"
             "  --gather          only write the CSV (and plots) from the results\n"
             "  --plot X:Y[:G]    also a plot (SVG, PNG, PDF) of column Y against column X, a line per value of\n"
@@ -41,6 +43,22 @@ static int count_arg(const char *opt, const char *s, uint64_t lo, uint64_t hi, u
     return 0;
 }
 
+/* A byte count with an optional K, M or G (binary) after it, from 1 byte to 1 TiB. */
+static int bytes_arg(const char *opt, const char *s, uint64_t *v)
+{
+    size_t n = emu_parse_count_prefix(s, v);
+    const char *units = "KMG";
+    const char *unit = n > 0 && s[n] != '\0' ? strchr(units, s[n] & ~0x20) : NULL;
+    unsigned shift = unit != NULL ? 10u * (unsigned)(unit - units + 1) : 0u;
+    bool whole = n > 0 && s[n + (unit != NULL)] == '\0' && (s[n] == '\0' || unit != NULL);
+    if (!whole || *v == 0 || *v > (1ull << 40) >> shift) {
+        fprintf(stderr, "iwarp sweep: %s wants a byte count from 1 to 1T (with K, M or G), not '%s'\n", opt, s);
+        return -1;
+    }
+    *v <<= shift;
+    return 0;
+}
+
 int sweep_cli_parse(int argc, char **argv, sweep_cli_t *o)
 {
     enum {
@@ -58,6 +76,7 @@ int sweep_cli_parse(int argc, char **argv, sweep_cli_t *o)
         OPT_QUIET,
         OPT_PLOT,
         OPT_LOG_Y,
+        OPT_MAX_OUTPUT,
         OPT_HELP
     };
     static const struct option longopts[] = {
@@ -75,6 +94,7 @@ int sweep_cli_parse(int argc, char **argv, sweep_cli_t *o)
         {"quiet", no_argument, NULL, OPT_QUIET},
         {"plot", required_argument, NULL, OPT_PLOT},
         {"log-y", no_argument, NULL, OPT_LOG_Y},
+        {"max-output", required_argument, NULL, OPT_MAX_OUTPUT},
         {"help", no_argument, NULL, OPT_HELP},
         {NULL, 0, NULL, 0},
     };
@@ -82,6 +102,7 @@ int sweep_cli_parse(int argc, char **argv, sweep_cli_t *o)
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     o->jobs = cores > 0 ? (unsigned)cores : 1;
     o->only_case = -1;
+    o->max_output = SWEEP_DEFAULT_MAX_OUTPUT;
     cli_opts_t cli;
     cli_opts_start(&cli, "sweep", argc, argv, "h", longopts);
     int c;
@@ -130,6 +151,10 @@ int sweep_cli_parse(int argc, char **argv, sweep_cli_t *o)
             o->plots[o->nplots++] = optarg;
             break;
         case OPT_LOG_Y: o->log_y = true; break;
+        case OPT_MAX_OUTPUT:
+            if (bytes_arg("--max-output", optarg, &o->max_output) != 0)
+                return -1;
+            break;
         case OPT_HELP:
         case 'h': sweep_cli_usage(stdout); return 1;
         default: sweep_cli_usage(stderr); return -1;

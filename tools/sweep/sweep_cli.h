@@ -5,15 +5,20 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 enum { SWEEP_CLI_MAX_SBATCH = 16, SWEEP_CLI_MAX_PLOTS = 4 };
+/* --max-output's default: far above what any iwarp command prints as JSON (a 128x128 `run --json` is about
+ * 20 MiB), and a bound on what a sweep file from anyone can make a sweep hold per case. */
+#define SWEEP_DEFAULT_MAX_OUTPUT (256ull << 20)
 
 typedef struct sweep_cli {
     const char *file;
     char results[PATH_MAX], csv[PATH_MAX];
     const char *results_arg, *csv_arg, *slurm;
     unsigned jobs, limit;
+    uint64_t max_output; /* --max-output, bytes */
     int only_case;
     bool list, gather, submit, wait, quiet;
     bool log_y; /* --log-y: the plots' y axes logarithmic */

@@ -4,6 +4,7 @@
 #define TOOLS_SWEEP_RESULTS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "csv.h"
@@ -17,6 +18,7 @@ typedef struct sweep_run_options {
     unsigned limit;      /* run at most this many pending cases (0: all) */
     int only_case;       /* run this case only (-1: every pending one) */
     bool quiet;          /* no progress lines */
+    uint64_t max_output; /* a case's standard output kept at most, in bytes: past it, the case is stopped */
 } sweep_run_options_t;
 
 /* The records of this sweep in the results file, by case: rec[k] is the last record of case k, or kind JV_NULL
@@ -49,6 +51,7 @@ typedef struct sweep_slurm_options {
     const char *iwarp;
     const char *const *sbatch; /* extra #SBATCH options */
     unsigned nsbatch;
+    uint64_t max_output; /* passed on to each task (sweep_run_options_t) */
 } sweep_slurm_options_t;
 
 /* Writes a job-array script with one task per pending case; *pending gets their number (0: no script). */

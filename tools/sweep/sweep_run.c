@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,13 +164,59 @@ static int append_record(const char *path, const char *line, size_t len)
 
 /* --- running one case --- */
 
+/* What a case printed: its standard output whole, up to the sweep's --max-output, and the tail of its standard
+ * error, which is all a record keeps (KEEP_STDERR): a case that prints without end costs the sweep a bounded amount
+ * of memory, whoever wrote its sweep file. */
 typedef struct captured {
     char *out, *err;
     size_t nout, nerr;
+    size_t cap_out;   /* bytes of out allocated */
+    bool out_dropped; /* its output passed max_output: the case was stopped, and its output is not kept */
     int status;
 } captured_t;
 
-static int spawn_case(const char *iwarp, char *const *argv, captured_t *c)
+static bool keep_out(captured_t *c, const char *buf, size_t n, uint64_t max_output)
+{
+    if (c->out_dropped || n > max_output - c->nout) {
+        c->out_dropped = true;
+        return false;
+    }
+    if (c->nout + n + 1 > c->cap_out) {
+        size_t cap = c->cap_out != 0 ? c->cap_out : 65536;
+        while (cap < c->nout + n + 1)
+            cap *= 2;
+        char *grown = realloc(c->out, cap);
+        if (grown == NULL)
+            return false;
+        c->out = grown;
+        c->cap_out = cap;
+    }
+    memcpy(c->out + c->nout, buf, n);
+    c->nout += n;
+    c->out[c->nout] = '\0';
+    return true;
+}
+
+/* The last KEEP_STDERR bytes at most, in a buffer of twice that: the older half is dropped when it fills. */
+static void keep_err_tail(captured_t *c, const char *buf, size_t n)
+{
+    if (c->err == NULL && (c->err = malloc(2 * KEEP_STDERR + 1)) == NULL)
+        return;
+    if (n >= KEEP_STDERR) {
+        buf += n - KEEP_STDERR;
+        n = KEEP_STDERR;
+    }
+    if (c->nerr + n > 2 * KEEP_STDERR) {
+        size_t keep = KEEP_STDERR - n; /* room for n after the kept tail */
+        memmove(c->err, c->err + c->nerr - keep, keep);
+        c->nerr = keep;
+    }
+    memcpy(c->err + c->nerr, buf, n);
+    c->nerr += n;
+    c->err[c->nerr] = '\0';
+}
+
+static int spawn_case(const char *iwarp, char *const *argv, uint64_t max_output, captured_t *c)
 {
     memset(c, 0, sizeof *c);
     int out[2], errp[2];
@@ -198,7 +245,7 @@ static int spawn_case(const char *iwarp, char *const *argv, captured_t *c)
         errno = rc;
         return -1;
     }
-    FILE *fo = open_memstream(&c->out, &c->nout), *fe = open_memstream(&c->err, &c->nerr);
+    bool ok = true;
     struct pollfd fds[2] = {{out[0], POLLIN, 0}, {errp[0], POLLIN, 0}};
     for (unsigned open_fds = 2; open_fds > 0;) {
         if (poll(fds, 2, -1) < 0) {
@@ -211,11 +258,16 @@ static int spawn_case(const char *iwarp, char *const *argv, captured_t *c)
                 continue;
             char buf[65536];
             ssize_t n = read(fds[i].fd, buf, sizeof buf);
-            if (n > 0) {
-                FILE *f = i == 0 ? fo : fe;
-                if (f != NULL)
-                    fwrite(buf, 1, (size_t)n, f);
-            } else if (n == 0 || errno != EINTR) {
+            if (n > 0 && i == 1) {
+                keep_err_tail(c, buf, (size_t)n);
+            } else if (n > 0 && !keep_out(c, buf, (size_t)n, max_output)) {
+                /* Past the limit (or out of memory): the rest would not be kept, so the case is not run on. */
+                ok = c->out_dropped;
+                kill(pid, SIGKILL);
+                close(fds[0].fd);
+                fds[0].fd = -1;
+                open_fds--;
+            } else if (n == 0 || (n < 0 && errno != EINTR)) {
                 close(fds[i].fd);
                 fds[i].fd = -1;
                 open_fds--;
@@ -225,10 +277,7 @@ static int spawn_case(const char *iwarp, char *const *argv, captured_t *c)
     for (unsigned i = 0; i < 2; i++)
         if (fds[i].fd >= 0)
             close(fds[i].fd);
-    bool ok = fo != NULL && fe != NULL;
-    if (fo != NULL && fclose(fo) != 0)
-        ok = false;
-    if (fe != NULL && fclose(fe) != 0)
+    if (c->out == NULL && !c->out_dropped && (c->out = calloc(1, 1)) == NULL) /* printed nothing: output [] */
         ok = false;
     int st;
     while (waitpid(pid, &st, 0) < 0)
@@ -241,7 +290,7 @@ static int spawn_case(const char *iwarp, char *const *argv, captured_t *c)
 /* The record of case k: its identity, the command, the exit status and the JSON values it printed, on one line.
  * Nothing in it depends on where, when or how fast the case ran, so a case gives the same record locally and
  * on Slurm. */
-static char *case_record(const sweep_t *s, unsigned k, const char *command, const captured_t *c)
+static char *case_record(const sweep_t *s, unsigned k, const char *command, const captured_t *c, uint64_t max_output)
 {
     char *buf = NULL, key[SWEEP_MAX_TEXT];
     size_t len = 0;
@@ -265,8 +314,14 @@ static char *case_record(const sweep_t *s, unsigned k, const char *command, cons
     json_i64(&j, "status", c->status);
     jv_t *v;
     size_t n;
-    if (c->out != NULL && memchr(c->out, '\0', c->nout) == NULL &&
-        jv_parse_all(c->out, c->nout, &v, &n, NULL, 0) == 0) {
+    if (c->out_dropped) {
+        json_null(&j, "output");
+        char why[128];
+        snprintf(why, sizeof why, "its standard output passed --max-output (%llu bytes): stopped, and not kept",
+                 (unsigned long long)max_output);
+        json_string(&j, "error", why);
+    } else if (c->out != NULL && memchr(c->out, '\0', c->nout) == NULL &&
+               jv_parse_all(c->out, c->nout, &v, &n, NULL, 0) == 0) {
         json_begin_array(&j, "output");
         for (size_t i = 0; i < n; i++) {
             char *text = jv_compact(&v[i]);
@@ -279,7 +334,7 @@ static char *case_record(const sweep_t *s, unsigned k, const char *command, cons
         json_null(&j, "output");
         json_string(&j, "stdout", c->out != NULL && memchr(c->out, '\0', c->nout) == NULL ? c->out : "");
     }
-    if (c->status != 0 && c->err != NULL)
+    if ((c->status != 0 || c->out_dropped) && c->err != NULL)
         json_string(&j, "stderr", c->nerr > KEEP_STDERR ? c->err + c->nerr - KEEP_STDERR : c->err);
     json_end_object(&j);
     json_finish(&j);
@@ -312,8 +367,9 @@ static bool run_case(sweep_pool_t *p, unsigned k)
     unsigned argc = sweep_split(words, argv, SWEEP_MAX_ARGS);
     argv[argc] = NULL;
     captured_t c;
-    int rc = spawn_case(p->o->iwarp, argv, &c);
-    char *line = rc == 0 ? case_record(p->s, k, command, &c) : NULL;
+    int rc = spawn_case(p->o->iwarp, argv, p->o->max_output, &c);
+    char *line = rc == 0 ? case_record(p->s, k, command, &c, p->o->max_output) : NULL;
+    bool failed = c.status != 0 || c.out_dropped;
     pthread_mutex_lock(&p->lock);
     if (line == NULL || append_record(p->o->results, line, strlen(line)) != 0) {
         if (!p->broken)
@@ -325,12 +381,14 @@ static bool run_case(sweep_pool_t *p, unsigned k)
         p->broken = true;
     } else {
         p->done++;
-        p->any_failed |= c.status != 0;
+        p->any_failed |= failed;
         if (!p->o->quiet) {
             char key[SWEEP_MAX_TEXT];
             sweep_case_key(p->s, k, key, sizeof key);
             printf("[%u/%u] case %u %s: %s\n", p->done, p->npending, k, key,
-                   c.status == 0 ? "ok" : "failed (its record has the status and stderr)");
+                   !failed        ? "ok"
+                   : c.out_dropped ? "failed (its output passed --max-output)"
+                                   : "failed (its record has the status and stderr)");
             fflush(stdout);
         }
     }

@@ -79,7 +79,7 @@ int sweep_write_slurm(const sweep_t *s, const sweep_slurm_options_t *o, unsigned
     quoted(f, o->sweep_file);
     fprintf(f, " --case \"$SLURM_ARRAY_TASK_ID\" --results ");
     quoted(f, o->results);
-    fprintf(f, " --quiet\n");
+    fprintf(f, " --max-output %llu --quiet\n", (unsigned long long)o->max_output);
     free(array);
     if (fclose(f) != 0)
         return err_set(err, errlen, "%s: cannot write the job script", o->script);
