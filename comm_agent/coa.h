@@ -301,9 +301,9 @@ typedef struct coa {
     uint64_t header_lc; /* channels in state header */
     uint64_t routed_lc; /* channels in state routed */
     uint64_t credit_lc; /* channels with a credit (credits > 0): what a link's scheduler asks with routed_lc */
-    /* Channels whose wait is counted lazily: waiting for a credit, or a header for a free channel, a reason no
-     * clock changes until an event on the channel (coa_lc_thaw) does. Under congestion most waiting channels
-     * wait so, for hundreds of clocks. */
+    /* Channels whose wait is counted lazily: waiting for a credit, a header for a free channel, or a word at its
+     * pathway's end for the program to take it, a reason no clock changes until an event on the channel
+     * (coa_lc_thaw) does. Under congestion most waiting channels wait so, for hundreds of clocks. */
     uint64_t frozen_lc;
     uint64_t link_lc[COA_NUM_DIRS]; /* channels routed to each outgoing link */
     uint64_t linked_lc;             /* the four together */

@@ -74,8 +74,9 @@ static inline void coa_send_free(coa_t *c, coa_dir_t dir, unsigned lc, uint64_t 
 /* Channel lc's wait may change from now on: the clocks it waited frozen (coa_account_waits) are counted. Called
  * wherever a frozen channel's reason may end: its state, route or credits change (coa_lc_set_state,
  * coa_lc_set_route, a credit arriving or written), a header may find a free channel (coa_unblock_headers), the
- * agent falls asleep or wakes. A frozen channel is never popped: a link needs a credit to send it, and a blocked
- * header is not stepped. */
+ * agent falls asleep or wakes, and a pop where its pathway ends (a gate, a receiving spool, a trailer at its sink)
+ * for one that waited for its receiver. No other pop finds a channel frozen: a link needs a credit to send it, and
+ * a blocked header is not stepped. */
 static inline void coa_lc_thaw(coa_t *c, unsigned lc, uint64_t now)
 {
     if (c->frozen_lc & coa_bit(lc)) {

@@ -153,13 +153,26 @@ static inline void coa_count_wait(coa_lc_t *l, coa_wait_t w)
     l->stats.wait_clocks[w]++;
 }
 
+/* Channel lc, counted for its last_wait in this clock, waits so in every clock after it until an event thaws it
+ * (coa_lc_thaw). */
+static inline void coa_lc_freeze(coa_t *c, unsigned lc, uint64_t now)
+{
+    c->lc[lc].frozen_from = now + 1;
+    c->frozen_lc |= coa_bit(lc);
+}
+static inline void coa_freeze_wait(coa_t *c, unsigned lc, coa_wait_t w, uint64_t now)
+{
+    coa_count_wait(&c->lc[lc], w);
+    coa_lc_freeze(c, lc, now);
+}
+
 /* Channels of mask m that moved a word in this clock did not wait in it: the rest each get their reason from
  * coa_lc_wait_now. The way of a sleeping agent, whose reasons the masks do not give. */
 void coa_account_each(coa_t *c, uint64_t m, uint64_t now);
 /* Per clock, only for the channels holding words: why each did not move one. A channel that waits for a credit
- * (no space) or for a free channel (a blocked header) waits so until an event on it: it is frozen (frozen_lc),
- * skipped here, and its clocks are counted when it thaws (coa_lc_thaw). The masks the agent keeps sort the rest
- * into the few kinds a busy agent has, each with coa_lc_wait_now's answer for it without the questions whose
+ * (no space), for a free channel (a blocked header) or for its receiver waits so until an event on it: it is frozen
+ * (frozen_lc), skipped here, and its clocks are counted when it thaws (coa_lc_thaw). The masks the agent keeps sort the
+ * rest into the few kinds a busy agent has, each with coa_lc_wait_now's answer for it without the questions whose
  * answers the mask gives. Inline for the parts of the agent's clock that come before it (coa_spools,
  * coa_links_schedule), so that a clock of a busy agent costs no call of its own for them; coa_account_waits
  * otherwise. */
@@ -180,9 +193,7 @@ static inline __attribute__((always_inline)) void coa_waits(coa_t *c, uint64_t n
             l->last_wait = COA_WAIT_NONE;
             continue;
         }
-        coa_count_wait(l, COA_WAIT_NO_CHANNEL);
-        l->frozen_from = now + 1;
-        c->frozen_lc |= coa_bit(lc);
+        coa_freeze_wait(c, lc, COA_WAIT_NO_CHANNEL, now);
     }
     busy &= ~blocked;
     uint64_t routed = c->routed_lc, linked = c->linked_lc;
@@ -198,21 +209,22 @@ static inline __attribute__((always_inline)) void coa_waits(coa_t *c, uint64_t n
             l->last_wait = (uint8_t)w;
             if (w != COA_WAIT_NONE)
                 l->stats.wait_clocks[w]++;
+            if (w == COA_WAIT_RECEIVER) /* arrived: it waits for the program until its state changes */
+                coa_lc_freeze(c, lc, now);
         } else if (linked >> lc & 1u) {
             /* Routed on to a link: it waits for a credit (frozen until one comes) or its turn, unless the link is
              * busy with its own word. */
-            if (l->credits == 0) {
-                coa_count_wait(l, COA_WAIT_NO_SPACE);
-                l->frozen_from = now + 1;
-                c->frozen_lc |= coa_bit(lc);
-            } else if (c->link_free_at[l->route.dir] > now && c->link_last_lc[l->route.dir] == lc)
+            if (l->credits == 0)
+                coa_freeze_wait(c, lc, COA_WAIT_NO_SPACE, now);
+            else if (c->link_free_at[l->route.dir] > now && c->link_last_lc[l->route.dir] == lc)
                 l->last_wait = COA_WAIT_NONE;
             else
                 coa_count_wait(l, COA_WAIT_LOST_TURN);
         } else if ((unsigned)(l->route.kind - COA_END_GATE) > COA_END_QUEUE - COA_END_GATE)
             l->last_wait = COA_WAIT_NONE;
-        else /* routed to its end in this cell (a gate, a spool, the arrival queue), which did not take the word */
-            coa_count_wait(l, COA_WAIT_RECEIVER);
+        else /* routed to its end in this cell (a gate, a spool, the arrival queue), which did not take the word:
+              * it waits so until a pop there or a change of its state or route */
+            coa_freeze_wait(c, lc, COA_WAIT_RECEIVER, now);
     }
 }
 

@@ -8,7 +8,9 @@
 
 static inline uint32_t coa_gate_in_pop(coa_t *c, unsigned g, uint64_t now)
 {
-    return coa_lc_pop_untagged(c, c->gate_in_lc[g], now); /* ready: its head is not a trailer */
+    unsigned lc = c->gate_in_lc[g];
+    coa_lc_thaw(c, lc, now);                /* it may have waited for the program (coa_waits) */
+    return coa_lc_pop_untagged(c, lc, now); /* ready: its head is not a trailer */
 }
 
 /* coa_gate_out_push when no word written to an output gate is to be tagged (tag_next is 0), as for all but the few

@@ -126,6 +126,7 @@ static void sink_tagged(coa_t *c, unsigned lc, uint64_t now)
             sp->status |= COA_SPOOL_DONE | (sp->count > 0 ? COA_SPOOL_TRAILER : 0);
         }
     }
+    coa_lc_thaw(c, lc, now); /* it may have waited for its receiver (coa_waits) */
     coa_lc_pop(c, lc, NULL, now);
     if (l->count != 0) {
         coa_raise(c, lc, "words follow the trailer on channel %u", lc);

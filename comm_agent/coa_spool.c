@@ -160,6 +160,7 @@ static void receive_word(coa_t *c, unsigned s, unsigned lc, uint64_t now)
     uint32_t addr = sp->addr;
     if (!spool_in_memory(c, s, addr))
         return;
+    coa_lc_thaw(c, lc, now);                         /* it may have waited for this spool (coa_waits) */
     uint32_t word = coa_lc_pop_untagged(c, lc, now); /* a tagged head makes a receive wait */
     spool_advance(c, s, sp, addr);
     /* Last: a store to memory may alias anything the compiler holds. */
