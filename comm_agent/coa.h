@@ -459,9 +459,11 @@ static inline int coa_gate_in_status(const coa_t *c, unsigned g)
     _Static_assert(COA_NONE == COA_EXPECT + 1 && COA_MAX_CHANNELS < COA_EXPECT, "no channel is either");
     if (lc >= COA_EXPECT) /* one test for both on the way to a channel's status */
         return lc == COA_NONE ? 2 : 1;
-    /* A tagged word at the head is the trailer: the agent consumes it, the program never reads it. */
-    const coa_lc_t *l = &c->lc[lc];
-    return l->count == 0 || (l->ntagged > 0 && c->w.qtag[lc * c->cfg.queue_depth + l->head]) ? 1 : 0;
+    /* A tagged word at the head is the trailer: the agent consumes it, the program never reads it. The masks say
+     * whether the channel holds words (busy_lc) and tagged ones (tagged_lc) without computing its address. */
+    if (!(c->busy_lc >> lc & 1u))
+        return 1;
+    return (c->tagged_lc >> lc & 1u) && c->w.qtag[lc * c->cfg.queue_depth + c->lc[lc].head] ? 1 : 0;
 }
 static inline int coa_gate_out_status(const coa_t *c, unsigned g)
 {

@@ -104,11 +104,12 @@ static inline uint32_t coa_lc_pop_untagged(coa_t *c, unsigned lc, uint64_t now)
     return w;
 }
 /* Pops the head, tagged or not (*tag, when tag is not NULL, says which). Only a channel holding a tagged word
- * (ntagged) has its head's tag looked at, a load from the tags of the queues: a stream's words are plain. */
+ * (tagged_lc, a bit of a mask the agent holds in a register, not a field at the channel's address) has its head's
+ * tag looked at, a load from the tags of the queues: a stream's words are plain. */
 static inline uint32_t coa_lc_pop(coa_t *c, unsigned lc, bool *tag, uint64_t now)
 {
     coa_lc_t *l = &c->lc[lc];
-    bool tagged = l->ntagged != 0 && coa_lc_head_tagged(c, lc);
+    bool tagged = (c->tagged_lc >> lc & 1u) && coa_lc_head_tagged(c, lc);
     if (tag != NULL)
         *tag = tagged;
     if (tagged && --l->ntagged == 0)

@@ -92,11 +92,13 @@ static bool send_waits(const coa_t *c, const coa_lc_t *l)
 {
     return l->count >= c->cfg.queue_depth || l->state == COA_LC_FREE || l->state == COA_LC_DRAINING;
 }
-/* Whether a receive spool waits on channel lc: for a word that is not a trailer, on a channel routed to it. Only
- * a channel holding a tagged word (ntagged) has its head looked at, a load from the tags of the queues. */
+/* Whether a receive spool waits on channel lc: for a word that is not a trailer, on a channel routed to it. The
+ * masks (busy_lc, tagged_lc) answer the first two without the channel's fields; only a channel holding a tagged
+ * word has its head looked at, a load from the tags of the queues. */
 static bool receive_waits(const coa_t *c, unsigned lc, const coa_lc_t *l)
 {
-    return l->count == 0 || (l->ntagged != 0 && coa_lc_head_tagged(c, lc)) || l->route.kind != COA_END_SPOOL;
+    return !(c->busy_lc >> lc & 1u) || ((c->tagged_lc >> lc & 1u) && coa_lc_head_tagged(c, lc)) ||
+           l->route.kind != COA_END_SPOOL;
 }
 
 /* Whether spool sp waits on its channel (send_waits, receive_waits), or for a channel at all (a receive waiting
