@@ -194,7 +194,11 @@ typedef struct coa_slot {
     uint64_t more_lc;
     uint64_t free_lc;
     uint16_t more[COA_MAX_CHANNELS];
+    /* Never written: it makes the slot's size a power of two, so that a slot's address is a shift of its index, not
+     * a multiply (every clock's arrivals and posts compute one). */
+    uint8_t unused[64];
 } coa_slot_t;
+_Static_assert((sizeof(coa_slot_t) & (sizeof(coa_slot_t) - 1)) == 0, "a slot's size is a power of two");
 
 /* A directed link: the sender writes slot (t + latency) % nslots, the receiver reads slot t % nslots
  * (nslots is a power of two larger than the latency). */

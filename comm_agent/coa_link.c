@@ -129,12 +129,15 @@ void coa_deliver_lines(coa_t *c, uint64_t now)
     const _Atomic uint64_t *posted = c->w.in_posted;
     uint64_t *taken = c->w.in_taken;
     uint64_t bit = coa_bit(k);
+    /* The slot's offset in bytes, the same in all four lines: computed once, not once for each line with something
+     * for this clock (the compiler kept k, not k times the slot's size, across the arrivals' work). */
+    size_t at = k * sizeof(coa_slot_t);
 #pragma GCC unroll 4
     for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
         if (((atomic_load_explicit(&posted[d], memory_order_relaxed) ^ taken[d]) & bit) == 0)
             continue; /* nothing, or only what is for a later clock: its slot is not read */
         taken[d] ^= bit;
-        coa_slot_t *s = &c->w.in_slots[d][k];
+        coa_slot_t *s = (coa_slot_t *)((char *)c->w.in_slots[d] + at);
         if (s->has_flit) {
             deliver_flit(c, (coa_dir_t)d, &s->flit, now);
             s->has_flit = false;
