@@ -478,6 +478,21 @@ static inline int coa_gate_out_status(const coa_t *c, unsigned g)
     return l->count >= c->cfg.queue_depth || l->state == COA_LC_DRAINING ? 1 : 0;
 }
 int coa_cr_read(coa_t *c, uint32_t index, uint32_t *value, uint64_t now);
+/* coa_cr_read for what the runtimes' wait loops read at every trip, an empty arrival queue or a spool's status, with
+ * no call: true when it answered, else the caller asks coa_cr_read. Neither read changes the agent. */
+static inline bool coa_cr_read_quick(const coa_t *c, uint32_t index, uint32_t *value)
+{
+    if (index == COA_CR_ARRIVAL && c->narrivals == 0) {
+        *value = COA_CR_NONE;
+        return true;
+    }
+    uint32_t k = index - COA_CR_SPOOL; /* wraps for the registers below */
+    if (k < 8u * c->cfg.spools && k % 8u == COA_SPOOL_F_STATUS) {
+        *value = c->spool[k / 8u].status;
+        return true;
+    }
+    return false;
+}
 int coa_cr_write(coa_t *c, uint32_t index, uint32_t value, uint64_t now);
 
 /* Encodings used by the control registers. */

@@ -58,7 +58,7 @@ static int cell_cr_read(void *ctx, uint32_t index, uint32_t *value)
     emu_cell_t *c = ctx;
     const emu_machine_t *m = &c->array->machine;
     if (index >= EMU_CR_COA_BASE)
-        return coa_cr_read(&c->coa, index, value, c->saved.now);
+        return coa_cr_read_quick(&c->coa, index, value) ? 0 : coa_cr_read(&c->coa, index, value, c->saved.now);
     switch (index) {
     case EMU_CR_CELL_X: *value = c->x; return 0;
     case EMU_CR_CELL_Y: *value = c->y; return 0;
