@@ -364,11 +364,49 @@ static inline uint64_t passed(ca_state_block_t *s, const emu_bundle_t *b, uint64
     return s->ready_at;
 }
 
-/* ca_step for any bundle but the plain ones (run_one's), and for a pc where none starts (b NULL). Not inlined, so that
- * ca_step keeps no registers of its own. */
-__attribute__((noinline)) static uint64_t step_other(ca_t *ca, const emu_bundle_t *b, uint64_t now)
+static uint64_t step_issue(ca_t *ca, const emu_bundle_t *b, uint64_t now);
+
+/* wfe: a stall until a word has moved in this cell's agent since the last wfe finished, or an event in EVENT_MASK is
+ * pending (`event`: taken first when events are on; just waking the CA when they are off). Counting from the last wfe,
+ * not from this one, means a word that moved between the program's last look and its wfe is not missed (ARM's event
+ * register works the same way). */
+static inline uint64_t wfe_step(ca_t *ca, const emu_bundle_t *b, uint64_t now, bool event)
 {
     ca_state_block_t *s = &ca->s;
+    uint64_t token = ca->port.activity != NULL ? *ca->port.activity : 0;
+    s->wfe_armed = true;
+    s->wfe_reached = true;
+    if (token == s->wfe_token && !event) {
+        wait_for(ca, now, CA_STALL_WFE);
+        return now + 1;
+    }
+    s->wfe_armed = false;
+    s->wfe_token = token;
+    end_wait(s, now);
+    /* A wfe alone (the runtimes' wait loops) has nothing left to do but what issue() would count of it. */
+    if (b->flags & EMU_BUNDLE_SIMPLE)
+        return passed(s, b, now);
+    return step_issue(ca, b, now);
+}
+
+/* A wfe with events on: step_events has just asked at this clock and found none in the mask, or ca_step_ready's
+ * caller has found that asking would find none: asking again would latch nothing new. Apart, and calling nothing
+ * where the runtimes' wait loops pass it at every trip, so that it keeps no frame. */
+__attribute__((noinline)) static uint64_t step_wfe(ca_t *ca, const emu_bundle_t *b, uint64_t now)
+{
+    return wfe_step(ca, b, now, false);
+}
+
+/* A wfe with events off, which a pending event in the mask wakes. */
+__attribute__((noinline)) static uint64_t step_wfe_events_off(ca_t *ca, const emu_bundle_t *b, uint64_t now)
+{
+    return wfe_step(ca, b, now, (ca_events_pending(ca, now) & ca->s.event_mask) != 0);
+}
+
+/* A bundle that faults as it would issue: none starts at the pc (b NULL), or it did not decode. */
+__attribute__((noinline, cold)) static uint64_t step_fault(ca_t *ca, const emu_bundle_t *b, uint64_t now)
+{
+    const ca_state_block_t *s = &ca->s;
     const emu_program_t *prog = ca->prog;
     if (b == NULL) {
         set_fault(ca, now, EMU_FAULT_BAD_PC, s->pc, s->pc, "pc 0x%x is %s", s->pc,
@@ -376,39 +414,20 @@ __attribute__((noinline)) static uint64_t step_other(ca_t *ca, const emu_bundle_
                                                                    : "outside the program text");
         return UINT64_MAX;
     }
-    if (b->flags & EMU_BUNDLE_ILLEGAL) {
-        set_fault(ca, now, EMU_FAULT_ILLEGAL_INSTRUCTION, b->pc, prog->image.text[(b->pc - prog->text_base) / 4],
-                  "%s", isa_error_string((isa_error_t)b->error));
-        return UINT64_MAX;
-    }
+    set_fault(ca, now, EMU_FAULT_ILLEGAL_INSTRUCTION, b->pc, prog->image.text[(b->pc - prog->text_base) / 4], "%s",
+              isa_error_string((isa_error_t)b->error));
+    return UINT64_MAX;
+}
 
-    if (b->flags & EMU_BUNDLE_WFE) {
-        /* wfe: a stall until a word has moved in this cell's agent since the last wfe finished, or an event in
-         * EVENT_MASK is pending (taken first when events are on; just waking the CA when they are off).
-         * Counting from the last wfe, not from this one, means a word that moved between the program's last
-         * look and its wfe is not missed (ARM's event register works the same way). */
-        uint64_t token = ca->port.ops->activity != NULL ? ca->port.ops->activity(ca->port.ctx) : 0;
-        s->wfe_armed = true;
-        s->wfe_reached = true;
-        /* With events on, step_events has just asked at this clock and found none in the mask, or ca_step_ready's
-         * caller has found that asking would find none: asking again would latch nothing new. */
-        bool event = !s->events_on && (ca_events_pending(ca, now) & s->event_mask) != 0;
-        if (token == s->wfe_token && !event) {
-            wait_for(ca, now, CA_STALL_WFE);
-            return now + 1;
-        }
-        s->wfe_armed = false;
-        s->wfe_token = token;
-        end_wait(s, now);
-        /* A wfe alone (the runtimes' wait loops) has nothing left to do but what issue() would count of it. */
-        if (b->flags & EMU_BUNDLE_SIMPLE) {
-            return passed(s, b, now);
-        }
-    }
+/* step_other's bundles once no wfe holds them: a lone wrcr, the gates, issue(). Not inlined, so that step_wfe keeps no
+ * frame. */
+__attribute__((noinline)) static uint64_t step_issue(ca_t *ca, const emu_bundle_t *b, uint64_t now)
+{
+    ca_state_block_t *s = &ca->s;
     /* The message runtimes' lone wrcr (msg.s's frees and gate moves): issue() would stage nothing but the write,
      * at about a hundred host instructions more. What follows is issue()'s commit of a wrcr: keep the two alike. */
     if (b->flags & EMU_BUNDLE_CR_WRITE_ALONE) {
-        const isa_op_t *op = &prog->ops[b->first_op];
+        const isa_op_t *op = &ca->prog->ops[b->first_op];
         uint32_t index = s->regs[op->rs1] + (op->has_ext ? op->ext : s->regs[op->rs2]);
         if (ca->port.ops->cr_write(ca->port.ctx, index, s->regs[op->rd]) != 0) {
             set_fault(ca, now, EMU_FAULT_BAD_CONTROL_REGISTER, b->pc, index, "write of control register %u", index);
@@ -425,13 +444,27 @@ __attribute__((noinline)) static uint64_t step_other(ca_t *ca, const emu_bundle_
     return issue(ca, b, now);
 }
 
+/* ca_step for any bundle but the plain ones (run_one's). Not inlined, so that ca_step keeps no registers of its own;
+ * each case a jump to its own function, so that the runtimes' wait loops, which pass a lone wfe at every trip with
+ * events on, pay for no frame. */
+__attribute__((noinline)) static uint64_t step_other(ca_t *ca, const emu_bundle_t *b, uint64_t now)
+{
+    if (b->flags & EMU_BUNDLE_WFE) /* an illegal bundle has no other flag */
+        return ca->s.events_on ? step_wfe(ca, b, now) : step_wfe_events_off(ca, b, now);
+    if (b->flags & EMU_BUNDLE_ILLEGAL)
+        return step_fault(ca, b, now);
+    return step_issue(ca, b, now);
+}
+
 /* ca_step once the core may issue and no event diverts it. The plain bundles, gates or not, run as the run-ahead runs
- * them (its threaded code, once), with no test the others need; nothing is left to do after either call, so that
- * both are jumps. */
+ * them (its threaded code, once), with no test the others need; nothing is left to do after any call, so that each is
+ * a jump. */
 static inline uint64_t step_bundle(ca_t *ca, uint64_t now)
 {
     const emu_bundle_t *b = emu_program_bundle(ca->prog, ca->s.pc);
-    if (b != NULL && (b->flags & (EMU_BUNDLE_RUN_AHEAD | EMU_BUNDLE_PORT_AHEAD)))
+    if (b == NULL)
+        return step_fault(ca, b, now);
+    if (b->flags & (EMU_BUNDLE_RUN_AHEAD | EMU_BUNDLE_PORT_AHEAD))
         return run_one(ca, b, now);
     return step_other(ca, b, now);
 }

@@ -210,18 +210,12 @@ static uint32_t cell_event_sources(void *ctx)
     return bits;
 }
 
-static uint64_t cell_activity(void *ctx)
-{
-    return ((emu_cell_t *)ctx)->coa.moved;
-}
-
 static const ca_port_ops_t cell_port_ops = {
     .gate_take = cell_gate_take,
     .gate_put = cell_gate_put,
     .cr_read = cell_cr_read,
     .cr_write = cell_cr_write,
     .event_sources = cell_event_sources,
-    .activity = cell_activity,
 };
 
 /* A watched cell's port (emu_array_watch): the same, with its gate words and marks logged, so that a cell nobody
@@ -265,7 +259,6 @@ static const ca_port_ops_t watched_port_ops = {
     .cr_read = cell_cr_read,
     .cr_write = watched_cr_write,
     .event_sources = cell_event_sources,
-    .activity = cell_activity,
 };
 
 void emu_cell_set_watch(emu_cell_t *c, emu_watch_t *w)
@@ -285,7 +278,7 @@ int emu_cell_init(emu_cell_t *c, emu_array_t *a, unsigned x, unsigned y)
     c->mem = memory_new(m->mem_bytes);
     if (c->mem == NULL)
         return -1;
-    ca_init(&c->ca, c->mem, m->mem_bytes, m->mem_guard, (ca_port_t){&cell_port_ops, c});
+    ca_init(&c->ca, c->mem, m->mem_bytes, m->mem_guard, (ca_port_t){&cell_port_ops, c, &c->coa.moved});
     if (coa_init(&c->coa, &m->agent, emu_machine_place(m, x, y), c->mem, m->mem_bytes, m->mem_guard) != 0)
         return -1;
     for (unsigned d = 0; d < COA_NUM_DIRS; d++)

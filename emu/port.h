@@ -41,13 +41,14 @@ typedef struct ca_port_ops {
     /* Event sources outside the CA: bits that became pending since the last call (latched by the CA),
      * together with the level-triggered ones (CA_EVENT_LEVEL_BITS) as they are now. May be NULL. */
     uint32_t (*event_sources)(void *ctx);
-    /* A count that changes whenever a word moves in the cell's communication agent (wfe waits on it). */
-    uint64_t (*activity)(void *ctx);
 } ca_port_ops_t;
 
 typedef struct ca_port {
     const ca_port_ops_t *ops;
     void *ctx;
+    /* A count that changes whenever a word moves in the cell's communication agent (wfe waits on it), or NULL for
+     * none. Read where it is, not asked through a call: the runtimes' wait loops pass a wfe at every trip. */
+    const uint64_t *activity;
 } ca_port_t;
 
 #endif
