@@ -436,7 +436,7 @@ __attribute__((noinline)) static uint64_t step_issue(ca_t *ca, const emu_bundle_
         s->stats.cr_writes++;
         return passed(s, b, now);
     }
-    if (b->gates_in | b->gates_out) {
+    if (b->flags & EMU_BUNDLE_GATES) {
         uint64_t not_yet = take_gates(ca, b, now);
         if (not_yet != 0)
             return not_yet;

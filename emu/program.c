@@ -28,7 +28,9 @@ static void describe_gates(emu_bundle_t *b, const isa_op_t *ops)
         else
             b->mem_reads = (uint8_t)(b->mem_reads + isa_op_mem_accesses(&ops[i]));
     }
-    if (b->count == 1 && b->gates_in == 0 && b->gates_out == 0)
+    if (b->gates_in | b->gates_out)
+        b->flags |= EMU_BUNDLE_GATES;
+    else if (b->count == 1)
         b->flags |= EMU_BUNDLE_SIMPLE;
     bool cr = false, cr_write = false, sys = false;
     for (unsigned i = 0; i < b->count; i++) {

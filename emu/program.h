@@ -29,6 +29,7 @@ enum {
                                        * its port); or a RUN_AHEAD bundle that emu_program_stop_ahead keeps from
                                        * running ahead */
     EMU_BUNDLE_CR_WRITE_ALONE = 1u << 12, /* SIMPLE, a wrcr: nothing to stage, so ca_step runs it without issue() */
+    EMU_BUNDLE_GATES = 1u << 13, /* gates_in or gates_out: one test where a stepped bundle may take gates */
 };
 
 typedef struct emu_bundle {
