@@ -539,6 +539,7 @@ static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now)
 #define BUNDLE_PC (b->pc)
 #define BUNDLE_NEXT_PC (b->next_pc)
 #define CR_READ_DONE() (cr_reads++, rare |= RARE_CR_READ)
+#define MEM mem
 
 #define CA_JUMP_TABLE_ENDINGS 0
 #include "ca_jump_table.inc"
@@ -581,6 +582,7 @@ static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now)
 #undef BUNDLE_PC
 #undef BUNDLE_NEXT_PC
 #undef CR_READ_DONE
+#undef MEM
 #undef WRITE_PAIR
 #undef FAULT
 #undef TAKE
