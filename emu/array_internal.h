@@ -33,10 +33,12 @@ typedef struct emu_ahead {
 } emu_ahead_t;
 
 typedef struct emu_cell {
+    /* First, at the cell's own address: the step passes it to the core's calls at every clock with no add, and the
+     * compiler then keeps no copy of it on the stack. */
+    ca_t ca;
     unsigned x, y;
     emu_array_t *array;
     uint8_t *mem;
-    ca_t ca;
     coa_t coa;
     coa_line_t out[COA_NUM_DIRS]; /* the links leaving this cell; the neighbours read them */
     emu_cell_saved_t saved;       /* with ca.s and coa (but its wiring), what a snapshot keeps */
