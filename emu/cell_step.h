@@ -213,6 +213,10 @@ static inline emu_cell_next_t emu_cell_step_next(emu_cell_t *c, uint64_t now, em
     /* What every answer but AWAKE needs: nothing the agent sent still on its way, and no fault. */
     if (end.sending || c->coa.fault.raised)
         return EMU_CELL_AWAKE;
+    /* A running CA never lets its cell sleep (may_sleep), nor nap beside a busy agent: the common answer, without the
+     * call. */
+    if (end.active && c->ca.s.state == CA_RUNNING)
+        return EMU_CELL_AWAKE;
     return emu_cell_next_after(c, now, may, end.active);
 }
 
