@@ -130,36 +130,34 @@ static inline __attribute__((always_inline)) step_end_t step(emu_cell_t *c, uint
 
     ca_t *ca = &c->ca;
     uint64_t next_ca = UINT64_MAX;
-    if (ca->s.state == CA_RUNNING || ca->s.state == CA_WAITING) {
-        /* A CA blocked on a gate can only go on once a word has moved in this cell. */
-        if (ca->s.state == CA_WAITING && c->coa.moved == c->saved.moved_seen && !event_possible(c, now)) {
-            next_ca = UINT64_MAX;
-        } else {
-            uint64_t issued_before = ca->s.stats.bundles;
-            bool handling = ca->s.in_handler; /* its rfe, which issues in the handler, is the handler's too */
-            next_ca = ahead_until > now + 1 && may_start_ahead(c, now) ? emu_cell_run_ahead(c, now, ahead_until)
-                                                                       : ca_step_here(c, now);
-            /* A run-ahead stops at a watched pc: its last bundle got there (emu_program_stop_ahead). */
-            if (c->watch != NULL)
-                emu_watch_pc(c->watch, ca->s.pc, c->ahead_active ? c->ahead->last_issue : now);
-            /* Event handlers are not progress on their own: a runtime that only retries on a timer while
-             * nothing moves is stuck, and the deadlock detector must see it. Nor is a program that wakes
-             * from wfe for that timer, looks again and sleeps again: the runtimes' wait loops do, and a
-             * torus without its dateline then livelocked for ever instead of stopping as a deadlock. A wait loop
-             * ends at its wfe whether the CA sleeps there or not: with an event always pending when it comes
-             * back (a retry timer shorter than its handler), it never sleeps. Before both were seen so, the rfe of
-             * each handler and the looks of such loops added up to progress, and a livelock went on to the cycle
-             * limit. */
-            uint64_t issued = ca->s.stats.bundles - issued_before;
-            if (ca->s.wfe_reached) {
-                ca->s.wfe_reached = false;
-                c->saved.awake_bundles = 0;
-            } else if (issued != 0 && !handling && (c->saved.awake_bundles += issued) > EMU_RECHECK_BUNDLES) {
-                c->saved.progress_at = now;
-            }
-            if (ca->s.state == CA_WAITING)
-                c->saved.moved_seen = c->coa.moved;
+    /* A CA blocked on a gate can only go on once a word has moved in this cell. Running first: one test where the CA
+     * issues at every clock. */
+    if (ca->s.state == CA_RUNNING ||
+        (ca->s.state == CA_WAITING && (c->coa.moved != c->saved.moved_seen || event_possible(c, now)))) {
+        uint64_t issued_before = ca->s.stats.bundles;
+        bool handling = ca->s.in_handler; /* its rfe, which issues in the handler, is the handler's too */
+        next_ca = ahead_until > now + 1 && may_start_ahead(c, now) ? emu_cell_run_ahead(c, now, ahead_until)
+                                                                   : ca_step_here(c, now);
+        /* A run-ahead stops at a watched pc: its last bundle got there (emu_program_stop_ahead). */
+        if (c->watch != NULL)
+            emu_watch_pc(c->watch, ca->s.pc, c->ahead_active ? c->ahead->last_issue : now);
+        /* Event handlers are not progress on their own: a runtime that only retries on a timer while
+         * nothing moves is stuck, and the deadlock detector must see it. Nor is a program that wakes
+         * from wfe for that timer, looks again and sleeps again: the runtimes' wait loops do, and a
+         * torus without its dateline then livelocked for ever instead of stopping as a deadlock. A wait loop
+         * ends at its wfe whether the CA sleeps there or not: with an event always pending when it comes
+         * back (a retry timer shorter than its handler), it never sleeps. Before both were seen so, the rfe of
+         * each handler and the looks of such loops added up to progress, and a livelock went on to the cycle
+         * limit. */
+        uint64_t issued = ca->s.stats.bundles - issued_before;
+        if (ca->s.wfe_reached) {
+            ca->s.wfe_reached = false;
+            c->saved.awake_bundles = 0;
+        } else if (issued != 0 && !handling && (c->saved.awake_bundles += issued) > EMU_RECHECK_BUNDLES) {
+            c->saved.progress_at = now;
         }
+        if (ca->s.state == CA_WAITING)
+            c->saved.moved_seen = c->coa.moved;
     }
     bool coa_busy = coa_active(&c->coa);
     if (coa_busy)
