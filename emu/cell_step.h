@@ -136,8 +136,8 @@ static inline __attribute__((always_inline)) step_end_t step(emu_cell_t *c, uint
         (ca->s.state == CA_WAITING && (c->coa.moved != c->saved.moved_seen || event_possible(c, now)))) {
         uint64_t issued_before = ca->s.stats.bundles;
         bool handling = ca->s.in_handler; /* its rfe, which issues in the handler, is the handler's too */
-        next_ca = ahead_until > now + 1 && may_start_ahead(c, now) ? emu_cell_run_ahead(c, now, ahead_until)
-                                                                   : ca_step_here(c, now);
+        next_ca = ahead_until != 0 && may_start_ahead(c, now) ? emu_cell_run_ahead(c, now, ahead_until)
+                                                              : ca_step_here(c, now);
         /* A run-ahead stops at a watched pc: its last bundle got there (emu_program_stop_ahead). */
         if (c->watch != NULL)
             emu_watch_pc(c->watch, ca->s.pc, c->ahead_active ? c->ahead->last_issue : now);
@@ -197,14 +197,14 @@ static inline __attribute__((always_inline)) step_end_t step(emu_cell_t *c, uint
     return end;
 }
 
-/* emu_cell_step, then what the cell does next (`may`: EMU_MAY_*). With ahead_until above now + 1 (the run's limit;
- * 0 where nothing may run ahead), a CA that would issue a bundle that touches nothing outside its core, with no
- * event pending, out of a handler, past its wait loop's bundles (progress, EMU_RECHECK_BUNDLES) and with no spool or
+/* emu_cell_step, then what the cell does next (`may`: EMU_MAY_*). With ahead_until not 0 (the run's limit, above
+ * now + 1; 0 where nothing may run ahead), a CA that would issue a bundle that touches nothing outside its core, with
+ * no event pending, out of a handler, past its wait loop's bundles (progress, EMU_RECHECK_BUNDLES) and with no spool or
  * loader of its agent at work, runs ahead up to below ahead_until (and its timer's clock), a few hundred clocks at
- * most: the bundles each clock would issue, at once. Nothing outside the core reads or changes what they do until
- * the next bundle, which the cell issues at its clock as before, or an arrival for a CA with events on, which puts
- * it back to that clock; meanwhile the cell naps, or steps its agent alone. Should the run end first,
- * emu_cell_settle_ahead puts the CA back as it was at the run's end. */
+ * most: the bundles each clock would issue, at once. Nothing outside the core reads or changes what they do until the
+ * next bundle, which the cell issues at its clock as before, or an arrival for a CA with events on, which puts it back
+ * to that clock; meanwhile the cell naps, or steps its agent alone. Should the run end first, emu_cell_settle_ahead
+ * puts the CA back as it was at the run's end. */
 static inline emu_cell_next_t emu_cell_step_next(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum, unsigned may,
                                                  uint64_t ahead_until)
 {

@@ -153,8 +153,9 @@ void emu_block_step(emu_array_t *a, emu_block_t *b, uint64_t now, emu_step_summa
     /* A lone cell may not nap: it runs ahead instead (emu_block_alone). Hooks may read any cell's waits at any
      * clock, which a stuck agent's sleep leaves to be added up. */
     unsigned may = (b->nawake > 1 ? EMU_MAY_NAP : 0u) | (a->has_hooks ? 0u : EMU_MAY_STICK);
-    /* Hooks look at every cell at every clock: no CA runs ahead of it then. */
-    uint64_t ahead_until = a->has_hooks ? 0 : a->run_limit;
+    /* Hooks look at every cell at every clock: no CA runs ahead of it then. Nor does one when the run ends at the next
+     * clock: 0, asked once here rather than for each cell. */
+    uint64_t ahead_until = !a->has_hooks && a->run_limit > now + 1 ? a->run_limit : 0;
     /* The list does not change while its cells run (a wake only counts in b->wakes): read once, not after each cell's
      * stores, any of which might have changed it for all the compiler knows. */
     emu_cell_t *const *awake = b->awake;
