@@ -158,13 +158,12 @@ void emu_block_step(emu_array_t *a, emu_block_t *b, uint64_t now, emu_step_summa
     uint64_t ahead_until = !a->has_hooks && a->run_limit > now + 1 ? a->run_limit : 0;
     /* The list does not change while its cells run (a wake only counts in b->wakes): read once, not after each cell's
      * stores, any of which might have changed it for all the compiler knows. */
-    emu_cell_t *const *awake = b->awake;
-    const unsigned nawake = b->nawake;
-    for (unsigned k = 0; k < nawake; k++) {
-        emu_cell_t *c = awake[k];
+    emu_cell_t *const *const end = b->awake + b->nawake;
+    for (emu_cell_t *const *at = b->awake; at < end; at++) {
+        emu_cell_t *c = *at;
         /* The next cell's first misses, asked for while this one runs: its incoming counts and its core. */
-        if (k + 1 < nawake) {
-            const emu_cell_t *n = awake[k + 1];
+        if (at + 1 < end) {
+            const emu_cell_t *n = at[1];
             __builtin_prefetch((const void *)n->coa.w.in_posted, 0);
             __builtin_prefetch(&n->ca.s, 0);
         }
