@@ -33,8 +33,11 @@ static inline void coa_lc_note_state(coa_t *c, unsigned lc, uint64_t now)
     }
 }
 /* The queue itself, inline: every word that crosses the agent is pushed once and popped once, and the
- * callers (arrivals, links, gates, spools) each know half of the arguments. */
-static inline void coa_lc_push(coa_t *c, unsigned lc, uint32_t word, bool tag, uint64_t now)
+ * callers (arrivals, links, gates, spools) each know half of the arguments. The channel's own books apart from the
+ * agent's (busy_lc, moved, the stuck spools), which a bundle's two gate words share (coa_gate.h); always inline, so
+ * that coa_lc_push and coa_lc_pop_untagged compile as one function each. */
+static inline __attribute__((always_inline)) void coa_lc_push_books(coa_t *c, unsigned lc, uint32_t word, bool tag,
+                                                                    uint64_t now)
 {
     coa_lc_t *l = &c->lc[lc];
     unsigned depth = c->cfg.queue_depth;
@@ -54,6 +57,10 @@ static inline void coa_lc_push(coa_t *c, unsigned lc, uint32_t word, bool tag, u
     if (l->count > l->stats.occupancy_max)
         l->stats.occupancy_max = l->count;
     l->stats.words_in++;
+}
+static inline void coa_lc_push(coa_t *c, unsigned lc, uint32_t word, bool tag, uint64_t now)
+{
+    coa_lc_push_books(c, lc, word, tag, now);
     c->busy_lc |= coa_bit(lc);
     c->moved++;
     coa_spools_unstick(c, lc);
@@ -81,9 +88,8 @@ static inline void coa_lc_note_written(coa_t *c, unsigned lc, uint32_t word, boo
         l->stats.held_max = held;
 }
 
-/* Pops the head, which is not tagged, and returns the credit to whoever feeds the channel: the pop of a ready
- * gate or a spool's receive, which the agent never gives a tagged word (coa_gate_in_status, the spools' waits). */
-static inline uint32_t coa_lc_pop_untagged(coa_t *c, unsigned lc, uint64_t now)
+/* coa_lc_pop_untagged's books of the channel itself, as coa_lc_push_books. */
+static inline __attribute__((always_inline)) uint32_t coa_lc_pop_books(coa_t *c, unsigned lc, uint64_t now)
 {
     coa_lc_t *l = &c->lc[lc];
     unsigned depth = c->cfg.queue_depth;
@@ -97,10 +103,23 @@ static inline uint32_t coa_lc_pop_untagged(coa_t *c, unsigned lc, uint64_t now)
     }
     l->stats.words_out++;
     l->moved_at = now;
-    c->moved++;
-    coa_spools_unstick(c, lc);
+    return w;
+}
+/* The credit for a word that left channel lc, to whoever feeds it. */
+static inline __attribute__((always_inline)) void coa_lc_credit_source(coa_t *c, unsigned lc, uint64_t now)
+{
+    const coa_lc_t *l = &c->lc[lc];
     if (l->source.kind == COA_END_LINK)
         coa_send_credit(c, (coa_dir_t)l->source.dir, l->source.index, now);
+}
+/* Pops the head, which is not tagged, and returns the credit to whoever feeds the channel: the pop of a ready
+ * gate or a spool's receive, which the agent never gives a tagged word (coa_gate_in_status, the spools' waits). */
+static inline uint32_t coa_lc_pop_untagged(coa_t *c, unsigned lc, uint64_t now)
+{
+    uint32_t w = coa_lc_pop_books(c, lc, now);
+    c->moved++;
+    coa_spools_unstick(c, lc);
+    coa_lc_credit_source(c, lc, now);
     return w;
 }
 /* Pops the head, tagged or not (*tag, when tag is not NULL, says which). Only a channel holding a tagged word

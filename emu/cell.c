@@ -136,16 +136,18 @@ static ca_gate_status_t gate_status(int coa_status)
 /* cell_gate_take asks each gate's status by name, not in a loop over a mask (which the compiler kept as a loop). */
 _Static_assert(ISA_NUM_GATES_IN == 2 && ISA_NUM_GATES_OUT == 2, "cell_gate_take names every gate");
 
-/* cell_gate_take's pops, apart (and last, so a jump): they need registers that the statuses, asked at every clock of
- * a wait, do not. */
+/* cell_gate_take's pops of the gates `in` names (one or both), apart (and last, so a jump): they need registers that
+ * the statuses, asked at every clock of a wait, do not. */
 __attribute__((noinline)) static ca_gates_t cell_gate_pop(emu_cell_t *c, unsigned in, uint32_t *in_words)
 {
-    /* Unrolled: a ready gate's pop has no tag to look at (coa_lc_pop_untagged), small enough to inline for each
-     * gate for fewer host instructions than the loop's tests. */
-#pragma GCC unroll 2
-    for (unsigned g = 0; g < ISA_NUM_GATES_IN; g++)
-        if (in >> g & 1u)
-            in_words[g] = coa_gate_in_pop(&c->coa, g, c->saved.now);
+    /* Both gates' pops share the agent's books. Two gates bound to one channel (which only a forged state has: a
+     * channel routes to one gate) pop in turn there, as one after the other. */
+    if (in == 3u)
+        coa_gate_in_pop_both(&c->coa, in_words, c->saved.now);
+    else if (in & 1u)
+        in_words[0] = coa_gate_in_pop(&c->coa, 0, c->saved.now);
+    else
+        in_words[1] = coa_gate_in_pop(&c->coa, 1, c->saved.now);
     return CA_GATES_READY;
 }
 
@@ -179,7 +181,7 @@ static ca_gates_t cell_gate_take(void *ctx, unsigned in, unsigned out, uint32_t 
 {
     emu_cell_t *c = ctx;
     ca_gates_t r = cell_gates_ready(&c->coa, in, out);
-    if (r != CA_GATES_READY)
+    if (r != CA_GATES_READY || in == 0) /* a bundle that only writes gates pops none: no call for it */
         return r;
     return cell_gate_pop(c, in, in_words);
 }
@@ -191,10 +193,14 @@ __attribute__((noinline)) static void cell_gate_put(void *ctx, unsigned out, con
         /* Each gate by name: untagged, the push is small enough to inline twice, which costs fewer host instructions
          * than a loop's tests (a pop is not: inlined twice, the compiler made it a call). */
         uint64_t now = c->saved.now;
-        if (out & 1u)
-            coa_gate_out_push_untagged(&c->coa, 0, out_words[0], now);
-        if (out & 2u)
+        if (out & 1u) {
+            if (out & 2u)
+                coa_gate_out_push_both_untagged(&c->coa, out_words, now);
+            else
+                coa_gate_out_push_untagged(&c->coa, 0, out_words[0], now);
+        } else if (out & 2u) {
             coa_gate_out_push_untagged(&c->coa, 1, out_words[1], now);
+        }
         return;
     }
     for (unsigned g = 0; g < ISA_NUM_GATES_OUT; g++) /* tagged words are rare: a loop, the push inlined once */
@@ -223,8 +229,7 @@ static const ca_port_ops_t cell_port_ops = {
  * cell_gate_pop is: asked at every clock of a wait, they keep no frame. */
 __attribute__((noinline)) static ca_gates_t watched_gate_pop(emu_cell_t *c, unsigned in, uint32_t *in_words)
 {
-    if (in != 0)
-        emu_watch_read(c->watch, c->saved.now);
+    emu_watch_read(c->watch, c->saved.now);
     return cell_gate_pop(c, in, in_words);
 }
 
@@ -232,7 +237,7 @@ static ca_gates_t watched_gate_take(void *ctx, unsigned in, unsigned out, uint32
 {
     emu_cell_t *c = ctx;
     ca_gates_t r = cell_gates_ready(&c->coa, in, out);
-    if (r != CA_GATES_READY)
+    if (r != CA_GATES_READY || in == 0)
         return r;
     return watched_gate_pop(c, in, in_words);
 }
