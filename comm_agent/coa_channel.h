@@ -195,14 +195,10 @@ void coa_account_each(coa_t *c, uint64_t m, uint64_t now);
  * rest into the few kinds a busy agent has, each with coa_lc_wait_now's answer for it without the questions whose
  * answers the mask gives. Inline for the parts of the agent's clock that come before it (coa_spools,
  * coa_links_schedule), so that a clock of a busy agent costs no call of its own for them; coa_account_waits
- * otherwise. */
-static inline __attribute__((always_inline)) void coa_waits(coa_t *c, uint64_t now)
+ * otherwise. For an awake agent, which those parts know it is (coa_waits asks). */
+static inline __attribute__((always_inline)) void coa_waits_awake(coa_t *c, uint64_t now)
 {
     uint64_t busy = c->busy_lc & ~c->frozen_lc;
-    if (c->asleep) {
-        coa_account_each(c, busy, now);
-        return;
-    }
     /* A header that found no free channel (blocked_lc) waits for one, as coa_lc_wait_now would find after its
      * longer way round; under congestion most waiting channels are such. */
     uint64_t blocked = busy & c->blocked_lc;
@@ -246,6 +242,15 @@ static inline __attribute__((always_inline)) void coa_waits(coa_t *c, uint64_t n
               * it waits so until a pop there or a change of its state or route */
             coa_freeze_wait(c, lc, COA_WAIT_RECEIVER, now);
     }
+}
+/* coa_waits_awake for an agent that may sleep. */
+static inline __attribute__((always_inline)) void coa_waits(coa_t *c, uint64_t now)
+{
+    if (c->asleep) {
+        coa_account_each(c, c->busy_lc & ~c->frozen_lc, now);
+        return;
+    }
+    coa_waits_awake(c, now);
 }
 
 #endif

@@ -161,5 +161,5 @@ void coa_links_schedule(coa_t *c, uint64_t now)
 {
     coa_links_send(c, now);
     if ((c->busy_lc & ~c->frozen_lc) != 0)
-        coa_waits(c, now);
+        coa_waits_awake(c, now); /* only an awake agent's links send (coa_after_ca) */
 }

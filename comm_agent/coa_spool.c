@@ -193,13 +193,9 @@ bool coa_spools_stuck(const coa_t *c)
     return true;
 }
 
-/* The loader or a spool moves a word, if any can. */
+/* A spool moves a word, if any can. */
 static inline __attribute__((always_inline)) void spools_step(coa_t *c, uint64_t now)
 {
-    if (c->loading) {
-        loader_step(c, now);
-        return;
-    }
     /* Round robin over the active spools, starting after the one served last: those above it, then the rest
      * from the lowest. Most clocks of a busy agent find most of them unable to move a word. */
     _Static_assert(COA_MAX_SPOOLS == 32, "the mask is rotated as 32 bits");
@@ -227,15 +223,35 @@ static inline __attribute__((always_inline)) void spools_step(coa_t *c, uint64_t
     }
 }
 
-void coa_spools(coa_t *c, uint64_t now)
+/* The pattern loader's clock: a word of the pattern, then the rest of the agent's clock, as coa_after_ca's way with
+ * no spool (the agent may sleep while it loads). Out of line, as loader_step. */
+static __attribute__((noinline)) void loader_clock(coa_t *c, uint64_t now)
 {
-    spools_step(c, now);
+    loader_step(c, now);
     if (!c->asleep) {
         if (coa_headers_may_act(c))
             coa_headers(c, now);
-        if (coa_links_may_send(c))
-            coa_links_send(c, now);
+        if (coa_links_may_send(c)) {
+            coa_links_schedule(c, now);
+            return;
+        }
     }
     if ((c->busy_lc & ~c->frozen_lc) != 0)
-        coa_waits(c, now);
+        coa_account_waits(c, now);
+}
+
+void coa_spools(coa_t *c, uint64_t now)
+{
+    if (c->loading) {
+        loader_clock(c, now);
+        return;
+    }
+    /* Not loading, the agent is awake (coa_spools_may_move), and nothing below puts it to sleep. */
+    spools_step(c, now);
+    if (coa_headers_may_act(c))
+        coa_headers(c, now);
+    if (coa_links_may_send(c))
+        coa_links_send(c, now);
+    if ((c->busy_lc & ~c->frozen_lc) != 0)
+        coa_waits_awake(c, now);
 }
