@@ -388,7 +388,8 @@ static inline void coa_deliver(coa_t *c, uint64_t now)
  * in the clocks of a busy agent, most of which have work for spools, links and waits alike. */
 void coa_spools(coa_t *c, uint64_t now); /* the pattern loader, then the spools in turn (coa_spool.c); the rest */
 void coa_headers(coa_t *c, uint64_t now); /* street signs decoded, pathways built (coa_header.c) */
-void coa_links_schedule(coa_t *c, uint64_t now); /* a word per free link, round robin (coa_link.c); the waits */
+/* A word per free link, round robin (coa_link.c), of the channels `sendable` (coa_links_sendable); the waits. */
+void coa_links_schedule(coa_t *c, uint64_t now, uint64_t sendable);
 void coa_account_waits(coa_t *c, uint64_t now);  /* why each channel holding words did not move one (coa_channel.c) */
 /* Whether coa_spools may move a word this clock: the memory port free (mem_used: the CA took it) and the pattern
  * loader running, or an awake agent with an active spool not stuck on its channel. */
@@ -412,10 +413,11 @@ static inline bool coa_headers_may_act(const coa_t *c)
 {
     return (c->busy_lc & (c->header_lc | c->tagged_lc)) != 0 && (coa_headers_ready(c) | coa_tagged_at_ends(c)) != 0;
 }
-/* Whether a link may send: only a word of a routed channel with a credit goes. */
-static inline bool coa_links_may_send(const coa_t *c)
+/* The channels a link may send a word of: routed, holding a word, with a credit. Not empty: the links may send, and
+ * the scheduler takes the mask from its caller rather than derive it again. */
+static inline uint64_t coa_links_sendable(const coa_t *c)
 {
-    return (c->busy_lc & c->routed_lc & c->credit_lc) != 0;
+    return c->busy_lc & c->routed_lc & c->credit_lc;
 }
 /* The agent's clock after the CA's: spools, headers, links, waits. Inline, as coa_deliver: the cell's step asks it
  * at every clock of an active agent, and most such clocks have work for one or two of its parts at most. */
@@ -430,8 +432,9 @@ static inline void coa_after_ca(coa_t *c, uint64_t now, bool mem_used)
     if (!c->asleep) {
         if (coa_headers_may_act(c))
             coa_headers(c, now);
-        if (coa_links_may_send(c)) {
-            coa_links_schedule(c, now); /* and the waits */
+        uint64_t sendable = coa_links_sendable(c);
+        if (sendable != 0) {
+            coa_links_schedule(c, now, sendable); /* and the waits */
             return;
         }
     }

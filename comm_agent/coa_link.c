@@ -157,9 +157,9 @@ bool coa_links_stuck(const coa_t *c)
     return true;
 }
 
-void coa_links_schedule(coa_t *c, uint64_t now)
+void coa_links_schedule(coa_t *c, uint64_t now, uint64_t sendable)
 {
-    coa_links_send(c, now);
+    coa_links_send(c, now, sendable);
     if ((c->busy_lc & ~c->frozen_lc) != 0)
         coa_waits_awake(c, now); /* only an awake agent's links send (coa_after_ca) */
 }

@@ -18,10 +18,9 @@ static inline uint64_t coa_links_eligible(const coa_t *c, uint64_t candidates)
 
 /* The scheduler itself: a word per free link, round robin. Inline for coa_spools, which goes on to it with no call of
  * its own (coa.h, coa_after_ca), and for coa_links_schedule, the way there when no spool moves. */
-static inline void coa_links_send(coa_t *c, uint64_t now)
+static inline void coa_links_send(coa_t *c, uint64_t now, uint64_t sendable)
 {
-    /* The channels that could send now, whatever their link (eligible), then each link's share of them. */
-    uint64_t sendable = coa_links_eligible(c, c->busy_lc);
+    /* The channels that could send now, whatever their link (coa_links_sendable), then each link's share of them. */
 #pragma GCC unroll 4
     for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
         uint64_t mask = sendable & c->link_lc[d];

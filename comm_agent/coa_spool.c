@@ -231,8 +231,9 @@ static __attribute__((noinline)) void loader_clock(coa_t *c, uint64_t now)
     if (!c->asleep) {
         if (coa_headers_may_act(c))
             coa_headers(c, now);
-        if (coa_links_may_send(c)) {
-            coa_links_schedule(c, now);
+        uint64_t sendable = coa_links_sendable(c);
+        if (sendable != 0) {
+            coa_links_schedule(c, now, sendable);
             return;
         }
     }
@@ -250,8 +251,9 @@ void coa_spools(coa_t *c, uint64_t now)
     spools_step(c, now);
     if (coa_headers_may_act(c))
         coa_headers(c, now);
-    if (coa_links_may_send(c))
-        coa_links_send(c, now);
+    uint64_t sendable = coa_links_sendable(c);
+    if (sendable != 0)
+        coa_links_send(c, now, sendable);
     if ((c->busy_lc & ~c->frozen_lc) != 0)
         coa_waits_awake(c, now);
 }
