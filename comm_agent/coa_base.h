@@ -13,13 +13,12 @@
 
 static inline uint64_t coa_bit(unsigned i) { return 1ull << i; }
 
-/* Lowest set bit at or after `from` in mask, wrapping round; -1 when mask is empty. */
-static inline int coa_next_bit(uint64_t mask, unsigned from)
+/* Lowest set bit after bit `last` (0..63) in mask, which is not empty, wrapping round. The bits above last are ~1
+ * shifted by it: no test of a shift by 64, as `at or after last + 1` would need. */
+static inline unsigned coa_next_bit_after(uint64_t mask, unsigned last)
 {
-    if (mask == 0)
-        return -1;
-    uint64_t upper = from < 64 ? mask & ~(coa_bit(from) - 1u) : 0;
-    return __builtin_ctzll(upper ? upper : mask);
+    uint64_t upper = mask & (~1ull << (last & 63u));
+    return (unsigned)__builtin_ctzll(upper ? upper : mask);
 }
 
 /* A fault of the agent (defined in coa_channel.c). */

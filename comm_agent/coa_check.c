@@ -207,6 +207,10 @@ static int check_agent(const coa_t *c, char *err, size_t errlen)
         if (out >= channels && out != COA_NONE)
             return fail(err, errlen, "gate_out_lc[%u] is %u, the machine has %u channels", g, out, channels);
     }
+    /* A link's round robin starts after the channel it served last, a shift by its number (coa_next_bit_after). */
+    for (unsigned d = 0; d < COA_NUM_DIRS; d++)
+        if (c->rr[d] >= COA_MAX_CHANNELS)
+            return fail(err, errlen, "rr[%u] is %u, the channels are 0..%u", d, c->rr[d], COA_MAX_CHANNELS - 1u);
     if (c->tag_next >= 1u << COA_NUM_GATES)
         return fail(err, errlen, "tag_next is 0x%x, the gates are %u", c->tag_next, COA_NUM_GATES);
     const struct {

@@ -26,11 +26,11 @@ static inline void coa_links_send(coa_t *c, uint64_t now, uint64_t sendable)
         uint64_t mask = sendable & c->link_lc[d];
         if (mask == 0 || now < c->link_free_at[d] || c->w.out[d] == NULL)
             continue;
-        /* Round robin: the first eligible channel after the one served last. */
-        int lc = coa_next_bit(mask, (unsigned)c->rr[d] + 1u);
+        /* Round robin: the first eligible channel after the one served last (a channel: coa_state_check). */
+        unsigned lc = coa_next_bit_after(mask, c->rr[d]);
         coa_lc_t *l = &c->lc[lc];
         bool tag;
-        uint32_t w = coa_lc_pop(c, (unsigned)lc, &tag, now);
+        uint32_t w = coa_lc_pop(c, lc, &tag, now);
         coa_slot_t *s = coa_out_slot(c, c->w.out[d], now);
         s->has_flit = true;
         s->flit = (coa_flit_t){
@@ -44,7 +44,7 @@ static inline void coa_links_send(coa_t *c, uint64_t now, uint64_t sendable)
         };
         l->open_pending = false;
         if (--l->credits == 0) /* it had one to send (eligible): the bit is set, and goes with the last */
-            c->credit_lc &= ~coa_bit((unsigned)lc);
+            c->credit_lc &= ~coa_bit(lc);
         c->rr[d] = (uint8_t)lc;
         c->link_last_lc[d] = (uint8_t)lc;
         c->link_free_at[d] = now + c->cfg.link_clocks;
@@ -52,14 +52,14 @@ static inline void coa_links_send(coa_t *c, uint64_t now, uint64_t sendable)
         c->link_stats[d].busy_clocks += c->cfg.link_clocks;
         if (tag && coa_word_kind(w) == COA_WORD_KIND_TRAILER) {
             if (l->count != 0) {
-                coa_raise(c, (unsigned)lc, "words follow the trailer on channel %d", lc);
+                coa_raise(c, lc, "words follow the trailer on channel %u", lc);
                 continue;
             }
             /* The channel is free once the credits of every word it sent are back. */
             l->trailer_sent = true;
-            coa_lc_set_state(c, (unsigned)lc, COA_LC_DRAINING, now);
+            coa_lc_set_state(c, lc, COA_LC_DRAINING, now);
             if (l->credits == c->cfg.queue_depth)
-                coa_lc_release(c, (unsigned)lc, now);
+                coa_lc_release(c, lc, now);
         }
     }
 }
