@@ -204,6 +204,7 @@ _Static_assert((sizeof(coa_slot_t) & (sizeof(coa_slot_t) - 1)) == 0, "a slot's s
  * (nslots is a power of two larger than the latency). */
 typedef struct coa_line {
     unsigned nslots;
+    unsigned slot_mask; /* nslots - 1: a post's slot is its clock and this, every post computes one */
     coa_slot_t *slots;
     /* Which slots hold what the receiver has not yet taken, a bit per slot, kept as two sets of toggles: the
      * sender flips a slot's bit in *posted when it first posts to it, the receiver in *taken when it empties it,

@@ -30,7 +30,7 @@ void coa_raise(coa_t *c, uint32_t addr, const char *fmt, ...) __attribute__((for
 static inline coa_slot_t *coa_out_slot(coa_t *c, coa_line_t *line, uint64_t now)
 {
     uint64_t at = now + c->cfg.hop_latency;
-    unsigned k = (unsigned)at & (line->nslots - 1u);
+    unsigned k = (unsigned)at & line->slot_mask;
     coa_slot_t *s = &line->slots[k];
     if (line->post_clock != now) { /* the slot is empty (see coa_line_t) */
         /* The new books in a local before any store: c's fields may alias the line's, which would be read again. */

@@ -24,6 +24,7 @@ int coa_line_init(coa_line_t *l, unsigned latency)
         l->nslots *= 2;
     if (l->nslots > COA_MAX_SLOTS)
         return -1;
+    l->slot_mask = l->nslots - 1u;
     l->post_clock = UINT64_MAX;
     atomic_init(&l->never_dormant, false);
     l->receiver_dormant = &l->never_dormant;
