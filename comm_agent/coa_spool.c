@@ -87,10 +87,14 @@ static __attribute__((noinline)) void loader_step(coa_t *c, uint64_t now)
     }
 }
 
-/* Whether a send spool waits on channel l: for room, or for a channel that takes words. */
+/* Whether a send spool waits on channel l: for room, or for a channel that takes words, not free or draining. Those
+ * two states are the ones whose two low bits are clear (a state is at most draining: coa_state_check), one test. */
 static bool send_waits(const coa_t *c, const coa_lc_t *l)
 {
-    return l->count >= c->cfg.queue_depth || l->state == COA_LC_FREE || l->state == COA_LC_DRAINING;
+    _Static_assert(COA_LC_FREE == 0 && COA_LC_DRAINING == 4 && COA_LC_HEADER % 4 != 0 && COA_LC_ROUTED % 4 != 0 &&
+                       COA_LC_ARRIVED % 4 != 0,
+                   "free and draining are the states that are 0 mod 4");
+    return l->count >= c->cfg.queue_depth || (l->state & 3u) == 0;
 }
 /* Whether a receive spool waits on channel lc: for a word that is not a trailer, on a channel routed to it. The
  * masks (busy_lc, tagged_lc) answer the first two without the channel's fields; only a channel holding a tagged
