@@ -175,8 +175,9 @@ typedef struct coa_flit {
     uint8_t dst_lc; /* channel at the receiving cell */
     uint8_t src_lc; /* channel at the sending cell (for credits) */
     uint8_t open;   /* first word of a dynamic pathway: the receiver sets the channel up */
-    uint8_t pool;
+    /* In coa_lc_t's order, so that a link's send copies the two as one load and store, not two of each. */
     uint8_t travel_dir;
+    uint8_t pool;
 } coa_flit_t;
 
 /* A clock's worth of a link: at most one word, and what goes back upstream as counts by channel, not as a list of
