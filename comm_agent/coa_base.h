@@ -63,6 +63,9 @@ static inline coa_slot_t *coa_out_slot(coa_t *c, coa_line_t *line, uint64_t now)
         coa_out_wake(line);
     return s;
 }
+/* A second credit of channel lc in this clock: a header's street signs (coa_slot_t). Out of line (coa_channel.c),
+ * so that the common path does not compute the count's index ahead of its test, as GCC did. */
+void coa_send_more(coa_slot_t *s, unsigned lc) __attribute__((cold));
 /* A word left channel lc, fed from the neighbour in direction dir: its channel may send one more. */
 static inline void coa_send_credit(coa_t *c, coa_dir_t dir, unsigned lc, uint64_t now)
 {
@@ -76,9 +79,8 @@ static inline void coa_send_credit(coa_t *c, coa_dir_t dir, unsigned lc, uint64_
         coa_out_wake(line);
     } else if ((s->credit_lc & bit) == 0) {
         s->credit_lc |= bit;
-    } else { /* a second word of the channel in this clock: a header's street signs (coa_slot_t) */
-        s->more[lc & (COA_MAX_CHANNELS - 1u)]++;
-        s->more_lc |= bit;
+    } else { /* a second word of the channel in this clock */
+        coa_send_more(s, lc);
     }
 }
 /* Channel lc, which the neighbour in direction dir allocated, is free again. */

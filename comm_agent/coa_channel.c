@@ -4,6 +4,12 @@
 
 #include "coa_channel.h"
 
+void coa_send_more(coa_slot_t *s, unsigned lc)
+{
+    s->more[lc & (COA_MAX_CHANNELS - 1u)]++;
+    s->more_lc |= coa_bit(lc & (COA_MAX_CHANNELS - 1u));
+}
+
 void coa_raise(coa_t *c, uint32_t addr, const char *fmt, ...)
 {
     if (c->fault.raised)
