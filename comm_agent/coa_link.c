@@ -114,9 +114,8 @@ static void take_credit(coa_t *c, unsigned lc, uint64_t now)
 /* The credits and frees of slot s, from the neighbour in direction `from` (coa_slot_t). */
 static void deliver_back(coa_t *c, coa_dir_t from, coa_slot_t *s, uint64_t now)
 {
-    uint64_t credited = s->credit_lc, freed = s->free_lc;
+    uint64_t credited = s->credit_lc;
     s->credit_lc = 0;
-    s->free_lc = 0;
     for (uint64_t m = credited; m != 0; m &= m - 1)
         take_credit(c, (unsigned)__builtin_ctzll(m), now);
     /* Read after the credits, not kept across their calls (a channel's release): nothing writes a slot in the clock
@@ -131,7 +130,9 @@ static void deliver_back(coa_t *c, coa_dir_t from, coa_slot_t *s, uint64_t now)
             s->more[lc] = 0;
         }
     }
+    uint64_t freed = s->free_lc; /* read late, as more */
     if (freed != 0) {
+        s->free_lc = 0;
         c->remote_free[from] |= freed;
         coa_unblock_headers(c, now);
     }
