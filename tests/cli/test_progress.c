@@ -15,9 +15,11 @@
 
 static const char *iwarp;
 
-/* A run that no host finishes in the seconds it is given (compute.s: ~1,800 clocks an iteration), stopped by
- * SIGINT after `secs`: the test does not depend on how fast the emulator is. */
-#define ENDLESS_RUN(secs) "timeout --preserve-status -s INT " secs " '%s' run programs/bench/compute.s --args 100000000"
+/* A run that no host finishes in the seconds it is given (compute.s: ~2,560 clocks an iteration), stopped by a
+ * signal after them: the test does not depend on how fast the emulator is. Its limit is raised too: by default a run
+ * stops at 10^9 clocks, which one cell computing reaches in under two seconds. */
+#define ENDLESS "run programs/bench/compute.s --args 100000000 --max-cycles 1000000000000000"
+#define ENDLESS_RUN(secs) "timeout --preserve-status -s INT " secs " '%s' " ENDLESS
 
 static void test_progress_shows_on_a_terminal_only(void **state)
 {
@@ -46,14 +48,14 @@ static void test_ctrl_c_stops_a_run_with_its_report(void **state)
     (void)state;
     char cmd[1024], *out;
     snprintf(cmd, sizeof cmd,
-             "timeout --preserve-status -s INT 1 '%s' run programs/bench/compute.s --args 100000000 2>&1", iwarp);
+             "timeout --preserve-status -s INT 1 '%s' " ENDLESS " 2>&1", iwarp);
     assert_int_equal(command_run(cmd, &out), 130);
     if (strstr(out, "status   stopped") == NULL || strstr(out, "iwarp run: interrupted at clock ") == NULL ||
         strstr(out, "(0,0)") == NULL)
         fail_msg("no report of the run so far:\n%s", out);
     free(out);
     snprintf(cmd, sizeof cmd,
-             "timeout --preserve-status -s INT 1 '%s' run programs/bench/compute.s --args 100000000 --json", iwarp);
+             "timeout --preserve-status -s INT 1 '%s' " ENDLESS " --json", iwarp);
     assert_int_equal(command_run(cmd, &out), 130);
     assert_non_null(strstr(out, "\"status\": \"stopped\""));
     free(out);
@@ -68,7 +70,7 @@ static void test_interrupted_work_is_marked_and_cleaned(void **state)
     char dir[] = "/tmp/iwarp-int-XXXXXX", cmd[2048], *out;
     assert_non_null(mkdtemp(dir));
     snprintf(cmd, sizeof cmd,
-             "timeout --preserve-status -s TERM 1 '%s' run programs/bench/compute.s --args 100000000 --record "
+             "timeout --preserve-status -s TERM 1 '%s' " ENDLESS " --record "
              "%s/rec.iwt > /dev/null 2>&1; ls %s",
              iwarp, dir, dir);
     command_run(cmd, &out);
