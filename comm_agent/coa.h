@@ -14,6 +14,21 @@
 #ifndef COA_COA_H
 #define COA_COA_H
 
+/* The agent's per-clock path compiled a second time with its keys fixed at their defaults (COA_DEFAULT_KEYS, see
+ * COA_KEY_OF below): the functions that this second object defines get names of their own, so that both link into
+ * one program. Declared before anything names them. */
+#ifdef COA_DEFAULT_KEYS
+#define coa_line_init coa_line_init_default_keys
+#define coa_wire coa_wire_default_keys
+#define coa_line_reset_books coa_line_reset_books_default_keys
+#define coa_line_free coa_line_free_default_keys
+#define coa_deliver_lines coa_deliver_lines_default_keys
+#define coa_links_stuck coa_links_stuck_default_keys
+#define coa_links_schedule coa_links_schedule_default_keys
+#define coa_spools_stuck coa_spools_stuck_default_keys
+#define coa_spools coa_spools_default_keys
+#endif
+
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -34,6 +49,9 @@ enum {
     COA_MAX_SLOTS = 64,
     COA_MAX_HOP_LATENCY = COA_MAX_SLOTS - 1,
 };
+/* A line's slots less one (coa_line_t's slot_mask) for a latency: its bits smeared down give the power of two above
+ * it, less one; at least two slots. A macro, so that the default keys' mask is a constant (COA_IN_MASK). */
+#define COA_SLOT_MASK_FOR(latency) ((latency) | (latency) >> 1 | (latency) >> 2 | (latency) >> 4 | (latency) >> 8 | 1u)
 
 /* Where a channel's words go (its route) or come from (its source). Encoded in control registers as
  * kind << 12 | dir << 8 | index. */
@@ -242,6 +260,39 @@ typedef struct coa_config {
 #undef COA_KEY
 } coa_config_t;
 
+/* The keys' defaults as constants: COA_DEFAULT_queue_depth and so on. */
+enum {
+#define COA_KEY(field, def, min, max, unit, doc, source) COA_DEFAULT_##field = def,
+#include "coa_keys.def"
+#undef COA_KEY
+};
+
+/* Whether cfg holds every key at its default: then a run may take the per-clock path compiled for them. */
+static inline bool coa_keys_default(const coa_config_t *cfg)
+{
+    return true
+#define COA_KEY(field, def, min, max, unit, doc, source) &&cfg->field == (def)
+#include "coa_keys.def"
+#undef COA_KEY
+        ;
+}
+
+/* The per-clock path (comm_agent/coa_link.c, coa_spool.c, emu/schedule.c and what they inline) reads a key of
+ * agent c through COA_KEY_OF, and its lines' masks through COA_LINE_MASK and COA_IN_MASK. Compiled as it is, these
+ * read the agent's copy; compiled a second time with COA_DEFAULT_KEYS (the meson files), they are the defaults,
+ * which the compiler folds into the code: a queue's index a shift, not a multiply by a loaded depth, and a post's
+ * slot an add and a mask of constants. Most runs use the defaults, and take that second path (emu/threads.c);
+ * every other machine runs the first, the same code with other values. */
+#ifdef COA_DEFAULT_KEYS
+#define COA_KEY_OF(c, field) ((void)(c), (unsigned)COA_DEFAULT_##field)
+#define COA_LINE_MASK(line) ((void)(line), (unsigned)COA_SLOT_MASK_FOR(COA_DEFAULT_hop_latency))
+#define COA_IN_MASK(c) ((void)(c), (unsigned)COA_SLOT_MASK_FOR(COA_DEFAULT_hop_latency))
+#else
+#define COA_KEY_OF(c, field) ((c)->cfg.field)
+#define COA_LINE_MASK(line) ((line)->slot_mask)
+#define COA_IN_MASK(c) ((c)->w.in_mask)
+#endif
+
 /* Where the agent's cell sits on the torus (street signs name cells by x and y). */
 typedef struct coa_place {
     unsigned x, y, width, height;
@@ -382,7 +433,7 @@ static inline bool coa_receiving(const coa_t *c)
 void coa_deliver_lines(coa_t *c, uint64_t now);
 static inline void coa_deliver(coa_t *c, uint64_t now)
 {
-    if ((coa_in_full(c) >> (now & c->w.in_mask) & 1u) != 0)
+    if ((coa_in_full(c) >> (now & COA_IN_MASK(c)) & 1u) != 0)
         coa_deliver_lines(c, now);
 }
 /* The parts of coa_after_ca, each called only when the test before it says it may have something to do. coa_spools
@@ -472,7 +523,7 @@ static inline int coa_gate_in_status(const coa_t *c, unsigned g)
      * whether the channel holds words (busy_lc) and tagged ones (tagged_lc) without computing its address. */
     if (!(c->busy_lc >> lc & 1u))
         return 1;
-    return (c->tagged_lc >> lc & 1u) && c->w.qtag[lc * c->cfg.queue_depth + c->lc[lc].head] ? 1 : 0;
+    return (c->tagged_lc >> lc & 1u) && c->w.qtag[lc * COA_KEY_OF(c, queue_depth) + c->lc[lc].head] ? 1 : 0;
 }
 static inline int coa_gate_out_status(const coa_t *c, unsigned g)
 {
@@ -480,7 +531,7 @@ static inline int coa_gate_out_status(const coa_t *c, unsigned g)
     if (lc == COA_NONE)
         return 2;
     const coa_lc_t *l = &c->lc[lc];
-    return l->count >= c->cfg.queue_depth || l->state == COA_LC_DRAINING ? 1 : 0;
+    return l->count >= COA_KEY_OF(c, queue_depth) || l->state == COA_LC_DRAINING ? 1 : 0;
 }
 int coa_cr_read(coa_t *c, uint32_t index, uint32_t *value, uint64_t now);
 /* coa_cr_read for what the runtimes' wait loops read at every trip, an empty arrival queue or a spool's status, with
@@ -492,7 +543,7 @@ static inline bool coa_cr_read_quick(const coa_t *c, uint32_t index, uint32_t *v
         return true;
     }
     uint32_t k = index - COA_CR_SPOOL; /* wraps for the registers below */
-    if (k < 8u * c->cfg.spools && k % 8u == COA_SPOOL_F_STATUS) {
+    if (k < 8u * COA_KEY_OF(c, spools) && k % 8u == COA_SPOOL_F_STATUS) {
         *value = c->spool[k / 8u].status;
         return true;
     }

@@ -32,8 +32,8 @@ void coa_raise(coa_t *c, uint32_t addr, const char *fmt, ...) __attribute__((for
  * not a locked one. */
 static inline bool coa_out_post(coa_t *c, coa_line_t *line, uint64_t now, coa_slot_t **slot)
 {
-    uint64_t at = now + c->cfg.hop_latency;
-    unsigned k = (unsigned)at & line->slot_mask;
+    uint64_t at = now + COA_KEY_OF(c, hop_latency);
+    unsigned k = (unsigned)at & COA_LINE_MASK(line);
     *slot = &line->slots[k];
     if (line->post_clock == now)
         return false;

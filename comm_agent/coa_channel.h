@@ -6,11 +6,11 @@
 
 static inline bool coa_lc_head_tagged(const coa_t *c, unsigned lc)
 {
-    return c->w.qtag[lc * c->cfg.queue_depth + c->lc[lc].head] != 0;
+    return c->w.qtag[lc * COA_KEY_OF(c, queue_depth) + c->lc[lc].head] != 0;
 }
 static inline uint32_t coa_lc_head(const coa_t *c, unsigned lc)
 {
-    return c->w.qdata[lc * c->cfg.queue_depth + c->lc[lc].head];
+    return c->w.qdata[lc * COA_KEY_OF(c, queue_depth) + c->lc[lc].head];
 }
 /* Frees a channel: tells the upstream allocator, unbinds gates and spools, keeps the statistics. */
 void coa_lc_release(coa_t *c, unsigned lc, uint64_t now);
@@ -40,7 +40,7 @@ static inline __attribute__((always_inline)) void coa_lc_push_books(coa_t *c, un
                                                                     uint64_t now)
 {
     coa_lc_t *l = &c->lc[lc];
-    unsigned depth = c->cfg.queue_depth;
+    unsigned depth = COA_KEY_OF(c, queue_depth);
     unsigned at = l->head + l->count;
     if (at >= depth)
         at -= depth;
@@ -92,7 +92,7 @@ static inline void coa_lc_note_written(coa_t *c, unsigned lc, uint32_t word, boo
 static inline __attribute__((always_inline)) uint32_t coa_lc_pop_books(coa_t *c, unsigned lc, uint64_t now)
 {
     coa_lc_t *l = &c->lc[lc];
-    unsigned depth = c->cfg.queue_depth;
+    unsigned depth = COA_KEY_OF(c, queue_depth);
     l->occupancy_base += now;
     uint32_t w = c->w.qdata[lc * depth + l->head];
     l->head = (uint16_t)(l->head + 1u == depth ? 0u : l->head + 1u);

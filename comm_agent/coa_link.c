@@ -19,12 +19,11 @@ int coa_line_init(coa_line_t *l, unsigned latency)
 {
     memset(l, 0, sizeof *l);
     /* A power of two above the latency, so the slot of a clock is a mask, not a division. */
-    l->nslots = 2;
-    while (l->nslots <= latency)
-        l->nslots *= 2;
-    if (l->nslots > COA_MAX_SLOTS)
+    unsigned mask = COA_SLOT_MASK_FOR(latency);
+    if (mask >= COA_MAX_SLOTS)
         return -1;
-    l->slot_mask = l->nslots - 1u;
+    l->nslots = mask + 1u;
+    l->slot_mask = mask;
     l->post_clock = UINT64_MAX;
     atomic_init(&l->never_dormant, false);
     l->receiver_dormant = &l->never_dormant;
@@ -60,7 +59,7 @@ void coa_line_free(coa_line_t *l)
  * arrivals' loop (deliver_flit is inlined there). */
 static __attribute__((noinline, cold)) void refuse_flit(coa_t *c, coa_dir_t from, unsigned lc)
 {
-    if (lc >= c->cfg.channels)
+    if (lc >= COA_KEY_OF(c, channels))
         coa_raise(c, lc, "a word from %s arrived for channel %u, which does not exist", coa_dir_name(from), lc);
     else
         coa_raise(c, lc, "channel %u overflowed: a word arrived from %s with no room (credit error)", lc,
@@ -70,7 +69,7 @@ static __attribute__((noinline, cold)) void refuse_flit(coa_t *c, coa_dir_t from
 static void deliver_flit(coa_t *c, coa_dir_t from, const coa_flit_t *f, uint64_t now)
 {
     unsigned lc = f->dst_lc;
-    if (lc >= c->cfg.channels) {
+    if (lc >= COA_KEY_OF(c, channels)) {
         refuse_flit(c, from, lc);
         return;
     }
@@ -89,7 +88,7 @@ static void deliver_flit(coa_t *c, coa_dir_t from, const coa_flit_t *f, uint64_t
         l->setup_started = false;
         l->stats.pathways++;
     }
-    if (l->count >= c->cfg.queue_depth) {
+    if (l->count >= COA_KEY_OF(c, queue_depth)) {
         refuse_flit(c, from, lc);
         return;
     }
@@ -100,7 +99,7 @@ static void deliver_flit(coa_t *c, coa_dir_t from, const coa_flit_t *f, uint64_t
 static void take_credit(coa_t *c, unsigned lc, uint64_t now)
 {
     coa_lc_t *l = &c->lc[lc];
-    unsigned credits = l->credits, depth = c->cfg.queue_depth;
+    unsigned credits = l->credits, depth = COA_KEY_OF(c, queue_depth);
     if (credits == 0) {
         coa_lc_thaw(c, lc, now); /* it may have waited for this credit */
         c->credit_lc |= coa_bit(lc); /* it has one now (depth >= 1); with any, its bit is set already */
@@ -140,7 +139,7 @@ static void deliver_back(coa_t *c, coa_dir_t from, coa_slot_t *s, uint64_t now)
 
 void coa_deliver_lines(coa_t *c, uint64_t now)
 {
-    unsigned k = (unsigned)now & c->w.in_mask;
+    unsigned k = (unsigned)now & COA_IN_MASK(c);
     const _Atomic uint64_t *posted = c->w.in_posted;
     uint64_t *taken = c->w.in_taken;
     uint64_t bit = coa_bit(k);

@@ -47,9 +47,9 @@ static inline void coa_links_send(coa_t *c, uint64_t now, uint64_t sendable)
             c->credit_lc &= ~coa_bit(lc);
         c->rr[d] = (uint8_t)lc;
         c->link_last_lc[d] = (uint8_t)lc;
-        c->link_free_at[d] = now + c->cfg.link_clocks;
+        c->link_free_at[d] = now + COA_KEY_OF(c, link_clocks);
         c->link_stats[d].words++;
-        c->link_stats[d].busy_clocks += c->cfg.link_clocks;
+        c->link_stats[d].busy_clocks += COA_KEY_OF(c, link_clocks);
         if (tag && coa_word_kind(w) == COA_WORD_KIND_TRAILER) {
             if (l->count != 0) {
                 coa_raise(c, lc, "words follow the trailer on channel %u", lc);
@@ -58,7 +58,7 @@ static inline void coa_links_send(coa_t *c, uint64_t now, uint64_t sendable)
             /* The channel is free once the credits of every word it sent are back. */
             l->trailer_sent = true;
             coa_lc_set_state(c, lc, COA_LC_DRAINING, now);
-            if (l->credits == c->cfg.queue_depth)
+            if (l->credits == COA_KEY_OF(c, queue_depth))
                 coa_lc_release(c, lc, now);
         }
     }

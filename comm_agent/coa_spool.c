@@ -30,7 +30,7 @@ static void mem_write(coa_t *c, uint32_t addr, uint32_t w)
 static void load_entry(coa_t *c, const uint32_t e[4], uint64_t now)
 {
     unsigned lc = e[0];
-    if (lc >= c->cfg.channels) {
+    if (lc >= COA_KEY_OF(c, channels)) {
         coa_raise(c, lc, "forwarding pattern names channel %u, which does not exist", lc);
         return;
     }
@@ -39,8 +39,8 @@ static void load_entry(coa_t *c, const uint32_t e[4], uint64_t now)
         return;
     }
     coa_end_t route = coa_end_decode(e[1]), source = coa_end_decode(e[2]);
-    if ((route.kind == COA_END_LINK && (route.dir >= COA_NUM_DIRS || route.index >= c->cfg.channels)) ||
-        (source.kind == COA_END_LINK && (source.dir >= COA_NUM_DIRS || source.index >= c->cfg.channels)) ||
+    if ((route.kind == COA_END_LINK && (route.dir >= COA_NUM_DIRS || route.index >= COA_KEY_OF(c, channels))) ||
+        (source.kind == COA_END_LINK && (source.dir >= COA_NUM_DIRS || source.index >= COA_KEY_OF(c, channels))) ||
         route.kind > COA_END_QUEUE || source.kind > COA_END_SPOOL) {
         coa_raise(c, lc, "forwarding pattern gives channel %u a route 0x%x or source 0x%x that does not exist", lc,
                   e[1], e[2]);
@@ -53,7 +53,7 @@ static void load_entry(coa_t *c, const uint32_t e[4], uint64_t now)
     l->pool = (uint8_t)(e[3] & 3u);
     coa_lc_set_route(c, lc, route, now);
     coa_lc_set_source(c, lc, source);
-    if (route.kind == COA_END_SPOOL && route.index < c->cfg.spools)
+    if (route.kind == COA_END_SPOOL && route.index < COA_KEY_OF(c, spools))
         coa_spool_bind(c, route.index, (uint8_t)lc);
 }
 
@@ -71,7 +71,7 @@ static __attribute__((noinline)) void loader_step(coa_t *c, uint64_t now)
     if (c->load_index == UINT32_MAX) { /* the count word */
         c->load_left = w;
         c->load_index = 0;
-        if (w > c->cfg.channels * 4u) {
+        if (w > COA_KEY_OF(c, channels) * 4u) {
             coa_raise(c, w, "forwarding pattern of %u entries is longer than possible", w);
             c->loading = false;
         }
@@ -94,7 +94,7 @@ static bool send_waits(const coa_t *c, const coa_lc_t *l)
     _Static_assert(COA_LC_FREE == 0 && COA_LC_DRAINING == 4 && COA_LC_HEADER % 4 != 0 && COA_LC_ROUTED % 4 != 0 &&
                        COA_LC_ARRIVED % 4 != 0,
                    "free and draining are the states that are 0 mod 4");
-    return l->count >= c->cfg.queue_depth || (l->state & 3u) == 0;
+    return l->count >= COA_KEY_OF(c, queue_depth) || (l->state & 3u) == 0;
 }
 /* Whether a receive spool waits on channel lc: for a word that is not a trailer, on a channel routed to it. The
  * masks (busy_lc, tagged_lc) answer the first two without the channel's fields; only a channel holding a tagged
@@ -109,7 +109,7 @@ static bool receive_waits(const coa_t *c, unsigned lc, const coa_lc_t *l)
  * for its pathway). Only a change of the channel or of the spool's own set-up ends it. */
 static bool spool_waits(const coa_t *c, const coa_spool_t *sp)
 {
-    if (sp->lc >= c->cfg.channels)
+    if (sp->lc >= COA_KEY_OF(c, channels))
         return true;
     const coa_lc_t *l = &c->lc[sp->lc];
     return sp->mode == COA_SPOOL_SEND ? send_waits(c, l) : receive_waits(c, sp->lc, l);
@@ -179,7 +179,7 @@ static __attribute__((noinline)) void mark_stuck(coa_t *c, unsigned s)
 {
     c->spools_stuck |= 1u << s;
     unsigned lc = c->spool[s].lc;
-    if (lc < c->cfg.channels) {
+    if (lc < COA_KEY_OF(c, channels)) {
         if (!(c->stuck_lcs & coa_bit(lc)))
             c->stuck_on[lc] = 0;
         c->stuck_on[lc] |= 1u << s;
@@ -209,7 +209,7 @@ static inline __attribute__((always_inline)) void spools_step(coa_t *c, uint64_t
         unsigned s = ((unsigned)__builtin_ctz(m) + from) & 31u;
         const coa_spool_t *sp = &c->spool[s];
         unsigned lc = sp->lc;
-        if (lc < c->cfg.channels) {
+        if (lc < COA_KEY_OF(c, channels)) {
             /* It moves a word, or faults: either way the memory port is used and the turn is its. */
             if (sp->mode == COA_SPOOL_SEND) {
                 if (!send_waits(c, &c->lc[lc])) {

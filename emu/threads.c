@@ -25,8 +25,19 @@ typedef struct thread_post {
 } thread_post_t;
 _Static_assert(sizeof(thread_post_t) == 64, "a thread's post is one cache line");
 
+/* A clock of a block: emu_block_step, or its copy compiled for the agent's default keys. */
+typedef void block_step_fn(emu_array_t *a, emu_block_t *b, uint64_t now, emu_step_summary_t *sum);
+
+/* The block step for a's machine, chosen once a run: the copy compiled for the default keys when the machine has
+ * them (comm_agent/coa.h, COA_KEY_OF), which is the same code with the keys folded in; else the one that reads them. */
+static block_step_fn *block_step_for(const emu_array_t *a)
+{
+    return coa_keys_default(&a->machine.agent) ? emu_block_step_default_keys : emu_block_step;
+}
+
 typedef struct shared_run {
     emu_array_t *a;
+    block_step_fn *block_step;
     uint64_t limit;
     unsigned nthreads;
     thread_post_t *posts; /* [nthreads] */
@@ -71,7 +82,7 @@ static void *worker_main(void *arg)
          * clock all the same, and the run stops after it: had thread 0 left its block out, the others' cells
          * would have run one clock more than its own. */
         sum.stop = w->id == 0 && a->stop_requested;
-        emu_block_step(a, block, rc.clock, &sum);
+        r->block_step(a, block, rc.clock, &sum);
         post->s[step & 1u] = sum;
         atomic_store_explicit(&post->steps, step + 1, memory_order_release);
         for (unsigned t = 0; t < r->nthreads; t++)
@@ -107,7 +118,8 @@ emu_run_status_t emu_array_run_threads(emu_array_t *a, uint64_t limit)
     unsigned most = emu_array_max_threads(a), n = a->nthreads < most ? a->nthreads : most;
     if (emu_blocks_prepare(a, n) != 0)
         return emu_array_run_serial(a, limit);
-    shared_run_t r = {.a = a, .limit = limit, .nthreads = n, .start = {a->clock, a->last_progress}};
+    shared_run_t r = {
+        .a = a, .block_step = block_step_for(a), .limit = limit, .nthreads = n, .start = {a->clock, a->last_progress}};
     r.posts = aligned_alloc(64, n * sizeof *r.posts);
     worker_t *workers = calloc(n, sizeof *workers);
     if (r.posts != NULL)
@@ -151,6 +163,7 @@ emu_run_status_t emu_array_run_serial(emu_array_t *a, uint64_t limit)
     emu_run_clock_t rc = {a->clock, a->last_progress};
     emu_run_status_t st;
     bool scheduled = emu_blocks_prepare(a, 1) == 0; /* out of memory: every cell every clock, as it was */
+    block_step_fn *block_step = block_step_for(a);
     for (;;) {
         if (scheduled && !a->has_hooks && emu_block_alone(a, &a->blocks[0], &rc, limit, &st))
             break;
@@ -165,7 +178,7 @@ emu_run_status_t emu_array_run_serial(emu_array_t *a, uint64_t limit)
         }
         if (!sum.stop) {
             if (scheduled)
-                emu_block_step(a, &a->blocks[0], rc.clock, &sum);
+                block_step(a, &a->blocks[0], rc.clock, &sum);
             else
                 for (unsigned i = 0; i < a->ncells; i++)
                     emu_cell_step(&a->cells[i], rc.clock, &sum);

@@ -117,6 +117,32 @@ static void test_threads_change_nothing(void **state)
     }
 }
 
+/* A machine with the agent's default keys runs the block step compiled with them fixed (emu/threads.c), any other
+ * machine the one that reads them: the same code, so the same run. Nine spools instead of eight changes nothing
+ * these programs see (none uses the ninth), so that machine's report, from the step that reads the keys, is the
+ * default machine's; a hop latency of 3 instead of 2 takes the same step and still changes the run. */
+static void test_the_default_keys_step_changes_nothing(void **state)
+{
+    (void)state;
+    char what[1024];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *fixed = report(cases[i].what, 1);
+        snprintf(what, sizeof what, "%s --set spools=9", cases[i].what);
+        char *read = report(what, 1);
+        if (strcmp(fixed, read) != 0)
+            fail_msg("%s: the report with the default keys differs from the one with 9 spools", cases[i].what);
+        free(read);
+        if (strstr(cases[i].what, "stream.s") != NULL) {
+            snprintf(what, sizeof what, "%s --set hop_latency=3", cases[i].what);
+            char *later = report(what, 1);
+            if (strstr(later, "\"cycles\"") == NULL || strcmp(fixed, later) == 0)
+                fail_msg("%s: hop latency 3 gives no report, or the default machine's:\n%s", cases[i].what, later);
+            free(later);
+        }
+        free(fixed);
+    }
+}
+
 /* In the debugger every clock runs with its hooks: a breakpoint, a stop at a clock and a resumed run end in the
  * state the plain run ends in. */
 static void test_the_debugger_changes_nothing(void **state)
@@ -153,6 +179,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_threads_change_nothing),
         cmocka_unit_test(test_the_debugger_changes_nothing),
+        cmocka_unit_test(test_the_default_keys_step_changes_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
