@@ -277,12 +277,12 @@ static inline bool coa_keys_default(const coa_config_t *cfg)
         ;
 }
 
-/* The per-clock path (comm_agent/coa_link.c, coa_spool.c, emu/schedule.c and what they inline) reads a key of
- * agent c through COA_KEY_OF, and its lines' masks through COA_LINE_MASK and COA_IN_MASK. Compiled as it is, these
- * read the agent's copy; compiled a second time with COA_DEFAULT_KEYS (the meson files), they are the defaults,
- * which the compiler folds into the code: a queue's index a shift, not a multiply by a loaded depth, and a post's
- * slot an add and a mask of constants. Most runs use the defaults, and take that second path (emu/threads.c);
- * every other machine runs the first, the same code with other values. */
+/* The per-clock path (comm_agent/coa_link.c, coa_spool.c, emu/schedule.c, emu/cell_port.c and what they inline)
+ * reads a key of agent c through COA_KEY_OF, and its lines' masks through COA_LINE_MASK and COA_IN_MASK. Compiled as
+ * it is, these read the agent's copy; compiled a second time with COA_DEFAULT_KEYS (the meson files), they are the
+ * defaults, which the compiler folds into the code: a queue's index a shift, not a multiply by a loaded depth, and a
+ * post's slot an add and a mask of constants. Most runs use the defaults, and take that second path (emu/threads.c
+ * and emu_cell_port_ops choose it); every other machine runs the first, the same code with other values. */
 #ifdef COA_DEFAULT_KEYS
 #define COA_KEY_OF(c, field) ((void)(c), (unsigned)COA_DEFAULT_##field)
 #define COA_LINE_MASK(line) ((void)(line), (unsigned)COA_SLOT_MASK_FOR(COA_DEFAULT_hop_latency))

@@ -3,6 +3,13 @@
 #ifndef EMU_CELL_H
 #define EMU_CELL_H
 
+/* cell_port.c compiled a second time for the agent's default keys (comm_agent/coa.h, COA_KEY_OF) defines its ports
+ * under names of their own. */
+#ifdef COA_DEFAULT_KEYS
+#define emu_cell_port emu_cell_port_default_keys
+#define emu_cell_watched_port emu_cell_watched_port_default_keys
+#endif
+
 #include "array_internal.h"
 
 /* Up to this many bundles between waking from wfe and sleeping in it again are a program looking whether
@@ -51,6 +58,13 @@ void emu_cell_wake(void *cell);
 void emu_cell_wire(emu_array_t *a, emu_cell_t *c);
 /* Gives the cell watch w (watch.h; NULL: none), freeing the one it had. */
 void emu_cell_set_watch(emu_cell_t *c, emu_watch_t *w);
+/* The port a cell's CA meets its agent by (cell_port.c): with the watch's logs or without, and compiled with the
+ * agent's keys fixed when keys are the defaults. The ports' control registers are cell.c's, the same in all four. */
+const ca_port_ops_t *emu_cell_port_ops(const coa_config_t *keys, bool watched);
+extern const ca_port_ops_t emu_cell_port, emu_cell_watched_port;
+extern const ca_port_ops_t emu_cell_port_default_keys, emu_cell_watched_port_default_keys;
+int emu_cell_cr_read(void *ctx, uint32_t index, uint32_t *value);
+int emu_cell_cr_write(void *ctx, uint32_t index, uint32_t value);
 /* Sends what is left in a cell's console buffer. */
 void emu_cell_flush_console(emu_cell_t *c);
 /* " (file:line:col)" of pc in the cell's program, or "" when no line is known. */

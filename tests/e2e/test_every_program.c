@@ -117,10 +117,11 @@ static void test_threads_change_nothing(void **state)
     }
 }
 
-/* A machine with the agent's default keys runs the block step compiled with them fixed (emu/threads.c), any other
- * machine the one that reads them: the same code, so the same run. Nine spools instead of eight changes nothing
- * these programs see (none uses the ninth), so that machine's report, from the step that reads the keys, is the
- * default machine's; a hop latency of 3 instead of 2 takes the same step and still changes the run. */
+/* A machine with the agent's default keys runs the block step and the cells' ports compiled with them fixed
+ * (emu/threads.c, emu_cell_port_ops), any other machine the ones that read them: the same code, so the same run.
+ * Nine spools instead of eight changes nothing these programs see (none uses the ninth), so that machine's report,
+ * from the code that reads the keys, is the default machine's; a hop latency of 3 instead of 2 takes the same code
+ * and still changes the run. */
 static void test_the_default_keys_step_changes_nothing(void **state)
 {
     (void)state;
