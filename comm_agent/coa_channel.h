@@ -32,6 +32,18 @@ static inline void coa_lc_note_state(coa_t *c, unsigned lc, uint64_t now)
         l->stats_since = now;
     }
 }
+/* Index `at`, below twice the depth, wrapped into a channel's ring of agent c: a channel's head is below the depth
+ * and its count at most the depth (coa_state_check holds a restored one to that). With the depth a known power of
+ * two (the default keys' copy, COA_KEY_OF) a mask, else a compare and a subtract. */
+static inline unsigned coa_ring_wrap(const coa_t *c, unsigned at)
+{
+    unsigned depth = COA_KEY_OF(c, queue_depth);
+#ifdef COA_DEFAULT_KEYS
+    if ((depth & (depth - 1u)) == 0)
+        return at & (depth - 1u);
+#endif
+    return at >= depth ? at - depth : at;
+}
 /* The queue itself, inline: every word that crosses the agent is pushed once and popped once, and the
  * callers (arrivals, links, gates, spools) each know half of the arguments. The channel's own books apart from the
  * agent's (busy_lc, moved, the stuck spools), which a bundle's two gate words share (coa_gate.h); always inline, so
@@ -41,9 +53,7 @@ static inline __attribute__((always_inline)) void coa_lc_push_books(coa_t *c, un
 {
     coa_lc_t *l = &c->lc[lc];
     unsigned depth = COA_KEY_OF(c, queue_depth);
-    unsigned at = l->head + l->count;
-    if (at >= depth)
-        at -= depth;
+    unsigned at = coa_ring_wrap(c, l->head + l->count);
     if (l->count == 0)
         coa_lc_note_state(c, lc, now);
     l->occupancy_base -= now;
@@ -95,7 +105,7 @@ static inline __attribute__((always_inline)) uint32_t coa_lc_pop_books(coa_t *c,
     unsigned depth = COA_KEY_OF(c, queue_depth);
     l->occupancy_base += now;
     uint32_t w = c->w.qdata[lc * depth + l->head];
-    l->head = (uint16_t)(l->head + 1u == depth ? 0u : l->head + 1u);
+    l->head = (uint16_t)coa_ring_wrap(c, l->head + 1u);
     l->count--;
     if (l->count == 0) {
         c->busy_lc &= ~coa_bit(lc);
