@@ -444,27 +444,77 @@ __attribute__((noinline)) static uint64_t step_issue(ca_t *ca, const emu_bundle_
     return issue(ca, b, now);
 }
 
-/* ca_step for any bundle but the plain ones (run_one's). Not inlined, so that ca_step keeps no registers of its own;
- * each case a jump to its own function, so that the runtimes' wait loops, which pass a lone wfe at every trip with
- * events on, pay for no frame. */
+/* An EMU_BUNDLE_LONE_CORE bundle, as run_one would run it (ca_ops.inc's case, then its ending with a horizon of 0),
+ * without run_one's frame and the set-up of its threaded code: the runtimes' wait loops issue two such bundles of
+ * their four at every trip, one cell-clock each. Reached through step_other, so that the test for it costs
+ * nothing to the bundles run_one takes (EMU_BUNDLE_RUN_ONE). */
+__attribute__((noinline)) static uint64_t step_lone(ca_t *ca, const emu_bundle_t *b, uint64_t now)
+{
+    ca_state_block_t *s = &ca->s;
+    uint32_t *const regs = s->regs;
+    const emu_ahead_op_t *op = ca->prog->ahead_ops + b->first_ahead;
+    unsigned opcode = op->opcode;
+    uint32_t a = regs[op->rs1];
+    unsigned clocks = b->clocks_fall;
+    /* count_bundle's figures, of a bundle of one operation with no memory word. */
+    s->stats.bundles++;
+    s->stats.ops++;
+    s->stats.busy_clocks += b->clocks;
+    if (opcode == ISA_OP_BEQ || opcode == ISA_OP_BNE) {
+        /* Its target is its ext (checked: TARGETS_OK), and its clocks the bundle's own (not DYN_TARGET). */
+        bool taken = (a == regs[op->rs2]) == (opcode == ISA_OP_BEQ);
+        s->pc = b->next_pc;
+        if (taken) {
+            clocks = b->clocks_taken;
+            s->pc = op->ext;
+            s->stats.branches_taken++;
+        }
+    } else {
+        uint32_t v2 = regs[op->v2_reg] + op->ext;
+        uint32_t v;
+        if (opcode == ISA_OP_OR)
+            v = a | v2;
+        else if (opcode == ISA_OP_AND)
+            v = a & v2;
+        else if (opcode == ISA_OP_ADD)
+            v = a + v2;
+        else if (opcode == ISA_OP_SUB)
+            v = a - v2;
+        else /* ISA_OP_XOR (lone_core in program.c) */
+            v = a ^ v2;
+        regs[op->rd] = v;
+        s->pc = b->next_pc;
+    }
+    s->stats.stall_clocks[CA_STALL_BYPASS] += clocks - b->clocks;
+    s->ready_at = now + clocks;
+    return s->ready_at;
+}
+
+/* ca_step for any bundle but the plain ones (run_one's), the lone ones among those included. Not inlined, so that
+ * ca_step keeps no registers of its own; each case a jump to its own function, so that the runtimes' wait loops, which
+ * pass a lone wfe at every trip with events on, pay for no frame. */
 __attribute__((noinline)) static uint64_t step_other(ca_t *ca, const emu_bundle_t *b, uint64_t now)
 {
+    /* issue()'s bundles with one test: a program that moves words through gates issues them at every clock. */
+    if (!(b->flags & (EMU_BUNDLE_WFE | EMU_BUNDLE_LONE_CORE | EMU_BUNDLE_ILLEGAL)))
+        return step_issue(ca, b, now);
+    /* Then the wait loops' bundles, at every trip: two lone ones to a wfe. */
+    if (b->flags & EMU_BUNDLE_LONE_CORE)
+        return step_lone(ca, b, now);
     if (b->flags & EMU_BUNDLE_WFE) /* an illegal bundle has no other flag */
         return ca->s.events_on ? step_wfe(ca, b, now) : step_wfe_events_off(ca, b, now);
-    if (b->flags & EMU_BUNDLE_ILLEGAL)
-        return step_fault(ca, b, now);
-    return step_issue(ca, b, now);
+    return step_fault(ca, b, now);
 }
 
 /* ca_step once the core may issue and no event diverts it. The plain bundles, gates or not, run as the run-ahead runs
- * them (its threaded code, once), with no test the others need; nothing is left to do after any call, so that each is
- * a jump. */
+ * them (its threaded code, once), with no test the others need, but for the lone ones (step_lone); nothing is left to
+ * do after any call, so that each is a jump. */
 static inline uint64_t step_bundle(ca_t *ca, uint64_t now)
 {
     const emu_bundle_t *b = emu_program_bundle(ca->prog, ca->s.pc);
     if (b == NULL)
         return step_fault(ca, b, now);
-    if (b->flags & (EMU_BUNDLE_RUN_AHEAD | EMU_BUNDLE_PORT_AHEAD))
+    if (b->flags & EMU_BUNDLE_RUN_ONE)
         return run_one(ca, b, now);
     return step_other(ca, b, now);
 }

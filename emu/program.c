@@ -201,6 +201,26 @@ static void find_stalls(emu_program_t *p)
     }
 }
 
+/* Whether ca_step may run bundle b with its own few lines (step_lone in ca.c) rather than the run-ahead's code:
+ * one operation of those it knows, which neither faults nor touches the memory, and leaves r0 alone. Asked once the
+ * bundle's RUN_AHEAD and TARGETS_OK are known. */
+static bool lone_core(const emu_bundle_t *b, const isa_op_t *ops)
+{
+    if (b->count != 1 || b->mem_accesses != 0 || !(b->flags & EMU_BUNDLE_RUN_AHEAD) ||
+        !(b->flags & EMU_BUNDLE_TARGETS_OK) || (b->flags & EMU_BUNDLE_DYN_TARGET))
+        return false;
+    switch (ops[0].opcode) {
+    case ISA_OP_ADD:
+    case ISA_OP_SUB:
+    case ISA_OP_AND:
+    case ISA_OP_OR:
+    case ISA_OP_XOR: return ops[0].rd != ISA_REG_ZERO;
+    case ISA_OP_BEQ:
+    case ISA_OP_BNE: return ops[0].has_ext;
+    default: return false;
+    }
+}
+
 /* Once every bundle is known: branch targets, and which bundles need no staging. */
 static void check_bundles(emu_program_t *p)
 {
@@ -221,10 +241,14 @@ static void check_bundles(emu_program_t *p)
             b->flags |= EMU_BUNDLE_DIRECT;
         if ((b->flags & EMU_BUNDLE_ALONE) && (b->flags & EMU_BUNDLE_DIRECT))
             b->flags |= EMU_BUNDLE_RUN_AHEAD;
+        if (lone_core(b, ops))
+            b->flags |= EMU_BUNDLE_LONE_CORE;
         /* A plain bundle's only uses of the port are its gates and a control register read (wfe is a system
          * operation). */
         if ((b->flags & EMU_BUNDLE_PLAIN) && (b->flags & EMU_BUNDLE_PORT) && (b->flags & EMU_BUNDLE_DIRECT))
             b->flags |= EMU_BUNDLE_PORT_AHEAD;
+        if ((b->flags & (EMU_BUNDLE_RUN_AHEAD | EMU_BUNDLE_PORT_AHEAD)) && !(b->flags & EMU_BUNDLE_LONE_CORE))
+            b->flags |= EMU_BUNDLE_RUN_ONE;
     }
 }
 

@@ -41,7 +41,7 @@ static unsigned step_all(core_t *c, emu_program_t *prog, uint64_t *issued_at)
     assert_non_null(flags);
     for (uint32_t k = 0; k < prog->nbundles; k++) {
         flags[k] = prog->bundles[k].flags;
-        prog->bundles[k].flags &= (uint16_t)~EMU_BUNDLE_RUN_AHEAD;
+        prog->bundles[k].flags &= (uint16_t)~(EMU_BUNDLE_RUN_AHEAD | EMU_BUNDLE_RUN_ONE | EMU_BUNDLE_LONE_CORE);
     }
     unsigned n = 0;
     for (uint64_t now = 0; now != UINT64_MAX;) {
