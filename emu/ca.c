@@ -444,8 +444,31 @@ __attribute__((noinline)) static uint64_t step_issue(ca_t *ca, const emu_bundle_
     return issue(ca, b, now);
 }
 
+/* step_lone's rdcr, as ca_ops.inc's case runs it, apart: its call to the port wants a frame that the others do
+ * without. A register that is not there faults before anything changes, as in run_one. */
+__attribute__((noinline)) static uint64_t step_lone_cr_read(ca_t *ca, const emu_bundle_t *b, uint64_t now,
+                                                            const emu_ahead_op_t *op)
+{
+    ca_state_block_t *s = &ca->s;
+    uint32_t index = s->regs[op->rs1] + s->regs[op->v2_reg] + op->ext;
+    uint32_t value;
+    if (ca->port.ops->cr_read(ca->port.ctx, index, &value) != 0) {
+        set_fault(ca, now, EMU_FAULT_BAD_CONTROL_REGISTER, b->pc, index, "read of control register %u", index);
+        return UINT64_MAX;
+    }
+    s->regs[op->rd] = value;
+    s->stats.cr_reads++;
+    s->stats.bundles++;
+    s->stats.ops++;
+    s->stats.busy_clocks += b->clocks;
+    s->stats.stall_clocks[CA_STALL_BYPASS] += b->clocks_fall - b->clocks;
+    s->pc = b->next_pc;
+    s->ready_at = now + b->clocks_fall;
+    return s->ready_at;
+}
+
 /* An EMU_BUNDLE_LONE_CORE bundle, as run_one would run it (ca_ops.inc's case, then its ending with a horizon of 0),
- * without run_one's frame and the set-up of its threaded code: the runtimes' wait loops issue two such bundles of
+ * without run_one's frame and the set-up of its threaded code: the runtimes' wait loops issue three such bundles of
  * their four at every trip, one cell-clock each. Reached through step_other, so that the test for it costs
  * nothing to the bundles run_one takes (EMU_BUNDLE_RUN_ONE). */
 __attribute__((noinline)) static uint64_t step_lone(ca_t *ca, const emu_bundle_t *b, uint64_t now)
@@ -454,6 +477,8 @@ __attribute__((noinline)) static uint64_t step_lone(ca_t *ca, const emu_bundle_t
     uint32_t *const regs = s->regs;
     const emu_ahead_op_t *op = ca->prog->ahead_ops + b->first_ahead;
     unsigned opcode = op->opcode;
+    if (opcode == ISA_OP_RDCR)
+        return step_lone_cr_read(ca, b, now, op);
     uint32_t a = regs[op->rs1];
     unsigned clocks = b->clocks_fall;
     /* count_bundle's figures, of a bundle of one operation with no memory word. */
@@ -498,7 +523,7 @@ __attribute__((noinline)) static uint64_t step_other(ca_t *ca, const emu_bundle_
     /* issue()'s bundles with one test: a program that moves words through gates issues them at every clock. */
     if (!(b->flags & (EMU_BUNDLE_WFE | EMU_BUNDLE_LONE_CORE | EMU_BUNDLE_ILLEGAL)))
         return step_issue(ca, b, now);
-    /* Then the wait loops' bundles, at every trip: two lone ones to a wfe. */
+    /* Then the wait loops' bundles, at every trip: three lone ones to a wfe. */
     if (b->flags & EMU_BUNDLE_LONE_CORE)
         return step_lone(ca, b, now);
     if (b->flags & EMU_BUNDLE_WFE) /* an illegal bundle has no other flag */

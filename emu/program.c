@@ -202,14 +202,16 @@ static void find_stalls(emu_program_t *p)
 }
 
 /* Whether ca_step may run bundle b with its own few lines (step_lone in ca.c) rather than the run-ahead's code:
- * one operation of those it knows, which neither faults nor touches the memory, and leaves r0 alone. Asked once the
- * bundle's RUN_AHEAD and TARGETS_OK are known. */
+ * one operation of those it knows, which touches neither the memory nor the gates and leaves r0 alone, and faults
+ * only as an rdcr of a register that is not there. Asked once the bundle's RUN_AHEAD, PORT_AHEAD and TARGETS_OK are
+ * known. */
 static bool lone_core(const emu_bundle_t *b, const isa_op_t *ops)
 {
-    if (b->count != 1 || b->mem_accesses != 0 || !(b->flags & EMU_BUNDLE_RUN_AHEAD) ||
-        !(b->flags & EMU_BUNDLE_TARGETS_OK) || (b->flags & EMU_BUNDLE_DYN_TARGET))
+    if (b->count != 1 || b->mem_accesses != 0 || !(b->flags & (EMU_BUNDLE_RUN_AHEAD | EMU_BUNDLE_PORT_AHEAD)) ||
+        (b->flags & EMU_BUNDLE_GATES) || !(b->flags & EMU_BUNDLE_TARGETS_OK) || (b->flags & EMU_BUNDLE_DYN_TARGET))
         return false;
     switch (ops[0].opcode) {
+    case ISA_OP_RDCR:
     case ISA_OP_ADD:
     case ISA_OP_SUB:
     case ISA_OP_AND:
@@ -241,12 +243,12 @@ static void check_bundles(emu_program_t *p)
             b->flags |= EMU_BUNDLE_DIRECT;
         if ((b->flags & EMU_BUNDLE_ALONE) && (b->flags & EMU_BUNDLE_DIRECT))
             b->flags |= EMU_BUNDLE_RUN_AHEAD;
-        if (lone_core(b, ops))
-            b->flags |= EMU_BUNDLE_LONE_CORE;
         /* A plain bundle's only uses of the port are its gates and a control register read (wfe is a system
          * operation). */
         if ((b->flags & EMU_BUNDLE_PLAIN) && (b->flags & EMU_BUNDLE_PORT) && (b->flags & EMU_BUNDLE_DIRECT))
             b->flags |= EMU_BUNDLE_PORT_AHEAD;
+        if (lone_core(b, ops))
+            b->flags |= EMU_BUNDLE_LONE_CORE;
         if ((b->flags & (EMU_BUNDLE_RUN_AHEAD | EMU_BUNDLE_PORT_AHEAD)) && !(b->flags & EMU_BUNDLE_LONE_CORE))
             b->flags |= EMU_BUNDLE_RUN_ONE;
     }

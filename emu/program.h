@@ -30,9 +30,10 @@ enum {
                                        * running ahead */
     EMU_BUNDLE_CR_WRITE_ALONE = 1u << 12, /* SIMPLE, a wrcr: nothing to stage, so ca_step runs it without issue() */
     EMU_BUNDLE_GATES = 1u << 13, /* gates_in or gates_out: one test where a stepped bundle may take gates */
-    EMU_BUNDLE_LONE_CORE = 1u << 14, /* RUN_AHEAD, one operation with no memory access: an add, sub, and, or or xor
-                                      * to a register other than r0, or a beq or bne (the runtimes' wait loops' li,
-                                      * and, and the branch back to wfe), which ca_step runs without run_one */
+    EMU_BUNDLE_LONE_CORE = 1u << 14, /* RUN_AHEAD or PORT_AHEAD, one operation with no memory access nor gate: an
+                                      * add, sub, and, or, xor or rdcr to a register other than r0, or a beq or bne
+                                      * (each bundle of the runtimes' wait loops but their wfe), which ca_step runs
+                                      * without run_one */
     EMU_BUNDLE_RUN_ONE = 1u << 15, /* RUN_AHEAD or PORT_AHEAD but not LONE_CORE: ca_step runs it with run_one, one test
                                     * for its common bundles */
 };

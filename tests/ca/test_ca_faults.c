@@ -345,6 +345,20 @@ static void test_bad_control_registers_fault(void **state)
         assert_int_equal(h_reg(h, 6), 0);
         assert_string_equal(h->console, "");
     }
+    /* An rdcr alone in its bundle, which ca_step runs apart (EMU_BUNDLE_LONE_CORE), faults the same. */
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        if (bad[i].opcode != ISA_OP_RDCR)
+            continue;
+        h_next(h);
+        PB(h->p, pb_li(5, 'q'), pb_li(3, bad[i].number - 1));
+        uint32_t pc = PB(h->p, pb_ri(ISA_OP_RDCR, 5, 3, 1));
+        PB(h->p, pb_halt());
+        const emu_fault_t *f = run_expect(h, EMU_FAULT_BAD_CONTROL_REGISTER, pc, t_int(h));
+        if (f->addr != bad[i].number)
+            fail_msg("lone rdcr 0x%x: fault names 0x%x", bad[i].number, f->addr);
+        assert_int_equal(h_reg(h, 5), 'q');
+        assert_int_equal(h_stats(h)->cr_reads, 0);
+    }
 }
 
 /* Runs the program built so far expecting `kind` at the bundle at pc; checks r5 kept 5, memory word "d"

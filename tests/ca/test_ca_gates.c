@@ -115,8 +115,8 @@ static void compare(harness_t *h, unsigned fast, emu_fault_kind_t ends_with, boo
     for (uint32_t k = 0; k < prog.nbundles; k++) {
         flags[k] = prog.bundles[k].flags;
         n += (flags[k] & EMU_BUNDLE_PORT_AHEAD) != 0;
-        if (flags[k] & EMU_BUNDLE_PORT_AHEAD) /* RUN_ONE too, which would still send it to run_one */
-            prog.bundles[k].flags &= (uint16_t)~(EMU_BUNDLE_PORT_AHEAD | EMU_BUNDLE_RUN_ONE);
+        if (flags[k] & EMU_BUNDLE_PORT_AHEAD) /* and what would still send it to run_one or step_lone */
+            prog.bundles[k].flags &= (uint16_t)~(EMU_BUNDLE_PORT_AHEAD | EMU_BUNDLE_RUN_ONE | EMU_BUNDLE_LONE_CORE);
     }
     assert_int_equal(n, fast);
     core_t *want = calloc(1, sizeof *want), *got = calloc(1, sizeof *got);
