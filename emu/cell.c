@@ -393,6 +393,8 @@ emu_cell_next_t emu_cell_next_after(emu_cell_t *c, uint64_t now, unsigned may, b
 
 void emu_cell_step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
 {
+    if (c->stuck_since != 0) /* asleep so in a block's list before (step leaves it to whoever wakes the cell) */
+        emu_cell_unstick(c, now);
     (void)step(c, now, sum, 0);
 }
 

@@ -35,7 +35,7 @@ typedef enum emu_cell_next {
     EMU_CELL_AWAKE,  /* it is stepped at the next clock */
     EMU_CELL_SLEEPS, /* stepping it changes nothing until a word is posted to it or its timer comes (c->wake_at,
                       * or UINT64_MAX): it may go dormant. Its agent may be stuck (c->stuck_since): then each
-                      * clock would add to its waits, which emu_cell_unstick adds up when it is stepped again */
+                      * clock would add to its waits, which emu_cell_unstick adds up when it wakes */
     EMU_CELL_NAPS,   /* its next clocks, up to c->wake_at, would each find its core still busy with the bundle
                       * it issued (a load, a multiply) and its agent idle with nothing coming in: it may nap,
                       * staying in its block's list but not stepped until then or until a neighbour posts to it */
@@ -49,8 +49,8 @@ enum {
 /* At the end of a run, at `clock` (the clocks below it ran): a CA that ran ahead beyond it is put back and run
  * again up to below it; its bundles count as progress (last_progress) as each would have when it issued. */
 void emu_cell_settle_ahead(emu_cell_t *c, uint64_t clock, uint64_t *last_progress);
-/* The waits a stuck agent's clocks up to below `now` would have added (emu_cell_step does it itself; the end of
- * a run, for the cells still stuck). */
+/* The waits a stuck agent's clocks up to below `now` would have added (as its cell wakes: its block's rebuild, or
+ * emu_cell_step; the end of a run, for the cells still stuck). */
 void emu_cell_unstick(emu_cell_t *c, uint64_t now);
 /* Called by a neighbour that posts to a dormant cell's link (possibly from another thread). */
 void emu_cell_wake(void *cell);

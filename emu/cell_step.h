@@ -122,8 +122,7 @@ static inline __attribute__((always_inline)) step_end_t step(emu_cell_t *c, uint
                                                              uint64_t ahead_until)
 {
     ahead_caught_up(c, now);
-    if (c->stuck_since != 0)
-        emu_cell_unstick(c, now);
+    /* A stuck agent's waits were added up as its cell woke (rebuild in schedule.c, emu_cell_step): no test here. */
     c->saved.now = now;
     uint64_t moved_before = c->coa.moved;
     coa_deliver(&c->coa, now);

@@ -128,6 +128,10 @@ static void rebuild(emu_array_t *a, emu_block_t *b, uint64_t now)
                     b->dormant_waiting++;
                 continue;
             }
+            /* It is stepped at this clock: the waits its stuck agent's sleep left are added up now, once, rather
+             * than asked for in each step. */
+            if (c->stuck_since != 0)
+                emu_cell_unstick(c, now);
             atomic_store_explicit(&c->dormant, false, memory_order_relaxed);
         }
         b->awake[b->nawake++] = c;
