@@ -37,9 +37,10 @@ static inline bool event_possible(const emu_cell_t *c, uint64_t now)
 static inline bool events_quiet(const emu_cell_t *c, uint64_t now)
 {
     const ca_state_block_t *s = &c->ca.s;
-    /* The arrival's bit apart, tested only when some channel has arrived: no bit to build at every clock. */
-    return c->coa.spool_events == 0 && (s->timer_at == 0 || now < s->timer_at) &&
-           (s->event_pending & s->event_mask) == 0 && (c->coa.narrivals == 0 || !(s->event_mask & CA_EVENT_ARRIVAL));
+    /* The arrival's bit apart, tested only when some channel has arrived: no bit to build at every clock. A spool's
+     * end latches in or out of the mask: its bits join the pending ones after the mask, in one test. */
+    return ((s->event_pending & s->event_mask) | c->coa.spool_events) == 0 && (s->timer_at == 0 || now < s->timer_at) &&
+           (c->coa.narrivals == 0 || !(s->event_mask & CA_EVENT_ARRIVAL));
 }
 
 /* ca_step for a CA that runs or waits. With events on, ca_step asks the port for them before every bundle: here
