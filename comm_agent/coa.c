@@ -57,6 +57,7 @@ void coa_reset(coa_t *c)
 {
     for (unsigned i = 0; i < COA_MAX_CHANNELS; i++) {
         memset(&c->lc[i], 0, sizeof c->lc[i]);
+        memset(&c->lc_stats[i], 0, sizeof c->lc_stats[i]);
         c->lc[i].travel_dir = COA_NONE;
         c->lc[i].moved_at = UINT64_MAX;
     }
@@ -159,6 +160,6 @@ void coa_settle(coa_t *c, uint64_t now)
     coa_thaw(c, ~0ull, now);
     for (unsigned lc = 0; lc < c->cfg.channels; lc++) {
         coa_lc_note_state(c, lc, now);
-        c->lc[lc].stats.occupancy_sum = coa_lc_occupancy_sum(&c->lc[lc], now);
+        c->lc_stats[lc].occupancy_sum = coa_lc_occupancy_sum(&c->lc[lc], now);
     }
 }

@@ -109,7 +109,7 @@ static inline void coa_lc_thaw(coa_t *c, unsigned lc, uint64_t now)
 {
     if (c->frozen_lc & coa_bit(lc)) {
         coa_lc_t *l = &c->lc[lc];
-        l->stats.wait_clocks[l->last_wait % COA_WAIT_COUNT] += coa_lc_frozen_clocks(c, lc, now);
+        c->lc_stats[lc].wait_clocks[l->last_wait % COA_WAIT_COUNT] += coa_lc_frozen_clocks(c, lc, now);
         c->frozen_lc &= ~coa_bit(lc);
     }
 }

@@ -151,7 +151,7 @@ void coa_account_each(coa_t *c, uint64_t m, uint64_t now)
         coa_wait_t w = l->moved_at == now ? COA_WAIT_NONE : coa_lc_wait_now(c, lc, now);
         l->last_wait = (uint8_t)w;
         if (w != COA_WAIT_NONE)
-            l->stats.wait_clocks[w]++;
+            c->lc_stats[lc].wait_clocks[w]++;
     }
 }
 
@@ -170,7 +170,7 @@ void coa_account_stuck_waits(coa_t *c, uint64_t from, uint64_t n)
         coa_wait_t w = coa_lc_wait_now(c, lc, from);
         c->lc[lc].last_wait = (uint8_t)w;
         if (w != COA_WAIT_NONE)
-            c->lc[lc].stats.wait_clocks[w] += n;
+            c->lc_stats[lc].wait_clocks[w] += n;
     }
 }
 

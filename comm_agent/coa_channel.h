@@ -28,7 +28,7 @@ static inline void coa_lc_note_state(coa_t *c, unsigned lc, uint64_t now)
     uint64_t dt = now - l->stats_since;
     if (now > l->stats_since) {
         if (l->count == 0 && l->state == COA_LC_ROUTED)
-            l->stats.wait_clocks[COA_WAIT_NO_DATA] += dt;
+            c->lc_stats[lc].wait_clocks[COA_WAIT_NO_DATA] += dt;
         l->stats_since = now;
     }
 }
@@ -64,9 +64,10 @@ static inline __attribute__((always_inline)) void coa_lc_push_books(coa_t *c, un
         l->ntagged++;
         c->tagged_lc |= coa_bit(lc);
     }
-    if (l->count > l->stats.occupancy_max)
-        l->stats.occupancy_max = l->count;
-    l->stats.words_in++;
+    coa_lc_stats_t *st = &c->lc_stats[lc];
+    if (l->count > st->occupancy_max)
+        st->occupancy_max = l->count;
+    st->words_in++;
 }
 static inline void coa_lc_push(coa_t *c, unsigned lc, uint32_t word, bool tag, uint64_t now)
 {
@@ -92,10 +93,11 @@ static inline void coa_lc_note_written(coa_t *c, unsigned lc, uint32_t word, boo
         return;
     l->header_out = false;
     uint64_t held = now - l->header_at;
-    l->stats.held_pathways++;
-    l->stats.held_clocks += held;
-    if (held > l->stats.held_max)
-        l->stats.held_max = held;
+    coa_lc_stats_t *st = &c->lc_stats[lc];
+    st->held_pathways++;
+    st->held_clocks += held;
+    if (held > st->held_max)
+        st->held_max = held;
 }
 
 /* coa_lc_pop_untagged's books of the channel itself, as coa_lc_push_books. */
@@ -111,7 +113,7 @@ static inline __attribute__((always_inline)) uint32_t coa_lc_pop_books(coa_t *c,
         c->busy_lc &= ~coa_bit(lc);
         l->stats_since = now; /* its no-data wait, if it is routed, starts (coa_lc_note_state) */
     }
-    l->stats.words_out++;
+    c->lc_stats[lc].words_out++;
     l->moved_at = now;
     return w;
 }
@@ -177,10 +179,10 @@ static inline coa_wait_t coa_lc_wait_now(const coa_t *c, unsigned lc, uint64_t n
 }
 
 /* A channel's reason for this clock, w (not COA_WAIT_NONE), kept for tools and counted. */
-static inline void coa_count_wait(coa_lc_t *l, coa_wait_t w)
+static inline void coa_count_wait(coa_t *c, unsigned lc, coa_wait_t w)
 {
-    l->last_wait = (uint8_t)w;
-    l->stats.wait_clocks[w]++;
+    c->lc[lc].last_wait = (uint8_t)w;
+    c->lc_stats[lc].wait_clocks[w]++;
 }
 
 /* Channel lc, counted for its last_wait in this clock, waits so in every clock after it until an event thaws it
@@ -192,7 +194,7 @@ static inline void coa_lc_freeze(coa_t *c, unsigned lc, uint64_t now)
 }
 static inline void coa_freeze_wait(coa_t *c, unsigned lc, coa_wait_t w, uint64_t now)
 {
-    coa_count_wait(&c->lc[lc], w);
+    coa_count_wait(c, lc, w);
     coa_lc_freeze(c, lc, now);
 }
 
@@ -234,7 +236,7 @@ static inline __attribute__((always_inline)) void coa_waits_awake(coa_t *c, uint
             coa_wait_t w = coa_lc_wait_now(c, lc, now);
             l->last_wait = (uint8_t)w;
             if (w != COA_WAIT_NONE)
-                l->stats.wait_clocks[w]++;
+                c->lc_stats[lc].wait_clocks[w]++;
             if (w == COA_WAIT_RECEIVER) /* arrived: it waits for the program until its state changes */
                 coa_lc_freeze(c, lc, now);
         } else if (linked >> lc & 1u) {
@@ -245,7 +247,7 @@ static inline __attribute__((always_inline)) void coa_waits_awake(coa_t *c, uint
             else if (c->link_free_at[l->route.dir] > now && c->link_last_lc[l->route.dir] == lc)
                 l->last_wait = COA_WAIT_NONE;
             else
-                coa_count_wait(l, COA_WAIT_LOST_TURN);
+                coa_count_wait(c, lc, COA_WAIT_LOST_TURN);
         } else if ((unsigned)(l->route.kind - COA_END_GATE) > COA_END_QUEUE - COA_END_GATE)
             l->last_wait = COA_WAIT_NONE;
         else /* routed to its end in this cell (a gate, a spool, the arrival queue), which did not take the word:

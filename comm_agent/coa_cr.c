@@ -20,7 +20,7 @@ static int alloc_local(coa_t *c, uint64_t now)
         unsigned lc = (unsigned)__builtin_ctzll(m);
         if (c->lc[lc].state == COA_LC_FREE && c->lc[lc].count == 0) {
             coa_lc_set_state(c, lc, COA_LC_HEADER, now);
-            c->lc[lc].stats.pathways++;
+            c->lc_stats[lc].pathways++;
             return (int)lc;
         }
     }

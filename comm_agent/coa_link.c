@@ -86,7 +86,7 @@ static void deliver_flit(coa_t *c, coa_dir_t from, const coa_flit_t *f, uint64_t
         l->pool = f->pool;
         l->owned_by_link = true;
         l->setup_started = false;
-        l->stats.pathways++;
+        c->lc_stats[lc].pathways++;
     }
     if (l->count >= COA_KEY_OF(c, queue_depth)) {
         refuse_flit(c, from, lc);

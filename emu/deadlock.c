@@ -346,8 +346,9 @@ static void message_words(const emu_array_t *a, cycle_msg_t *m)
         } else if (kind == COA_END_GATE) {
             /* The words that left the channel, but for the sign that ended the pathway there: only when this
              * pathway is the only one the channel has carried. */
-            taken_known = h->stats.pathways == 1 && h->stats.words_out >= 1;
-            taken = taken_known ? h->stats.words_out - 1 : 0;
+            const coa_lc_stats_t *hs = &hc->lc_stats[pl[np - 1]];
+            taken_known = hs->pathways == 1 && hs->words_out >= 1;
+            taken = taken_known ? hs->words_out - 1 : 0;
         }
     } else if (have_sign) {
         snprintf(m->to, sizeof m->to, "(%u,%u) %s", sign.x, sign.y,

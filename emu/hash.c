@@ -85,7 +85,7 @@ static void hash_coa(hasher_t *s, const coa_t *c, bool with_stats, uint64_t now)
         if (!with_stats)
             continue;
         /* As if settled now (coa_settle), and the waits counted lazily as if thawed. */
-        coa_lc_stats_t st = l->stats;
+        coa_lc_stats_t st = c->lc_stats[i];
         uint64_t dt = now > l->stats_since ? now - l->stats_since : 0;
         if (l->count == 0 && l->state == COA_LC_ROUTED)
             st.wait_clocks[COA_WAIT_NO_DATA] += dt;

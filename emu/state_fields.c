@@ -126,7 +126,6 @@ static const state_field_t lc_fields[] = {
     HAND(coa_lc_t, occupancy_base, NULL, lazy),
     HAND(coa_lc_t, stats_since, NULL, lazy),
     HAND(coa_lc_t, frozen_from, NULL, lazy),
-    HAND(coa_lc_t, stats, &coa_lc_stats, lazy),
 };
 TABLE(coa_lc, coa_lc, "comm_agent/coa.h", lc_fields);
 
@@ -155,6 +154,7 @@ static const state_field_t coa_fields[] = {
     NEST(coa_t, cfg, coa_config),
     NEST(coa_t, at, coa_place),
     NEST(coa_t, lc, coa_lc),
+    HAND(coa_t, lc_stats, &coa_lc_stats, lazy),
     NEST(coa_t, spool, coa_spool),
     F(coa_t, gate_in_lc, STATE_BYTES),
     F(coa_t, gate_out_lc, STATE_BYTES),

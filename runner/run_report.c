@@ -122,7 +122,7 @@ static void held_summary(const emu_array_t *a, held_summary_t *hs)
         for (unsigned x = 0; x < emu_array_width(a); x++) {
             const coa_t *c = emu_array_coa(a, x, y);
             for (unsigned i = 0; i < c->cfg.channels; i++) {
-                const coa_lc_stats_t *st = &c->lc[i].stats;
+                const coa_lc_stats_t *st = &c->lc_stats[i];
                 hs->pathways += st->held_pathways;
                 hs->clocks += st->held_clocks;
                 if (st->held_max > hs->max)
@@ -157,7 +157,7 @@ static void network_text(const run_report_t *r, FILE *out, uint64_t cycles)
         for (unsigned x = 0; x < emu_array_width(a); x++) {
             const coa_t *c = emu_array_coa(a, x, y);
             for (unsigned i = 0; i < c->cfg.channels; i++) {
-                const coa_lc_stats_t *st = &c->lc[i].stats;
+                const coa_lc_stats_t *st = &c->lc_stats[i];
                 if (st->words_in == 0 && st->pathways == 0)
                     continue;
                 char label[32];
@@ -305,7 +305,7 @@ void run_report_json(const run_report_t *r, FILE *out)
             json_end_array(&j);
             json_begin_array(&j, "channels");
             for (unsigned i = 0; i < c->cfg.channels; i++) {
-                const coa_lc_stats_t *st = &c->lc[i].stats;
+                const coa_lc_stats_t *st = &c->lc_stats[i];
                 if (st->words_in == 0 && st->pathways == 0)
                     continue;
                 json_begin_object(&j, NULL);

@@ -210,7 +210,7 @@ int traffic_measure_watched(const traffic_config_t *cfg, traffic_point_t *pt, tr
         coa_settle(n.cells[i].coa, n.clock);
         for (unsigned lc = 0; lc < n.cells[i].coa->cfg.channels; lc++)
             for (unsigned k = 0; k < COA_WAIT_COUNT; k++)
-                pt->waits[k] += n.cells[i].coa->lc[lc].stats.wait_clocks[k];
+                pt->waits[k] += n.cells[i].coa->lc_stats[lc].wait_clocks[k];
     }
     end = tr_net_counts(&n);
     pt->errors = end.errors;

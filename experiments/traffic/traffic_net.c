@@ -476,7 +476,7 @@ uint64_t tr_net_hash(const tr_net_t *n)
         for (unsigned d = 0; d < COA_NUM_DIRS; d++)
             h = fnv1a64_u64(fnv1a64_u64(h, c->coa->link_stats[d].words), c->coa->link_stats[d].busy_clocks);
         for (unsigned lc = 0; lc < c->coa->cfg.channels; lc++) {
-            const coa_lc_stats_t *s = &c->coa->lc[lc].stats;
+            const coa_lc_stats_t *s = &c->coa->lc_stats[lc];
             h = fnv1a64_u64(fnv1a64_u64(fnv1a64_u64(h, s->words_in), s->words_out), s->pathways);
             for (unsigned k = 0; k < COA_WAIT_COUNT; k++)
                 h = fnv1a64_u64(h, s->wait_clocks[k]);

@@ -244,10 +244,10 @@ static void held_of_cell(const e2e_run_t *r, unsigned x, unsigned y, uint64_t *p
     *pathways = *clocks = *max = 0;
     const coa_t *c = emu_array_coa(r->array, x, y);
     for (unsigned i = 0; i < c->cfg.channels; i++) {
-        *pathways += c->lc[i].stats.held_pathways;
-        *clocks += c->lc[i].stats.held_clocks;
-        if (c->lc[i].stats.held_max > *max)
-            *max = c->lc[i].stats.held_max;
+        *pathways += c->lc_stats[i].held_pathways;
+        *clocks += c->lc_stats[i].held_clocks;
+        if (c->lc_stats[i].held_max > *max)
+            *max = c->lc_stats[i].held_max;
     }
 }
 

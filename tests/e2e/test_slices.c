@@ -308,7 +308,7 @@ static void waits_add_up(const char *run_file)
             const coa_t *c = emu_array_coa(a, x, y);
             for (unsigned lc = 0; lc < c->cfg.channels; lc++)
                 for (unsigned w = 0; w < COA_WAIT_COUNT; w++)
-                    books[w] += c->lc[lc].stats.wait_clocks[w];
+                    books[w] += c->lc_stats[lc].wait_clocks[w];
         }
     assert_true(t.frozen_seen > 0);
     /* No data is the time a routed channel is empty, counted apart; none is not counted. */

@@ -250,7 +250,7 @@ static void test_trailers_free_the_channel_for_the_next_pathway_many_times(void 
     net_expect_done(&n);
     assert_int_equal(net_a0(&n, 2, 0), 2 * PATHWAYS);
     /* Every pathway took the one channel 9 of (1,0): 25 set-ups of it. */
-    assert_int_equal(net_coa(&n, 1, 0)->lc[9].stats.pathways, PATHWAYS);
+    assert_int_equal(net_coa(&n, 1, 0)->lc_stats[9].pathways, PATHWAYS);
     net_free(&n);
 }
 

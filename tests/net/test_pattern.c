@@ -156,7 +156,7 @@ static void test_a_loaded_pattern_carries_words_over_several_cells_with_no_heade
     for (unsigned y = 0; y < 2; y++)
         for (unsigned x = 0; x < 4; x++)
             for (unsigned lc = 0; lc < n.machine.agent.channels; lc++)
-                assert_int_equal(net_coa(&n, x, y)->lc[lc].stats.pathways, 0);
+                assert_int_equal(net_coa(&n, x, y)->lc_stats[lc].pathways, 0);
     for (unsigned i = 0; i < sizeof plan / sizeof plan[0]; i++) {
         unsigned x = plan[i].x, y = plan[i].y;
         assert_int_equal(net_reg(&n, x, y, 25) & 5u, COA_STATUS_ASLEEP);

@@ -88,7 +88,7 @@ static void check_second_header_waits(net_t *n, const char *pool_setup)
     net_expect_done(n);
     /* The program saw the reason in the channel's WAIT register, and the statistics counted it. */
     assert_int_equal(net_reg(n, 0, 0, 26), COA_WAIT_NO_CHANNEL);
-    assert_true(src->lc[b].stats.wait_clocks[COA_WAIT_NO_CHANNEL] >= HOLD / 2);
+    assert_true(src->lc_stats[b].wait_clocks[COA_WAIT_NO_CHANNEL] >= HOLD / 2);
     /* B's first word arrived only after A's trailer left. */
     uint32_t trailer_at = net_reg(n, 0, 0, 27), first_b = net_reg(n, 2, 0, 25);
     assert_true(first_b > trailer_at);
@@ -106,8 +106,8 @@ static void test_header_waits_for_the_only_channel_of_its_pool_until_a_trailer_f
                                   "        wrcr r5, [COA_LINK_POOL + DIR_PX * 8 + 0 * 2]\n"
                                   "        wrcr zero, [COA_LINK_POOL + DIR_PX * 8 + 1 * 2]\n");
     /* Both pathways used channel 8 of (1,0), one after the other. */
-    assert_int_equal(net_coa(&n, 1, 0)->lc[8].stats.pathways, 2);
-    assert_int_equal(net_coa(&n, 1, 0)->lc[9].stats.pathways, 0);
+    assert_int_equal(net_coa(&n, 1, 0)->lc_stats[8].pathways, 2);
+    assert_int_equal(net_coa(&n, 1, 0)->lc_stats[9].pathways, 0);
     net_free(&n);
 }
 
@@ -125,7 +125,7 @@ static void test_header_waits_when_the_neighbour_channel_is_reserved_in_the_high
                                   "        wrcr zero, [COA_LINK_POOL + DIR_PX * 8 + 1 * 2]\n"
                                   "        li   r5, 1 << (35 - 32)\n"
                                   "        wrcr r5, [COA_REMOTE_FREE + DIR_PX * 2 + 1]\n");
-    assert_int_equal(net_coa(&n, 1, 0)->lc[35].stats.pathways, 2);
+    assert_int_equal(net_coa(&n, 1, 0)->lc_stats[35].pathways, 2);
     net_free(&n);
 }
 
@@ -195,8 +195,8 @@ static void test_third_pool0_header_waits_for_a_trailer_with_the_default_reserva
     net_run(&n, NET_LIMIT);
     net_expect_done(&n);
     /* The third pathway went through channel 8 of (1,0) after A's trailer, and delivered its words. */
-    assert_int_equal(net_coa(&n, 1, 0)->lc[8].stats.pathways, 2);
-    assert_int_equal(net_coa(&n, 1, 0)->lc[16].stats.pathways, 0);
+    assert_int_equal(net_coa(&n, 1, 0)->lc_stats[8].pathways, 2);
+    assert_int_equal(net_coa(&n, 1, 0)->lc_stats[16].pathways, 0);
     assert_true(net_reg(&n, 2, 0, 4) > net_reg(&n, 0, 0, 27));
     assert_int_equal(net_a0(&n, 2, 0), COA_SPOOL_DONE);
     const emu_program_t *rp = net_ca(&n, 2, 0)->prog;
@@ -264,7 +264,7 @@ static void test_headers_waiting_for_a_channel_get_it_in_the_order_they_began_to
     const coa_t *c = net_coa(&n, 0, 0);
     assert_int_equal(coa_lc_wait(c, 5, net_clock(&n)), COA_WAIT_NO_CHANNEL);
     assert_int_equal(coa_lc_wait(c, 2, net_clock(&n)), COA_WAIT_NO_CHANNEL);
-    assert_true(c->lc[5].stats.wait_clocks[COA_WAIT_NO_CHANNEL] > c->lc[2].stats.wait_clocks[COA_WAIT_NO_CHANNEL]);
+    assert_true(c->lc_stats[5].wait_clocks[COA_WAIT_NO_CHANNEL] > c->lc_stats[2].wait_clocks[COA_WAIT_NO_CHANNEL]);
     assert_true(net_run_until(&n, 100000, one_extended, &probe));
     if (c->lc[5].state == COA_LC_HEADER)
         fail_msg("channel 2 took the freed channel at clock %llu although channel 5 had waited longer",
@@ -272,7 +272,7 @@ static void test_headers_waiting_for_a_channel_get_it_in_the_order_they_began_to
     assert_int_equal(c->lc[2].state, COA_LC_HEADER);
     net_run(&n, NET_LIMIT);
     net_expect_done(&n);
-    assert_int_equal(net_coa(&n, 1, 0)->lc[8].stats.pathways, 3);
+    assert_int_equal(net_coa(&n, 1, 0)->lc_stats[8].pathways, 3);
     net_free(&n);
 }
 

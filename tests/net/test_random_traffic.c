@@ -15,7 +15,7 @@ static uint64_t no_channel_clocks(const net_t *n)
     for (unsigned y = 0; y < n->machine.height; y++)
         for (unsigned x = 0; x < n->machine.width; x++)
             for (unsigned lc = 0; lc < n->machine.agent.channels; lc++)
-                sum += net_coa(n, x, y)->lc[lc].stats.wait_clocks[COA_WAIT_NO_CHANNEL];
+                sum += net_coa(n, x, y)->lc_stats[lc].wait_clocks[COA_WAIT_NO_CHANNEL];
     return sum;
 }
 

@@ -41,7 +41,7 @@ static void check_round_robin(net_t *n, rr_probe_t *p)
     const coa_t *c = net_coa(n, 0, 0);
     uint64_t base[8], link_base = c->link_stats[COA_DIR_PX].words;
     for (unsigned i = 0; i < p->k; i++)
-        base[i] = c->lc[p->lc[i]].stats.words_out;
+        base[i] = c->lc_stats[p->lc[i]].words_out;
     uint64_t before[8];
     memcpy(before, base, sizeof before);
     int last = -1;
@@ -56,7 +56,7 @@ static void check_round_robin(net_t *n, rr_probe_t *p)
         uint64_t sent = c->link_stats[COA_DIR_PX].words - link_before;
         int served = -1;
         for (unsigned i = 0; i < p->k; i++) {
-            uint64_t now = c->lc[p->lc[i]].stats.words_out;
+            uint64_t now = c->lc_stats[p->lc[i]].words_out;
             if (now != before[i]) {
                 assert_int_equal(now - before[i], 1);
                 assert_int_equal(served, -1);
@@ -73,7 +73,7 @@ static void check_round_robin(net_t *n, rr_probe_t *p)
         last = served;
     }
     for (unsigned i = 0; i < p->k; i++) {
-        uint64_t got = c->lc[p->lc[i]].stats.words_out - base[i];
+        uint64_t got = c->lc_stats[p->lc[i]].words_out - base[i];
         if (got * p->k + p->k < total || got * p->k > total + p->k)
             fail_msg("%u channels: channel %u sent %llu of %u words in the window", p->k, p->lc[i],
                      (unsigned long long)got, total);

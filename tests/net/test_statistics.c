@@ -44,7 +44,7 @@ static unsigned pathway_channel(const net_t *n, unsigned x)
 {
     const coa_t *c = net_coa(n, x, 0);
     for (unsigned lc = 0; lc < n->machine.agent.channels; lc++)
-        if (c->lc[lc].stats.pathways == 1)
+        if (c->lc_stats[lc].pathways == 1)
             return lc;
     fail_msg("no channel of (%u,0) carried the pathway", x);
     return 0;
@@ -68,7 +68,7 @@ static void test_links_and_channels_count_every_word_of_a_pathway(void **state)
     assert_int_equal(net_reg(&n, 0, 0, 4), on_link * n.machine.agent.link_clocks);
     /* Every channel of the pathway took in and gave out the same words: both signs at the source. */
     for (unsigned x = 0; x <= HOPS; x++) {
-        const coa_lc_stats_t *s = &net_coa(&n, x, 0)->lc[pathway_channel(&n, x)].stats;
+        const coa_lc_stats_t *s = &net_coa(&n, x, 0)->lc_stats[pathway_channel(&n, x)];
         uint64_t want = on_link + (x == 0 ? 1 : 0);
         assert_int_equal(s->words_in, want);
         assert_int_equal(s->words_out, want);
@@ -83,9 +83,9 @@ static void test_waits_are_counted_by_reason(void **state)
     (void)state;
     net_t n;
     run_stream(&n);
-    const coa_lc_stats_t *src = &net_coa(&n, 0, 0)->lc[pathway_channel(&n, 0)].stats;
-    const coa_lc_stats_t *mid = &net_coa(&n, 1, 0)->lc[pathway_channel(&n, 1)].stats;
-    const coa_lc_stats_t *dst = &net_coa(&n, HOPS, 0)->lc[pathway_channel(&n, HOPS)].stats;
+    const coa_lc_stats_t *src = &net_coa(&n, 0, 0)->lc_stats[pathway_channel(&n, 0)];
+    const coa_lc_stats_t *mid = &net_coa(&n, 1, 0)->lc_stats[pathway_channel(&n, 1)];
+    const coa_lc_stats_t *dst = &net_coa(&n, HOPS, 0)->lc_stats[pathway_channel(&n, HOPS)];
     /* A cell on the way decodes the sign for setup_clocks clocks, exactly. */
     assert_int_equal(mid->wait_clocks[COA_WAIT_SETUP], n.machine.agent.setup_clocks);
     /* While the receiver pauses, the queues upstream have no credit and the last one waits for the CA. */
@@ -94,7 +94,7 @@ static void test_waits_are_counted_by_reason(void **state)
     assert_true(dst->wait_clocks[COA_WAIT_RECEIVER] > PAUSE / 2);
     /* Nobody else wanted the links or channels, and nobody slept. */
     for (unsigned x = 0; x <= HOPS; x++) {
-        const coa_lc_stats_t *s = &net_coa(&n, x, 0)->lc[pathway_channel(&n, x)].stats;
+        const coa_lc_stats_t *s = &net_coa(&n, x, 0)->lc_stats[pathway_channel(&n, x)];
         assert_int_equal(s->wait_clocks[COA_WAIT_LOST_TURN], 0);
         assert_int_equal(s->wait_clocks[COA_WAIT_NO_CHANNEL], 0);
         assert_int_equal(s->wait_clocks[COA_WAIT_ASLEEP], 0);
@@ -141,9 +141,9 @@ static void test_lost_turns_and_sleep_are_counted(void **state)
     const coa_t *c = net_coa(&n, 0, 0);
     for (unsigned lc = 0; lc < 2; lc++) {
         /* asleep from the first sign until the wake-up, about NAP clocks */
-        assert_true(c->lc[lc].stats.wait_clocks[COA_WAIT_ASLEEP] >= NAP);
-        assert_true(c->lc[lc].stats.wait_clocks[COA_WAIT_ASLEEP] <= NAP + 20);
-        assert_true(c->lc[lc].stats.wait_clocks[COA_WAIT_LOST_TURN] > 20);
+        assert_true(c->lc_stats[lc].wait_clocks[COA_WAIT_ASLEEP] >= NAP);
+        assert_true(c->lc_stats[lc].wait_clocks[COA_WAIT_ASLEEP] <= NAP + 20);
+        assert_true(c->lc_stats[lc].wait_clocks[COA_WAIT_LOST_TURN] > 20);
     }
     net_free(&n);
 }
@@ -175,7 +175,7 @@ static void test_time_weighted_occupancy_counts_until_the_end_of_the_run(void **
              NULL, 0);
     net_run(&n, NET_LIMIT);
     net_expect_done(&n);
-    const coa_lc_stats_t *s = &net_coa(&n, 0, 0)->lc[3].stats;
+    const coa_lc_stats_t *s = &net_coa(&n, 0, 0)->lc_stats[3];
     uint64_t t1 = net_reg(&n, 0, 0, 25), end = emu_array_cycles(n.array);
     /* one word from t1, two from t1 + 1, three from t1 + 2 until the end */
     uint64_t want = 1 + 2 + 3 * (end - (t1 + 2));

@@ -313,7 +313,7 @@ static void cell_stats(dbg_t *d, unsigned cell)
                        (unsigned long long)c->link_stats[dir].busy_clocks);
     bool header = false;
     for (unsigned lc = 0; lc < d->nchan; lc++) {
-        const coa_lc_stats_t *s = &c->lc[lc].stats;
+        const coa_lc_stats_t *s = &c->lc_stats[lc];
         if (s->words_in == 0 && s->pathways == 0)
             continue;
         if (!header) {
