@@ -414,17 +414,18 @@ void coa_line_free(coa_line_t *l);
  * something, and the sender's last post is forgotten. */
 void coa_line_reset_books(coa_line_t *l, uint64_t full);
 
-/* The slots of the four incoming lines that hold what has not been taken, or'ed together: bit k for slot k of
- * any of them (coa_line_t). */
+/* The slots of the incoming line from direction d that hold what has not been taken: bit k for slot k
+ * (coa_line_t). */
+static inline uint64_t coa_in_line_full(const coa_t *c, coa_dir_t d)
+{
+    return atomic_load_explicit(&c->w.in_posted[d], memory_order_relaxed) ^ c->w.in_taken[d];
+}
+/* The same for the four incoming lines, or'ed together: bit k for slot k of any of them. */
 static inline uint64_t coa_in_full(const coa_t *c)
 {
     _Static_assert(COA_NUM_DIRS == 4, "the four lines are or'ed together here");
-    const _Atomic uint64_t *posted = c->w.in_posted;
-    const uint64_t *taken = c->w.in_taken;
-    return (atomic_load_explicit(&posted[0], memory_order_relaxed) ^ taken[0]) |
-           (atomic_load_explicit(&posted[1], memory_order_relaxed) ^ taken[1]) |
-           (atomic_load_explicit(&posted[2], memory_order_relaxed) ^ taken[2]) |
-           (atomic_load_explicit(&posted[3], memory_order_relaxed) ^ taken[3]);
+    return coa_in_line_full(c, COA_DIR_PX) | coa_in_line_full(c, COA_DIR_MX) | coa_in_line_full(c, COA_DIR_PY) |
+           coa_in_line_full(c, COA_DIR_MY);
 }
 /* Whether something a neighbour sent is on its way in: posted on a link and not yet delivered. */
 static inline bool coa_receiving(const coa_t *c)
@@ -434,12 +435,17 @@ static inline bool coa_receiving(const coa_t *c)
 
 /* The three parts of a clock (see the top of this file). mem_used: the CA took the memory port. Arrivals are
  * inline up to the test that something is due on one of the four lines: most clocks of most cells nothing is, and
- * then the test is all a clock of arrivals costs, without a call. */
-void coa_deliver_lines(coa_t *c, uint64_t now);
+ * then the test is all a clock of arrivals costs, without a call. The call takes the test's four words
+ * (coa_in_line_full, in the order of the directions) in registers, rather than load them again: a slot due now is
+ * written by no one but this agent until it takes it, so their bits for it are still true. */
+void coa_deliver_lines(coa_t *c, uint64_t now, uint64_t full0, uint64_t full1, uint64_t full2, uint64_t full3);
 static inline void coa_deliver(coa_t *c, uint64_t now)
 {
-    if ((coa_in_full(c) >> (now & COA_IN_MASK(c)) & 1u) != 0)
-        coa_deliver_lines(c, now);
+    _Static_assert(COA_NUM_DIRS == 4, "four words, one a line");
+    uint64_t f0 = coa_in_line_full(c, COA_DIR_PX), f1 = coa_in_line_full(c, COA_DIR_MX),
+             f2 = coa_in_line_full(c, COA_DIR_PY), f3 = coa_in_line_full(c, COA_DIR_MY);
+    if (((f0 | f1 | f2 | f3) >> (now & COA_IN_MASK(c)) & 1u) != 0)
+        coa_deliver_lines(c, now, f0, f1, f2, f3);
 }
 /* The parts of coa_after_ca, each called only when the test before it says it may have something to do. coa_spools
  * goes on to the parts after it, and coa_links_schedule to the waits, as coa_after_ca would: one call, not several,

@@ -137,10 +137,10 @@ static void deliver_back(coa_t *c, coa_dir_t from, coa_slot_t *s, uint64_t now)
     }
 }
 
-void coa_deliver_lines(coa_t *c, uint64_t now)
+void coa_deliver_lines(coa_t *c, uint64_t now, uint64_t full0, uint64_t full1, uint64_t full2, uint64_t full3)
 {
+    const uint64_t full[COA_NUM_DIRS] = {full0, full1, full2, full3}; /* by direction, as coa_deliver read them */
     unsigned k = (unsigned)now & COA_IN_MASK(c);
-    const _Atomic uint64_t *posted = c->w.in_posted;
     uint64_t *taken = c->w.in_taken;
     uint64_t bit = coa_bit(k);
     /* The slot's offset in bytes, the same in all four lines: computed once, not once for each line with something
@@ -148,7 +148,7 @@ void coa_deliver_lines(coa_t *c, uint64_t now)
     size_t at = k * sizeof(coa_slot_t);
 #pragma GCC unroll 4
     for (unsigned d = 0; d < COA_NUM_DIRS; d++) {
-        if (((atomic_load_explicit(&posted[d], memory_order_relaxed) ^ taken[d]) & bit) == 0)
+        if ((full[d] & bit) == 0)
             continue; /* nothing, or only what is for a later clock: its slot is not read */
         taken[d] ^= bit;
         coa_slot_t *s = (coa_slot_t *)((char *)c->w.in_slots[d] + at);
