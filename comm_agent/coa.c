@@ -114,8 +114,14 @@ int coa_init(coa_t *c, const coa_config_t *cfg, coa_place_t at, uint8_t *mem, ui
     for (unsigned d = 0; d < COA_NUM_DIRS; d++)
         atomic_init(&c->w.in_posted[d], 0);
     c->w.mem = mem;
-    c->w.mem_bytes = mem_bytes;
-    c->w.mem_guard = mem_guard;
+    uint32_t last = mem_bytes - 4u; /* wraps below 4 bytes, as the comparison it stands for did */
+    if (last >= mem_guard) {
+        c->w.mem_first = mem_guard;
+        c->w.mem_span = last - mem_guard;
+    } else { /* no word: only address 1 is in the range, and it is misaligned */
+        c->w.mem_first = 1;
+        c->w.mem_span = 0;
+    }
     coa_reset(c);
     return 0;
 }

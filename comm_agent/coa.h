@@ -322,8 +322,10 @@ typedef struct coa_wiring {
     _Atomic uint64_t *in_posted; /* [COA_NUM_DIRS], 64-byte aligned */
     uint64_t in_taken[COA_NUM_DIRS];
     uint8_t *mem; /* memory shared with the computation agent */
-    uint32_t mem_bytes;
-    uint32_t mem_guard;
+    /* The words a spool or the pattern loader may access, from the guard to the last word of memory: first, and
+     * last - first, so that a spool's word asks one comparison of its address, not two (coa_mem_ok). */
+    uint32_t mem_first;
+    uint32_t mem_span;
 } coa_wiring_t;
 
 typedef struct coa {
