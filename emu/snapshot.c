@@ -17,8 +17,9 @@
 #include "fnv.h"
 
 /* 03: a checksum of everything before it ends the file. 04: a slot's credits and frees are in the slot, as
- * masks and counts (coa_slot_t), not in a list of control messages after the slots. */
-static const char snap_magic[8] = {'I', 'W', 'S', 'N', 'A', 'P', '0', '4'};
+ * masks and counts (coa_slot_t), not in a list of control messages after the slots. 05: a channel's statistics are
+ * in coa_t.lc_stats, not in its coa_lc_t; coa_t's size stayed the same, so only this says so. */
+static const char snap_magic[8] = {'I', 'W', 'S', 'N', 'A', 'P', '0', '5'};
 
 /* A cell's state, in three blocks each copied whole: a field added to any of them is in every snapshot with
  * nothing to write here. The agent's wiring (coa_t.w, its last member) is not copied. */
