@@ -211,19 +211,6 @@ void coa_account_each(coa_t *c, uint64_t m, uint64_t now);
 static inline __attribute__((always_inline)) void coa_waits_awake(coa_t *c, uint64_t now)
 {
     uint64_t busy = c->busy_lc & ~c->frozen_lc;
-    /* A header that found no free channel (blocked_lc) waits for one, as coa_lc_wait_now would find after its
-     * longer way round; under congestion most waiting channels are such. */
-    uint64_t blocked = busy & c->blocked_lc;
-    for (uint64_t m = blocked; m != 0; m &= m - 1) {
-        unsigned lc = (unsigned)__builtin_ctzll(m);
-        coa_lc_t *l = &c->lc[lc];
-        if (l->moved_at == now) {
-            l->last_wait = COA_WAIT_NONE;
-            continue;
-        }
-        coa_freeze_wait(c, lc, COA_WAIT_NO_CHANNEL, now);
-    }
-    busy &= ~blocked;
     uint64_t routed = c->routed_lc, linked = c->linked_lc;
     for (uint64_t m = busy; m != 0; m &= m - 1) {
         unsigned lc = (unsigned)__builtin_ctzll(m);
@@ -233,6 +220,14 @@ static inline __attribute__((always_inline)) void coa_waits_awake(coa_t *c, uint
             continue;
         }
         if (!(routed >> lc & 1u)) {
+            /* A header that found no free channel (blocked_lc, never a routed one: a change of state clears it)
+             * waits for one, as coa_lc_wait_now would find after its longer way round; under congestion most waiting
+             * channels are such. Asked here, not in a loop of its own over them: most clocks have none, and the
+             * loop's tests cost every clock. */
+            if (c->blocked_lc >> lc & 1u) {
+                coa_freeze_wait(c, lc, COA_WAIT_NO_CHANNEL, now);
+                continue;
+            }
             coa_wait_t w = coa_lc_wait_now(c, lc, now);
             l->last_wait = (uint8_t)w;
             if (w != COA_WAIT_NONE)
