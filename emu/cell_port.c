@@ -63,6 +63,15 @@ static ca_gates_t cell_gate_take(void *ctx, unsigned in, unsigned out, uint32_t 
     return cell_gate_pop(c, in, in_words);
 }
 
+/* Tagged words are rare (a header's, a trailer's): a loop, the push inlined once, apart so that the untagged
+ * pushes keep only the registers they need. */
+__attribute__((noinline, cold)) static void cell_gate_put_tagged(emu_cell_t *c, unsigned out, const uint32_t *out_words)
+{
+    for (unsigned g = 0; g < ISA_NUM_GATES_OUT; g++)
+        if (out >> g & 1u)
+            coa_gate_out_push(&c->coa, g, out_words[g], c->saved.now);
+}
+
 __attribute__((noinline)) static void cell_gate_put(void *ctx, unsigned out, const uint32_t *out_words)
 {
     emu_cell_t *c = ctx;
@@ -80,9 +89,7 @@ __attribute__((noinline)) static void cell_gate_put(void *ctx, unsigned out, con
         }
         return;
     }
-    for (unsigned g = 0; g < ISA_NUM_GATES_OUT; g++) /* tagged words are rare: a loop, the push inlined once */
-        if (out >> g & 1u)
-            coa_gate_out_push(&c->coa, g, out_words[g], c->saved.now);
+    cell_gate_put_tagged(c, out, out_words);
 }
 
 static uint32_t cell_event_sources(void *ctx)
