@@ -444,18 +444,11 @@ __attribute__((noinline)) static uint64_t step_issue(ca_t *ca, const emu_bundle_
     return issue(ca, b, now);
 }
 
-/* step_lone's rdcr, as ca_ops.inc's case runs it, apart: its call to the port wants a frame that the others do
- * without. A register that is not there faults before anything changes, as in run_one. */
-__attribute__((noinline)) static uint64_t step_lone_cr_read(ca_t *ca, const emu_bundle_t *b, uint64_t now,
-                                                            const emu_ahead_op_t *op)
+/* step_lone's rdcr's ending, once the value is read. */
+static inline uint64_t lone_cr_read_done(ca_t *ca, const emu_bundle_t *b, uint64_t now, const emu_ahead_op_t *op,
+                                         uint32_t value)
 {
     ca_state_block_t *s = &ca->s;
-    uint32_t index = s->regs[op->rs1] + s->regs[op->v2_reg] + op->ext;
-    uint32_t value;
-    if (ca->port.ops->cr_read(ca->port.ctx, index, &value) != 0) {
-        set_fault(ca, now, EMU_FAULT_BAD_CONTROL_REGISTER, b->pc, index, "read of control register %u", index);
-        return UINT64_MAX;
-    }
     s->regs[op->rd] = value;
     s->stats.cr_reads++;
     s->stats.bundles++;
@@ -465,6 +458,31 @@ __attribute__((noinline)) static uint64_t step_lone_cr_read(ca_t *ca, const emu_
     s->pc = b->next_pc;
     s->ready_at = now + b->clocks_fall;
     return s->ready_at;
+}
+
+/* step_lone's rdcr through the port, apart: its call wants a frame that the quiet register's read does without. A
+ * register that is not there faults before anything changes, as in run_one. */
+__attribute__((noinline)) static uint64_t step_lone_cr_read_port(ca_t *ca, const emu_bundle_t *b, uint64_t now,
+                                                                 const emu_ahead_op_t *op, uint32_t index)
+{
+    uint32_t value;
+    if (ca->port.ops->cr_read(ca->port.ctx, index, &value) != 0) {
+        set_fault(ca, now, EMU_FAULT_BAD_CONTROL_REGISTER, b->pc, index, "read of control register %u", index);
+        return UINT64_MAX;
+    }
+    return lone_cr_read_done(ca, b, now, op, value);
+}
+
+/* step_lone's rdcr, as ca_ops.inc's case runs it, apart: the port's quiet register (an empty arrival queue, which
+ * the message runtimes' arrival loop reads at every trip) is answered here, with no call. */
+__attribute__((noinline)) static uint64_t step_lone_cr_read(ca_t *ca, const emu_bundle_t *b, uint64_t now,
+                                                            const emu_ahead_op_t *op)
+{
+    const uint32_t *regs = ca->s.regs;
+    uint32_t index = regs[op->rs1] + regs[op->v2_reg] + op->ext;
+    if (index == ca->port.quiet_cr && ca->port.quiet_count != NULL && *ca->port.quiet_count == 0)
+        return lone_cr_read_done(ca, b, now, op, ca->port.quiet_value);
+    return step_lone_cr_read_port(ca, b, now, op, index);
 }
 
 /* An EMU_BUNDLE_LONE_CORE bundle, as run_one would run it (ca_ops.inc's case, then its ending with a horizon of 0),

@@ -49,6 +49,12 @@ typedef struct ca_port {
     /* A count that changes whenever a word moves in the cell's communication agent (wfe waits on it), or NULL for
      * none. Read where it is, not asked through a call: the runtimes' wait loops pass a wfe at every trip. */
     const uint64_t *activity;
+    /* A control register (quiet_cr) that reads as quiet_value while *quiet_count is 0, answered by the core where it is,
+     * or quiet_count NULL for none: the message runtimes' arrival loop reads an empty arrival queue at every trip, and
+     * the call to cr_read cost more than the rest of the bundle. The same answer cr_read gives then. */
+    const unsigned *quiet_count;
+    uint32_t quiet_cr;
+    uint32_t quiet_value;
 } ca_port_t;
 
 #endif
