@@ -474,14 +474,19 @@ __attribute__((noinline)) static uint64_t step_lone_cr_read_port(ca_t *ca, const
 }
 
 /* step_lone's rdcr, as ca_ops.inc's case runs it, apart: the port's quiet register (an empty arrival queue, which
- * the message runtimes' arrival loop reads at every trip) is answered here, with no call. */
+ * the message runtimes' arrival loop reads at every trip) and its byte registers (a spool's status, which their
+ * spool-done loop reads) are answered here, with no call. */
 __attribute__((noinline)) static uint64_t step_lone_cr_read(ca_t *ca, const emu_bundle_t *b, uint64_t now,
                                                             const emu_ahead_op_t *op)
 {
     const uint32_t *regs = ca->s.regs;
     uint32_t index = regs[op->rs1] + regs[op->v2_reg] + op->ext;
-    if (index == ca->port.quiet_cr && ca->port.quiet_count != NULL && *ca->port.quiet_count == 0)
-        return lone_cr_read_done(ca, b, now, op, ca->port.quiet_value);
+    const ca_port_t *port = &ca->port;
+    if (index == port->quiet_cr && port->quiet_count != NULL && *port->quiet_count == 0)
+        return lone_cr_read_done(ca, b, now, op, port->quiet_value);
+    uint32_t k = index - port->byte_cr; /* wraps for the registers below */
+    if ((k & ((1u << port->byte_shift) - 1u)) == 0 && (k >> port->byte_shift) < port->byte_crs)
+        return lone_cr_read_done(ca, b, now, op, port->byte_at[(size_t)(k >> port->byte_shift) * port->byte_stride]);
     return step_lone_cr_read_port(ca, b, now, op, index);
 }
 

@@ -55,6 +55,14 @@ typedef struct ca_port {
     const unsigned *quiet_count;
     uint32_t quiet_cr;
     uint32_t quiet_value;
+    /* Registers whose value is a byte where it is, read by the core the same way: register byte_cr + (i << byte_shift)
+     * is byte_at[i * byte_stride], for i below byte_crs (0 for none). The message runtimes' spool-done loop reads
+     * one at every trip. */
+    const uint8_t *byte_at;
+    uint32_t byte_cr;
+    uint32_t byte_crs;
+    uint32_t byte_shift;
+    uint32_t byte_stride;
 } ca_port_t;
 
 #endif
