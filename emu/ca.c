@@ -354,11 +354,15 @@ static inline unsigned clocks_to_next(const emu_program_t *prog, const emu_bundl
     return b->clocks_taken;
 }
 
-/* The end of a bundle step_other ran itself (a lone wfe that passed, a lone wrcr): counted as issue() counts one that
- * falls through, and the core goes on to the next. */
-static inline uint64_t passed(ca_state_block_t *s, const emu_bundle_t *b, uint64_t now)
+/* The end of a bundle step_other ran itself, one operation with no memory word (a lone wfe that passed, a lone wrcr
+ * or rdcr): counted as issue() counts one that falls through (count_bundle's figures, with none of the memory's or
+ * the operations' loads: the runtimes' wait loops pass one at every trip), and the core goes on to the next. */
+static inline uint64_t passed_alone(ca_state_block_t *s, const emu_bundle_t *b, uint64_t now)
 {
-    count_bundle(s, b, b->clocks_fall, false);
+    s->stats.bundles++;
+    s->stats.ops++;
+    s->stats.busy_clocks += b->clocks;
+    s->stats.stall_clocks[CA_STALL_BYPASS] += b->clocks_fall - b->clocks;
     s->ready_at = now + b->clocks_fall;
     s->pc = b->next_pc;
     return s->ready_at;
@@ -385,7 +389,7 @@ static inline uint64_t wfe_step(ca_t *ca, const emu_bundle_t *b, uint64_t now, b
     end_wait(s, now);
     /* A wfe alone (the runtimes' wait loops) has nothing left to do but what issue() would count of it. */
     if (b->flags & EMU_BUNDLE_SIMPLE)
-        return passed(s, b, now);
+        return passed_alone(s, b, now);
     return step_issue(ca, b, now);
 }
 
@@ -434,7 +438,7 @@ __attribute__((noinline)) static uint64_t step_issue(ca_t *ca, const emu_bundle_
             return UINT64_MAX;
         }
         s->stats.cr_writes++;
-        return passed(s, b, now);
+        return passed_alone(s, b, now);
     }
     if (b->flags & EMU_BUNDLE_GATES) {
         uint64_t not_yet = take_gates(ca, b, now);
@@ -451,13 +455,7 @@ static inline uint64_t lone_cr_read_done(ca_t *ca, const emu_bundle_t *b, uint64
     ca_state_block_t *s = &ca->s;
     s->regs[op->rd] = value;
     s->stats.cr_reads++;
-    s->stats.bundles++;
-    s->stats.ops++;
-    s->stats.busy_clocks += b->clocks;
-    s->stats.stall_clocks[CA_STALL_BYPASS] += b->clocks_fall - b->clocks;
-    s->pc = b->next_pc;
-    s->ready_at = now + b->clocks_fall;
-    return s->ready_at;
+    return passed_alone(s, b, now);
 }
 
 /* step_lone's rdcr through the port, apart: its call wants a frame that the quiet register's read does without. A
