@@ -32,11 +32,19 @@ const char *ca_stall_cause_name(ca_stall_cause_t c)
 
 void ca_init(ca_t *ca, uint8_t *mem, uint32_t mem_bytes, uint32_t mem_guard, ca_port_t port)
 {
+    /* A port without an activity count or a quiet register gets counts that never move and are never 0: the wait
+     * loops' wfe and rdcr read them with no test for NULL. */
+    static const uint64_t no_activity = 0;
+    static const unsigned never_quiet = 1;
     memset(ca, 0, sizeof *ca);
     ca->mem = mem;
     ca->mem_bytes = mem_bytes;
     ca->mem_guard = mem_guard;
     ca->port = port;
+    if (ca->port.activity == NULL)
+        ca->port.activity = &no_activity;
+    if (ca->port.quiet_count == NULL)
+        ca->port.quiet_count = &never_quiet;
     ca->mem_clean = true; /* emu_cell_init maps it zeroed */
     ca->s.state = CA_IDLE;
 }
@@ -377,7 +385,7 @@ static uint64_t step_issue(ca_t *ca, const emu_bundle_t *b, uint64_t now);
 static inline uint64_t wfe_step(ca_t *ca, const emu_bundle_t *b, uint64_t now, bool event)
 {
     ca_state_block_t *s = &ca->s;
-    uint64_t token = ca->port.activity != NULL ? *ca->port.activity : 0;
+    uint64_t token = *ca->port.activity;
     s->wfe_armed = true;
     s->wfe_reached = true;
     if (token == s->wfe_token && !event) {
@@ -480,7 +488,7 @@ __attribute__((noinline)) static uint64_t step_lone_cr_read(ca_t *ca, const emu_
     const uint32_t *regs = ca->s.regs;
     uint32_t index = regs[op->rs1] + regs[op->v2_reg] + op->ext;
     const ca_port_t *port = &ca->port;
-    if (index == port->quiet_cr && port->quiet_count != NULL && *port->quiet_count == 0)
+    if (index == port->quiet_cr && *port->quiet_count == 0)
         return lone_cr_read_done(ca, b, now, op, port->quiet_value);
     uint32_t k = index - port->byte_cr; /* wraps for the registers below */
     if ((k & ((1u << port->byte_shift) - 1u)) == 0 && (k >> port->byte_shift) < port->byte_crs)
