@@ -57,8 +57,6 @@ static inline __attribute__((always_inline)) void coa_lc_push_books(coa_t *c, un
     if (l->count == 0)
         coa_lc_note_state(c, lc, now);
     l->occupancy_base -= now;
-    c->w.qdata[lc * depth + at] = word;
-    c->w.qtag[lc * depth + at] = tag ? 1 : 0;
     l->count++;
     if (tag) {
         l->ntagged++;
@@ -68,6 +66,10 @@ static inline __attribute__((always_inline)) void coa_lc_push_books(coa_t *c, un
     if (l->count > st->occupancy_max)
         st->occupancy_max = l->count;
     st->words_in++;
+    /* The word and its tag last: the tag's store is a byte's, which may alias the books above, and would have the
+     * compiler load them again after it. */
+    c->w.qdata[lc * depth + at] = word;
+    c->w.qtag[lc * depth + at] = tag ? 1 : 0;
 }
 static inline void coa_lc_push(coa_t *c, unsigned lc, uint32_t word, bool tag, uint64_t now)
 {
