@@ -121,7 +121,7 @@ static void take_credit(coa_t *c, unsigned lc, uint64_t now)
         coa_lc_thaw(c, lc, now); /* it may have waited for this credit */
         c->credit_lc |= coa_bit(lc); /* it has one now (depth >= 1); with any, its bit is set already */
     }
-    if (credits < depth)
+    if (__builtin_expect(credits < depth, 1)) /* a credit comes for a word sent: nearly always below */
         l->credits = (uint16_t)++credits;
     if (credits == depth && l->state == COA_LC_DRAINING)
         coa_lc_release(c, lc, now);
