@@ -53,20 +53,38 @@ cflags=(-std=c17 -O2 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wno-unused-paramet
 # simple, and a full build takes a minute).
 newest_header=$(find isa comm_agent emu common conset trace runner tools/view web -name '*.h' -o -name '*.def' -o -name '*.inc' |
   xargs ls -t | head -1)
+# The agent's per-clock files once more with its keys fixed at their defaults, as comm_agent/meson.build and
+# emu/meson.build build them (comm_agent/coa.h, COA_KEY_OF): read from those files, so the lists cannot drift.
+mapfile -t default_keys_sources < <(
+  for dir in comm_agent emu; do
+    sed -n "/default_keys_lib = static_library/,/c_args/p" "$dir/meson.build" | grep -o "'[a-z_]*\.c'" | tr -d "'" |
+      sed "s|^|$dir/|"
+  done)
+if ((${#default_keys_sources[@]} == 0)); then
+  echo "$0: found no default-keys sources in comm_agent/meson.build or emu/meson.build" >&2
+  exit 1
+fi
 objs=()
 pids=()
-for src in "${sources[@]}"; do
-  obj="$out/obj/$(echo "${src%.c}" | tr / _).o"
+# compile SRC OBJ [FLAG...]: in the background, two at a time (the machines this runs on have two cores).
+compile() {
+  local src=$1 obj=$2
+  shift 2
   objs+=("$obj")
   if [[ ! -f "$obj" || "$src" -nt "$obj" || "$newest_header" -nt "$obj" || "$out/obj/iwarp_config.h" -nt "$obj" ]]; then
-    emcc "${cflags[@]}" -c "$src" -o "$obj" &
+    emcc "${cflags[@]}" "$@" -c "$src" -o "$obj" &
     pids+=($!)
-    # Two at a time: the machines this runs on have two cores.
     if ((${#pids[@]} >= 2)); then
       wait "${pids[0]}"
       pids=("${pids[@]:1}")
     fi
   fi
+}
+for src in "${sources[@]}"; do
+  compile "$src" "$out/obj/$(echo "${src%.c}" | tr / _).o"
+done
+for src in "${default_keys_sources[@]}"; do
+  compile "$src" "$out/obj/$(echo "${src%.c}" | tr / _)_default_keys.o" -DCOA_DEFAULT_KEYS
 done
 for p in "${pids[@]}"; do wait "$p"; done
 
