@@ -35,7 +35,9 @@ static inline bool coa_out_post(coa_t *c, coa_line_t *line, uint64_t now, coa_sl
     uint64_t at = now + COA_KEY_OF(c, hop_latency);
     unsigned k = (unsigned)at & COA_LINE_MASK(line);
     *slot = &line->slots[k];
-    if (line->post_clock == now)
+    /* Most posts are a clock's first to their line (a bundle's two credits, a link's word and its pop's credit go
+     * to different lines): told so, GCC lays the first post's books in line (msgpass 8x8 -0.18%, ConSet -0.11%). */
+    if (__builtin_expect(line->post_clock == now, 0))
         return false;
     /* The new books in a local before any store: c's fields may alias the line's, which would be read again. */
     uint64_t nposted = line->nposted ^ coa_bit(k);
