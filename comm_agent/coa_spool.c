@@ -247,7 +247,9 @@ static __attribute__((noinline)) void loader_clock(coa_t *c, uint64_t now)
 
 void coa_spools(coa_t *c, uint64_t now)
 {
-    if (c->loading) {
+    /* The loader runs in an agent's first clocks only: told so, GCC lays the spools' way in line (stream 8x8
+     * -0.5%). */
+    if (__builtin_expect(c->loading, 0)) {
         loader_clock(c, now);
         return;
     }
