@@ -18,6 +18,13 @@ static inline bool asleep_in_wfe(const ca_t *ca)
     return ca->s.state == CA_WAITING && ca->s.wait_cause == CA_STALL_WFE;
 }
 
+/* Whether the CA's timer is set (timer_at not 0) and its clock has come: one compare, since 0 - 1 wraps past any
+ * clock (now stays far below UINT64_MAX). */
+static inline bool timer_passed(const ca_state_block_t *s, uint64_t now)
+{
+    return s->timer_at - 1 < now;
+}
+
 /* Whether an event could divert a CA that waits on a gate, or wake one asleep in wfe (which a pending
  * event in the mask wakes with events off too), so that it must be stepped. */
 static inline bool event_possible(const emu_cell_t *c, uint64_t now)
@@ -26,7 +33,7 @@ static inline bool event_possible(const emu_cell_t *c, uint64_t now)
     if (!s->events_on && !asleep_in_wfe(&c->ca))
         return false;
     uint32_t bits = s->event_pending | c->coa.spool_events | (c->coa.narrivals > 0 ? (uint32_t)CA_EVENT_ARRIVAL : 0u);
-    if (s->timer_at != 0 && now >= s->timer_at)
+    if (timer_passed(s, now))
         bits |= CA_EVENT_TIMER;
     return (bits & s->event_mask) != 0;
 }
@@ -39,7 +46,7 @@ static inline bool events_quiet(const emu_cell_t *c, uint64_t now)
     const ca_state_block_t *s = &c->ca.s;
     /* The arrival's bit apart, tested only when some channel has arrived: no bit to build at every clock. A spool's
      * end latches in or out of the mask: its bits join the pending ones after the mask, in one test. */
-    return ((s->event_pending & s->event_mask) | c->coa.spool_events) == 0 && (s->timer_at == 0 || now < s->timer_at) &&
+    return ((s->event_pending & s->event_mask) | c->coa.spool_events) == 0 && !timer_passed(s, now) &&
            (c->coa.narrivals == 0 || !(s->event_mask & CA_EVENT_ARRIVAL));
 }
 
@@ -82,7 +89,7 @@ static inline void ahead_caught_up(emu_cell_t *c, uint64_t now)
 static inline bool events_allow_ahead(const emu_cell_t *c, uint64_t now)
 {
     const ca_state_block_t *s = &c->ca.s;
-    return c->coa.spool_events == 0 && (s->timer_at == 0 || s->timer_at > now) && !event_possible(c, now);
+    return c->coa.spool_events == 0 && !timer_passed(s, now) && !event_possible(c, now);
 }
 
 /* A run ahead that issues fewer bundles than this costs more than stepping them (its start keeps the CA's state):
