@@ -46,7 +46,7 @@ static inline bool events_quiet(const emu_cell_t *c, uint64_t now)
     const ca_state_block_t *s = &c->ca.s;
     /* The arrival's bit apart, tested only when some channel has arrived: no bit to build at every clock. A spool's
      * end latches in or out of the mask: its bits join the pending ones after the mask, in one test. */
-    return ((s->event_pending & s->event_mask) | c->coa.spool_events) == 0 && !timer_passed(s, now) &&
+    return !timer_passed(s, now) && ((s->event_pending & s->event_mask) | c->coa.spool_events) == 0 &&
            (c->coa.narrivals == 0 || !(s->event_mask & CA_EVENT_ARRIVAL));
 }
 
