@@ -123,19 +123,16 @@ static void take_credit(coa_t *c, unsigned lc, uint64_t now)
     }
     if (__builtin_expect(credits < depth, 1)) /* a credit comes for a word sent: nearly always below */
         l->credits = (uint16_t)++credits;
-    if (credits == depth && l->state == COA_LC_DRAINING)
+    /* Told unlikely, though about one credit in five fills its channel's (msgpass 8x8): GCC then lays the common
+     * credit's way straight through (stream 8x8 -0.2%, msgpass -0.1%). */
+    if (__builtin_expect(credits == depth, 0) && l->state == COA_LC_DRAINING)
         coa_lc_release(c, lc, now);
 }
 
-/* The credits and frees of slot s, from the neighbour in direction `from` (coa_slot_t). */
-static void deliver_back(coa_t *c, coa_dir_t from, coa_slot_t *s, uint64_t now)
+/* A slot's rare messages back, after its credits: a header's further credits (more) and frees. Out of line, so that
+ * the arrivals' loop asks one test of both for the slots that have neither, nearly all. */
+static __attribute__((noinline)) void deliver_back_rare(coa_t *c, coa_dir_t from, coa_slot_t *s, uint64_t now)
 {
-    uint64_t credited = s->credit_lc;
-    s->credit_lc = 0;
-    for (uint64_t m = credited; m != 0; m &= m - 1)
-        take_credit(c, (unsigned)__builtin_ctzll(m), now);
-    /* Read after the credits, not kept across their calls (a channel's release): nothing writes a slot in the clock
-     * it is taken, the sender posts to later ones. */
     uint64_t more = s->more_lc;
     if (more != 0) {
         s->more_lc = 0;
@@ -152,6 +149,19 @@ static void deliver_back(coa_t *c, coa_dir_t from, coa_slot_t *s, uint64_t now)
         c->remote_free[from] |= freed;
         coa_unblock_headers(c, now);
     }
+}
+
+/* The credits and frees of slot s, from the neighbour in direction `from` (coa_slot_t). */
+static void deliver_back(coa_t *c, coa_dir_t from, coa_slot_t *s, uint64_t now)
+{
+    uint64_t credited = s->credit_lc;
+    s->credit_lc = 0;
+    for (uint64_t m = credited; m != 0; m &= m - 1)
+        take_credit(c, (unsigned)__builtin_ctzll(m), now);
+    /* Read after the credits, not kept across their calls (a channel's release): nothing writes a slot in the clock
+     * it is taken, the sender posts to later ones. */
+    if ((s->more_lc | s->free_lc) != 0)
+        deliver_back_rare(c, from, s, now);
 }
 
 void coa_deliver_lines(coa_t *c, uint64_t now, uint64_t full0, uint64_t full1, uint64_t full2, uint64_t full3)
