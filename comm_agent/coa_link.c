@@ -130,7 +130,8 @@ static void take_credit(coa_t *c, unsigned lc, uint64_t now)
 }
 
 /* A slot's rare messages back, after its credits: a header's further credits (more) and frees. Out of line, so that
- * the arrivals' loop asks one test of both for the slots that have neither, nearly all. */
+ * the arrivals ask one test of both after a slot's credits, and one of the frees alone for a slot without credits
+ * (its more_lc is within its credit_lc, which coa_slot_check holds a restored slot to). */
 static __attribute__((noinline)) void deliver_back_rare(coa_t *c, coa_dir_t from, coa_slot_t *s, uint64_t now)
 {
     uint64_t more = s->more_lc;
@@ -183,8 +184,10 @@ void coa_deliver_lines(coa_t *c, uint64_t now, uint64_t full0, uint64_t full1, u
             deliver_flit(c, (coa_dir_t)d, &s->flit, now);
             s->has_flit = false;
         }
-        if ((s->credit_lc | s->free_lc) != 0)
+        if (s->credit_lc != 0)
             deliver_back(c, (coa_dir_t)d, s, now);
+        else if (s->free_lc != 0)
+            deliver_back_rare(c, (coa_dir_t)d, s, now);
     }
 }
 
