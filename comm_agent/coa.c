@@ -80,6 +80,7 @@ void coa_reset(coa_t *c)
     c->blocked_lc = 0;
     memset(c->link_lc, 0, sizeof c->link_lc);
     c->linked_lc = 0;
+    c->header_work_lc = 0;
     c->spools_active = 0;
     c->spools_stuck = 0;
     c->stuck_lcs = 0;

@@ -371,7 +371,12 @@ typedef struct coa {
     uint64_t frozen_lc;
     uint64_t link_lc[COA_NUM_DIRS]; /* channels routed to each outgoing link */
     uint64_t linked_lc;             /* the four together */
-    uint32_t spools_active;         /* mask of spools not idle */
+    /* The channels coa_headers has work at once they hold words: headers not blocked, and tagged words at a
+     * pathway's end (header_lc & ~blocked_lc | tagged_lc & ~linked_lc & ~header_lc). Kept by coa_note_header_work
+     * wherever one of the four changes, so that the test every clock of an agent asks (coa_headers_may_act) is one
+     * mask's, not five's. */
+    uint64_t header_work_lc;
+    uint32_t spools_active; /* mask of spools not idle */
     /* Active spools that could not move a word at their last try, and cannot until their channel (stuck_lcs,
      * stuck_on: by channel, the spools waiting on it) or their own set-up changes: coa_spools skips them. Under
      * congestion most tries fail, each a look at a channel. */
@@ -473,11 +478,17 @@ static inline uint64_t coa_tagged_at_ends(const coa_t *c)
 {
     return c->busy_lc & c->tagged_lc & ~c->linked_lc & ~c->header_lc;
 }
-/* Whether coa_headers may act: both its kinds of work need a channel holding a header or a tagged word, asked first,
- * since most clocks of most agents have none (a stream's words are plain). */
+/* header_work_lc from the four masks it summarizes: after a change of any of them. */
+static inline void coa_note_header_work(coa_t *c)
+{
+    c->header_work_lc = (c->header_lc & ~c->blocked_lc) | (c->tagged_lc & ~c->linked_lc & ~c->header_lc);
+}
+/* Whether coa_headers may act: a channel holding words where it has work (coa_headers_ready, coa_tagged_at_ends).
+ * Most clocks of most agents have none (a stream's words are plain; under congestion the headers are blocked and the
+ * tagged words wait at links). */
 static inline bool coa_headers_may_act(const coa_t *c)
 {
-    return (c->busy_lc & (c->header_lc | c->tagged_lc)) != 0 && (coa_headers_ready(c) | coa_tagged_at_ends(c)) != 0;
+    return (c->busy_lc & c->header_work_lc) != 0;
 }
 /* The channels a link may send a word of: routed, holding a word, with a credit. Not empty: the links may send, and
  * the scheduler takes the mask from its caller rather than derive it again. */

@@ -152,6 +152,7 @@ static inline void coa_unblock_headers(coa_t *c, uint64_t now)
 {
     coa_thaw(c, c->blocked_lc, now);
     c->blocked_lc = 0;
+    coa_note_header_work(c);
 }
 
 /* The spools' mode and the events their ends raise. */

@@ -40,6 +40,7 @@ void coa_lc_set_state(coa_t *c, unsigned lc, coa_lc_state_t st, uint64_t now)
         c->routed_lc |= coa_bit(lc);
     else
         c->routed_lc &= ~coa_bit(lc);
+    coa_note_header_work(c);
 }
 
 void coa_lc_set_route(coa_t *c, unsigned lc, coa_end_t route, uint64_t now)
@@ -59,6 +60,7 @@ void coa_lc_set_route(coa_t *c, unsigned lc, coa_end_t route, uint64_t now)
     if (route.kind == COA_END_LINK)
         c->link_lc[route.dir] |= coa_bit(lc);
     c->linked_lc = c->link_lc[0] | c->link_lc[1] | c->link_lc[2] | c->link_lc[3];
+    coa_note_header_work(c);
     if (route.kind == COA_END_GATE && route.index < COA_NUM_GATES)
         c->gate_in_lc[route.index] = (uint8_t)lc;
     if (route.kind == COA_END_LINK)
@@ -121,6 +123,7 @@ void coa_lc_clear(coa_t *c, unsigned lc, uint64_t now)
     l->ntagged = 0;
     c->busy_lc &= ~coa_bit(lc);
     c->tagged_lc &= ~coa_bit(lc);
+    coa_note_header_work(c);
     unbind(c, lc, now);
     coa_lc_set_state(c, lc, COA_LC_FREE, now);
     l->owned_by_link = false;

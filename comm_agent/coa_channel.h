@@ -61,6 +61,7 @@ static inline __attribute__((always_inline)) void coa_lc_push_books(coa_t *c, un
     if (tag) {
         l->ntagged++;
         c->tagged_lc |= coa_bit(lc);
+        c->header_work_lc |= coa_bit(lc) & ~c->linked_lc & ~c->header_lc; /* coa_note_header_work's, for lc */
     }
     coa_lc_stats_t *st = &c->lc_stats[lc];
     if (l->count > st->occupancy_max)
@@ -71,7 +72,10 @@ static inline __attribute__((always_inline)) void coa_lc_push_books(coa_t *c, un
     c->w.qdata[lc * depth + at] = word;
     c->w.qtag[lc * depth + at] = tag ? 1 : 0;
 }
-static inline void coa_lc_push(coa_t *c, unsigned lc, uint32_t word, bool tag, uint64_t now)
+/* Always inline: with header_work_lc's books in coa_lc_push_books, GCC left it out of line in coa_deliver_lines, a
+ * call for every word that arrives (stream 8x8 +2.8%). */
+static inline __attribute__((always_inline)) void coa_lc_push(coa_t *c, unsigned lc, uint32_t word, bool tag,
+                                                              uint64_t now)
 {
     coa_lc_push_books(c, lc, word, tag, now);
     c->busy_lc |= coa_bit(lc);
@@ -145,8 +149,10 @@ static inline uint32_t coa_lc_pop(coa_t *c, unsigned lc, bool *tag, uint64_t now
     bool tagged = (c->tagged_lc >> lc & 1u) && coa_lc_head_tagged(c, lc);
     if (tag != NULL)
         *tag = tagged;
-    if (tagged && --l->ntagged == 0)
+    if (tagged && --l->ntagged == 0) {
         c->tagged_lc &= ~coa_bit(lc);
+        c->header_work_lc &= ~coa_bit(lc) | (c->header_lc & ~c->blocked_lc); /* coa_note_header_work's, for lc */
+    }
     return coa_lc_pop_untagged(c, lc, now);
 }
 

@@ -148,6 +148,9 @@ static int check_channel_masks(const coa_t *c, char *err, size_t errlen)
         {"link_lc[2]", c->link_lc[2], link[2], "channels routed to link 2"},
         {"link_lc[3]", c->link_lc[3], link[3], "channels routed to link 3"},
         {"linked_lc", c->linked_lc, link[0] | link[1] | link[2] | link[3], "channels routed to a link"},
+        {"header_work_lc", c->header_work_lc,
+         (header & ~c->blocked_lc) | (tagged & ~(link[0] | link[1] | link[2] | link[3]) & ~header),
+         "channels with work for the headers"},
     };
     for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++)
         if (kept[i].got != kept[i].want)

@@ -92,8 +92,10 @@ static void header_step(coa_t *c, unsigned lc, uint64_t now)
     if (!names_this_cell(c, &s)) {
         if (extend(c, lc, now))
             l->setup_started = false; /* routed now (coa_lc_set_state, which also clears its blocked_lc bit) */
-        else if (!c->fault.raised)
+        else if (!c->fault.raised) {
             c->blocked_lc |= coa_bit(lc); /* until a channel may have become free */
+            coa_note_header_work(c);
+        }
         return;
     }
     coa_lc_pop(c, lc, NULL, now);

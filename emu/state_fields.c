@@ -185,6 +185,8 @@ static const state_field_t coa_fields[] = {
     HAND(coa_t, frozen_lc, NULL, lazy),
     F(coa_t, link_lc, STATE_BYTES),
     F(coa_t, linked_lc, STATE_BYTES),
+    SKIP(coa_t, header_work_lc,
+         "a summary of header_lc, blocked_lc, tagged_lc and linked_lc (coa_note_header_work), which are hashed"),
     F(coa_t, spools_active, STATE_BYTES),
     F(coa_t, spools_stuck, STATE_BYTES),
     F(coa_t, stuck_lcs, STATE_BYTES),
