@@ -83,6 +83,7 @@ void coa_reset(coa_t *c)
     c->header_work_lc = 0;
     c->spools_active = 0;
     c->spools_stuck = 0;
+    c->spools_ready = 0;
     c->stuck_lcs = 0;
     c->spool_events = 0;
     c->out_pending_until = 0;

@@ -381,6 +381,9 @@ typedef struct coa {
      * stuck_on: by channel, the spools waiting on it) or their own set-up changes: coa_spools skips them. Under
      * congestion most tries fail, each a look at a channel. */
     uint32_t spools_stuck;
+    /* spools_active & ~spools_stuck, kept by coa_note_spools_ready wherever either changes: what every clock of an
+     * agent asks (coa_spools_may_move), one mask's load. */
+    uint32_t spools_ready;
     uint64_t stuck_lcs;
     uint32_t stuck_on[COA_MAX_CHANNELS];
     uint32_t spool_events;      /* spools that finished since the CA last looked (its event bits 0..7) */
@@ -462,11 +465,16 @@ void coa_headers(coa_t *c, uint64_t now); /* street signs decoded, pathways buil
 /* A word per free link, round robin (coa_link.c), of the channels `sendable` (coa_links_sendable); the waits. */
 void coa_links_schedule(coa_t *c, uint64_t now, uint64_t sendable);
 void coa_account_waits(coa_t *c, uint64_t now);  /* why each channel holding words did not move one (coa_channel.c) */
+/* spools_ready from the two masks it summarizes: after a change of either. */
+static inline void coa_note_spools_ready(coa_t *c)
+{
+    c->spools_ready = c->spools_active & ~c->spools_stuck;
+}
 /* Whether coa_spools may move a word this clock: the memory port free (mem_used: the CA took it) and the pattern
  * loader running, or an awake agent with an active spool not stuck on its channel. */
 static inline bool coa_spools_may_move(const coa_t *c, bool mem_used)
 {
-    return !mem_used && (c->loading || (!c->asleep && (c->spools_active & ~c->spools_stuck) != 0));
+    return !mem_used && (c->loading || (!c->asleep && c->spools_ready != 0));
 }
 /* The headers that may act: holding words, and not waiting for a free channel (blocked_lc). */
 static inline uint64_t coa_headers_ready(const coa_t *c)

@@ -137,6 +137,7 @@ static inline void coa_spools_unstick(coa_t *c, unsigned lc)
 {
     if (c->stuck_lcs & coa_bit(lc)) {
         c->spools_stuck &= ~c->stuck_on[lc];
+        c->spools_ready |= c->stuck_on[lc] & c->spools_active; /* coa_note_spools_ready's, for these spools */
         c->stuck_lcs &= ~coa_bit(lc);
     }
 }
@@ -145,6 +146,7 @@ static inline void coa_spool_bind(coa_t *c, unsigned s, uint8_t lc)
 {
     c->spool[s].lc = lc;
     c->spools_stuck &= ~(1u << s);
+    coa_note_spools_ready(c);
 }
 
 /* A neighbour's channel may have become free: every header that waits for one may try again. */
@@ -168,5 +170,6 @@ static inline void coa_spool_set_mode(coa_t *c, unsigned s, coa_spool_mode_t mod
         c->spools_active &= ~(1u << s);
     else
         c->spools_active |= 1u << s;
+    coa_note_spools_ready(c);
 }
 #endif

@@ -190,6 +190,9 @@ static int check_spools(const coa_t *c, char *err, size_t errlen)
         return fail(err, errlen, "spools_active is 0x%x, the spools not idle are 0x%x", c->spools_active, active);
     if (c->spools_stuck & ~machine)
         return fail(err, errlen, "spools_stuck is 0x%x, the machine has %u spools", c->spools_stuck, c->cfg.spools);
+    if (c->spools_ready != (active & ~c->spools_stuck))
+        return fail(err, errlen, "spools_ready is 0x%x, the active spools not stuck are 0x%x", c->spools_ready,
+                    active & ~c->spools_stuck);
     if (c->spool_events & ~machine)
         return fail(err, errlen, "spool_events is 0x%x, the machine has %u spools", c->spool_events, c->cfg.spools);
     for (unsigned lc = 0; lc < c->cfg.channels && lc < COA_MAX_CHANNELS; lc++)

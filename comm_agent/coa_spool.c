@@ -178,6 +178,7 @@ static void receive_word(coa_t *c, unsigned s, unsigned lc, uint64_t now)
 static __attribute__((noinline)) void mark_stuck(coa_t *c, unsigned s)
 {
     c->spools_stuck |= 1u << s;
+    c->spools_ready &= ~(1u << s); /* coa_note_spools_ready's, for s */
     unsigned lc = c->spool[s].lc;
     if (lc < COA_KEY_OF(c, channels)) {
         if (!(c->stuck_lcs & coa_bit(lc)))
@@ -204,7 +205,7 @@ static inline __attribute__((always_inline)) void spools_step(coa_t *c, uint64_t
      * from the lowest. Most clocks of a busy agent find most of them unable to move a word. */
     _Static_assert(COA_MAX_SPOOLS == 32, "the mask is rotated as 32 bits");
     unsigned from = (c->spool_rr + 1u) & 31u;
-    uint32_t ready = c->spools_active & ~c->spools_stuck; /* the stuck ones would not move: skipped */
+    uint32_t ready = c->spools_ready; /* the stuck ones would not move: skipped */
     for (uint32_t m = ready >> from | ready << ((32u - from) & 31u); m != 0; m &= m - 1) {
         unsigned s = ((unsigned)__builtin_ctz(m) + from) & 31u;
         const coa_spool_t *sp = &c->spool[s];

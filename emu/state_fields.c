@@ -189,6 +189,7 @@ static const state_field_t coa_fields[] = {
          "a summary of header_lc, blocked_lc, tagged_lc and linked_lc (coa_note_header_work), which are hashed"),
     F(coa_t, spools_active, STATE_BYTES),
     F(coa_t, spools_stuck, STATE_BYTES),
+    SKIP(coa_t, spools_ready, "a summary of spools_active and spools_stuck (coa_note_spools_ready), which are hashed"),
     F(coa_t, stuck_lcs, STATE_BYTES),
     F(coa_t, stuck_on, STATE_BYTES),
     F(coa_t, spool_events, STATE_BYTES),
