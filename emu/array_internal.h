@@ -70,7 +70,7 @@ typedef struct emu_cell {
  * two threads sit side by side. */
 struct emu_block {
     _Alignas(64) unsigned first, last;
-    emu_cell_t **awake; /* the cells stepped each clock, in index order (pointers: no multiply a cell) */
+    emu_cell_t **awake; /* the cells stepped each clock, in index order (pointers: no multiply a cell), then one more */
     unsigned nawake;
     bool dirty;               /* a cell went dormant this clock: confirm it at the next */
     unsigned wakes_seen;
@@ -137,7 +137,7 @@ struct emu_array {
     bool ran_any;
     emu_block_t *blocks; /* EMU_MAX_BLOCKS of them, made at the first run */
     unsigned *edge;      /* ncells: the blocks' edge lists */
-    emu_cell_t **awake;  /* ncells cells: each block's awake list is a slice */
+    emu_cell_t **awake;  /* ncells cells and a sentinel a block: each block's awake list is a slice */
 };
 
 static inline emu_cell_t *emu_array_cell(emu_array_t *a, unsigned x, unsigned y)

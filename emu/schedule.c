@@ -60,11 +60,18 @@ static void prefetch_edges(const emu_array_t *a, const emu_block_t *b, uint64_t 
     }
 }
 
+/* After the block's awake list, a cell to stand for the next one, which emu_block_step asks the caches for while the
+ * last runs: no test for the end of the list at every cell. Its last cell (the lines are there already), or any. */
+static void end_awake(emu_array_t *a, emu_block_t *b)
+{
+    b->awake[b->nawake] = b->nawake > 0 ? b->awake[b->nawake - 1] : &a->cells[0];
+}
+
 int emu_blocks_prepare(emu_array_t *a, unsigned n)
 {
     if (a->blocks == NULL) {
         a->blocks = aligned_alloc(64, EMU_MAX_BLOCKS * sizeof *a->blocks);
-        a->awake = malloc(a->ncells * sizeof *a->awake);
+        a->awake = malloc((a->ncells + EMU_MAX_BLOCKS) * sizeof *a->awake); /* and each slice's sentinel */
         a->edge = malloc(a->ncells * sizeof *a->edge);
         if (a->blocks == NULL || a->awake == NULL || a->edge == NULL) {
             free(a->blocks);
@@ -83,7 +90,7 @@ int emu_blocks_prepare(emu_array_t *a, unsigned n)
         emu_block_t *b = &a->blocks[t];
         b->first = (unsigned)((uint64_t)a->ncells * t / n);
         b->last = (unsigned)((uint64_t)a->ncells * (t + 1) / n);
-        b->awake = &a->awake[b->first];
+        b->awake = &a->awake[b->first + t];
         b->nawake = 0;
         for (unsigned i = b->first; i < b->last; i++) {
             emu_cell_t *c = &a->cells[i];
@@ -93,6 +100,7 @@ int emu_blocks_prepare(emu_array_t *a, unsigned n)
             c->block = b;
             b->awake[b->nawake++] = c;
         }
+        end_awake(a, b);
         b->dirty = false;
         atomic_init(&b->wakes, 0);
         b->wakes_seen = 0;
@@ -136,6 +144,7 @@ static void rebuild(emu_array_t *a, emu_block_t *b, uint64_t now)
         }
         b->awake[b->nawake++] = c;
     }
+    end_awake(a, b);
 }
 
 /* What the dormant cells would have told the clock: a waiting CA keeps the run going, and a timer is due. */
@@ -165,12 +174,11 @@ void emu_block_step(emu_array_t *a, emu_block_t *b, uint64_t now, emu_step_summa
     emu_cell_t *const *const end = b->awake + b->nawake;
     for (emu_cell_t *const *at = b->awake; at < end; at++) {
         emu_cell_t *c = *at;
-        /* The next cell's first misses, asked for while this one runs: its incoming counts and its core. */
-        if (at + 1 < end) {
-            const emu_cell_t *n = at[1];
-            __builtin_prefetch((const void *)n->coa.w.in_posted, 0);
-            __builtin_prefetch(&n->ca.s, 0);
-        }
+        /* The next cell's first misses, asked for while this one runs: its incoming counts and its core (after the
+         * last, end_awake's stand-in). */
+        const emu_cell_t *n = at[1];
+        __builtin_prefetch((const void *)n->coa.w.in_posted, 0);
+        __builtin_prefetch(&n->ca.s, 0);
         /* A dormant cell in the list naps, its core busy (rebuild drops the sleepers): it is skipped, as long as
          * nothing was posted to it. A post that saw the mark set `woken`; one made in its last clock by another
          * thread, before the mark was visible, is found here on its first nap clock. */
