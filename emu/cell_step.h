@@ -136,15 +136,18 @@ static inline __attribute__((always_inline)) step_end_t step(emu_cell_t *c, uint
     coa_deliver(&c->coa, now);
 
     ca_t *ca = &c->ca;
-    uint64_t next_ca = UINT64_MAX;
     /* A CA blocked on a gate can only go on once a word has moved in this cell. Running first: one test where the CA
      * issues at every clock. */
     if (ca->s.state == CA_RUNNING ||
         (ca->s.state == CA_WAITING && (c->coa.moved != c->saved.moved_seen || event_possible(c, now)))) {
         uint64_t issued_before = ca->s.stats.bundles;
         bool handling = ca->s.in_handler; /* its rfe, which issues in the handler, is the handler's too */
-        next_ca = ahead_until != 0 && may_start_ahead(c, now) ? emu_cell_run_ahead(c, now, ahead_until)
-                                                              : ca_step_here(c, now);
+        /* Their answer, the CA's ready_at while it runs (UINT64_MAX once it halts or faults, now + 1 for a wait), is
+         * read from the CA at the end, the one place that needs it, rather than kept across the agent's calls. */
+        if (ahead_until != 0 && may_start_ahead(c, now))
+            (void)emu_cell_run_ahead(c, now, ahead_until);
+        else
+            (void)ca_step_here(c, now);
         /* A run-ahead stops at a watched pc: its last bundle got there (emu_program_stop_ahead). */
         if (c->watch != NULL)
             emu_watch_pc(c->watch, ca->s.pc, c->ahead_active ? c->ahead->last_issue : now);
@@ -176,7 +179,6 @@ static inline __attribute__((always_inline)) step_end_t step(emu_cell_t *c, uint
         if (c->ahead->last_issue > now) /* not only the timer, which the run ahead stopped short of */
             c->ahead_diverted++;
         emu_cell_settle_ahead(c, now + 1, &progress);
-        next_ca = ca->s.ready_at;
     }
     if (c->coa.moved != moved_before)
         c->saved.progress_at = now;
@@ -195,7 +197,8 @@ static inline __attribute__((always_inline)) step_end_t step(emu_cell_t *c, uint
     step_end_t end = {coa_busy && coa_active(&c->coa), coa_sending(&c->coa, now)}; /* an idle agent stayed so */
     uint64_t next = now + 1; /* the agent's clocks come first: no timer is due before the next */
     if (!coa_busy && !end.active && !end.sending) {
-        next = ca->s.state == CA_WAITING ? UINT64_MAX : next_ca;
+        /* A CA that faulted here stops the run at this clock, whatever its next. */
+        next = ca->s.state == CA_RUNNING ? ca->s.ready_at : UINT64_MAX;
         uint64_t timer = timer_due(ca, now);
         if (timer < next)
             next = timer;
