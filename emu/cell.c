@@ -299,7 +299,7 @@ void emu_cell_step_alone(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
 {
     /* emu_cell_step, less what cannot happen here: nothing arrives (no other cell is awake and nothing is in
      * flight), the agent is idle and the bundle does not touch it, so no word moves and no fault is raised. */
-    ahead_caught_up(c, now);
+    ahead_caught_up(c, now, sum);
     c->saved.now = now;
     ca_t *ca = &c->ca;
     uint64_t issued_before = ca->s.stats.bundles;
@@ -314,7 +314,7 @@ void emu_cell_step_alone(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
 
 bool emu_cell_run_alone(emu_cell_t *c, uint64_t horizon, emu_step_summary_t *sum)
 {
-    ahead_caught_up(c, c->ca.s.ready_at);
+    ahead_caught_up(c, c->ca.s.ready_at, sum);
     ca_t *ca = &c->ca;
     uint64_t last_issue = 0;
     uint64_t issued = ca_run_alone(ca, horizon, &last_issue);

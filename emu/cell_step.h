@@ -73,12 +73,15 @@ static inline uint64_t timer_due(const ca_t *ca, uint64_t now)
 }
 
 /* The array has caught up with a CA that ran ahead: the bundles it issued meanwhile were progress, each at its
- * clock, as step would have counted them. */
-static inline void ahead_caught_up(emu_cell_t *c, uint64_t now)
+ * clock, as step would have counted them (and reports, sum). */
+static inline void ahead_caught_up(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum)
 {
     if (c->ahead_active && now >= c->ahead->until) {
-        if (c->ahead->last_issue > c->saved.progress_at)
-            c->saved.progress_at = c->ahead->last_issue;
+        uint64_t last = c->ahead->last_issue;
+        if (last > c->saved.progress_at)
+            c->saved.progress_at = last;
+        if (last > sum->progress_at)
+            sum->progress_at = last;
         c->ahead_active = false;
     }
 }
@@ -129,7 +132,11 @@ typedef struct step_end {
 static inline __attribute__((always_inline)) step_end_t step(emu_cell_t *c, uint64_t now, emu_step_summary_t *sum,
                                                              uint64_t ahead_until)
 {
-    ahead_caught_up(c, now);
+    /* The clock's progress goes into the summary where it is made: the cell's progress_at from before was reported
+     * when it was (the clock's summary holds it, or a dormant cell's is older still), so that the last progress the
+     * run keeps (emu_clock_decide) is at least every cell's, and reporting it again at every clock would add
+     * nothing. */
+    ahead_caught_up(c, now, sum);
     /* A stuck agent's waits were added up as its cell woke (rebuild in schedule.c, emu_cell_step): no test here. */
     c->saved.now = now;
     uint64_t moved_before = c->coa.moved;
@@ -165,6 +172,7 @@ static inline __attribute__((always_inline)) step_end_t step(emu_cell_t *c, uint
             c->saved.awake_bundles = 0;
         } else if (issued != 0 && !handling && (c->saved.awake_bundles += issued) > EMU_RECHECK_BUNDLES) {
             c->saved.progress_at = now;
+            sum->progress_at = now; /* the latest clock any cell reports */
         }
         if (ca->s.state == CA_WAITING)
             c->saved.moved_seen = c->coa.moved;
@@ -175,19 +183,18 @@ static inline __attribute__((always_inline)) step_end_t step(emu_cell_t *c, uint
     /* A CA that ran ahead with events on, to which an event came in this clock (an arrival), is put back to the end
      * of it: it takes the event at the next clock it is ready, as a step at each clock would have found. */
     if (c->ahead_active && event_possible(c, now + 1)) {
-        uint64_t progress = 0;          /* counted when the cell reports: it does below */
         if (c->ahead->last_issue > now) /* not only the timer, which the run ahead stopped short of */
             c->ahead_diverted++;
-        emu_cell_settle_ahead(c, now + 1, &progress);
+        emu_cell_settle_ahead(c, now + 1, &sum->progress_at);
     }
-    if (c->coa.moved != moved_before)
+    if (c->coa.moved != moved_before) {
         c->saved.progress_at = now;
+        sum->progress_at = now;
+    }
     if (c->coa.fault.raised && ca->s.state != CA_FAULTED) {
         /* The run stops at this clock: a CA that ran past it is put back there first. */
-        if (c->ahead_active) {
-            uint64_t progress = 0; /* counted when the cell reports: it does below */
-            emu_cell_settle_ahead(c, now + 1, &progress);
-        }
+        if (c->ahead_active)
+            emu_cell_settle_ahead(c, now + 1, &sum->progress_at);
         ca_raise_fault(ca, now, EMU_FAULT_NETWORK, c->coa.fault.addr, c->coa.fault.detail);
         c->coa.fault.raised = false;
     }
@@ -203,7 +210,7 @@ static inline __attribute__((always_inline)) step_end_t step(emu_cell_t *c, uint
         if (timer < next)
             next = timer;
     }
-    emu_summary_add(sum, next, c->saved.progress_at, EMU_STATE_BIT(ca->s.state));
+    emu_summary_add(sum, next, 0, EMU_STATE_BIT(ca->s.state)); /* its progress: above */
     return end;
 }
 
