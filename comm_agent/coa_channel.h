@@ -63,10 +63,12 @@ static inline __attribute__((always_inline)) void coa_lc_push_books(coa_t *c, un
         c->tagged_lc |= coa_bit(lc);
         c->header_work_lc |= coa_bit(lc) & ~c->linked_lc & ~c->header_lc; /* coa_note_header_work's, for lc */
     }
+    /* words_in before occupancy_max: so, GCC forms the statistics' address once for both, not again after the test
+     * (stream 8x8 -0.7%). */
     coa_lc_stats_t *st = &c->lc_stats[lc];
+    st->words_in++;
     if (l->count > st->occupancy_max)
         st->occupancy_max = l->count;
-    st->words_in++;
     /* The word and its tag last: the tag's store is a byte's, which may alias the books above, and would have the
      * compiler load them again after it. */
     c->w.qdata[lc * depth + at] = word;
@@ -111,7 +113,10 @@ static inline __attribute__((always_inline)) uint32_t coa_lc_pop_books(coa_t *c,
 {
     coa_lc_t *l = &c->lc[lc];
     unsigned depth = COA_KEY_OF(c, queue_depth);
+    /* moved_at beside occupancy_base, before the statistics' store: after it, GCC formed the channel's address
+     * again (stream 8x8 -0.3%). */
     l->occupancy_base += now;
+    l->moved_at = now;
     uint32_t w = c->w.qdata[lc * depth + l->head];
     l->head = (uint16_t)coa_ring_wrap(c, l->head + 1u);
     l->count--;
@@ -120,7 +125,6 @@ static inline __attribute__((always_inline)) uint32_t coa_lc_pop_books(coa_t *c,
         l->stats_since = now; /* its no-data wait, if it is routed, starts (coa_lc_note_state) */
     }
     c->lc_stats[lc].words_out++;
-    l->moved_at = now;
     return w;
 }
 /* The credit for a word that left channel lc, to whoever feeds it. */
