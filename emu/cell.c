@@ -156,7 +156,9 @@ int emu_cell_init(emu_cell_t *c, emu_array_t *a, unsigned x, unsigned y)
             (ca_port_t){emu_cell_port_ops(&m->agent, false), c, &c->coa.moved,
                         /* coa_cr_read_quick's answers: an empty arrival queue, a spool's status */
                         &c->coa.narrivals, COA_CR_ARRIVAL, COA_CR_NONE, &c->coa.spool[0].status,
-                        COA_CR_SPOOL + COA_SPOOL_F_STATUS, m->agent.spools, 3, sizeof c->coa.spool[0]});
+                        COA_CR_SPOOL + COA_SPOOL_F_STATUS, m->agent.spools, 3, sizeof c->coa.spool[0],
+                        /* what coa_gate_in_status finds an input gate empty by */
+                        c->coa.gate_in_lc, &c->coa.busy_lc});
     if (coa_init(&c->coa, &m->agent, emu_machine_place(m, x, y), c->mem, m->mem_bytes, m->mem_guard) != 0)
         return -1;
     for (unsigned d = 0; d < COA_NUM_DIRS; d++)

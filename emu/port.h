@@ -63,6 +63,13 @@ typedef struct ca_port {
     uint32_t byte_crs;
     uint32_t byte_shift;
     uint32_t byte_stride;
+    /* The input gates' emptiness where it is, for the core to find a gate empty with no call to gate_take: the
+     * channel each input gate reads (gate_in_lc[g]; a number of 64 or more is not one, and gate_take is asked) and
+     * the mask of channels holding words (*busy). An input gate bound to a channel that holds none waits
+     * (CA_GATE_WAIT), as gate_take would answer. A forwarding core, whose words come every second clock, finds gi0
+     * so at every other clock, where the call and run_one's frame cost more than the wait itself. NULL for none. */
+    const uint8_t *gate_in_lc;
+    const uint64_t *busy;
 } ca_port_t;
 
 #endif
