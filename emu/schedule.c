@@ -117,11 +117,13 @@ static void rebuild(emu_array_t *a, emu_block_t *b, uint64_t now)
 {
     b->wakes_seen = atomic_load_explicit(&b->wakes, memory_order_relaxed);
     b->dirty = false;
-    b->nawake = 0;
-    b->wake_at = UINT64_MAX;
-    b->dormant_waiting = 0;
-    for (unsigned i = b->first; i < b->last; i++) {
-        emu_cell_t *c = &a->cells[i];
+    /* The list, its length, the earliest timer and the waiting count in locals, written back at the end: stored
+     * through b at each cell, every cell's stores (woken, dormant) might have changed them for the compiler. */
+    emu_cell_t **const awake = b->awake;
+    unsigned nawake = 0, dormant_waiting = 0;
+    uint64_t wake_at = UINT64_MAX;
+    emu_cell_t *const last = &a->cells[b->last];
+    for (emu_cell_t *c = &a->cells[b->first]; c < last; c++) {
         /* A napping cell (its core busy) stays in the list, where it costs a few instructions a clock and
          * wakes itself: out of it, the end of each short nap would cost a rebuild. */
         if (atomic_load_explicit(&c->dormant, memory_order_relaxed) && !c->napping) {
@@ -130,10 +132,10 @@ static void rebuild(emu_array_t *a, emu_block_t *b, uint64_t now)
                          atomic_exchange_explicit(&c->woken, false, memory_order_relaxed);
             if (!woken && c->wake_at > now && !(c->sleep_fresh && coa_receiving(&c->coa))) {
                 c->sleep_fresh = false;
-                if (c->wake_at < b->wake_at)
-                    b->wake_at = c->wake_at;
+                if (c->wake_at < wake_at)
+                    wake_at = c->wake_at;
                 if (c->sleep_waiting)
-                    b->dormant_waiting++;
+                    dormant_waiting++;
                 continue;
             }
             /* It is stepped at this clock: the waits its stuck agent's sleep left are added up now, once, rather
@@ -142,8 +144,11 @@ static void rebuild(emu_array_t *a, emu_block_t *b, uint64_t now)
                 emu_cell_unstick(c, now);
             atomic_store_explicit(&c->dormant, false, memory_order_relaxed);
         }
-        b->awake[b->nawake++] = c;
+        awake[nawake++] = c;
     }
+    b->nawake = nawake;
+    b->wake_at = wake_at;
+    b->dormant_waiting = dormant_waiting;
     end_awake(a, b);
 }
 
