@@ -106,12 +106,12 @@ static inline bool short_ahead_here(emu_cell_t *c)
     return true;
 }
 
-/* Whether the CA's next bundle, due now, may start a run ahead (emu_cell_step_next). */
-static inline bool may_start_ahead(emu_cell_t *c, uint64_t now)
+/* Whether the CA's next bundle, due now, may start a run ahead up to ahead_until (emu_cell_step_next; 0: none may). */
+static inline bool may_start_ahead(emu_cell_t *c, uint64_t now, uint64_t ahead_until)
 {
     const ca_t *ca = &c->ca;
     /* A spool at work first: it keeps a busy agent's CA from running ahead at every clock. */
-    if (c->coa.spools_active != 0 || ca->s.state != CA_RUNNING || ca->s.ready_at != now || ca->s.in_handler ||
+    if (c->coa.spools_active != 0 || ahead_until == 0 || ca->s.state != CA_RUNNING || ca->s.ready_at != now || ca->s.in_handler ||
         c->saved.awake_bundles < EMU_RECHECK_BUNDLES || c->coa.loading || c->coa.fault.raised ||
         ca->prog->max_clocks >= c->array->machine.deadlock_clocks)
         return false;
@@ -151,7 +151,7 @@ static inline __attribute__((always_inline)) step_end_t step(emu_cell_t *c, uint
         bool handling = ca->s.in_handler; /* its rfe, which issues in the handler, is the handler's too */
         /* Their answer, the CA's ready_at while it runs (UINT64_MAX once it halts or faults, now + 1 for a wait), is
          * read from the CA at the end, the one place that needs it, rather than kept across the agent's calls. */
-        if (ahead_until != 0 && may_start_ahead(c, now))
+        if (may_start_ahead(c, now, ahead_until))
             (void)emu_cell_run_ahead(c, now, ahead_until);
         else
             (void)ca_step_here(c, now);
