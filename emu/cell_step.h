@@ -226,12 +226,9 @@ static inline emu_cell_next_t emu_cell_step_next(emu_cell_t *c, uint64_t now, em
                                                  uint64_t ahead_until)
 {
     step_end_t end = step(c, now, sum, ahead_until);
-    /* What every answer but AWAKE needs: nothing the agent sent still on its way, and no fault. */
-    if (end.sending || c->coa.fault.raised)
-        return EMU_CELL_AWAKE;
     /* A running CA never lets its cell sleep (may_sleep), nor nap beside a busy agent: the common answer, without the
-     * call. */
-    if (end.active && c->ca.s.state == CA_RUNNING)
+     * call, asked first. Every answer but AWAKE needs nothing the agent sent still on its way, and no fault. */
+    if ((end.active && c->ca.s.state == CA_RUNNING) || end.sending || c->coa.fault.raised)
         return EMU_CELL_AWAKE;
     return emu_cell_next_after(c, now, may, end.active);
 }
