@@ -182,7 +182,7 @@ static inline __attribute__((always_inline)) step_end_t step(emu_cell_t *c, uint
         coa_after_ca(&c->coa, now, now < ca->s.mem_busy_until);
     /* A CA that ran ahead with events on, to which an event came in this clock (an arrival), is put back to the end
      * of it: it takes the event at the next clock it is ready, as a step at each clock would have found. */
-    if (c->ahead_active && event_possible(c, now + 1)) {
+    if (__builtin_expect(c->ahead_active, 0) && event_possible(c, now + 1)) {
         if (c->ahead->last_issue > now) /* not only the timer, which the run ahead stopped short of */
             c->ahead_diverted++;
         emu_cell_settle_ahead(c, now + 1, &sum->progress_at);
