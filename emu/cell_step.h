@@ -156,7 +156,7 @@ static inline __attribute__((always_inline)) step_end_t step(emu_cell_t *c, uint
         else
             (void)ca_step_here(c, now);
         /* A run-ahead stops at a watched pc: its last bundle got there (emu_program_stop_ahead). */
-        if (c->watch != NULL)
+        if (__builtin_expect(c->watch != NULL, 0))
             emu_watch_pc(c->watch, ca->s.pc, c->ahead_active ? c->ahead->last_issue : now);
         /* Event handlers are not progress on their own: a runtime that only retries on a timer while
          * nothing moves is stuck, and the deadlock detector must see it. Nor is a program that wakes
