@@ -108,8 +108,7 @@ int coa_init(coa_t *c, const coa_config_t *cfg, coa_place_t at, uint8_t *mem, ui
     c->at = at;
     c->w.qdata = calloc((size_t)cfg->channels * cfg->queue_depth, sizeof *c->w.qdata);
     c->w.qtag = calloc((size_t)cfg->channels * cfg->queue_depth, sizeof *c->w.qtag);
-    c->w.in_posted = aligned_alloc(COA_CACHE_LINE, COA_CACHE_LINE);
-    if (c->w.qdata == NULL || c->w.qtag == NULL || c->w.in_posted == NULL) {
+    if (c->w.qdata == NULL || c->w.qtag == NULL) {
         coa_free(c);
         return -1;
     }
@@ -132,10 +131,8 @@ void coa_free(coa_t *c)
 {
     free(c->w.qdata);
     free(c->w.qtag);
-    free((void *)c->w.in_posted);
     c->w.qdata = NULL;
     c->w.qtag = NULL;
-    c->w.in_posted = NULL;
 }
 
 bool coa_stuck(const coa_t *c, uint64_t now)

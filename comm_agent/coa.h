@@ -310,17 +310,20 @@ typedef struct coa_fault {
 
 /* Where an agent's state lives and whom it talks to. */
 typedef struct coa_wiring {
+    /* The books of the lines coming in (coa_line_t): the posted toggles, which only the senders write, on a cache
+     * line of their own but for what this agent only reads, so that a sender on another thread does not steal the
+     * line of what this agent writes. Here, not behind a pointer: every clock of the agent reads them (coa_deliver),
+     * and its cell's address then gives theirs without a load. */
+    _Alignas(COA_CACHE_LINE) _Atomic uint64_t in_posted[COA_NUM_DIRS];
+    /* The slots of the lines coming in, written by the neighbour in that direction (their nslots: in_mask + 1).
+     * Copied here so that reading them never touches the sender's cache lines. On the posted toggles' line: read
+     * when these say a slot is due. */
+    coa_slot_t *in_slots[COA_NUM_DIRS];
+    _Alignas(COA_CACHE_LINE) uint64_t in_taken[COA_NUM_DIRS];
+    unsigned in_mask;
     uint32_t *qdata; /* channels * queue_depth words */
     uint8_t *qtag;
     coa_line_t *out[COA_NUM_DIRS]; /* written by this cell */
-    /* The slots of the lines coming in, written by the neighbour in that direction (their nslots: in_mask + 1).
-     * Copied here so that reading them never touches the sender's cache lines. */
-    coa_slot_t *in_slots[COA_NUM_DIRS];
-    unsigned in_mask;
-    /* The books of the lines coming in (coa_line_t): the posted toggles on a cache line of their own, which only
-     * the senders write, so that a sender on another thread does not steal the line of what this agent writes. */
-    _Atomic uint64_t *in_posted; /* [COA_NUM_DIRS], 64-byte aligned */
-    uint64_t in_taken[COA_NUM_DIRS];
     uint8_t *mem; /* memory shared with the computation agent */
     /* The words a spool or the pattern loader may access, from the guard to the last word of memory: first, and
      * last - first, so that a spool's word asks one comparison of its address, not two (coa_mem_ok). */

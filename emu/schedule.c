@@ -67,6 +67,14 @@ static void end_awake(emu_array_t *a, emu_block_t *b)
     b->awake[b->nawake] = b->nawake > 0 ? b->awake[b->nawake - 1] : &a->cells[0];
 }
 
+/* coa_receiving for a cell's first nap clock, out of line: inline, GCC computes the addresses of the incoming
+ * lines' posted words once for it and for the step's arrivals, in four registers on every step's path (msgpass 8x8
+ * +36M), where the step's loads would take them as displacements from the cell. */
+static __attribute__((noinline)) bool nap_receiving(const coa_t *c)
+{
+    return coa_receiving(c);
+}
+
 int emu_blocks_prepare(emu_array_t *a, unsigned n)
 {
     if (a->blocks == NULL) {
@@ -189,7 +197,7 @@ void emu_block_step(emu_array_t *a, emu_block_t *b, uint64_t now, emu_step_summa
          * thread, before the mark was visible, is found here on its first nap clock. */
         if (atomic_load_explicit(&c->dormant, memory_order_relaxed)) {
             if (now < c->wake_at && !atomic_load_explicit(&c->woken, memory_order_relaxed) &&
-                (!c->nap_fresh || !coa_receiving(&c->coa))) {
+                (!c->nap_fresh || !nap_receiving(&c->coa))) {
                 if (c->nap_fresh) /* the line is read by other threads' posts: written only when it changes */
                     c->nap_fresh = false;
                 emu_summary_add(sum, c->wake_at, 0, EMU_STATE_BIT(CA_RUNNING));

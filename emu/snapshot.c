@@ -18,8 +18,9 @@
 
 /* 03: a checksum of everything before it ends the file. 04: a slot's credits and frees are in the slot, as
  * masks and counts (coa_slot_t), not in a list of control messages after the slots. 05: a channel's statistics are
- * in coa_t.lc_stats, not in its coa_lc_t; coa_t's size stayed the same, so only this says so. */
-static const char snap_magic[8] = {'I', 'W', 'S', 'N', 'A', 'P', '0', '5'};
+ * in coa_t.lc_stats, not in its coa_lc_t; coa_t's size stayed the same, so only this says so. 06: the posted
+ * toggles are in coa_t's wiring, which aligns coa_t to a cache line: the state's padding may move. */
+static const char snap_magic[8] = {'I', 'W', 'S', 'N', 'A', 'P', '0', '6'};
 
 /* A cell's state, in three blocks each copied whole: a field added to any of them is in every snapshot with
  * nothing to write here. The agent's wiring (coa_t.w, its last member) is not copied. */
@@ -89,7 +90,10 @@ static emu_snapshot_t *snapshot_alloc(const emu_machine_t *m, unsigned ncells, s
     s->machine = *m;
     s->ncells = ncells;
     s->slots_per_cell = COA_NUM_DIRS * nslots;
-    s->cells = calloc(ncells, sizeof *s->cells);
+    /* Aligned as coa_t asks (its wiring's cache lines), which calloc does not promise. */
+    s->cells = aligned_alloc(_Alignof(cell_snap_t), ncells * sizeof *s->cells);
+    if (s->cells != NULL)
+        memset(s->cells, 0, ncells * sizeof *s->cells);
     s->mem = malloc((size_t)ncells * m->mem_bytes);
     s->qdata = calloc((size_t)ncells * queue_words(m), sizeof *s->qdata);
     s->qtag = calloc((size_t)ncells * queue_words(m), 1);
