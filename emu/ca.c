@@ -54,6 +54,7 @@ void ca_init(ca_t *ca, uint8_t *mem, uint32_t mem_bytes, uint32_t mem_guard, ca_
     }
     ca->mem_clean = true; /* emu_cell_init maps it zeroed */
     ca->s.state = CA_IDLE;
+    ca->awake_issue_at = UINT64_MAX;
 }
 
 int ca_mem_read(const ca_t *ca, uint32_t addr, void *buf, uint32_t len)
@@ -107,6 +108,7 @@ int ca_load(ca_t *ca, const emu_program_t *prog, char *err, size_t errlen)
     ca->s.regs[ISA_REG_SP] = ca->mem_bytes & ~7u;
     ca->s.state = CA_RUNNING;
     ca->s.mem_busy_until = 0;
+    ca->awake_issue_at = UINT64_MAX;
     return 0;
 }
 
@@ -345,9 +347,11 @@ static inline void store_now(uint8_t *mem, uint32_t addr, unsigned size, uint64_
 
 static inline void store_commit(uint8_t *mem, const pending_store_t *st) { store_now(mem, st->addr, st->size, st->value); }
 
-/* The statistics bundle b adds when it issues and the next bundle issues `clocks` after it. */
-static inline void count_bundle(ca_state_block_t *s, const emu_bundle_t *b, uint64_t clocks, bool taken)
+/* The statistics bundle b adds when it issues at clock `at` and the next bundle issues `clocks` after it. */
+static inline void count_bundle(ca_t *ca, const emu_bundle_t *b, uint64_t at, uint64_t clocks, bool taken)
 {
+    ca_state_block_t *s = &ca->s;
+    ca->awake_issue_at = at;
     s->stats.bundles++;
     s->stats.ops += b->count;
     s->stats.busy_clocks += b->clocks;
@@ -374,8 +378,10 @@ static inline unsigned clocks_to_next(const emu_program_t *prog, const emu_bundl
 /* The end of a bundle step_other ran itself, one operation with no memory word (a lone wfe that passed, a lone wrcr
  * or rdcr): counted as issue() counts one that falls through (count_bundle's figures, with none of the memory's or
  * the operations' loads: the runtimes' wait loops pass one at every trip), and the core goes on to the next. */
-static inline uint64_t passed_alone(ca_state_block_t *s, const emu_bundle_t *b, uint64_t now)
+static inline uint64_t passed_alone(ca_t *ca, const emu_bundle_t *b, uint64_t now)
 {
+    ca_state_block_t *s = &ca->s;
+    ca->awake_issue_at = now;
     s->stats.bundles++;
     s->stats.ops++;
     s->stats.busy_clocks += b->clocks;
@@ -406,7 +412,7 @@ static inline uint64_t wfe_step(ca_t *ca, const emu_bundle_t *b, uint64_t now, b
     end_wait(s, now);
     /* A wfe alone (the runtimes' wait loops) has nothing left to do but what issue() would count of it. */
     if (b->flags & EMU_BUNDLE_SIMPLE)
-        return passed_alone(s, b, now);
+        return passed_alone(ca, b, now);
     return step_issue(ca, b, now);
 }
 
@@ -455,7 +461,7 @@ __attribute__((noinline)) static uint64_t step_issue(ca_t *ca, const emu_bundle_
             return UINT64_MAX;
         }
         s->stats.cr_writes++;
-        return passed_alone(s, b, now);
+        return passed_alone(ca, b, now);
     }
     if (b->flags & EMU_BUNDLE_GATES) {
         ca_gates_t g = take_gates(ca, b);
@@ -473,7 +479,7 @@ static inline uint64_t lone_cr_read_done(ca_t *ca, const emu_bundle_t *b, uint64
     ca_state_block_t *s = &ca->s;
     s->regs[op->rd] = value;
     s->stats.cr_reads++;
-    return passed_alone(s, b, now);
+    return passed_alone(ca, b, now);
 }
 
 /* step_lone's rdcr through the port, apart: its call wants a frame that the quiet register's read does without. A
@@ -521,6 +527,7 @@ __attribute__((noinline)) static uint64_t step_lone(ca_t *ca, const emu_bundle_t
     uint32_t a = regs[op->rs1];
     unsigned clocks = b->clocks_fall;
     /* count_bundle's figures, of a bundle of one operation with no memory word. */
+    ca->awake_issue_at = now;
     s->stats.bundles++;
     s->stats.ops++;
     s->stats.busy_clocks += b->clocks;
@@ -757,13 +764,14 @@ static uint64_t issue(ca_t *ca, const emu_bundle_t *b, uint64_t now)
     if (b->mem_accesses)
         s->mem_busy_until = now + b->mem_accesses;
     unsigned clocks = clocks_to_next(ca->prog, b, taken, next_pc);
-    count_bundle(s, b, clocks, taken);
+    count_bundle(ca, b, now, clocks, taken);
     s->ready_at = now + clocks;
     if (rare) {
         s->stats.cr_reads += cr_reads;
         if (rare & RARE_RFE) {
             s->events_on = true;
             s->in_handler = false;
+            ca->awake_issue_at = UINT64_MAX; /* it issued in the handler */
         }
         if (rare & RARE_HALT) {
             s->state = CA_HALTED;

@@ -102,6 +102,12 @@ typedef struct ca_state_block {
 
 typedef struct ca {
     ca_state_block_t s;
+    /* The clock at which the core last issued a bundle one by one (count_bundle, passed_alone, step_lone; a run
+     * ahead's bundles are counted at its end and set none); UINT64_MAX after an rfe, which issues in its handler.
+     * With in_handler, the cell asks it after each step rather than keeping the bundle count and in_handler across
+     * the call (its books of progress, emu/cell_step.h). Not state: no clock the cell is stepped at again equals it
+     * (a snapshot's restore sets it to UINT64_MAX). */
+    uint64_t awake_issue_at;
     /* wiring, fixed once loaded */
     uint8_t *mem;
     uint32_t mem_bytes;

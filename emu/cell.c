@@ -261,6 +261,12 @@ __attribute__((noinline)) uint64_t emu_cell_run_ahead(emu_cell_t *c, uint64_t no
     c->ahead_active = true;
     uint64_t issued = ca->s.stats.bundles - h->s.stats.bundles;
     c->ahead_bundles += issued;
+    /* step's books of progress, which count the first at now as a bundle a step issued (no run ahead leaves a
+     * handler or comes to a wfe; a wfe reached before clears the count there all the same). */
+    if (issued != 0) {
+        ca->awake_issue_at = now;
+        c->saved.awake_bundles += issued - 1;
+    }
     if (issued < AHEAD_SHORT_BUNDLES) {
         c->ahead_short_pc = h->s.pc;
         c->ahead_short_skips = AHEAD_SHORT_SKIPS;

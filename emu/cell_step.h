@@ -147,8 +147,6 @@ static inline __attribute__((always_inline)) step_end_t step(emu_cell_t *c, uint
      * issues at every clock. */
     if (ca->s.state == CA_RUNNING ||
         (ca->s.state == CA_WAITING && (c->coa.moved != c->saved.moved_seen || event_possible(c, now)))) {
-        uint64_t issued_before = ca->s.stats.bundles;
-        bool handling = ca->s.in_handler; /* its rfe, which issues in the handler, is the handler's too */
         /* Their answer, the CA's ready_at while it runs (UINT64_MAX once it halts or faults, now + 1 for a wait), is
          * read from the CA at the end, the one place that needs it, rather than kept across the agent's calls. */
         if (may_start_ahead(c, now, ahead_until))
@@ -165,12 +163,13 @@ static inline __attribute__((always_inline)) step_end_t step(emu_cell_t *c, uint
          * ends at its wfe whether the CA sleeps there or not: with an event always pending when it comes
          * back (a retry timer shorter than its handler), it never sleeps. Before both were seen so, the rfe of
          * each handler and the looks of such loops added up to progress, and a livelock went on to the cycle
-         * limit. */
-        uint64_t issued = ca->s.stats.bundles - issued_before;
+         * limit. The CA notes the clock of each bundle it issues outside a handler (awake_issue_at; an rfe issues in
+         * its handler), so that nothing is kept across its call; a run ahead has added its bundles but this one. */
         if (ca->s.wfe_reached) {
             ca->s.wfe_reached = false;
             c->saved.awake_bundles = 0;
-        } else if (issued != 0 && !handling && (c->saved.awake_bundles += issued) > EMU_RECHECK_BUNDLES) {
+        } else if (ca->awake_issue_at == now && !ca->s.in_handler &&
+                   ++c->saved.awake_bundles > EMU_RECHECK_BUNDLES) {
             c->saved.progress_at = now;
             sum->progress_at = now; /* the latest clock any cell reports */
         }

@@ -183,6 +183,7 @@ int emu_snapshot_restore(emu_array_t *a, const emu_snapshot_t *s, char *err, siz
         emu_cell_t *c = &a->cells[i];
         const cell_snap_t *cs = &s->cells[i];
         c->ca.s = cs->ca;
+        c->ca.awake_issue_at = UINT64_MAX; /* a clock the array may come to again */
         coa_state_copy(&c->coa, &cs->coa); /* the wiring (queues, memory, links) stays the live array's */
         c->saved = cs->saved;
         memcpy(c->mem, s->mem + (size_t)i * m->mem_bytes, m->mem_bytes);
