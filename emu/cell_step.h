@@ -111,8 +111,8 @@ static inline bool may_start_ahead(emu_cell_t *c, uint64_t now, uint64_t ahead_u
 {
     const ca_t *ca = &c->ca;
     /* A spool at work first: it keeps a busy agent's CA from running ahead at every clock. */
-    if (c->coa.spools_active != 0 || ahead_until == 0 || ca->s.state != CA_RUNNING || ca->s.ready_at != now || ca->s.in_handler ||
-        c->saved.awake_bundles < EMU_RECHECK_BUNDLES || c->coa.loading || c->coa.fault.raised ||
+    if (c->coa.spools_active != 0 || ahead_until == 0 || ca->s.state != CA_RUNNING || ca->s.ready_at != now ||
+        ca->s.in_handler || c->saved.awake_bundles < EMU_RECHECK_BUNDLES || c->coa.loading || c->coa.fault.raised ||
         ca->prog->max_clocks >= c->array->machine.deadlock_clocks)
         return false;
     /* This bundle and the next in the text (the sentinel after the last has no flags): a lone bundle between two

@@ -72,7 +72,8 @@ static void run(core_t *c, const emu_program_t *prog, bool unbound_gi1)
     c->agent.unbound_in[1] = unbound_gi1;
     c->mem = calloc(MEM_BYTES, 1);
     assert_non_null(c->mem);
-    ca_init(&c->ca, c->mem, MEM_BYTES, MEM_GUARD, (ca_port_t){&fake_ops, &c->agent, NULL, NULL, 0, 0, NULL, 0, 0, 0, 0, NULL, NULL});
+    ca_init(&c->ca, c->mem, MEM_BYTES, MEM_GUARD,
+            (ca_port_t){&fake_ops, &c->agent, NULL, NULL, 0, 0, NULL, 0, 0, 0, 0, NULL, NULL});
     if (ca_load(&c->ca, prog, err, sizeof err) != 0)
         fail_msg("load: %s", err);
     for (uint64_t now = 0; now != UINT64_MAX;) {

@@ -28,7 +28,8 @@ static void core_start(core_t *c, const emu_program_t *prog)
     char err[200];
     c->mem = calloc(MEM_BYTES, 1);
     assert_non_null(c->mem);
-    ca_init(&c->ca, c->mem, MEM_BYTES, MEM_GUARD, (ca_port_t){&no_port_ops, NULL, NULL, NULL, 0, 0, NULL, 0, 0, 0, 0, NULL, NULL});
+    ca_init(&c->ca, c->mem, MEM_BYTES, MEM_GUARD,
+            (ca_port_t){&no_port_ops, NULL, NULL, NULL, 0, 0, NULL, 0, 0, 0, 0, NULL, NULL});
     if (ca_load(&c->ca, prog, err, sizeof err) != 0)
         fail_msg("load: %s", err);
 }
